@@ -1,0 +1,32 @@
+// Nest 12 is ESM-only: @swc/jest compiles TypeScript and those ESM packages to CommonJS
+// (ts-jest cannot load Nest 12 on Node 20). See ../shared/STACK.md.
+const swc = [
+  '@swc/jest',
+  {
+    swcrc: false,
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const common = {
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|graphql-request)/)',
+  ],
+  moduleNameMapper: { '^@dockbridge/(.*)$': '<rootDir>/libs/$1/src/index.ts' },
+  testEnvironment: 'node',
+  setupFiles: ['reflect-metadata'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60000 },
+  ],
+};

@@ -1,0 +1,49 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './load-config';
+
+const emptyDir = () => mkdtempSync(join(tmpdir(), 'dockbridge-config-'));
+
+describe('loadConfig', () => {
+  it('gives typed defaults when nothing is set', () => {
+    const config = loadConfig({ env: {}, dir: emptyDir() });
+    expect(config.sandbox.port).toBe(4010);
+    expect(config.sandbox.controls).toBe(false);
+    expect(config.log.level).toBe('info');
+  });
+
+  it('layers default.yaml, <NODE_ENV>.yaml and the environment, in that order', () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, 'default.yaml'), 'sandbox:\n  port: 5000\n  seedPath: a.json\nlog:\n  level: warn\n');
+    writeFileSync(join(dir, 'staging.yaml'), 'sandbox:\n  seedPath: b.json\n');
+    const config = loadConfig({ env: { NODE_ENV: 'staging', SANDBOX_PORT: '6000', SANDBOX_CONTROLS: 'on' }, dir });
+    expect(config.sandbox).toMatchObject({ port: 6000, seedPath: 'b.json', controls: true });
+    expect(config.log.level).toBe('warn');
+  });
+
+  it('stops on a bad value with a message naming the key and the variable that set it', () => {
+    expect(() => loadConfig({ env: { SANDBOX_PORT: '70000' }, dir: emptyDir() })).toThrow(
+      /sandbox\.port.*65535.*\(set by SANDBOX_PORT\)/,
+    );
+    expect(() => loadConfig({ env: { SANDBOX_CONTROLS: 'maybe' }, dir: emptyDir() })).toThrow(/sandbox\.controls/);
+  });
+
+  it('refuses unknown keys in a file, naming them', () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, 'default.yaml'), 'sandbox:\n  prot: 5000\n');
+    try {
+      loadConfig({ env: {}, dir });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.join()).toMatch(/sandbox\.prot/);
+    }
+  });
+
+  it('reports a malformed YAML file by name', () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, 'default.yaml'), 'sandbox: [unclosed\n');
+    expect(() => loadConfig({ env: {}, dir })).toThrow(/default\.yaml/);
+  });
+});

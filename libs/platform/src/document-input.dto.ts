@@ -1,0 +1,154 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+  MinLength,
+  registerDecorator,
+  ValidateIf,
+  ValidateNested,
+  ValidationArguments,
+  ValidationError,
+  validateSync,
+} from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { DIRECTIONS, DOCUMENT_MODES, Direction, DocumentMode } from './document.types';
+
+/** OrgRef: exactly one of `{id}` or `{coreName, coreId}`. */
+export class OrgRefDto {
+  @ValidateIf((o: OrgRefDto) => o.id !== undefined || (o.coreName === undefined && o.coreId === undefined))
+  @IsUUID('all', { message: '$property must be a UUID (or give coreName and coreId instead)' })
+  @IsSoleOrgRefForm()
+  id?: string;
+
+  @ValidateIf((o: OrgRefDto) => o.id === undefined)
+  @IsString() @MinLength(1) @MaxLength(100)
+  coreName?: string;
+
+  @ValidateIf((o: OrgRefDto) => o.id === undefined)
+  @IsString() @MinLength(1) @MaxLength(100)
+  coreId?: string;
+}
+
+export class LoadDto {
+  @IsString() @MinLength(1) @MaxLength(100) name: string;
+  @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) quantity: number;
+  @IsOptional() @IsString() @MaxLength(100) loadTag?: string;
+}
+
+export class DocumentSettingsDto {
+  @IsOptional() @IsIn(DOCUMENT_MODES) mode?: DocumentMode;
+  @IsOptional() @IsInt() @Min(1) maxUses?: number;
+}
+
+export class DateRangeDto {
+  @IsOptional() @IsISO8601({ strict: true }) begin?: string;
+  @IsOptional() @IsISO8601({ strict: true }) @IsNotBefore('begin') end?: string;
+}
+
+export class NamedDto {
+  @IsString() @MinLength(1) @MaxLength(100) name: string;
+}
+
+/** DocumentInput (platform-interface.md): validated field by field so every 400 names its field. */
+export class DocumentInputDto {
+  @IsString() @MinLength(1) @MaxLength(100) id: string;
+  @IsIn(DIRECTIONS) direction: Direction;
+
+  @ValidateIf((o: DocumentInputDto) => o.occupant !== undefined || (o.offsite === undefined && o.carrier === undefined))
+  @IsObject({ message: 'at least one of occupant, offsite, carrier must be provided' })
+  @ValidateNested() @Type(() => OrgRefDto)
+  occupant?: OrgRefDto;
+
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => OrgRefDto) offsite?: OrgRefDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => OrgRefDto) carrier?: OrgRefDto;
+  @IsOptional() @ArrayMaxSize(10000) @ValidateNested({ each: true }) @Type(() => LoadDto) loads?: LoadDto[];
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => DocumentSettingsDto) settings?: DocumentSettingsDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => DateRangeDto) validDates?: DateRangeDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => DateRangeDto) preferredDates?: DateRangeDto;
+  @IsOptional() @IsString() @MaxLength(2000) description?: string;
+  @IsOptional() @IsScalarRecord() attributes?: Record<string, string | number | boolean>;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => NamedDto) status?: NamedDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => NamedDto) type?: NamedDto;
+}
+
+/** A flat object of string, number or boolean values (document attributes). */
+function IsScalarRecord() {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isScalarRecord',
+      target: object.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be an object of string, number or boolean values` },
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'object' && value !== null && !Array.isArray(value) &&
+          Object.values(value).every((v) => ['string', 'number', 'boolean'].includes(typeof v)),
+      },
+    });
+}
+
+/** An OrgRef given by id carries no Core ID as well. */
+function IsSoleOrgRefForm() {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isSoleOrgRefForm',
+      target: object.constructor,
+      propertyName,
+      options: { message: 'an OrgRef has exactly one form: id, or coreName with coreId, not both' },
+      validator: {
+        validate: (_value: unknown, args: ValidationArguments) => {
+          const ref = args.object as OrgRefDto;
+          return ref.coreName === undefined && ref.coreId === undefined;
+        },
+      },
+    });
+}
+
+/** The end of a range is not before its begin. */
+function IsNotBefore(beginProperty: string) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isNotBefore',
+      target: object.constructor,
+      propertyName,
+      options: { message: `${propertyName} must not be before ${beginProperty}` },
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) => {
+          const begin = (args.object as Record<string, unknown>)[beginProperty];
+          return typeof value !== 'string' || typeof begin !== 'string' || Date.parse(value) >= Date.parse(begin);
+        },
+      },
+    });
+}
+
+/** Flattens class-validator errors to one reason per problem, each starting with its field path (`loads[2].quantity`). */
+export function describeValidationErrors(errors: ValidationError[], prefix = ''): string[] {
+  return errors.flatMap((error) => {
+    const path = /^\d+$/.test(error.property) ? `${prefix.replace(/\.$/, '')}[${error.property}]` : `${prefix}${error.property}`;
+    const own = Object.values(error.constraints ?? {}).map((text) =>
+      text.startsWith(error.property) ? `${path}${text.slice(error.property.length)}` : `${path}: ${text}`,
+    );
+    return [...own, ...describeValidationErrors(error.children ?? [], `${path}.`)];
+  });
+}
+
+export type Validated<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** Validates plain JSON against a DTO class: unknown fields are refused by name, nothing is coerced. */
+export function validatePlain<T extends object>(cls: new () => T, plain: unknown, prefix = ''): Validated<T> {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    return { ok: false, problems: [`${prefix || 'body'} must be a JSON object`] };
+  }
+  const instance = plainToInstance(cls, plain);
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false, stopAtFirstError: true });
+  return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: describeValidationErrors(errors, prefix) };
+}

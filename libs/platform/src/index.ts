@@ -1,0 +1,2 @@
+export * from './document.types';
+export * from './document-input.dto';
