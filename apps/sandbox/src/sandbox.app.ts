@@ -15,7 +15,10 @@ const CONTROLS_PREFIX = '/__sandbox';
 
 /** Builds the sandbox application (not yet listening): the platform's interface plus, optionally, its controls. */
 export async function createSandboxApp(options: SandboxAppOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: options.bodyLimitBytes ?? 64 * 1024 * 1024 });
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.bodyLimitBytes ?? 64 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
   const app = await NestFactory.create<NestFastifyApplication>(SandboxModule.forRoot(options), adapter, {
     logger: options.logger ?? ['error', 'warn'],
   });
