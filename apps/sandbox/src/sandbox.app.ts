@@ -32,7 +32,7 @@ export async function createSandboxApp(options: SandboxAppOptions): Promise<Nest
     if (path.startsWith(CONTROLS_PREFIX)) return;
     const fault = faults.decide(request.method, path, graphqlOperationOf(request.body));
     if (!fault) return;
-    if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs).unref());
     if (fault.status === 0) return;
     if (fault.status === 429) void reply.header('retry-after', '1');
     return reply.status(fault.status).send({ error: 'Injected fault', details: [`a sandbox fault rule answered ${fault.status} for ${request.method} ${path}`] });

@@ -1,2 +1,5 @@
 export * from './document.types';
 export * from './document-input.dto';
+export * from './booking.types';
+export * from './platform-error';
+export * from './platform.client';
