@@ -57,7 +57,7 @@ async function main() {
     let record: { completedAt: string | null; errors: number; status: string };
     do {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      record = await (await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/${job.id}`, { headers })).json();
+      record = (await (await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/${job.id}`, { headers })).json()) as typeof record;
     } while (!record.completedAt);
     const result = (await (await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/${job.id}/result`, { headers })).json()) as unknown[];
     const elapsed = (performance.now() - started) / 1000;

@@ -24,11 +24,14 @@ export const DEMO = {
 
 export const DEMO_SEED_PATH = join(__dirname, '../../config/sandbox.seed.json');
 
+/** A fetch Response whose JSON body tests may read without casting. */
+export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
 export interface RunningSandbox {
   url: string;
   app: NestFastifyApplication;
   /** fetch against the sandbox with a bearer token (omit `token` for none) and a JSON body. */
-  call(method: string, path: string, options?: { token?: string | null; body?: unknown; raw?: string }): Promise<Response>;
+  call(method: string, path: string, options?: { token?: string | null; body?: unknown; raw?: string }): Promise<TestResponse>;
   reset(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, IsUUID, Matches, Max, Min, MinLength, ValidateNested } from 'class-validator';
 
 /** "on", "true", "1", "yes" (any case) are true; "off", "false", "0", "no" false; anything else stays as is and fails validation. */
 const toBoolean = ({ value }: { value: unknown }) => {
@@ -26,9 +26,73 @@ export class LogConfig {
   @Transform(toBoolean) @IsBoolean() pretty = false;
 }
 
+const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+
+export class DatabaseConfig {
+  /** Postgres URL; without one the embedded PGlite in `dataDir` is used (one machine, first look). */
+  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'url must be a postgres:// URL' }) url?: string;
+  @IsString() @MinLength(1) dataDir = 'data/pglite';
+  /** Apply pending migrations at start-up (else run `npm run migrate`). */
+  @Transform(toBoolean) @IsBoolean() migrateOnStart = true;
+}
+
+export class RedisConfig {
+  @Matches(/^rediss?:\/\//, { message: 'url must be a redis:// or rediss:// URL' }) url = 'redis://127.0.0.1:6379';
+  /** Queue key prefix; the braces make it one Redis Cluster hash slot. */
+  @IsString() @MinLength(1) prefix = '{dockbridge}';
+}
+
+/** A platform account: a token acting for one or more organisations (one per location, typically). */
+export class PlatformAccountConfig {
+  @IsString() @MinLength(1) name: string;
+  @IsOptional() @IsUrl(URL_OPTIONS) baseUrl?: string;
+  /** The bearer token itself, or `tokenEnv`: the variable that holds it (keeps secrets out of files). */
+  @IsOptional() @IsString() @MinLength(1) token?: string;
+  @IsOptional() @IsString() @MinLength(1) tokenEnv?: string;
+  @IsArray() @IsUUID('all', { each: true }) organisationIds: string[] = [];
+}
+
+export class PlatformConfig {
+  @IsUrl(URL_OPTIONS) baseUrl = 'http://127.0.0.1:4010';
+  /** Token of the default account (used for organisations no account lists). */
+  @IsOptional() @IsString() @MinLength(1) token?: string;
+  @IsInt() @Min(100) @Max(600_000) timeoutMs = 10_000;
+  @ValidateNested({ each: true }) @Type(() => PlatformAccountConfig) accounts: PlatformAccountConfig[] = [];
+}
+
+export class DeliveryConfig {
+  /** Tries per operation before it fails (the first try included). */
+  @IsInt() @Min(1) @Max(100) attempts = 8;
+  @IsInt() @Min(1) backoffBaseMs = 500;
+  @IsInt() @Min(1) backoffMaxMs = 60_000;
+  /** A message with at least this many document upserts (or deletes) for one location goes through batch jobs. */
+  @IsInt() @Min(1) batchThreshold = 100;
+  @IsInt() @Min(1) @Max(25_000) batchSize = 25_000;
+  @IsInt() @Min(10) batchPollMs = 250;
+  @IsInt() @Min(1) @Max(500) concurrency = 16;
+  /** A message or operation without progress for this long is re-enqueued by the sweeper. */
+  @IsInt() @Min(1000) sweepStaleMs = 60_000;
+  @IsInt() @Min(1000) sweepEveryMs = 30_000;
+}
+
+export class GatewayConfig {
+  @IsString() @MinLength(1) host = '127.0.0.1';
+  @IsInt() @Min(0) @Max(65535) port = 3000;
+  /** Bearer token of the admin API; without one the admin API answers 503. */
+  @IsOptional() @IsString() @MinLength(16, { message: 'adminToken must be at least 16 characters' }) adminToken?: string;
+  @IsInt() @Min(1024) bodyLimitBytes = 10 * 1024 * 1024;
+  /** Folder of partner profiles (`*.yaml`) imported at start-up. */
+  @IsString() partnersDir = 'config/partners';
+}
+
 export class AppConfig {
   @ValidateNested() @Type(() => SandboxConfig) sandbox = new SandboxConfig();
   @ValidateNested() @Type(() => LogConfig) log = new LogConfig();
+  @ValidateNested() @Type(() => DatabaseConfig) database = new DatabaseConfig();
+  @ValidateNested() @Type(() => RedisConfig) redis = new RedisConfig();
+  @ValidateNested() @Type(() => PlatformConfig) platform = new PlatformConfig();
+  @ValidateNested() @Type(() => DeliveryConfig) delivery = new DeliveryConfig();
+  @ValidateNested() @Type(() => GatewayConfig) gateway = new GatewayConfig();
   @IsOptional() @IsString() environment?: string;
 }
 
@@ -42,4 +106,24 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   SANDBOX_SEED: 'sandbox.seedPath',
   SANDBOX_CONTROLS: 'sandbox.controls',
   SANDBOX_BODY_LIMIT_BYTES: 'sandbox.bodyLimitBytes',
+  DATABASE_URL: 'database.url',
+  DATABASE_DATA_DIR: 'database.dataDir',
+  DATABASE_MIGRATE_ON_START: 'database.migrateOnStart',
+  REDIS_URL: 'redis.url',
+  REDIS_PREFIX: 'redis.prefix',
+  PLATFORM_BASE_URL: 'platform.baseUrl',
+  PLATFORM_TOKEN: 'platform.token',
+  PLATFORM_TIMEOUT_MS: 'platform.timeoutMs',
+  DELIVERY_ATTEMPTS: 'delivery.attempts',
+  DELIVERY_BACKOFF_BASE_MS: 'delivery.backoffBaseMs',
+  DELIVERY_BACKOFF_MAX_MS: 'delivery.backoffMaxMs',
+  DELIVERY_BATCH_THRESHOLD: 'delivery.batchThreshold',
+  DELIVERY_CONCURRENCY: 'delivery.concurrency',
+  GATEWAY_HOST: 'gateway.host',
+  GATEWAY_PORT: 'gateway.port',
+  ADMIN_TOKEN: 'gateway.adminToken',
+  PARTNERS_DIR: 'gateway.partnersDir',
 };
+
+/** Keys whose values are secrets: never printed, never logged. */
+export const SECRET_KEYS = ['platform.token', 'gateway.adminToken', 'database.url'] as const;

@@ -1,0 +1,46 @@
+import { DynamicModule, InjectionToken, Module, ModuleMetadata } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuditDatabaseOptions, auditDataSourceOptions } from './audit-data-source';
+import { MessageRepository } from './message.repository';
+import { OperationRepository } from './operation.repository';
+
+export interface AuditModuleAsyncOptions {
+  imports?: ModuleMetadata['imports'];
+  inject?: InjectionToken[];
+  useFactory: (...args: any[]) => AuditDatabaseOptions | Promise<AuditDatabaseOptions>;
+}
+
+/**
+ * The audit store for Nest applications: opens the data source (migrating when
+ * `migrationsRun`), closes it on shutdown, and provides MessageRepository and
+ * OperationRepository. The TypeORM `DataSource` is injectable too.
+ */
+@Module({})
+export class AuditModule {
+  static forRoot(options: AuditDatabaseOptions): DynamicModule {
+    return AuditModule.forRootAsync({ useFactory: () => options });
+  }
+
+  /** For options that come from an injected provider, e.g. `{ inject: [AppConfig], useFactory: (c) => ... }`. */
+  static forRootAsync(options: AuditModuleAsyncOptions): DynamicModule {
+    return {
+      module: AuditModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          imports: options.imports,
+          inject: options.inject,
+          useFactory: async (...args: unknown[]) => ({
+            ...auditDataSourceOptions(await options.useFactory(...args)),
+            retryAttempts: 3,
+          }),
+        }),
+      ],
+      providers: [
+        { provide: MessageRepository, inject: [DataSource], useFactory: (ds: DataSource) => new MessageRepository(ds) },
+        { provide: OperationRepository, inject: [DataSource], useFactory: (ds: DataSource) => new OperationRepository(ds) },
+      ],
+      exports: [MessageRepository, OperationRepository],
+    };
+  }
+}

@@ -1,0 +1,46 @@
+/** Where a message came in. */
+export const MESSAGE_CHANNELS = ['api', 'sftp', 'http-edi', 'webhook', 'replay'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
+/** The lifecycle of a message; `rejected` and `duplicate` are decided by translation, the rest by delivery. */
+export const MESSAGE_STATUSES = [
+  'received',
+  'translating',
+  'delivering',
+  'delivered',
+  'partially_failed',
+  'failed',
+  'rejected',
+  'duplicate',
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** What one operation does on the platform. */
+export const OPERATION_KINDS = [
+  'document.upsert',
+  'document.delete',
+  'booking.create',
+  'booking.status',
+  'booking.tasks',
+  'vehicle.update',
+] as const;
+export type OperationKind = (typeof OPERATION_KINDS)[number];
+
+export const OPERATION_STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'skipped'] as const;
+export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+
+/** The platform client's error taxonomy, as stored on a failed operation. */
+export const DELIVERY_ERROR_CLASSES = ['retryable', 'permanent', 'auth'] as const;
+export type DeliveryErrorClass = (typeof DELIVERY_ERROR_CLASSES)[number];
+
+export const ATTEMPT_OUTCOMES = ['success', ...DELIVERY_ERROR_CLASSES] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Who moved a message: a process role, or the operator who pressed the button. */
+export type Actor = 'gateway' | 'worker' | 'sweeper' | `operator:${string}`;
+
+/** Longest error excerpt or request summary stored on an attempt or operation. */
+export const EXCERPT_MAX_CHARS = 2000;
+
+/** A jsonb object. Values are `any` because TypeORM's insert types cannot carry `unknown`; narrow when reading. */
+export type JsonObject = Record<string, any>;

@@ -1,0 +1,76 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import {
+  DELIVERY_ERROR_CLASSES,
+  DeliveryErrorClass,
+  JsonObject,
+  OPERATION_STATUSES,
+  OperationKind,
+  OperationStatus,
+} from '../audit.types';
+import { oneOf } from './check';
+import { Message } from './message.entity';
+
+/** One platform call a message translates to (a document upsert, a booking status change...). Table `operation`. */
+@Entity({ name: 'operation' })
+@Index('operation_message_id_seq_idx', ['messageId', 'seq'], { unique: true })
+@Index('operation_target_id_idx', ['targetId'])
+@Index('operation_status_idx', ['status'])
+@Check('operation_status_check', oneOf('status', OPERATION_STATUSES))
+@Check('operation_error_class_check', `error_class IS NULL OR ${oneOf('error_class', DELIVERY_ERROR_CLASSES)}`)
+export class DocumentOperation {
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'operation_pkey' })
+  id: string;
+
+  @Column({ name: 'message_id', type: 'uuid' })
+  messageId: string;
+
+  @ManyToOne(() => Message, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'operation_message_id_fkey' })
+  message?: Message;
+
+  /** Position in the message, from 1. */
+  @Column({ type: 'integer' })
+  seq: number;
+
+  @Column({ type: 'text' })
+  kind: OperationKind;
+
+  /** The platform organisation (Core ID) the operation acts for. */
+  @Column({ name: 'organisation_id', type: 'text', nullable: true })
+  organisationId: string | null;
+
+  /** The document id or booking id the operation writes. */
+  @Column({ name: 'target_id', type: 'text', nullable: true })
+  targetId: string | null;
+
+  @Column({ type: 'jsonb' })
+  payload: JsonObject;
+
+  @Column({ type: 'text', default: 'pending' })
+  status: OperationStatus;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  @Column({ name: 'error_class', type: 'text', nullable: true })
+  errorClass: DeliveryErrorClass | null;
+
+  @Column({ name: 'attempt_count', type: 'integer', default: 0 })
+  attemptCount: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,61 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { JsonObject, MESSAGE_STATUSES, MessageChannel, MessageStatus } from '../audit.types';
+import { oneOf } from './check';
+
+/** Free-form facts about a message worth searching or showing: mapping version, ISA13, GS06, file name. */
+export type MessageMetadata = JsonObject;
+
+/** One thing a partner sent (an interchange, a webhook body), stored before it is acknowledged. */
+@Entity({ name: 'message' })
+@Index('message_status_received_at_idx', ['status', 'receivedAt'])
+@Index('message_partner_id_received_at_idx', ['partnerId', 'receivedAt'])
+@Index('message_received_at_idx', ['receivedAt'])
+@Index('message_sha256_idx', ['sha256'])
+@Index('message_status_updated_at_idx', ['status', 'updatedAt'])
+@Check('message_status_check', oneOf('status', MESSAGE_STATUSES))
+export class Message {
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'message_pkey' })
+  id: string;
+
+  @Column({ name: 'partner_id', type: 'text' })
+  partnerId: string;
+
+  @Column({ type: 'text' })
+  channel: MessageChannel;
+
+  @Column({ name: 'raw_payload', type: 'text' })
+  rawPayload: string;
+
+  @Column({ name: 'content_type', type: 'text' })
+  contentType: string;
+
+  /** Hex SHA-256 of the raw payload (UTF-8). */
+  @Column({ type: 'char', length: 64 })
+  sha256: string;
+
+  @Column({ type: 'text' })
+  status: MessageStatus;
+
+  @Column({ name: 'status_reason', type: 'text', nullable: true })
+  statusReason: string | null;
+
+  /** The message this one replays (edit-and-replay, replay with today's mapping). */
+  @Column({ name: 'replay_of', type: 'uuid', nullable: true })
+  replayOf: string | null;
+
+  @ManyToOne(() => Message, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'replay_of', foreignKeyConstraintName: 'message_replay_of_fkey' })
+  replayOfMessage?: Message;
+
+  @Column({ name: 'received_at', type: 'timestamptz', default: () => 'now()' })
+  receivedAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+
+  @Column({ type: 'jsonb' })
+  metadata: MessageMetadata;
+}
+
+/** A message without its payload: what lists and searches return. */
+export type MessageSummary = Omit<Message, 'rawPayload' | 'replayOfMessage'>;

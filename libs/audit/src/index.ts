@@ -1,0 +1,11 @@
+export * from './audit.types';
+export * from './audit.errors';
+export * from './entities';
+export * from './migrations';
+export * from './audit-data-source';
+export * from './derive-message-status';
+export * from './excerpt';
+export * from './message.repository';
+export * from './operation.repository';
+export * from './audit.module';
+export { migrate } from './migrate';

@@ -1,0 +1,265 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { AuditRecordNotFoundError, isUuid } from './audit.errors';
+import { Actor, MessageChannel, MessageStatus } from './audit.types';
+import { deriveMessageStatus } from './derive-message-status';
+import { excerpt } from './excerpt';
+import { DeliveryAttempt, DocumentOperation, Message, MessageEvent, MessageMetadata, MessageSummary } from './entities';
+
+export interface NewMessage {
+  partnerId: string;
+  channel: MessageChannel;
+  /** The payload as received (EDI or JSON text); its SHA-256 is computed here. */
+  rawPayload: string;
+  contentType: string;
+  metadata?: MessageMetadata;
+  replayOf?: string | null;
+  /** When the bytes arrived; the database clock when not given. */
+  receivedAt?: Date;
+  actor?: Actor;
+}
+
+export interface MessageFilter {
+  status?: MessageStatus | readonly MessageStatus[];
+  partnerId?: string;
+  /** received_at >= from */
+  from?: Date;
+  /** received_at < to */
+  to?: Date;
+  /** Messages with an operation on this document or booking id. */
+  documentId?: string;
+}
+
+export interface MessageSearch extends MessageFilter {
+  /** 1..500, default 50. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string | null;
+}
+
+export interface MessagePage {
+  items: MessageSummary[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface OperationDetail extends DocumentOperation {
+  attempts: DeliveryAttempt[];
+}
+
+export interface MessageDetail {
+  message: Message;
+  operations: OperationDetail[];
+  events: MessageEvent[];
+}
+
+export interface StuckQuery {
+  /** Messages whose status has not changed since before this time. */
+  olderThan: Date;
+  statuses: readonly MessageStatus[];
+  /** Default 100. */
+  limit?: number;
+}
+
+export const SEARCH_MAX_LIMIT = 500;
+
+/** Statuses translation decides; delivery outcomes never override them. */
+const FINAL_BEFORE_DELIVERY: readonly MessageStatus[] = ['rejected', 'duplicate'];
+
+/** Every column but the payload, for lists. */
+const SUMMARY_COLUMNS = [
+  'id',
+  'partnerId',
+  'channel',
+  'contentType',
+  'sha256',
+  'status',
+  'statusReason',
+  'replayOf',
+  'receivedAt',
+  'updatedAt',
+  'metadata',
+].map((property) => `m.${property}`);
+
+/** Messages and their lifecycle events in the audit store. */
+export class MessageRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Stores a message as `received` with its first event, in one transaction. */
+  async record(input: NewMessage): Promise<Message> {
+    if (input.rawPayload.includes('\u0000')) {
+      throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
+    }
+    const id = randomUUID();
+    return this.dataSource.transaction(async (manager) => {
+      await manager.insert(Message, {
+        id,
+        partnerId: input.partnerId,
+        channel: input.channel,
+        rawPayload: input.rawPayload,
+        contentType: input.contentType,
+        sha256: createHash('sha256').update(input.rawPayload, 'utf8').digest('hex'),
+        status: 'received',
+        statusReason: null,
+        replayOf: input.replayOf ?? null,
+        metadata: input.metadata ?? {},
+        ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
+      });
+      await this.appendEvent(manager, id, null, 'received', input.actor ?? 'gateway', null);
+      return manager.findOneByOrFail(Message, { id });
+    });
+  }
+
+  async findById(id: string): Promise<Message | null> {
+    if (!isUuid(id)) return null;
+    return this.dataSource.manager.findOneBy(Message, { id });
+  }
+
+  /** The message with its operations (in order, each with its attempts) and its events. */
+  async findDetail(id: string): Promise<MessageDetail | null> {
+    const message = await this.findById(id);
+    if (!message) return null;
+    const manager = this.dataSource.manager;
+    const [operations, attempts, events] = await Promise.all([
+      manager.find(DocumentOperation, { where: { messageId: id }, order: { seq: 'ASC' } }),
+      manager
+        .createQueryBuilder(DeliveryAttempt, 'a')
+        .innerJoin(DocumentOperation, 'o', 'o.id = a.operation_id')
+        .where('o.message_id = :id', { id })
+        .orderBy('a.startedAt', 'ASC')
+        .addOrderBy('a.id', 'ASC')
+        .getMany(),
+      manager.find(MessageEvent, { where: { messageId: id }, order: { at: 'ASC', id: 'ASC' } }),
+    ]);
+    return {
+      message,
+      operations: operations.map((op) => Object.assign(op, { attempts: attempts.filter((a) => a.operationId === op.id) })),
+      events,
+    };
+  }
+
+  /** Newest first, by (received_at, id), a page at a time; payloads left out. */
+  async search(query: MessageSearch): Promise<MessagePage> {
+    const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), SEARCH_MAX_LIMIT);
+    const qb = this.filtered(query).select(SUMMARY_COLUMNS);
+    if (query.cursor) {
+      if (!isUuid(query.cursor)) throw new RangeError(`Invalid cursor: ${query.cursor}`);
+      qb.andWhere('(m.received_at, m.id) < (SELECT c.received_at, c.id FROM message c WHERE c.id = :cursor)', {
+        cursor: query.cursor,
+      });
+    }
+    const rows = await qb
+      .orderBy('m.receivedAt', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .limit(limit + 1)
+      .getMany();
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
+  }
+
+  /** How many messages match, e.g. for a bulk replay's dry run. */
+  async countBy(filter: MessageFilter): Promise<number> {
+    return this.filtered(filter).getCount();
+  }
+
+  /** Messages of this partner with this payload hash, oldest first (duplicate detection). */
+  async findByHash(partnerId: string, sha256: string): Promise<MessageSummary[]> {
+    return this.dataSource.manager
+      .createQueryBuilder(Message, 'm')
+      .select(SUMMARY_COLUMNS)
+      .where('m.sha256 = :sha256 AND m.partner_id = :partnerId', { sha256, partnerId })
+      .orderBy('m.receivedAt', 'ASC')
+      .addOrderBy('m.id', 'ASC')
+      .getMany();
+  }
+
+  /** Messages left in one of `statuses` since before `olderThan`, longest-waiting first: the sweeper's work. */
+  async findStuck(query: StuckQuery): Promise<MessageSummary[]> {
+    if (query.statuses.length === 0) return [];
+    return this.dataSource.manager
+      .createQueryBuilder(Message, 'm')
+      .select(SUMMARY_COLUMNS)
+      .where('m.status IN (:...statuses)', { statuses: query.statuses })
+      .andWhere('m.updated_at < :olderThan', { olderThan: query.olderThan })
+      .orderBy('m.updatedAt', 'ASC')
+      .limit(query.limit ?? 100)
+      .getMany();
+  }
+
+  /**
+   * Moves the message to `toStatus` and appends the event, atomically (the row is locked, so
+   * concurrent transitions are serialised). Nothing happens when it already has that status.
+   * The reason is kept to 2,000 characters.
+   */
+  async transition(id: string, toStatus: MessageStatus, actor: Actor, reason?: string | null): Promise<Message> {
+    return this.dataSource.transaction(async (manager) => {
+      const message = await this.lock(manager, id);
+      return this.moveTo(manager, message, toStatus, actor, excerpt(reason));
+    });
+  }
+
+  /**
+   * Recomputes the status from the operations' statuses and transitions when it changed. The
+   * message row is locked (SELECT ... FOR UPDATE) before the operations are read, so of two
+   * workers settling at once the second sees the first one's operation. `rejected` and
+   * `duplicate` messages are left alone.
+   */
+  async settleMessage(id: string, actor: Actor = 'worker'): Promise<Message> {
+    return this.dataSource.transaction(async (manager) => {
+      const message = await this.lock(manager, id);
+      if (FINAL_BEFORE_DELIVERY.includes(message.status)) return message;
+      const operations = await manager.find(DocumentOperation, { select: { status: true }, where: { messageId: id } });
+      const status = deriveMessageStatus(operations.map((op) => op.status));
+      return this.moveTo(manager, message, status, actor, null);
+    });
+  }
+
+  private filtered(filter: MessageFilter): SelectQueryBuilder<Message> {
+    const qb = this.dataSource.manager.createQueryBuilder(Message, 'm').where('TRUE');
+    if (filter.status !== undefined) {
+      const statuses = typeof filter.status === 'string' ? [filter.status] : [...filter.status];
+      qb.andWhere(statuses.length ? 'm.status IN (:...statuses)' : 'FALSE', { statuses });
+    }
+    if (filter.partnerId !== undefined) qb.andWhere('m.partner_id = :partnerId', { partnerId: filter.partnerId });
+    if (filter.from) qb.andWhere('m.received_at >= :from', { from: filter.from });
+    if (filter.to) qb.andWhere('m.received_at < :to', { to: filter.to });
+    if (filter.documentId !== undefined) {
+      qb.andWhere('EXISTS (SELECT 1 FROM operation o WHERE o.message_id = m.id AND o.target_id = :documentId)', {
+        documentId: filter.documentId,
+      });
+    }
+    return qb;
+  }
+
+  private async lock(manager: EntityManager, id: string): Promise<Message> {
+    const message = isUuid(id)
+      ? await manager.findOne(Message, { where: { id }, lock: { mode: 'pessimistic_write' } })
+      : null;
+    if (!message) throw new AuditRecordNotFoundError('message', id);
+    return message;
+  }
+
+  private async moveTo(
+    manager: EntityManager,
+    message: Message,
+    toStatus: MessageStatus,
+    actor: Actor,
+    reason: string | null,
+  ): Promise<Message> {
+    if (message.status === toStatus) return message;
+    await manager.update(Message, { id: message.id }, { status: toStatus, statusReason: reason });
+    await this.appendEvent(manager, message.id, message.status, toStatus, actor, reason);
+    return manager.findOneByOrFail(Message, { id: message.id });
+  }
+
+  private async appendEvent(
+    manager: EntityManager,
+    messageId: string,
+    fromStatus: MessageStatus | null,
+    toStatus: MessageStatus,
+    actor: Actor,
+    reason: string | null,
+  ): Promise<void> {
+    await manager.insert(MessageEvent, { id: randomUUID(), messageId, fromStatus, toStatus, actor, reason });
+  }
+}

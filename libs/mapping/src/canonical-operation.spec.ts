@@ -1,0 +1,50 @@
+import { checkCanonicalMessage, targetOf } from './canonical-operation';
+
+const location = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
+const upsert = { kind: 'document.upsert', organisationId: location, document: { id: 'PO-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } };
+
+describe('checkCanonicalMessage', () => {
+  it('accepts every operation kind in its canonical shape', () => {
+    const result = checkCanonicalMessage({
+      operations: [
+        upsert,
+        { kind: 'document.delete', organisationId: location, documentId: 'PO-2' },
+        { kind: 'booking.create', organisationId: location, booking: { carrierId: location, requestedTime: '2026-12-01T08:00:00Z', duration: 30, tasks: [] } },
+        { kind: 'booking.status', organisationId: location, bookingId: 'MDB-26-AAAA-BBBB', statusReference: { name: 'Arrived' } },
+        { kind: 'booking.tasks', organisationId: location, bookingId: 'MDB-26-AAAA-BBBB', addTasks: [], deleteTasks: [], time: '2026-12-01T09:00:00Z' },
+        { kind: 'vehicle.update', organisationId: location, vehicleId: location, vehicle: { registration: 'X' } },
+      ],
+    });
+    expect(result).toEqual({ ok: true, operations: expect.any(Array) });
+  });
+
+  it('names the path of each problem, down into the document', () => {
+    const result = checkCanonicalMessage({
+      operations: [
+        upsert,
+        { ...upsert, document: { ...upsert.document, loads: [{ name: 'Pallet', quantity: 'x' }] } },
+        { kind: 'document.delete', organisationId: 'not-a-uuid' },
+        { kind: 'teleport', organisationId: location },
+      ],
+    });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problems).toEqual([
+      expect.stringMatching(/^operations\[1\]\.document\.loads\[0\]\.quantity/),
+      expect.stringMatching(/^operations\[2\]\.organisationId/),
+      expect.stringMatching(/^operations\[2\]\.documentId/),
+      expect.stringMatching(/^operations\[3\]\.kind/),
+    ]);
+  });
+
+  it('refuses an empty list, a missing list and both booking forms at once', () => {
+    expect(checkCanonicalMessage({ operations: [] })).toEqual({ ok: false, problems: [expect.stringMatching(/^operations/)] });
+    expect(checkCanonicalMessage({})).toEqual({ ok: false, problems: [expect.stringMatching(/^operations/)] });
+    const both = checkCanonicalMessage({ operations: [{ kind: 'booking.create', organisationId: location, booking: {}, bookingEntityRef: {} }] });
+    expect(!both.ok && both.problems).toEqual([expect.stringMatching(/not both/)]);
+  });
+
+  it('names the platform object each operation acts on', () => {
+    expect(targetOf(upsert as never)).toBe('PO-1');
+    expect(targetOf({ kind: 'document.delete', organisationId: location, documentId: 'PO-2' })).toBe('PO-2');
+  });
+});

@@ -1,0 +1,140 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import type {
+  BookingEntityRefInput,
+  BookingInput,
+  DocumentInput,
+  UpdateBookingStatusInput,
+  UpdateBookingTasksInput,
+  VehicleInput,
+} from '@dockbridge/platform';
+import { DocumentInputDto, validatePlain } from '@dockbridge/platform';
+
+/**
+ * Canonical operations: what every ingress (JSON API, EDI, webhooks) is translated into, and what
+ * the worker delivers. One operation is one platform call (or one entry of a batch job).
+ */
+export interface ReferenceOptions {
+  enableBaseOrgs?: boolean;
+  selfCoreId?: string;
+}
+
+export type CanonicalOperation =
+  | { kind: 'document.upsert'; organisationId: string; document: DocumentInput; options?: ReferenceOptions }
+  | { kind: 'document.delete'; organisationId: string; documentId: string }
+  | ({ kind: 'booking.create'; organisationId: string } & ({ booking: BookingInput } | { bookingEntityRef: BookingEntityRefInput }))
+  | ({ kind: 'booking.status'; organisationId: string } & UpdateBookingStatusInput)
+  | ({ kind: 'booking.tasks'; organisationId: string } & UpdateBookingTasksInput)
+  | { kind: 'vehicle.update'; organisationId: string; vehicleId: string; vehicle: VehicleInput };
+
+export type OperationKind = CanonicalOperation['kind'];
+
+export const OPERATION_KINDS: readonly OperationKind[] = ['document.upsert', 'document.delete', 'booking.create', 'booking.status', 'booking.tasks', 'vehicle.update'];
+
+/** The platform object an operation acts on: document id, booking id or vehicle id (audit search by document id). */
+export function targetOf(operation: CanonicalOperation): string | null {
+  switch (operation.kind) {
+    case 'document.upsert':
+      return operation.document.id;
+    case 'document.delete':
+      return operation.documentId;
+    case 'booking.create':
+      return null;
+    case 'booking.status':
+    case 'booking.tasks':
+      return operation.bookingId;
+    case 'vehicle.update':
+      return operation.vehicleId;
+  }
+}
+
+class ReferenceOptionsDto {
+  @IsOptional() @IsBoolean() enableBaseOrgs?: boolean;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(100) selfCoreId?: string;
+}
+
+/** Fields every operation has; the kind decides which others are required. GraphQL inputs are checked by the platform itself. */
+class CanonicalOperationDto {
+  @IsIn(OPERATION_KINDS) kind: OperationKind;
+  @IsUUID('all') organisationId: string;
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'document.upsert')
+  @IsObject() @ValidateNested() @Type(() => DocumentInputDto)
+  document?: DocumentInputDto;
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'document.upsert' && o.options !== undefined)
+  @IsObject() @ValidateNested() @Type(() => ReferenceOptionsDto)
+  options?: ReferenceOptionsDto;
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'document.delete')
+  @IsString() @MinLength(1) @MaxLength(100)
+  documentId?: string;
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.create' && o.bookingEntityRef === undefined)
+  @IsObject({ message: 'booking (or bookingEntityRef) must be an object' })
+  booking?: object;
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.create' && o.booking === undefined)
+  @IsObject()
+  bookingEntityRef?: object;
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.status' || o.kind === 'booking.tasks')
+  @IsString() @MinLength(1)
+  bookingId?: string;
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.status' && o.statusReference === undefined)
+  @IsUUID('all', { message: 'statusId must be a UUID (or give statusReference)' })
+  statusId?: string;
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.status' && o.statusReference !== undefined)
+  @IsObject()
+  statusReference?: object;
+
+  @IsOptional() @IsArray() fields?: object[];
+  @IsOptional() @IsArray() formSubmissions?: object[];
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.tasks') @IsArray() addTasks?: object[];
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.tasks') @IsArray() @IsString({ each: true }) deleteTasks?: string[];
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.tasks') @IsString() time?: string;
+  @IsOptional() @IsUUID('all') areaId?: string;
+  @IsOptional() @IsArray() headerLoads?: object[];
+
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'vehicle.update') @IsUUID('all') vehicleId?: string;
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'vehicle.update') @IsObject() vehicle?: object;
+}
+
+export const MAX_OPERATIONS_PER_MESSAGE = 100_000;
+
+/** `{"operations": [...]}`: the body of `POST /v1/messages` and of a stored API message. */
+export class CanonicalMessageDto {
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_OPERATIONS_PER_MESSAGE)
+  @ValidateNested({ each: true }) @Type(() => CanonicalOperationDto)
+  operations: CanonicalOperationDto[];
+}
+
+export type CanonicalMessageCheck = { ok: true; operations: CanonicalOperation[] } | { ok: false; problems: string[] };
+
+/** Validates a canonical message; every problem names its path (`operations[3].document.loads[0].quantity`). */
+export function checkCanonicalMessage(plain: unknown): CanonicalMessageCheck {
+  const result = validatePlain(CanonicalMessageDto, plain);
+  if (!result.ok) return result;
+  const operations = (plain as { operations: CanonicalOperation[] }).operations;
+  const both = operations.flatMap((op, i) =>
+    op.kind === 'booking.create' && 'booking' in op && 'bookingEntityRef' in op ? [`operations[${i}]: give booking or bookingEntityRef, not both`] : [],
+  );
+  return both.length ? { ok: false, problems: both } : { ok: true, operations };
+}

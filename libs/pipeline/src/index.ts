@@ -1,0 +1,4 @@
+export * from './queues';
+export * from './retry-policy';
+export * from './redis-connection';
+export * from './message-queues';

@@ -1,0 +1,112 @@
+import { Job, JobsOptions, Queue, Worker, WorkerOptions } from 'bullmq';
+import type IORedis from 'ioredis';
+import {
+  BatchJobData,
+  batchJobId,
+  DeliverJobData,
+  deliverJobId,
+  QueueName,
+  QUEUES,
+  TranslateJobData,
+  translateJobId,
+} from './queues';
+import { createRedisConnection } from './redis-connection';
+import { RetryPolicy } from './retry-policy';
+
+export interface MessageQueuesOptions {
+  redisUrl: string;
+  prefix: string;
+  policy: RetryPolicy;
+}
+
+/** Completed jobs are kept briefly (dedup window, dashboard); failed ones longer, for inspection. The audit log is the record. */
+const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
+  removeOnComplete: { age: 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+/** The producer side of the pipeline: one Queue per name over one fail-fast connection. */
+export class MessageQueues {
+  readonly connection: IORedis;
+  private readonly queues = new Map<QueueName, Queue>();
+
+  constructor(private readonly options: MessageQueuesOptions) {
+    this.connection = createRedisConnection(options.redisUrl, 'producer');
+    for (const name of Object.values(QUEUES)) {
+      this.queues.set(name, new Queue(name, { connection: this.connection, prefix: options.prefix, defaultJobOptions: RETENTION }));
+    }
+  }
+
+  queue(name: QueueName): Queue {
+    return this.queues.get(name)!;
+  }
+
+  all(): Queue[] {
+    return [...this.queues.values()];
+  }
+
+  async enqueueTranslate(messageId: string): Promise<void> {
+    const data: TranslateJobData = { messageId };
+    await this.queue(QUEUES.translate).add(QUEUES.translate, data, { jobId: translateJobId(messageId), attempts: 5, backoff: { type: 'exponential', delay: 1000 } });
+  }
+
+  async enqueueDeliveries(operationIds: string[]): Promise<void> {
+    if (operationIds.length === 0) return;
+    await this.queue(QUEUES.deliver).addBulk(
+      operationIds.map((operationId) => ({
+        name: QUEUES.deliver,
+        data: { operationId } satisfies DeliverJobData,
+        opts: { jobId: deliverJobId(operationId), ...this.options.policy.jobOptions() },
+      })),
+    );
+  }
+
+  async enqueueBatch(data: BatchJobData): Promise<void> {
+    await this.queue(QUEUES.batch).add(QUEUES.batch, data, { jobId: batchJobId(data.operationIds), ...this.options.policy.jobOptions() });
+  }
+
+  /** Whether a job with this id is waiting, delayed or running (not finished, not absent). */
+  async isLive(name: QueueName, jobId: string): Promise<boolean> {
+    const job = await this.queue(name).getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    return state !== 'completed' && state !== 'failed' && state !== 'unknown';
+  }
+
+  /** Removes a finished job so the same id can be queued again (redrive under the original id). */
+  async removeFinished(name: QueueName, jobId: string): Promise<void> {
+    const job = await this.queue(name).getJob(jobId);
+    if (job && ['completed', 'failed'].includes(await job.getState())) await job.remove();
+  }
+
+  async depths(): Promise<Record<string, Record<string, number>>> {
+    const entries = await Promise.all(
+      this.all().map(async (queue) => [queue.name, await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed')] as const),
+    );
+    return Object.fromEntries(entries);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((queue) => queue.close()));
+    this.connection.disconnect();
+  }
+}
+
+export type Processor<T> = (job: Job<T>) => Promise<unknown>;
+
+/** A BullMQ worker with the one retry policy's backoff and its own blocking connection. */
+export function startWorker<T>(
+  name: QueueName,
+  processor: Processor<T>,
+  options: { redisUrl: string; prefix: string; policy: RetryPolicy; concurrency: number } & Partial<WorkerOptions>,
+): Worker<T> {
+  const { redisUrl, policy, ...rest } = options;
+  const worker = new Worker<T>(name, processor, {
+    ...rest,
+    connection: createRedisConnection(redisUrl, 'worker'),
+    settings: { backoffStrategy: policy.delayFor },
+  });
+  // Failures are recorded by the processors in the audit log; this only keeps the error event handled.
+  worker.on('error', () => undefined);
+  return worker;
+}

@@ -1,0 +1,37 @@
+/** Queue names and job payloads: the one registry of jobs. Job ids derive from row ids, so a job is never queued twice. */
+export const QUEUES = {
+  /** Parse and map a recorded message into operations. Job id = message id. */
+  translate: 'translate',
+  /** Deliver one operation to the platform. Job id = operation id. */
+  deliver: 'deliver',
+  /** Deliver many document operations of one message and location through a platform batch job. */
+  batch: 'batch',
+  /** Re-enqueue messages and operations left without a live job (scheduled). */
+  sweep: 'sweep',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export interface TranslateJobData {
+  messageId: string;
+}
+
+export interface DeliverJobData {
+  operationId: string;
+}
+
+export interface BatchJobData {
+  messageId: string;
+  organisationId: string;
+  kind: 'document.upsert' | 'document.delete';
+  operationIds: string[];
+  /** The platform's document-job id once submitted, so a retried batch polls instead of submitting again. */
+  platformJobId?: string;
+}
+
+export type SweepJobData = Record<string, never>;
+
+export const translateJobId = (messageId: string) => messageId;
+export const deliverJobId = (operationId: string) => operationId;
+/** The first operation id names a batch: unique per chunk, stable across retries and sweeps. */
+export const batchJobId = (operationIds: string[]) => `batch-${operationIds[0]}`;

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { createAuditDataSource, Message, MessageRepository, OperationRepository, runMigrations } from '@dockbridge/audit';
+
+/**
+ * The embedded default: no url, PGlite in a data directory. typeorm-pglite keeps one PGlite per
+ * process, so this suite opens one data source at a time.
+ */
+describe('audit store on PGlite', () => {
+  let dataDir: string;
+  let dataSource: DataSource;
+
+  const open = () => createAuditDataSource({ dataDir, migrationsRun: true }).initialize();
+  const webhook = { partnerId: 'acme', channel: 'api', rawPayload: '{}', contentType: 'application/json' } as const;
+
+  beforeAll(async () => {
+    dataDir = join(mkdtempSync(join(tmpdir(), 'dockbridge-audit-')), 'pglite');
+    dataSource = await open();
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrates on start and round-trips a message with its operations, attempts and events', async () => {
+    const messages = new MessageRepository(dataSource);
+    const operations = new OperationRepository(dataSource);
+    const message = await messages.record({
+      partnerId: 'acme',
+      channel: 'http-edi',
+      rawPayload: 'ISA*00*...~IEA*1*000000001~',
+      contentType: 'application/edi-x12',
+      metadata: { isa13: '000000001' },
+    });
+    const [op] = await operations.addMany(message.id, [
+      { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-1', payload: { id: 'PO-1' } },
+    ]);
+    await operations.markDelivering(op.id);
+    await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 12, httpStatus: 200, outcome: 'success' });
+    await operations.settle(op.id, { status: 'delivered' });
+    await messages.settleMessage(message.id);
+
+    const detail = await messages.findDetail(message.id);
+    expect(detail?.message).toMatchObject({ id: message.id, status: 'delivered', metadata: { isa13: '000000001' } });
+    expect(detail?.operations).toEqual([
+      expect.objectContaining({ id: op.id, status: 'delivered', attemptCount: 1, payload: { id: 'PO-1' } }),
+    ]);
+    expect(detail?.operations[0].attempts).toEqual([expect.objectContaining({ httpStatus: 200, outcome: 'success' })]);
+    expect(detail?.events.map((e) => [e.fromStatus, e.toStatus])).toEqual([
+      [null, 'received'],
+      ['received', 'delivered'],
+    ]);
+    expect((await messages.search({ documentId: 'PO-1' })).items.map((m) => m.id)).toEqual([message.id]);
+  });
+
+  it('settles concurrent workers consistently', async () => {
+    const messages = new MessageRepository(dataSource);
+    const operations = new OperationRepository(dataSource);
+    const message = await messages.record(webhook);
+    const ops = await operations.addMany(
+      message.id,
+      Array.from({ length: 6 }, (_, i) => ({ kind: 'document.upsert' as const, targetId: `PO-${i}`, payload: {} })),
+    );
+    await Promise.all(
+      ops.map(async (op, i) => {
+        await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 1, outcome: 'retryable' });
+        await operations.settle(op.id, i === 0 ? { status: 'failed', lastError: '400' } : { status: 'delivered' });
+        await messages.settleMessage(message.id);
+      }),
+    );
+    // A transaction that fails rolls back alone.
+    await expect(messages.record({ ...webhook, actor: 'operator:\u0000' })).rejects.toThrow();
+
+    expect((await messages.findById(message.id))?.status).toBe('partially_failed');
+    expect(await operations.statusCounts(message.id)).toMatchObject({ delivered: 5, failed: 1 });
+    expect(await messages.countBy({ partnerId: 'acme' })).toBe(2);
+  });
+
+  it('does not let one transaction roll back another that is in flight', async () => {
+    const messages = new MessageRepository(dataSource);
+    const message = await messages.record(webhook);
+    const slow = dataSource.transaction(async (manager) => {
+      await manager.update(Message, { id: message.id }, { statusReason: 'kept' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const failing = dataSource.transaction(async (manager) => {
+      await manager.query('SELECT 1');
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    await slow;
+    expect((await messages.findById(message.id))?.statusReason).toBe('kept');
+  });
+
+  it('keeps its data across restarts and has nothing left to migrate', async () => {
+    await dataSource.destroy();
+    dataSource = await open();
+    expect(await runMigrations(dataSource)).toEqual([]);
+    expect(await new MessageRepository(dataSource).countBy({ partnerId: 'acme' })).toBe(3);
+  });
+});

@@ -1,0 +1,438 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Test } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import {
+  AuditModule,
+  AuditRecordNotFoundError,
+  createAuditDataSource,
+  DocumentOperation,
+  Message,
+  MessageEvent,
+  MessageRepository,
+  migrate,
+  NewOperation,
+  OperationRepository,
+  runMigrations,
+} from '@dockbridge/audit';
+import { createTestDatabase, TestDatabase } from './support/database';
+
+const X12 = 'ISA*00*          *00*          *ZZ*SENDER         *ZZ*RECEIVER       *260101*1200*U*00401*000000001*0*P*>~';
+
+describe('audit store on Postgres', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+  let messages: MessageRepository;
+  let operations: OperationRepository;
+  let appliedAtStart: string[];
+
+  /** A partner id of its own per test, so tests sharing the database do not see each other's rows. */
+  const partner = () => `partner-${randomUUID().slice(0, 8)}`;
+  const record = (partnerId: string, extra: Partial<Parameters<MessageRepository['record']>[0]> = {}) =>
+    messages.record({ partnerId, channel: 'sftp', rawPayload: X12, contentType: 'application/edi-x12', ...extra });
+  const upsert = (targetId: string): NewOperation => ({
+    kind: 'document.upsert',
+    organisationId: 'org-1',
+    targetId,
+    payload: { id: targetId, type: 'purchase-order' },
+  });
+  const eventsOf = (messageId: string) =>
+    dataSource.manager.find(MessageEvent, { where: { messageId }, order: { at: 'ASC' } });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataSource = await createAuditDataSource({ url: db.url, dataDir: '', migrationsRun: false }).initialize();
+    appliedAtStart = await runMigrations(dataSource);
+    messages = new MessageRepository(dataSource);
+    operations = new OperationRepository(dataSource);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await db?.drop();
+  });
+
+  describe('migrations', () => {
+    it('create the schema once; a second run applies nothing', async () => {
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000']);
+      expect(await runMigrations(dataSource)).toEqual([]);
+    });
+
+    it('leave a schema the entities agree with (nothing for TypeORM to synchronise)', async () => {
+      const pending = await dataSource.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    });
+
+    it('migrate() brings a fresh database up to date and is idempotent', async () => {
+      const fresh = await createTestDatabase();
+      try {
+        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000']);
+        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual([]);
+      } finally {
+        await fresh.drop();
+      }
+    });
+  });
+
+  describe('MessageRepository.record', () => {
+    it('stores the message as received with its first event', async () => {
+      const partnerId = partner();
+      const message = await record(partnerId, { metadata: { isa13: '000000001' } });
+
+      expect(message).toMatchObject({
+        partnerId,
+        channel: 'sftp',
+        rawPayload: X12,
+        status: 'received',
+        statusReason: null,
+        replayOf: null,
+        metadata: { isa13: '000000001' },
+        sha256: createHash('sha256').update(X12).digest('hex'),
+      });
+      expect(message.receivedAt).toBeInstanceOf(Date);
+      expect(await messages.findById(message.id)).toEqual(message);
+      const events = await eventsOf(message.id);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ fromStatus: null, toStatus: 'received', actor: 'gateway', reason: null });
+    });
+
+    it('stores nothing when the event cannot be written (one transaction)', async () => {
+      const partnerId = partner();
+      // Postgres refuses a NUL in text: the message insert succeeds, the event insert fails.
+      await expect(record(partnerId, { actor: 'operator:\u0000' })).rejects.toThrow();
+      expect(await messages.countBy({ partnerId })).toBe(0);
+    });
+
+    it('refuses a payload Postgres text cannot hold', async () => {
+      await expect(record(partner(), { rawPayload: 'a\u0000b' })).rejects.toThrow(/NUL/);
+    });
+
+    it('links a replay to its original', async () => {
+      const original = await record(partner());
+      const replay = await record(original.partnerId, { channel: 'replay', replayOf: original.id });
+      expect((await messages.findById(replay.id))?.replayOf).toBe(original.id);
+    });
+
+    it('finds nothing for an unknown or malformed id', async () => {
+      expect(await messages.findById(randomUUID())).toBeNull();
+      expect(await messages.findById('not-a-uuid')).toBeNull();
+      expect(await messages.findDetail('not-a-uuid')).toBeNull();
+    });
+  });
+
+  describe('MessageRepository.transition', () => {
+    it('changes the status and appends an event for each change', async () => {
+      const message = await record(partner());
+      const translating = await messages.transition(message.id, 'translating', 'worker');
+      const rejected = await messages.transition(message.id, 'rejected', 'worker', 'IEA01 count 2, found 1');
+
+      expect(translating.status).toBe('translating');
+      expect(rejected).toMatchObject({ status: 'rejected', statusReason: 'IEA01 count 2, found 1' });
+      expect(rejected.updatedAt.getTime()).toBeGreaterThanOrEqual(message.updatedAt.getTime());
+      const events = await eventsOf(message.id);
+      expect(events.map((e) => [e.fromStatus, e.toStatus, e.actor, e.reason])).toEqual([
+        [null, 'received', 'gateway', null],
+        ['received', 'translating', 'worker', null],
+        ['translating', 'rejected', 'worker', 'IEA01 count 2, found 1'],
+      ]);
+    });
+
+    it('does nothing when the message already has the status', async () => {
+      const message = await record(partner());
+      const same = await messages.transition(message.id, 'received', 'operator:alice', 'again');
+      expect(same).toEqual(message);
+      expect(await eventsOf(message.id)).toHaveLength(1);
+    });
+
+    it('keeps a long reason to 2,000 characters', async () => {
+      const message = await record(partner());
+      const moved = await messages.transition(message.id, 'rejected', 'worker', 'x'.repeat(10_000));
+      expect(moved.statusReason).toHaveLength(2000);
+    });
+
+    it('throws AuditRecordNotFoundError for an unknown message', async () => {
+      await expect(messages.transition(randomUUID(), 'failed', 'sweeper')).rejects.toBeInstanceOf(AuditRecordNotFoundError);
+    });
+  });
+
+  describe('MessageRepository.search and countBy', () => {
+    const t = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes));
+    let a: string;
+    let b: string;
+    let ids: Record<string, string>;
+
+    beforeAll(async () => {
+      a = partner();
+      b = partner();
+      ids = {};
+      // a0..a5 one minute apart (a5 newest), b0..b1 in between; same received_at for a2 and a2bis.
+      for (let i = 0; i < 6; i++) ids[`a${i}`] = (await record(a, { receivedAt: t(i) })).id;
+      ids.a2bis = (await record(a, { receivedAt: t(2) })).id;
+      ids.b0 = (await record(b, { receivedAt: t(1) })).id;
+      ids.b1 = (await record(b, { receivedAt: t(4) })).id;
+      await messages.transition(ids.a1, 'failed', 'worker');
+      await messages.transition(ids.a4, 'failed', 'worker');
+      await messages.transition(ids.b1, 'partially_failed', 'worker');
+      await operations.addMany(ids.a3, [upsert(`PO-${a}`)]);
+      await operations.addMany(ids.b0, [upsert('PO-other'), upsert(`PO-${a}`)]);
+    });
+
+    it('filters by partner, newest first, without payloads', async () => {
+      const page = await messages.search({ partnerId: a, limit: 50 });
+      expect(page.nextCursor).toBeNull();
+      const [first, ...rest] = page.items;
+      expect(first.id).toBe(ids.a5);
+      expect(rest.slice(-1)[0].id).toBe(ids.a0);
+      expect(page.items).toHaveLength(7);
+      expect(page.items.every((m) => m.partnerId === a && !('rawPayload' in m))).toBe(true);
+      const times = page.items.map((m) => m.receivedAt.getTime());
+      expect(times).toEqual([...times].sort((x, y) => y - x));
+    });
+
+    it('filters by status (one or several), time range and document id', async () => {
+      const ofAB = (items: { id: string }[]) => items.map((m) => m.id).filter((id) => Object.values(ids).includes(id));
+      expect(ofAB((await messages.search({ status: 'failed', partnerId: a })).items)).toEqual([ids.a4, ids.a1]);
+      const sameTime = [ids.a4, ids.b1].sort().reverse(); // equal received_at: id descending
+      expect(ofAB((await messages.search({ status: ['failed', 'partially_failed'], limit: 500 })).items)).toEqual([
+        ...sameTime,
+        ids.a1,
+      ]);
+      const window = await messages.search({ partnerId: a, from: t(1), to: t(3) });
+      expect(window.items.map((m) => m.id).sort()).toEqual([ids.a1, ids.a2, ids.a2bis].sort());
+      const byDocument = await messages.search({ documentId: `PO-${a}` });
+      expect(byDocument.items.map((m) => m.id)).toEqual([ids.a3, ids.b0]);
+      expect((await messages.search({ status: [] })).items).toEqual([]);
+    });
+
+    it('pages through everything exactly once, ties on received_at included', async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page = await messages.search({ partnerId: a, limit: 2, cursor });
+        seen.push(...page.items.map((m) => m.id));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(4);
+      expect(seen).toHaveLength(7);
+      expect(new Set(seen)).toEqual(new Set([ids.a0, ids.a1, ids.a2, ids.a2bis, ids.a3, ids.a4, ids.a5]));
+      expect(seen.indexOf(ids.a3)).toBeLessThan(seen.indexOf(ids.a2));
+    });
+
+    it('rejects a malformed cursor', async () => {
+      await expect(messages.search({ cursor: 'nope' })).rejects.toThrow(/cursor/);
+    });
+
+    it('counts what search would find', async () => {
+      expect(await messages.countBy({ partnerId: a })).toBe(7);
+      expect(await messages.countBy({ partnerId: a, status: 'failed' })).toBe(2);
+      expect(await messages.countBy({ documentId: `PO-${a}` })).toBe(2);
+      expect(await messages.countBy({ partnerId: b, from: t(2) })).toBe(1);
+    });
+  });
+
+  describe('MessageRepository.findByHash and findStuck', () => {
+    it('finds the same payload from the same partner, oldest first', async () => {
+      const partnerId = partner();
+      const first = await record(partnerId, { rawPayload: `${X12}${partnerId}` });
+      const second = await record(partnerId, { rawPayload: `${X12}${partnerId}` });
+      await record(partner(), { rawPayload: `${X12}${partnerId}` });
+      const found = await messages.findByHash(partnerId, first.sha256);
+      expect(found.map((m) => m.id)).toEqual([first.id, second.id]);
+    });
+
+    it('finds messages left in a status since before a time, longest waiting first', async () => {
+      const partnerId = partner();
+      const old = await record(partnerId);
+      const older = await record(partnerId);
+      const fresh = await record(partnerId);
+      const delivered = await record(partnerId);
+      await messages.transition(delivered.id, 'delivered', 'worker');
+      await dataSource.query(`UPDATE message SET updated_at = now() - interval '1 hour' WHERE id = $1`, [old.id]);
+      await dataSource.query(`UPDATE message SET updated_at = now() - interval '2 hours' WHERE id = $1`, [older.id]);
+      await dataSource.query(`UPDATE message SET updated_at = now() - interval '3 hours' WHERE id = $1`, [delivered.id]);
+
+      const stuck = await messages.findStuck({
+        olderThan: new Date(Date.now() - 10 * 60_000),
+        statuses: ['received', 'translating'],
+      });
+      const mine = stuck.filter((m) => m.partnerId === partnerId).map((m) => m.id);
+      expect(mine).toEqual([older.id, old.id]);
+      expect(mine).not.toContain(fresh.id);
+      expect(await messages.findStuck({ olderThan: new Date(), statuses: [] })).toEqual([]);
+    });
+  });
+
+  describe('OperationRepository', () => {
+    it('stores a message’s operations in order, once', async () => {
+      const message = await record(partner());
+      const stored = await operations.addMany(message.id, [
+        upsert('PO-1'),
+        { kind: 'booking.status', targetId: 'B-9', payload: { status: 'arrived' } },
+      ]);
+      expect(stored.map((op) => [op.seq, op.kind, op.targetId, op.status, op.attemptCount])).toEqual([
+        [1, 'document.upsert', 'PO-1', 'pending', 0],
+        [2, 'booking.status', 'B-9', 'pending', 0],
+      ]);
+      expect(stored[0].payload).toEqual({ id: 'PO-1', type: 'purchase-order' });
+      expect(stored[1].organisationId).toBeNull();
+
+      const again = await operations.addMany(message.id, [upsert('PO-1'), upsert('PO-2'), upsert('PO-3')]);
+      expect(again).toEqual(stored);
+      expect(await operations.listByMessage(message.id)).toEqual(stored);
+      expect(await operations.findById(stored[1].id)).toEqual(stored[1]);
+    });
+
+    it('stores a batch larger than one INSERT can carry', async () => {
+      const message = await record(partner());
+      const many = Array.from({ length: 9000 }, (_, i) => upsert(`PO-${i}`));
+      const stored = await operations.addMany(message.id, many);
+      expect(stored).toHaveLength(9000);
+      expect(stored[8999]).toMatchObject({ seq: 9000, targetId: 'PO-8999' });
+    });
+
+    it('refuses operations for an unknown message', async () => {
+      await expect(operations.addMany(randomUUID(), [upsert('PO-1')])).rejects.toBeInstanceOf(AuditRecordNotFoundError);
+    });
+
+    it('records attempts, counts them, and settles the operation', async () => {
+      const message = await record(partner());
+      const [op] = await operations.addMany(message.id, [upsert('PO-1')]);
+      expect((await operations.markDelivering(op.id)).status).toBe('delivering');
+
+      const startedAt = new Date('2026-01-01T12:00:00.123Z');
+      const first = await operations.recordAttempt(op.id, {
+        startedAt,
+        durationMs: 41.6,
+        httpStatus: 502,
+        outcome: 'retryable',
+        error: 'Bad Gateway '.repeat(500),
+        requestSummary: 'PUT /api/v2/documents/PO-1 (812 bytes)',
+      });
+      expect(first).toMatchObject({ operationId: op.id, startedAt, durationMs: 42, httpStatus: 502, outcome: 'retryable' });
+      expect(first.errorExcerpt).toHaveLength(2000);
+      await operations.recordAttempt(op.id, {
+        startedAt: new Date(startedAt.getTime() + 1000),
+        durationMs: 30,
+        httpStatus: 200,
+        outcome: 'success',
+      });
+
+      const delivered = await operations.settle(op.id, { status: 'delivered', lastError: 'ignored', errorClass: 'retryable' });
+      expect(delivered).toMatchObject({ status: 'delivered', attemptCount: 2, lastError: null, errorClass: null });
+
+      const detail = await messages.findDetail(message.id);
+      expect(detail?.message.id).toBe(message.id);
+      expect(detail?.operations).toHaveLength(1);
+      expect(detail?.operations[0].attempts.map((x) => x.outcome)).toEqual(['retryable', 'success']);
+      expect(detail?.events.map((e) => e.toStatus)).toEqual(['received']);
+    });
+
+    it('counts every concurrent attempt', async () => {
+      const message = await record(partner());
+      const [op] = await operations.addMany(message.id, [upsert('PO-1')]);
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 5, outcome: 'retryable' }),
+        ),
+      );
+      expect((await operations.findById(op.id))?.attemptCount).toBe(10);
+      expect((await messages.findDetail(message.id))?.operations[0].attempts).toHaveLength(10);
+    });
+
+    it('keeps the failure, lists failed operations and counts statuses', async () => {
+      const message = await record(partner());
+      const [a, b, c] = await operations.addMany(message.id, [upsert('PO-1'), upsert('PO-2'), upsert('PO-3')]);
+      await operations.settle(a.id, { status: 'failed', lastError: 'unknown organisation', errorClass: 'permanent' });
+      await operations.settle(c.id, { status: 'skipped' });
+
+      expect(await operations.findFailedByMessage(message.id)).toEqual([
+        expect.objectContaining({ id: a.id, status: 'failed', lastError: 'unknown organisation', errorClass: 'permanent' }),
+      ]);
+      expect(await operations.statusCounts(message.id)).toEqual({ pending: 1, delivering: 0, delivered: 0, failed: 1, skipped: 1 });
+      expect(b.status).toBe('pending');
+    });
+
+    it('throws AuditRecordNotFoundError for an unknown operation', async () => {
+      await expect(operations.settle(randomUUID(), { status: 'delivered' })).rejects.toBeInstanceOf(AuditRecordNotFoundError);
+      await expect(
+        operations.recordAttempt(randomUUID(), { startedAt: new Date(), durationMs: 1, outcome: 'success' }),
+      ).rejects.toBeInstanceOf(AuditRecordNotFoundError);
+    });
+  });
+
+  describe('MessageRepository.settleMessage', () => {
+    it('follows the operations: delivering, then partially_failed', async () => {
+      const message = await record(partner());
+      const [a, b] = await operations.addMany(message.id, [upsert('PO-1'), upsert('PO-2')]);
+      expect((await messages.settleMessage(message.id)).status).toBe('delivering');
+      await operations.settle(a.id, { status: 'delivered' });
+      expect((await messages.settleMessage(message.id)).status).toBe('delivering');
+      await operations.settle(b.id, { status: 'failed', lastError: '400 invalid date', errorClass: 'permanent' });
+      expect((await messages.settleMessage(message.id)).status).toBe('partially_failed');
+      expect((await messages.settleMessage(message.id)).status).toBe('partially_failed');
+
+      const events = await eventsOf(message.id);
+      expect(events.map((e) => [e.fromStatus, e.toStatus, e.actor])).toEqual([
+        [null, 'received', 'gateway'],
+        ['received', 'delivering', 'worker'],
+        ['delivering', 'partially_failed', 'worker'],
+      ]);
+    });
+
+    it('leaves rejected and duplicate messages alone', async () => {
+      const message = await record(partner());
+      await messages.transition(message.id, 'duplicate', 'worker', 'same ISA13 as an earlier message');
+      expect((await messages.settleMessage(message.id)).status).toBe('duplicate');
+    });
+
+    it('ends consistent when many workers settle operations at once', async () => {
+      const message = await record(partner());
+      await messages.transition(message.id, 'delivering', 'worker');
+      const ops = await operations.addMany(
+        message.id,
+        Array.from({ length: 12 }, (_, i) => upsert(`PO-${i}`)),
+      );
+      await Promise.all(
+        ops.map(async (op: DocumentOperation, i: number) => {
+          const failed = i % 4 === 0;
+          await operations.settle(
+            op.id,
+            failed ? { status: 'failed', lastError: '400', errorClass: 'permanent' } : { status: 'delivered' },
+          );
+          await messages.settleMessage(message.id);
+        }),
+      );
+
+      const settled = (await messages.findById(message.id)) as Message;
+      expect(settled.status).toBe('partially_failed');
+      const events = await eventsOf(message.id);
+      expect(events.map((e) => e.toStatus)).toEqual(['received', 'delivering', 'partially_failed']);
+      for (let i = 1; i < events.length; i++) expect(events[i].fromStatus).toBe(events[i - 1].toStatus);
+    });
+  });
+
+  describe('AuditModule', () => {
+    it('provides the repositories over the configured database', async () => {
+      const moduleRef = await Test.createTestingModule({
+        imports: [AuditModule.forRoot({ url: db.url, dataDir: '', migrationsRun: true })],
+      }).compile();
+      const app = await moduleRef.init();
+      try {
+        const viaNest = app.get(MessageRepository);
+        const message = await viaNest.record({
+          partnerId: partner(),
+          channel: 'webhook',
+          rawPayload: '{"event":"arrived"}',
+          contentType: 'application/json',
+        });
+        await app.get(OperationRepository).addMany(message.id, [upsert('PO-1')]);
+        expect((await messages.findDetail(message.id))?.operations).toHaveLength(1);
+        expect(app.get(DataSource).isInitialized).toBe(true);
+      } finally {
+        await app.close();
+      }
+      expect(moduleRef.get(DataSource).isInitialized).toBe(false);
+    });
+  });
+});
