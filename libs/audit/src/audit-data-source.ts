@@ -14,6 +14,9 @@ export interface AuditDatabaseOptions {
   /** Apply pending migrations when the data source is initialised. */
   migrationsRun: boolean;
   logging?: boolean;
+  /** Entities and migrations of the other stores that share this database (partners). */
+  extraEntities?: Function[];
+  extraMigrations?: Function[];
 }
 
 /**
@@ -27,8 +30,8 @@ export interface AuditDatabaseOptions {
 export function auditDataSourceOptions(options: AuditDatabaseOptions): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
-    entities: AUDIT_ENTITIES,
-    migrations: AUDIT_MIGRATIONS,
+    entities: [...AUDIT_ENTITIES, ...(options.extraEntities ?? [])],
+    migrations: [...AUDIT_MIGRATIONS, ...(options.extraMigrations ?? [])],
     migrationsRun: options.migrationsRun,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
+import { DataSource, EntityManager, In, QueryDeepPartialEntity } from 'typeorm';
 import { AuditRecordNotFoundError, isUuid } from './audit.errors';
 import {
   AttemptOutcome,
@@ -140,6 +140,60 @@ export class OperationRepository {
       await manager.increment(DocumentOperation, { id: operationId }, 'attemptCount', 1);
       return manager.findOneByOrFail(DeliveryAttempt, { id: row.id });
     });
+  }
+
+  async findByIds(ids: readonly string[]): Promise<DocumentOperation[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return this.dataSource.manager.find(DocumentOperation, { where: { id: In(valid) }, order: { seq: 'ASC' } });
+  }
+
+  async markManyDelivering(ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      await this.dataSource.manager.update(DocumentOperation, { id: In(ids.slice(i, i + INSERT_CHUNK)) }, { status: 'delivering' });
+    }
+  }
+
+  /** The same outcome for many operations at once (batch jobs): one UPDATE per chunk. */
+  async settleMany(ids: readonly string[], settlement: OperationSettlement): Promise<void> {
+    const failed = settlement.status === 'failed';
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      await this.dataSource.manager.update(DocumentOperation, { id: In(ids.slice(i, i + INSERT_CHUNK)) }, {
+        status: settlement.status,
+        lastError: failed ? excerpt(settlement.lastError) : null,
+        errorClass: failed ? (settlement.errorClass ?? null) : null,
+      });
+    }
+  }
+
+  /** Appends one attempt to each of many operations and counts it, in one transaction (batch jobs). */
+  async recordAttempts(attempts: readonly (NewDeliveryAttempt & { operationId: string })[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await this.dataSource.transaction(async (manager) => {
+      for (let i = 0; i < attempts.length; i += INSERT_CHUNK) {
+        const chunk = attempts.slice(i, i + INSERT_CHUNK);
+        await manager.insert(
+          DeliveryAttempt,
+          chunk.map((attempt) => ({
+            id: randomUUID(),
+            operationId: attempt.operationId,
+            startedAt: attempt.startedAt,
+            durationMs: Math.round(attempt.durationMs),
+            httpStatus: attempt.httpStatus ?? null,
+            outcome: attempt.outcome,
+            errorExcerpt: excerpt(attempt.error),
+            requestSummary: excerpt(attempt.requestSummary),
+          })),
+        );
+        await manager.increment(DocumentOperation, { id: In(chunk.map((a) => a.operationId)) }, 'attemptCount', 1);
+      }
+    });
+  }
+
+  /** Whether any of the message's operations is still to be delivered (cheap check before settling the message). */
+  async hasUnsettled(messageId: string): Promise<boolean> {
+    if (!isUuid(messageId)) return false;
+    return this.dataSource.manager.exists(DocumentOperation, { where: { messageId, status: In(['pending', 'delivering']) } });
   }
 
   /** How many of the message's operations are in each status (every status present, 0 when none). */

@@ -47,3 +47,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: {}, dir })).toThrow(/default\.yaml/);
   });
 });
+
+describe('platform accounts', () => {
+  it('reads a token from the variable tokenEnv names, and says which one is missing', () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, 'default.yaml'), 'platform:\n  accounts:\n    - name: dc01\n      tokenEnv: DC01_TOKEN\n      organisationIds: [8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01]\n');
+    expect(loadConfig({ env: { DC01_TOKEN: 'secret-value' }, dir }).platform.accounts[0].token).toBe('secret-value');
+    let message = '';
+    try {
+      loadConfig({ env: {}, dir });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/platform\.accounts\[0\]\.tokenEnv: environment variable DC01_TOKEN is not set/);
+  });
+
+  it('never puts a secret value in a configuration error', () => {
+    let message = '';
+    try {
+      loadConfig({ env: { PLATFORM_TOKEN: 'super-secret-token', DATABASE_URL: 'mysql://user:pw@host/db' }, dir: emptyDir() });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/database\.url must be a postgres:\/\/ URL \(set by DATABASE_URL\)/);
+    expect(message).not.toContain('pw@host');
+    expect(message).not.toContain('super-secret-token');
+  });
+});

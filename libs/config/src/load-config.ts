@@ -90,5 +90,21 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length > 0) throw new ConfigError(describe(errors, envFor));
+  resolveTokenVariables(config, env);
   return config;
+}
+
+/** Platform account tokens named by `tokenEnv` are read here, once, so no other code reads the environment. */
+function resolveTokenVariables(config: AppConfig, env: NodeJS.ProcessEnv): void {
+  const problems: string[] = [];
+  config.platform.accounts.forEach((account, i) => {
+    if (account.token || !account.tokenEnv) {
+      if (!account.token) problems.push(`platform.accounts[${i}]: give token or tokenEnv`);
+      return;
+    }
+    const value = env[account.tokenEnv];
+    if (value) account.token = value;
+    else problems.push(`platform.accounts[${i}].tokenEnv: environment variable ${account.tokenEnv} is not set`);
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
 }

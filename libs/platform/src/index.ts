@@ -3,3 +3,4 @@ export * from './document-input.dto';
 export * from './booking.types';
 export * from './platform-error';
 export * from './platform.client';
+export * from './platform-accounts';

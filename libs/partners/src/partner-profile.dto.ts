@@ -1,0 +1,115 @@
+import { plainToInstance, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+  ValidationError,
+  validateSync,
+} from 'class-validator';
+import { PARTNER_ID_PATTERN } from './entities/partner.entity';
+import { PartnerProfileInput, PartnerSettings } from './partner.types';
+
+/** Delivery settings; later sections (`edi`, `webhook`, `sftp`, `directory`) become nested DTOs here. */
+export class PartnerSettingsDto implements PartnerSettings {
+  @IsOptional() @IsBoolean() enableBaseOrgs?: boolean;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(100) selfCoreId?: string;
+  @IsOptional() @IsInt() @Min(1) batchThreshold?: number;
+}
+
+/** A partner profile as the admin API and the YAML files give it. */
+export class PartnerProfileDto {
+  @IsString()
+  @Matches(PARTNER_ID_PATTERN, {
+    message: '$property must be a slug of 2 to 63 characters: lowercase letters, digits and hyphens, not starting with a hyphen',
+  })
+  id: string;
+
+  @IsString() @MinLength(1) @MaxLength(200) name: string;
+
+  /** Absent: true for a new partner, unchanged for an existing one. */
+  @IsOptional() @IsBoolean() enabled?: boolean;
+
+  @IsUUID('all', { message: '$property must be a UUID (the platform location organisation)' }) locationOrganisationId: string;
+
+  /** Name of a platform account in the configuration (`platform.accounts[].name`). */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(100) platformAccount?: string;
+
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => PartnerSettingsDto) settings?: PartnerSettingsDto;
+}
+
+/** `apiKeys` entry of a YAML file: the key is read from an environment variable, never written in the file. */
+export class ApiKeyFromEnvDto {
+  @IsString() @MinLength(1) @MaxLength(100) label: string;
+  @IsString() @Matches(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: '$property must be an environment variable name' }) keyEnv: string;
+  @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
+}
+
+/** `apiKeyHashes` entry of a YAML file: the SHA-256 (hex) of a key the partner holds. */
+export class ApiKeyHashDto {
+  @IsString() @MinLength(1) @MaxLength(100) label: string;
+  @IsString() @Matches(/^[0-9a-fA-F]{64}$/, { message: '$property must be the hex SHA-256 of the whole key (64 hex digits)' }) sha256: string;
+  /** The 8 characters after `dbk_`, to show operators; optional. */
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_-]{8}$/, { message: '$property must be the 8 characters after dbk_' }) keyPrefix?: string;
+  @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
+}
+
+/** One `config/partners/*.yaml` file: a profile plus the keys it may authenticate with. */
+export class PartnerFileDto extends PartnerProfileDto {
+  @IsOptional() @ValidateNested({ each: true }) @Type(() => ApiKeyFromEnvDto) apiKeys?: ApiKeyFromEnvDto[];
+  @IsOptional() @ValidateNested({ each: true }) @Type(() => ApiKeyHashDto) apiKeyHashes?: ApiKeyHashDto[];
+}
+
+/** One problem with one field; `field` is a path such as `settings.batchThreshold` or `apiKeys[0].keyEnv`. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
+
+/** Flattens class-validator errors into one problem per broken rule, each with its field path. */
+export function describeValidationErrors(errors: ValidationError[], prefix = ''): FieldProblem[] {
+  return errors.flatMap((error) => {
+    const field = /^\d+$/.test(error.property) ? `${prefix.replace(/\.$/, '')}[${error.property}]` : `${prefix}${error.property}`;
+    const own = Object.values(error.constraints ?? {}).map((text) => ({
+      field,
+      message: text.startsWith(error.property) ? `${field}${text.slice(error.property.length)}` : `${field}: ${text}`,
+    }));
+    return [...own, ...describeValidationErrors(error.children ?? [], `${field}.`)];
+  });
+}
+
+/** Validates plain data against a DTO class: unknown fields are refused by name, nothing is coerced. */
+export function validateDto<T extends object>(cls: new () => T, plain: unknown): ValidationResult<T> {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    return { ok: false, problems: [{ field: '', message: 'must be a mapping (an object) of profile fields' }] };
+  }
+  const instance = plainToInstance(cls, plain);
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
+  return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: describeValidationErrors(errors) };
+}
+
+/** The repository's input from a validated DTO (drops class instances and absent fields). */
+export function toProfileInput(dto: PartnerProfileDto): PartnerProfileInput {
+  const settings: PartnerSettings = {};
+  for (const [key, value] of Object.entries(dto.settings ?? {})) {
+    if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
+  }
+  return {
+    id: dto.id,
+    name: dto.name,
+    ...(dto.enabled !== undefined ? { enabled: dto.enabled } : {}),
+    locationOrganisationId: dto.locationOrganisationId,
+    platformAccount: dto.platformAccount ?? null,
+    settings,
+  };
+}

@@ -1,0 +1,80 @@
+/** Where a profile was last written from: a `config/partners/*.yaml` file or the admin API. */
+export const PARTNER_SOURCES = ['config', 'api'] as const;
+export type PartnerSource = (typeof PARTNER_SOURCES)[number];
+
+/** How this partner's operations are delivered to the platform (each overrides the app-wide default). */
+export interface PartnerDeliverySettings {
+  /** Resolve OrgRefs against base organisations too (platform query parameter `enableBaseOrgs`). */
+  enableBaseOrgs?: boolean;
+  /** The Core ID the location is known by to this partner (platform query parameter `selfCoreId`). */
+  selfCoreId?: string;
+  /** A message with at least this many document upserts for one location goes through batch jobs. */
+  batchThreshold?: number;
+}
+
+/**
+ * Everything a partner's traffic is handled with, stored as jsonb (`partner.settings`). Delivery
+ * settings sit at the top level; each ingress kind adds ONE named section when it is built:
+ * `edi` (ISA/GS ids, mapping overrides), `webhook` (verification scheme, size limit, JSONata
+ * mapping), `sftp` (user, public keys), `directory` (party lookups). Secret material (webhook
+ * secrets, SFTP password hashes) never goes here: it gets its own table like `partner_api_key`,
+ * because settings are shown to operators as they are.
+ */
+export interface PartnerSettings extends PartnerDeliverySettings {}
+
+/** A partner as the rest of dockbridge sees it. */
+export interface PartnerProfile {
+  /** Slug, e.g. `acme-wms`; also the `partner_id` of its messages. */
+  id: string;
+  name: string;
+  enabled: boolean;
+  /** The platform location (organisation uuid) this partner delivers to by default. */
+  locationOrganisationId: string;
+  /** Name of a platform account in the configuration (`platform.accounts[].name`); null = the account that lists the location, else the default token. */
+  platformAccount: string | null;
+  settings: PartnerSettings;
+  source: PartnerSource;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * What `PartnerRepository.upsert` writes. `enabled` left out means "true for a new partner,
+ * unchanged for an existing one", so re-importing config does not undo an operator's disable.
+ */
+export interface PartnerProfileInput {
+  id: string;
+  name: string;
+  enabled?: boolean;
+  locationOrganisationId: string;
+  platformAccount?: string | null;
+  settings?: PartnerSettings;
+}
+
+/** An API key as operators see it: never the key, never its hash. */
+export interface ApiKeySummary {
+  id: string;
+  partnerId: string;
+  /** The first 8 characters after `dbk_`; null for a key imported by hash only (unless the file gave it). */
+  keyPrefix: string | null;
+  label: string;
+  source: PartnerSource;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** A freshly issued key: `key` is the only time the plaintext exists outside the partner's hands. */
+export interface IssuedApiKey {
+  key: string;
+  record: ApiKeySummary;
+}
+
+/** A key that config declares for a partner, already hashed (see `loadPartnerFiles`). */
+export interface ConfigApiKey {
+  label: string;
+  /** Lowercase hex SHA-256 of the whole key. */
+  sha256: string;
+  keyPrefix: string | null;
+}

@@ -1,0 +1,110 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import type { CanonicalOperation } from '@dockbridge/mapping';
+import { DocumentJob, DocumentJobResultEntry, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
+import type { BatchJobData } from '../queues';
+import { RetryPolicy } from '../retry-policy';
+import type { DeliveryTry } from './deliver-operation';
+
+export interface BatchOptions {
+  pollMs: number;
+  /** Longest wait for one platform job before the try counts as a (retryable) timeout. */
+  maxWaitMs: number;
+}
+
+/**
+ * Delivers a chunk of document upserts (or deletes) of one message and location through a platform
+ * document job: submit once (the job id is kept on the queue job, so a retry polls instead of
+ * submitting again), poll until completedAt, then settle each operation from its result entry.
+ */
+export class DeliverBatch {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly operations: OperationRepository,
+    private readonly accounts: PlatformAccounts,
+    private readonly options: BatchOptions,
+  ) {}
+
+  async execute(data: BatchJobData, attempt: DeliveryTry, remember: (platformJobId: string | undefined) => Promise<void>): Promise<{ delivered: number; failed: number }> {
+    const open = (await this.operations.findByIds(data.operationIds)).filter((op) => op.status === 'pending' || op.status === 'delivering');
+    if (open.length === 0) return { delivered: 0, failed: 0 };
+    const startedAt = new Date();
+    const client = this.accounts.clientFor(data.organisationId);
+    try {
+      if (!client) throw new PlatformCallError('auth', 'submit job', `no platform account is configured for organisation ${data.organisationId}`);
+      let jobId = data.platformJobId;
+      if (!jobId) {
+        await this.operations.markManyDelivering(open.map((op) => op.id));
+        jobId = (await this.submit(client, data, open)).id;
+        await remember(jobId);
+      }
+      const job = await this.waitFor(client, data.organisationId, jobId);
+      if (job.status === 'Cancelled') {
+        await remember(undefined);
+        throw new PlatformCallError('retryable', 'batch job', `platform job ${jobId} was cancelled; it will be submitted again`);
+      }
+      const entries = await client.getJobResult(data.organisationId, jobId);
+      return await this.settle(open, entries, data, startedAt, jobId);
+    } catch (error) {
+      const failure = error instanceof PlatformCallError ? error : new PlatformCallError('retryable', 'batch job', (error as Error)?.message ?? String(error));
+      const durationMs = Date.now() - startedAt.getTime();
+      await this.operations.recordAttempts(
+        open.map((op) => ({ operationId: op.id, startedAt, durationMs, httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: `batch ${data.kind}` })),
+      );
+      if (!failure.retryable || attempt.isLast) {
+        await this.operations.settleMany(open.map((op) => op.id), { status: 'failed', lastError: failure.reason, errorClass: failure.errorClass });
+        await this.messages.settleMessage(data.messageId, 'worker');
+      }
+      throw RetryPolicy.toJobError(failure);
+    }
+  }
+
+  private submit(client: PlatformClient, data: BatchJobData, open: DocumentOperation[]): Promise<DocumentJob> {
+    const payloads = open.map((op) => op.payload as CanonicalOperation);
+    if (data.kind === 'document.delete') {
+      return client.submitDeleteJob(data.organisationId, payloads.map((p) => (p.kind === 'document.delete' ? p.documentId : '')));
+    }
+    const first = payloads[0];
+    const options = first.kind === 'document.upsert' ? (first.options ?? {}) : {};
+    return client.submitUpsertJob(data.organisationId, payloads.map((p) => (p.kind === 'document.upsert' ? p.document : (undefined as never))), options);
+  }
+
+  private async waitFor(client: PlatformClient, organisationId: string, jobId: string): Promise<DocumentJob> {
+    const deadline = Date.now() + this.options.maxWaitMs;
+    for (;;) {
+      const job = await client.getJob(organisationId, jobId);
+      if (job.completedAt) return job;
+      if (Date.now() > deadline) throw new PlatformCallError('retryable', 'poll job', `platform job ${jobId} not finished after ${this.options.maxWaitMs} ms`);
+      await sleep(this.options.pollMs);
+    }
+  }
+
+  /** Result entries come in submission order; each settles the operation at its position. */
+  private async settle(open: DocumentOperation[], entries: DocumentJobResultEntry[], data: BatchJobData, startedAt: Date, jobId: string) {
+    const durationMs = Date.now() - startedAt.getTime();
+    const delivered: string[] = [];
+    const failed: { id: string; reason: string }[] = [];
+    open.forEach((op, i) => {
+      const entry = entries[i];
+      // A delete of a document that is not there has reached its goal.
+      if (entry && (entry.status !== 'Failed' || (data.kind === 'document.delete' && entry.error?.code === 'DocumentNotFound'))) delivered.push(op.id);
+      else failed.push({ id: op.id, reason: entry ? `${entry.error?.code ?? 'Failed'}: ${entry.error?.message ?? 'no reason given'}` : `platform job ${jobId} returned no result entry for this document` });
+    });
+    const failedIds = new Set(failed.map((f) => f.id));
+    await this.operations.recordAttempts(
+      open.map((op, i) => ({
+        operationId: op.id,
+        startedAt,
+        durationMs,
+        httpStatus: 200,
+        outcome: failedIds.has(op.id) ? 'permanent' : 'success',
+        error: entries[i]?.error?.message ?? null,
+        requestSummary: `batch ${data.kind} job ${jobId} #${i + 1}`,
+      })),
+    );
+    await this.operations.settleMany(delivered, { status: 'delivered' });
+    for (const { id, reason } of failed) await this.operations.settle(id, { status: 'failed', lastError: reason, errorClass: 'permanent' });
+    await this.messages.settleMessage(data.messageId, 'worker');
+    return { delivered: delivered.length, failed: failed.length };
+  }
+}

@@ -1,0 +1,65 @@
+import { MessageRepository, OperationRepository } from '@dockbridge/audit';
+import type { CanonicalOperation } from '@dockbridge/mapping';
+import { PlatformAccounts, PlatformCallError } from '@dockbridge/platform';
+import { RetryPolicy } from '../retry-policy';
+import { callPlatform, summaryOf } from './platform-call';
+
+export interface DeliveryTry {
+  /** 1 for the first try. */
+  attempt: number;
+  /** No try follows this one whatever happens (the attempt budget is spent). */
+  isLast: boolean;
+}
+
+export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missing';
+
+/**
+ * Delivers one operation: calls the platform, records the attempt, settles the operation when the
+ * outcome is final, and the message when its last operation settles. A retryable failure is thrown
+ * back so the queue retries it with the one retry policy.
+ */
+export class DeliverOperation {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly operations: OperationRepository,
+    private readonly accounts: PlatformAccounts,
+  ) {}
+
+  async execute(operationId: string, attempt: DeliveryTry): Promise<DeliveryResult> {
+    const operation = await this.operations.findById(operationId);
+    if (!operation) return 'missing';
+    if (!['pending', 'delivering'].includes(operation.status)) return 'already-settled';
+    if (operation.status === 'pending') await this.operations.markDelivering(operationId);
+
+    const payload = operation.payload as CanonicalOperation;
+    const client = this.accounts.clientFor(payload.organisationId);
+    const startedAt = new Date();
+    try {
+      if (!client) throw new PlatformCallError('auth', payload.kind, `no platform account is configured for organisation ${payload.organisationId}`);
+      const outcome = await callPlatform(client, payload);
+      await this.operations.recordAttempt(operationId, { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: outcome.httpStatus, outcome: 'success', requestSummary: outcome.summary });
+      await this.operations.settle(operationId, { status: 'delivered' });
+      await this.settleMessage(operation.messageId);
+      return 'delivered';
+    } catch (error) {
+      const failure = error instanceof PlatformCallError ? error : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error));
+      await this.operations.recordAttempt(operationId, {
+        startedAt,
+        durationMs: Date.now() - startedAt.getTime(),
+        httpStatus: failure.status ?? null,
+        outcome: failure.errorClass,
+        error: failure.reason,
+        requestSummary: summaryOf(payload),
+      });
+      if (!failure.retryable || attempt.isLast) {
+        await this.operations.settle(operationId, { status: 'failed', lastError: failure.reason, errorClass: failure.errorClass });
+        await this.settleMessage(operation.messageId);
+      }
+      throw RetryPolicy.toJobError(failure);
+    }
+  }
+
+  private async settleMessage(messageId: string): Promise<void> {
+    if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
+  }
+}
