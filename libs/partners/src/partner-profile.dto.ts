@@ -1,5 +1,6 @@
 import { plainToInstance, Type } from 'class-transformer';
 import {
+  IsArray,
   IsBoolean,
   IsInt,
   IsISO8601,
@@ -64,8 +65,8 @@ export class ApiKeyHashDto {
 
 /** One `config/partners/*.yaml` file: a profile plus the keys it may authenticate with. */
 export class PartnerFileDto extends PartnerProfileDto {
-  @IsOptional() @ValidateNested({ each: true }) @Type(() => ApiKeyFromEnvDto) apiKeys?: ApiKeyFromEnvDto[];
-  @IsOptional() @ValidateNested({ each: true }) @Type(() => ApiKeyHashDto) apiKeyHashes?: ApiKeyHashDto[];
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ApiKeyFromEnvDto) apiKeys?: ApiKeyFromEnvDto[];
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ApiKeyHashDto) apiKeyHashes?: ApiKeyHashDto[];
 }
 
 /** One problem with one field; `field` is a path such as `settings.batchThreshold` or `apiKeys[0].keyEnv`. */
@@ -76,14 +77,24 @@ export interface FieldProblem {
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
-/** Flattens class-validator errors into one problem per broken rule, each with its field path. */
+/** Constraints that say what a field IS; when one fails, the others (length, range) are noise. */
+const TYPE_CONSTRAINTS = ['whitelistValidation', 'isArray', 'isString', 'isInt', 'isBoolean', 'isObject', 'isUuid', 'nestedValidation', 'isIso8601'];
+
+/** The one constraint worth reporting for a field: its type first, then whatever failed first. */
+function mainConstraint(constraints: Record<string, string>): string | undefined {
+  const key = TYPE_CONSTRAINTS.find((name) => name in constraints) ?? Object.keys(constraints)[0];
+  return key === undefined ? undefined : constraints[key];
+}
+
+/** Flattens class-validator errors into one problem per field, each with its field path. */
 export function describeValidationErrors(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = /^\d+$/.test(error.property) ? `${prefix.replace(/\.$/, '')}[${error.property}]` : `${prefix}${error.property}`;
-    const own = Object.values(error.constraints ?? {}).map((text) => ({
+    const text = mainConstraint(error.constraints ?? {});
+    const own = text === undefined ? [] : [{
       field,
       message: text.startsWith(error.property) ? `${field}${text.slice(error.property.length)}` : `${field}: ${text}`,
-    }));
+    }];
     return [...own, ...describeValidationErrors(error.children ?? [], `${field}.`)];
   });
 }

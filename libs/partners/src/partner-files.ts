@@ -1,0 +1,159 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { apiKeyDisplayPrefix, hashApiKey, isApiKeyFormat } from './api-key';
+import { PartnerFileDto, toProfileInput, validateDto } from './partner-profile.dto';
+import { PartnerRepository } from './partner.repository';
+import { ConfigApiKey, PartnerProfileInput } from './partner.types';
+
+/** One problem in one file; `field` is a path such as `settings.batchThreshold`, or '' for the whole file. */
+export interface PartnerFileProblem {
+  /** The file's path as found in the folder. */
+  file: string;
+  field: string;
+  /** `<file>: <field> <what is wrong>`; never contains a key. */
+  message: string;
+}
+
+/** A valid partner file: its profile and the keys it declares, already hashed (the plaintext is not kept). */
+export interface PartnerFile {
+  file: string;
+  profile: PartnerProfileInput;
+  keys: (ConfigApiKey & { expiresAt: Date | null })[];
+  /**
+   * False when a declared key could not be read (variable unset or malformed): the keys that could
+   * are imported, but no config key of the partner is revoked, since the list is incomplete.
+   */
+  keysComplete: boolean;
+}
+
+export interface PartnerFiles {
+  profiles: PartnerFile[];
+  problems: PartnerFileProblem[];
+}
+
+export interface PartnerFilesOptions {
+  /** Where `keyEnv` variables are read from (the caller passes its validated environment). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Names of the configured platform accounts; when given, a profile naming another is refused. */
+  platformAccounts?: readonly string[];
+}
+
+const PLAINTEXT_KEY = /dbk_[A-Za-z0-9_-]{43}/;
+
+const problem = (file: string, field: string, text: string): PartnerFileProblem => ({
+  file,
+  field,
+  message: `${file}: ${field ? (text.startsWith(field) ? text : `${field}: ${text}`) : text}`,
+});
+
+/** The first line of a YAML error ("... at line 3, column 5"), without the code frame that quotes the file. */
+const firstLine = (error: unknown): string => String((error as Error)?.message ?? error).split('\n')[0].replace(/:$/, '');
+
+/**
+ * Reads every `*.yaml` / `*.yml` file of `dir` (a missing folder holds no profiles), one partner
+ * per file, in name order. Invalid files are left out and reported; nothing is written anywhere.
+ */
+export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {}): PartnerFiles {
+  const env = options.env ?? {};
+  let names: string[];
+  try {
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.ya?ml$/i.test(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: [], problems: [] };
+    throw error;
+  }
+
+  const profiles: PartnerFile[] = [];
+  const problems: PartnerFileProblem[] = [];
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const file = join(dir, name);
+    const text = readFileSync(file, 'utf8');
+
+    const leaked = PLAINTEXT_KEY.exec(text);
+    if (leaked) {
+      const line = text.slice(0, leaked.index).split('\n').length;
+      problems.push(problem(file, '', `line ${line} holds what looks like a plaintext API key; give keys as apiKeys[].keyEnv or apiKeyHashes[].sha256 (and revoke that key: it has been written down)`));
+      continue;
+    }
+
+    let parsed: unknown;
+    try {
+      parsed = parseYaml(text);
+    } catch (error) {
+      problems.push(problem(file, '', `not valid YAML: ${firstLine(error)}`));
+      continue;
+    }
+
+    const validated = validateDto(PartnerFileDto, parsed);
+    if (!validated.ok) {
+      problems.push(...validated.problems.map((p) => problem(file, p.field, p.message)));
+      continue;
+    }
+    const dto = validated.value;
+
+    const other = seen.get(dto.id);
+    if (other) {
+      problems.push(problem(file, 'id', `id ${dto.id} is already defined in ${other}`));
+      continue;
+    }
+    if (options.platformAccounts && dto.platformAccount && !options.platformAccounts.includes(dto.platformAccount)) {
+      problems.push(problem(file, 'platformAccount', `platformAccount ${dto.platformAccount} is not a configured platform account`));
+      continue;
+    }
+    seen.set(dto.id, file);
+
+    const keys: PartnerFile['keys'] = [];
+    let keysComplete = true;
+    (dto.apiKeys ?? []).forEach((entry, i) => {
+      const value = env[entry.keyEnv]?.trim();
+      if (!value || !isApiKeyFormat(value)) {
+        keysComplete = false;
+        problems.push(
+          problem(
+            file,
+            `apiKeys[${i}].keyEnv`,
+            value
+              ? `environment variable ${entry.keyEnv} does not hold a dbk_ key (dbk_ + 43 base64url characters)`
+              : `environment variable ${entry.keyEnv} is not set; key "${entry.label}" not imported`,
+          ),
+        );
+        return;
+      }
+      keys.push({ label: entry.label, sha256: hashApiKey(value), keyPrefix: apiKeyDisplayPrefix(value), expiresAt: entry.expiresAt ? new Date(entry.expiresAt) : null });
+    });
+    for (const entry of dto.apiKeyHashes ?? []) {
+      keys.push({ label: entry.label, sha256: entry.sha256.toLowerCase(), keyPrefix: entry.keyPrefix ?? null, expiresAt: entry.expiresAt ? new Date(entry.expiresAt) : null });
+    }
+
+    profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete });
+  }
+  return { profiles, problems };
+}
+
+export interface PartnerImport {
+  /** Ids of the partners written, in file order. */
+  imported: string[];
+  problems: PartnerFileProblem[];
+}
+
+/**
+ * Configuration as code: upserts every valid profile of `dir` with source 'config' and makes its
+ * config keys match the file (new ones added, removed ones revoked). Problems are returned, not
+ * thrown: the caller decides whether they stop start-up.
+ */
+export async function importPartners(repo: PartnerRepository, dir: string, options: PartnerFilesOptions = {}): Promise<PartnerImport> {
+  const { profiles, problems } = loadPartnerFiles(dir, options);
+  const imported: string[] = [];
+  for (const { file, profile, keys, keysComplete } of profiles) {
+    await repo.upsert(profile, 'config');
+    imported.push(profile.id);
+    const sync = await repo.syncConfigKeys(profile.id, keys, { revokeUnlisted: keysComplete });
+    problems.push(...sync.refused.map((r) => problem(file, 'apiKeys', r.reason)));
+  }
+  return { imported, problems };
+}
