@@ -16,7 +16,7 @@ const swc = [
 const common = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|graphql-request)/)',
+    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|graphql-request|content-disposition)/)',
   ],
   moduleNameMapper: { '^@dockbridge/(.*)$': '<rootDir>/libs/$1/src/index.ts' },
   testEnvironment: 'node',

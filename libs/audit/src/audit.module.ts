@@ -26,6 +26,7 @@ export class AuditModule {
   static forRootAsync(options: AuditModuleAsyncOptions): DynamicModule {
     return {
       module: AuditModule,
+      global: true,
       imports: [
         TypeOrmModule.forRootAsync({
           imports: options.imports,

@@ -11,6 +11,7 @@ export class PartnersModule {
   static forRoot(options: PartnerRepositoryOptions = {}): DynamicModule {
     return {
       module: PartnersModule,
+      global: true,
       providers: [
         { provide: PartnerRepository, inject: [DataSource], useFactory: (ds: DataSource) => new PartnerRepository(ds, options) },
       ],

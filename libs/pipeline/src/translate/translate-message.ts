@@ -1,6 +1,7 @@
-import { MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { targetOf } from '@dockbridge/mapping';
 import type { MessageQueues } from '../message-queues';
+import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { planDelivery } from './delivery-plan';
 import { TRANSLATORS } from './translators';
 
@@ -39,9 +40,22 @@ export class TranslateMessage {
       translation.operations.map((op) => ({ kind: op.kind, organisationId: op.organisationId, targetId: targetOf(op), payload: op })),
     );
     await this.messages.transition(messageId, 'delivering', 'worker');
+    await this.enqueueDelivery(messageId, rows);
+    return 'queued';
+  }
+
+  /**
+   * Queues delivery of a message's unsettled operations under their stable job ids. With `redrive`,
+   * finished jobs whose operations never settled (lost with a Redis restart) are removed first, so
+   * they can be queued again; live jobs are left alone (same id: BullMQ adds nothing).
+   */
+  async enqueueDelivery(messageId: string, rows: readonly DocumentOperation[], redrive = false): Promise<void> {
     const plan = planDelivery(messageId, rows, this.options.batchThreshold, this.options.batchSize);
+    if (redrive) {
+      for (const id of plan.single) await this.queues.removeFinished(QUEUES.deliver, deliverJobId(id));
+      for (const batch of plan.batches) await this.queues.removeFinished(QUEUES.batch, batchJobId(batch.operationIds));
+    }
     await this.queues.enqueueDeliveries(plan.single);
     for (const batch of plan.batches) await this.queues.enqueueBatch(batch);
-    return 'queued';
   }
 }

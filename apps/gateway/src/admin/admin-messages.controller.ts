@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query, UnprocessableEntityException, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MessageRepository } from '@dockbridge/audit';
+import { ReplayError, ReplayMessage } from '@dockbridge/pipeline';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
+
+/** Operators find, inspect and replay messages. Replays are new messages linked by replay_of; nothing is rewritten. */
+@ApiTags('admin')
+@ApiBearerAuth()
+@Controller('v1/admin/messages')
+@UseGuards(AdminTokenGuard)
+export class AdminMessagesController {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly replays: ReplayMessage,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Search messages: status (comma list), partner, from/to (ISO 8601), documentId; keyset paging with cursor' })
+  async search(@Query() query: Record<string, unknown>) {
+    const dto = parse(MessageSearchDto, query, 'search');
+    return this.messages.search({ ...toFilter(dto), limit: dto.limit, cursor: dto.cursor });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A message with its raw payload, operations, attempts and events' })
+  async detail(@Param('id', new ParseUUIDPipe()) id: string) {
+    const detail = await this.messages.findDetail(id);
+    if (!detail) throw new NotFoundException(`message ${id} does not exist`);
+    return detail;
+  }
+
+  @Post(':id/replay')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Replay one message: rerun (from raw), failed-only, or edit-and-replay with a corrected payload' })
+  async replay(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: unknown) {
+    const dto = parse(ReplayDto, body, 'replay request');
+    const payload = dto.payload === undefined ? undefined : typeof dto.payload === 'string' ? dto.payload : JSON.stringify(dto.payload);
+    try {
+      const replay = await this.replays.replay(id, { mode: dto.mode ?? 'rerun', payload, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason });
+      return { messageId: replay.id, replayOf: id, status: replay.status };
+    } catch (error) {
+      if (!(error instanceof ReplayError)) throw error;
+      if (error.code === 'not-found') throw new NotFoundException(error.message);
+      throw new UnprocessableEntityException(error.message);
+    }
+  }
+
+  @Post('replay')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Bulk replay by filter; dryRun (default true) only counts' })
+  async replayMany(@Body() body: unknown) {
+    const dto = parse(BulkReplayDto, body, 'bulk replay request');
+    const filter = toFilter(dto);
+    if (dto.dryRun !== false) return { dryRun: true, matching: await this.replays.count(filter) };
+    const result = await this.replays.replayMany(filter, { mode: dto.mode ?? 'rerun', actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason });
+    return { dryRun: false, replayed: result.replayed.length, messageIds: result.replayed, skipped: result.skipped };
+  }
+}

@@ -1,0 +1,54 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { MESSAGE_STATUSES, MessageFilter, MessageStatus } from '@dockbridge/audit';
+import { validatePlain } from '@dockbridge/platform';
+import { BadInput } from '../http-error.filter';
+
+const csv = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value);
+
+/** Filter of the message search and of bulk replay. */
+export class MessageFilterDto {
+  @IsOptional() @Transform(csv) @IsIn(MESSAGE_STATUSES, { each: true }) status?: MessageStatus[];
+  @IsOptional() @IsString() @MinLength(1) partner?: string;
+  @IsOptional() @IsISO8601({ strict: true }) from?: string;
+  @IsOptional() @IsISO8601({ strict: true }) to?: string;
+  @IsOptional() @IsString() @MinLength(1) documentId?: string;
+}
+
+export class MessageSearchDto extends MessageFilterDto {
+  @IsOptional() @Transform(({ value }) => (typeof value === 'string' ? Number(value) : value)) @IsInt() @Min(1) @Max(500) limit?: number;
+  @IsOptional() @IsString() cursor?: string;
+}
+
+export class ReplayDto {
+  @IsOptional() @IsIn(['rerun', 'failed-only']) mode?: 'rerun' | 'failed-only';
+  /** Edit-and-replay: the corrected payload, as text (EDI) or as JSON (stored as its JSON text). */
+  @IsOptional() payload?: unknown;
+  @IsOptional() @IsString() @MaxLength(500) reason?: string;
+  @IsOptional() @IsString() @MaxLength(100) operator?: string;
+}
+
+export class BulkReplayDto extends MessageFilterDto {
+  @IsOptional() @IsIn(['rerun', 'failed-only']) mode?: 'rerun' | 'failed-only';
+  /** true (default): only count what would be replayed. */
+  @IsOptional() dryRun?: boolean;
+  @IsOptional() @IsString() @MaxLength(500) reason?: string;
+  @IsOptional() @IsString() @MaxLength(100) operator?: string;
+}
+
+/** Validates an admin body or query; a problem is a 400 naming the field. */
+export function parse<T extends object>(cls: new () => T, plain: unknown, what: string): T {
+  const result = validatePlain(cls, plain ?? {}, '');
+  if (!result.ok) throw new BadInput(`Invalid ${what}`, result.problems);
+  return result.value;
+}
+
+export function toFilter(dto: MessageFilterDto): MessageFilter {
+  return {
+    status: dto.status,
+    partnerId: dto.partner,
+    from: dto.from ? new Date(dto.from) : undefined,
+    to: dto.to ? new Date(dto.to) : undefined,
+    documentId: dto.documentId,
+  };
+}

@@ -1,0 +1,45 @@
+import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from '@dockbridge/config';
+import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
+
+import { GatewayModule } from './gateway.module';
+
+export interface GatewayAppOptions {
+  config: AppConfig;
+  /** Also run the queue workers in this process (one-machine mode and tests). */
+  withWorker?: boolean;
+  /** Nest's own start-up logs (route maps); off by default. */
+  bufferLogs?: boolean;
+}
+
+@Module({})
+class GatewayRootModule {
+  static forRoot(options: GatewayAppOptions): DynamicModule {
+    const extra: ModuleMetadata['providers'] = options.withWorker ? [WorkerRunner] : [];
+    return { module: GatewayRootModule, imports: [CoreModule.forRoot(options.config), GatewayModule], providers: extra };
+  }
+}
+
+/** Builds the gateway application (not yet listening), with OpenAPI at /docs. */
+export async function createGatewayApp(options: GatewayAppOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: options.config.gateway.bodyLimitBytes, routerOptions: { ignoreTrailingSlash: true } });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayRootModule.forRoot(options), adapter, { rawBody: true, bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('dockbridge')
+      .setDescription('Integration gateway for the dock booking platform: ingress, admin API, operations')
+      .setVersion('1')
+      .addBearerAuth()
+      .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header' }, 'partner-key')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document);
+  return app;
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { AdminMessagesController } from './admin/admin-messages.controller';
+import { AdminPartnersController } from './admin/admin-partners.controller';
+import { AdminTokenGuard } from './auth/admin-token.guard';
+import { PartnerApiKeyGuard } from './auth/partner-api-key.guard';
+import { HealthController } from './health/health.controller';
+import { HttpErrorFilter } from './http-error.filter';
+import { MessagesController } from './messages/messages.controller';
+import { MetricsController } from './metrics/metrics.controller';
+import { PartnerImport } from './partner-import';
+
+/** The gateway's HTTP surface: ingress, admin API, health and metrics. Needs CoreModule. */
+@Module({
+  imports: [TerminusModule],
+  controllers: [MessagesController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
+  providers: [PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, { provide: APP_FILTER, useClass: HttpErrorFilter }],
+})
+export class GatewayModule {}

@@ -1,0 +1,40 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+
+/** Body of every gateway error: a status, a summary, and one reason per problem (each naming its field). */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  details: string[];
+}
+
+export class BadInput extends HttpException {
+  constructor(summary: string, details: string[]) {
+    super({ statusCode: 400, error: summary, details } satisfies ErrorBody, 400);
+  }
+}
+
+/** Turns every failure into ErrorBody; an unexpected one is logged and answered 500 without internals. */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Gateway');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const body = this.describe(exception);
+    void reply.status(body.statusCode).send(body);
+  }
+
+  private describe(exception: unknown): ErrorBody {
+    if (exception instanceof HttpException) {
+      const response = exception.getResponse();
+      if (typeof response === 'object' && response && 'details' in response) return response as ErrorBody;
+      const message = typeof response === 'string' ? response : (response as { message?: string | string[] }).message;
+      return { statusCode: exception.getStatus(), error: exception.name.replace(/Exception$/, ''), details: [message ?? exception.message].flat() };
+    }
+    const status = (exception as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) return { statusCode: status, error: 'Bad request', details: [(exception as Error).message] };
+    this.logger.error({ msg: 'unexpected error', error: exception instanceof Error ? exception.stack : String(exception) });
+    return { statusCode: 500, error: 'Internal error', details: ['dockbridge failed unexpectedly; the error is logged'] };
+  }
+}

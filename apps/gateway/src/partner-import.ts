@@ -1,0 +1,21 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '@dockbridge/config';
+import { importPartners, PartnerRepository } from '@dockbridge/partners';
+
+/** Configuration as code: `config/partners/*.yaml` is imported at start-up; a bad file is reported, not fatal. */
+@Injectable()
+export class PartnerImport implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Partners');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly partners: PartnerRepository,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const accounts = this.config.platform.accounts.map((a) => a.name);
+    const result = await importPartners(this.partners, this.config.gateway.partnersDir, { env: process.env, platformAccounts: accounts });
+    for (const problem of result.problems) this.logger.warn({ msg: 'partner file problem', ...problem });
+    if (result.imported.length) this.logger.log({ msg: 'partner profiles imported', partners: result.imported });
+  }
+}

@@ -1,0 +1,84 @@
+import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { AppConfig } from '@dockbridge/config';
+import { PlatformAccounts } from '@dockbridge/platform';
+import { AcceptMessage } from './ingress/accept-message';
+import { DeliverBatch } from './delivery/deliver-batch';
+import { DeliverOperation } from './delivery/deliver-operation';
+import { MessageQueues } from './message-queues';
+import { ReplayMessage } from './replay/replay-message';
+import { RetryPolicy } from './retry-policy';
+import { SweepStuck } from './sweep/sweep-stuck';
+import { TranslateMessage } from './translate/translate-message';
+
+/** Closes the queue connections when the application stops. */
+@Injectable()
+class QueuesCloser implements OnApplicationShutdown {
+  constructor(@Inject(MessageQueues) private readonly queues: MessageQueues) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.queues.close();
+  }
+}
+
+/**
+ * The pipeline's pieces, built from the one AppConfig: queues, the retry policy, platform
+ * accounts and the use cases (translate, deliver, batch, sweep, replay). Needs AuditModule.
+ */
+@Global()
+@Module({
+  providers: [
+    { provide: RetryPolicy, inject: [AppConfig], useFactory: (c: AppConfig) => new RetryPolicy(c.delivery) },
+    {
+      provide: MessageQueues,
+      inject: [AppConfig, RetryPolicy],
+      useFactory: (c: AppConfig, policy: RetryPolicy) => new MessageQueues({ redisUrl: c.redis.url, prefix: c.redis.prefix, policy }),
+    },
+    {
+      provide: PlatformAccounts,
+      inject: [AppConfig],
+      useFactory: (c: AppConfig) =>
+        new PlatformAccounts({
+          baseUrl: c.platform.baseUrl,
+          token: c.platform.token,
+          timeoutMs: c.platform.timeoutMs,
+          accounts: c.platform.accounts.map((a) => ({ name: a.name, baseUrl: a.baseUrl, token: a.token, organisationIds: a.organisationIds })),
+        }),
+    },
+    {
+      provide: TranslateMessage,
+      inject: [MessageRepository, OperationRepository, MessageQueues, AppConfig],
+      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, c: AppConfig) =>
+        new TranslateMessage(m, o, q, { batchThreshold: c.delivery.batchThreshold, batchSize: c.delivery.batchSize }),
+    },
+    {
+      provide: DeliverOperation,
+      inject: [MessageRepository, OperationRepository, PlatformAccounts],
+      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts) => new DeliverOperation(m, o, a),
+    },
+    {
+      provide: DeliverBatch,
+      inject: [MessageRepository, OperationRepository, PlatformAccounts, AppConfig],
+      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, c: AppConfig) =>
+        new DeliverBatch(m, o, a, { pollMs: c.delivery.batchPollMs, maxWaitMs: 10 * 60_000 }),
+    },
+    {
+      provide: SweepStuck,
+      inject: [MessageRepository, OperationRepository, MessageQueues, TranslateMessage, AppConfig],
+      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, t: TranslateMessage, c: AppConfig) =>
+        new SweepStuck(m, o, q, t, { staleMs: c.delivery.sweepStaleMs }),
+    },
+    {
+      provide: ReplayMessage,
+      inject: [MessageRepository, OperationRepository, MessageQueues],
+      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues) => new ReplayMessage(m, o, q),
+    },
+    {
+      provide: AcceptMessage,
+      inject: [MessageRepository, MessageQueues],
+      useFactory: (m: MessageRepository, q: MessageQueues) => new AcceptMessage(m, q),
+    },
+    QueuesCloser,
+  ],
+  exports: [AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, ReplayMessage],
+})
+export class PipelineModule {}

@@ -1,0 +1,98 @@
+import { Actor, Message, MessageFilter, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import type { MessageQueues } from '../message-queues';
+import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
+
+export type ReplayMode = 'rerun' | 'failed-only';
+
+export interface ReplayRequest {
+  /** `rerun`: the whole raw payload through today's mapping; `failed-only`: only the operations that failed. */
+  mode: ReplayMode;
+  /** Edit-and-replay: this payload instead of the original (same content type). */
+  payload?: string;
+  actor: Actor;
+  reason?: string;
+}
+
+export class ReplayError extends Error {
+  constructor(
+    readonly code: 'not-found' | 'nothing-to-retry' | 'not-replayable',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The most messages one bulk replay touches; narrow the filter for more. */
+export const BULK_REPLAY_LIMIT = 10_000;
+
+/**
+ * Replays are new messages linked to the original by `replay_of`: the original's rows, operations
+ * and attempts are never rewritten, so the audit trail keeps every try.
+ */
+export class ReplayMessage {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly operations: OperationRepository,
+    private readonly queues: MessageQueues,
+  ) {}
+
+  async replay(messageId: string, request: ReplayRequest): Promise<Message> {
+    const original = await this.messages.findById(messageId);
+    if (!original) throw new ReplayError('not-found', `message ${messageId} does not exist`);
+    const { rawPayload, contentType } = await this.payloadFor(original, request);
+    const replay = await this.messages.record({
+      partnerId: original.partnerId,
+      channel: 'replay',
+      rawPayload,
+      contentType,
+      replayOf: original.id,
+      metadata: { ...original.metadata, replay: { mode: request.mode, edited: request.payload !== undefined, by: request.actor, reason: request.reason ?? null } },
+      actor: request.actor,
+    });
+    await this.enqueue(replay.id);
+    return replay;
+  }
+
+  /** How many messages a bulk replay with this filter would replay (dry run). */
+  count(filter: MessageFilter): Promise<number> {
+    return this.messages.countBy(filter);
+  }
+
+  /** Replays every message the filter matches (at most BULK_REPLAY_LIMIT); returns the new message ids. */
+  async replayMany(filter: MessageFilter, request: Omit<ReplayRequest, 'payload'>): Promise<{ replayed: string[]; skipped: { id: string; reason: string }[] }> {
+    const replayed: string[] = [];
+    const skipped: { id: string; reason: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await this.messages.search({ ...filter, limit: 500, cursor });
+      for (const message of page.items) {
+        if (replayed.length + skipped.length >= BULK_REPLAY_LIMIT) return { replayed, skipped };
+        try {
+          replayed.push((await this.replay(message.id, request)).id);
+        } catch (error) {
+          if (!(error instanceof ReplayError)) throw error;
+          skipped.push({ id: message.id, reason: error.message });
+        }
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { replayed, skipped };
+  }
+
+  private async payloadFor(original: Message, request: ReplayRequest): Promise<{ rawPayload: string; contentType: string }> {
+    if (request.payload !== undefined) return { rawPayload: request.payload, contentType: original.contentType };
+    if (request.mode === 'rerun') return { rawPayload: original.rawPayload, contentType: original.contentType };
+    const failed = await this.operations.findFailedByMessage(original.id);
+    if (failed.length === 0) throw new ReplayError('nothing-to-retry', `message ${original.id} has no failed operations`);
+    return { rawPayload: JSON.stringify({ operations: failed.map((op) => op.payload) }), contentType: CANONICAL_CONTENT_TYPE };
+  }
+
+  /** A replay recorded while Redis is down is still safe: the sweeper queues it later. */
+  private async enqueue(messageId: string): Promise<void> {
+    try {
+      await this.queues.enqueueTranslate(messageId);
+    } catch {
+      // left `received`; the sweeper picks it up
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { MessageRepository, OperationRepository } from '@dockbridge/audit';
+import type { MessageQueues } from '../message-queues';
+import { QUEUES, translateJobId } from '../queues';
+import type { TranslateMessage } from '../translate/translate-message';
+
+export interface SweepOptions {
+  /** Messages whose status has not moved for this long are looked at. */
+  staleMs: number;
+  /** Messages looked at per sweep and status group. */
+  limit?: number;
+}
+
+export interface SweepReport {
+  translations: number;
+  deliveries: number;
+}
+
+/**
+ * Nothing accepted is lost: messages recorded while Redis was down (or whose jobs a Redis restart
+ * lost) are queued again. Received/translating messages without a live translate job get one;
+ * delivering messages get their unsettled operations re-queued under the same job ids.
+ */
+export class SweepStuck {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly operations: OperationRepository,
+    private readonly queues: MessageQueues,
+    private readonly translate: TranslateMessage,
+    private readonly options: SweepOptions,
+  ) {}
+
+  async execute(now = new Date()): Promise<SweepReport> {
+    const olderThan = new Date(now.getTime() - this.options.staleMs);
+    const limit = this.options.limit ?? 500;
+    const report: SweepReport = { translations: 0, deliveries: 0 };
+
+    for (const message of await this.messages.findStuck({ olderThan, statuses: ['received', 'translating'], limit })) {
+      const jobId = translateJobId(message.id);
+      if (await this.queues.isLive(QUEUES.translate, jobId)) continue;
+      await this.queues.removeFinished(QUEUES.translate, jobId);
+      await this.queues.enqueueTranslate(message.id);
+      report.translations++;
+    }
+    for (const message of await this.messages.findStuck({ olderThan, statuses: ['delivering'], limit })) {
+      const unsettled = (await this.operations.listByMessage(message.id)).filter((op) => op.status === 'pending' || op.status === 'delivering');
+      if (unsettled.length === 0) {
+        await this.messages.settleMessage(message.id, 'sweeper');
+        continue;
+      }
+      await this.translate.enqueueDelivery(message.id, unsettled, true);
+      report.deliveries += unsettled.length;
+    }
+    return report;
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Job, Worker } from 'bullmq';
+import { AppConfig } from '@dockbridge/config';
+import { DeliverBatch } from './delivery/deliver-batch';
+import { DeliverOperation, DeliveryTry } from './delivery/deliver-operation';
+import { MessageQueues, startWorker } from './message-queues';
+import { BatchJobData, DeliverJobData, QueueName, QUEUES, TranslateJobData } from './queues';
+import { RetryPolicy } from './retry-policy';
+import { SweepStuck } from './sweep/sweep-stuck';
+import { TranslateMessage } from './translate/translate-message';
+
+const tryOf = (job: Job): DeliveryTry => ({ attempt: job.attemptsMade + 1, isLast: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) });
+
+/**
+ * Starts one BullMQ worker per queue, each handing its jobs to a use case; schedules the sweeper.
+ * On shutdown (SIGTERM) each worker stops taking jobs and waits for its running ones to finish, so
+ * nothing is half-recorded.
+ */
+@Injectable()
+export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Worker');
+  private workers: Worker[] = [];
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly policy: RetryPolicy,
+    private readonly queues: MessageQueues,
+    private readonly translate: TranslateMessage,
+    private readonly deliver: DeliverOperation,
+    private readonly batch: DeliverBatch,
+    private readonly sweep: SweepStuck,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { concurrency } = this.config.delivery;
+    this.workers = [
+      this.start<TranslateJobData>(QUEUES.translate, (job) => this.translate.execute(job.data.messageId), 4),
+      this.start<DeliverJobData>(QUEUES.deliver, (job) => this.deliver.execute(job.data.operationId, tryOf(job)), concurrency),
+      this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (platformJobId) => job.updateData({ ...job.data, platformJobId })), 2),
+      this.start(QUEUES.sweep, async () => {
+        const report = await this.sweep.execute();
+        if (report.translations || report.deliveries) this.logger.log({ msg: 'sweeper re-queued work', ...report });
+        return report;
+      }, 1),
+    ];
+    await this.queues.queue(QUEUES.sweep).upsertJobScheduler('sweep', { every: this.config.delivery.sweepEveryMs }, { name: 'sweep', data: {} });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+  }
+
+  private start<T>(name: QueueName, handle: (job: Job<T>) => Promise<unknown>, concurrency: number): Worker<T> {
+    const worker = startWorker<T>(name, handle, { redisUrl: this.config.redis.url, prefix: this.config.redis.prefix, policy: this.policy, concurrency });
+    worker.on('failed', (job, error) => {
+      if (!job) return;
+      const final = job.attemptsMade >= (job.opts.attempts ?? 1) || error.name === 'UnrecoverableError';
+      this.logger[final ? 'warn' : 'debug']({ msg: final ? 'job failed' : 'job will be retried', queue: name, jobId: job.id, attempt: job.attemptsMade, error: error.message });
+    });
+    return worker;
+  }
+}

@@ -1,0 +1,131 @@
+import { DEMO } from './support/sandbox';
+import { Spine, startSpine } from './support/spine';
+
+const document = (id: string, extra: Record<string, unknown> = {}): Record<string, any> => ({
+  id,
+  direction: 'Inbound',
+  occupant: { coreName: 'ACME', coreId: 'DC01' },
+  offsite: { coreName: 'ACME', coreId: 'SUP-KETTLE' },
+  carrier: { coreName: 'SCAC', coreId: 'FFRT' },
+  loads: [{ name: 'Pallet', quantity: 10 }],
+  type: { name: 'PurchaseOrder' },
+  ...extra,
+});
+const upsert = (doc: Record<string, unknown>) => ({ kind: 'document.upsert', organisationId: DEMO.mainDc, document: doc });
+
+describe('delivery spine: gateway, queue, worker, sandbox', () => {
+  let spine: Spine;
+  beforeAll(async () => (spine = await startSpine()), 60_000);
+  afterAll(() => spine?.close());
+  beforeEach(() => spine.sandbox.reset());
+
+  it('delivers a message of 10 documents: 10 documents at the sandbox, message delivered, 10 attempts', async () => {
+    const response = await spine.call('POST', '/v1/messages', { body: { operations: Array.from({ length: 10 }, (_, i) => upsert(document(`PO-${i}`))) } });
+    expect(response.status).toBe(202);
+    const { messageId, status } = await response.json();
+    expect(status).toBe('received');
+
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
+    const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
+    expect(stats.documents[DEMO.mainDc]).toBe(10);
+    const stored = await (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/PO-3`)).json();
+    expect(stored).toMatchObject({ id: 'PO-3', carrier: { id: DEMO.fastFreight }, loads: [{ name: 'Pallet', quantity: 10 }] });
+
+    const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
+    expect(detail.operations).toHaveLength(10);
+    expect(detail.operations.flatMap((op: { attempts: unknown[] }) => op.attempts)).toHaveLength(10);
+    expect(detail.operations.every((op: { status: string }) => op.status === 'delivered')).toBe(true);
+    expect(detail.events.map((e: { toStatus: string }) => e.toStatus)).toEqual(['received', 'translating', 'delivering', 'delivered']);
+
+    const own = await (await spine.call('GET', `/v1/messages/${messageId}`)).json();
+    expect(own).toMatchObject({ messageId, status: 'delivered' });
+  });
+
+  it('refuses a bad body with 400 naming the field, and records nothing', async () => {
+    const before = await spine.messages.countBy({});
+    const response = await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('PO-X', { direction: 'Up' }))] } });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body).toMatchObject({ statusCode: 400, error: 'Invalid message', details: [expect.stringMatching(/^operations\[0\]\.document\.direction/)] });
+    expect(await spine.messages.countBy({})).toBe(before);
+    expect((await spine.call('POST', '/v1/messages', { body: '{"operations": [' })).status).toBe(400);
+  });
+
+  it('refuses a missing or wrong API key with 401, and the admin API without its token', async () => {
+    expect((await spine.call('POST', '/v1/messages', { auth: null, body: { operations: [upsert(document('A'))] } })).status).toBe(401);
+    const wrong = await fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'dbk_wrong', 'content-type': 'application/json' }, body: '{}' });
+    expect(wrong.status).toBe(401);
+    expect((await spine.call('GET', '/v1/admin/messages', { auth: 'partner' })).status).toBe(401);
+  });
+
+  it('retries through 50% injected 502s until every document is delivered, without changing any twice', async () => {
+    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502, rate: 0.5 }] } });
+    const docs = Array.from({ length: 20 }, (_, i) => document(`RT-${i}`, { description: `revision ${i}` }));
+    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: docs.map(upsert) } })).json();
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'], 60_000)).toBe('delivered');
+
+    const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
+    const attempts = detail.operations.flatMap((op: { attempts: { outcome: string; httpStatus: number }[] }) => op.attempts);
+    expect(attempts.filter((a: { outcome: string }) => a.outcome === 'success')).toHaveLength(20);
+    const retried = attempts.filter((a: { outcome: string }) => a.outcome === 'retryable');
+    expect(retried.length).toBeGreaterThan(0);
+    expect(retried.every((a: { httpStatus: number }) => a.httpStatus === 502)).toBe(true);
+
+    const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
+    const puts = stats.requests['PUT /api/v2/organisations/:orgId/documents/:docId'];
+    expect(puts['201']).toBe(20); // each document created exactly once; a retry after a 502 finds nothing to undo
+    for (const doc of docs) {
+      const stored = await (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${doc.id}`)).json();
+      expect(stored.description).toBe(doc.description);
+    }
+  });
+
+  it('ends a 400 at once with the platform reason (partially_failed), and edit-and-replay delivers it', async () => {
+    const bad = document('BAD-1', { offsite: { coreName: 'ACME', coreId: 'SUP-UNKNOWN' } });
+    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('OK-1')), upsert(bad)] } })).json();
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'])).toBe('partially_failed');
+
+    const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
+    const failed = detail.operations.find((op: { targetId: string }) => op.targetId === 'BAD-1');
+    expect(failed).toMatchObject({ status: 'failed', errorClass: 'permanent', attemptCount: 1 });
+    expect(failed.lastError).toMatch(/offsite: no organisation with Core ID ACME\/SUP-UNKNOWN/);
+
+    const search = await (await spine.call('GET', `/v1/admin/messages?status=partially_failed&documentId=BAD-1`, { auth: 'admin' })).json();
+    expect(search.items.map((m: { id: string }) => m.id)).toEqual([messageId]);
+
+    const fixed = { operations: [upsert({ ...bad, offsite: { coreName: 'ACME', coreId: 'SUP-KETTLE' } })] };
+    const replay = await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { payload: fixed, reason: 'fixed the supplier code', operator: 'jo' } });
+    expect(replay.status).toBe(202);
+    const { messageId: replayId, replayOf } = await replay.json();
+    expect(replayOf).toBe(messageId);
+    expect(await spine.waitForStatus(replayId, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
+    expect((await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/BAD-1`)).status).toBe(200);
+    // The original is never rewritten.
+    expect((await spine.messages.findById(messageId))?.status).toBe('partially_failed');
+  });
+
+  it('retries only the failed operations, and counts a bulk replay before doing it', async () => {
+    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('F-1', { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] } })).json();
+    expect(await spine.waitForStatus(messageId, ['failed', 'delivered'])).toBe('failed');
+    await spine.sandbox.call('POST', '/__sandbox/reset', { token: null });
+
+    const dry = await (await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], partner: 'test-wms' } })).json();
+    expect(dry).toEqual({ dryRun: true, matching: 1 });
+    const retry = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'failed-only' } })).json();
+    expect(await spine.waitForStatus(retry.messageId, ['failed', 'delivered'])).toBe('failed');
+    const replayed = await spine.messages.findById(retry.messageId);
+    expect(replayed).toMatchObject({ replayOf: messageId, channel: 'replay' });
+  });
+
+  it('sends 1,000 documents in one message through the batch path', async () => {
+    const operations = Array.from({ length: 1000 }, (_, i) => upsert(document(`B-${String(i).padStart(4, '0')}`)));
+    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations } })).json();
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'], 60_000)).toBe('delivered');
+    const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
+    expect(stats.documents[DEMO.mainDc]).toBe(1000);
+    expect(stats.requests['POST /api/v2/organisations/:orgId/document-jobs']).toEqual({ '200': 1 });
+    expect(stats.requests['PUT /api/v2/organisations/:orgId/documents/:docId']).toBeUndefined();
+    const counts = await spine.app.get(require('@dockbridge/audit').OperationRepository).statusCounts(messageId);
+    expect(counts.delivered).toBe(1000);
+  });
+});
