@@ -81,6 +81,8 @@ export class GatewayConfig {
   /** Bearer token of the admin API; without one the admin API answers 503. */
   @IsOptional() @IsString() @MinLength(16, { message: 'adminToken must be at least 16 characters' }) adminToken?: string;
   @IsInt() @Min(1024) bodyLimitBytes = 10 * 1024 * 1024;
+  /** Also run the queue workers in the gateway process. */
+  @Transform(toBoolean) @IsBoolean() withWorker = false;
   /** Folder of partner profiles (`*.yaml`) imported at start-up. */
   @IsString() partnersDir = 'config/partners';
 }
@@ -123,6 +125,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   GATEWAY_PORT: 'gateway.port',
   ADMIN_TOKEN: 'gateway.adminToken',
   PARTNERS_DIR: 'gateway.partnersDir',
+  GATEWAY_WITH_WORKER: 'gateway.withWorker',
 };
 
 /** Keys whose values are secrets: never printed, never logged. */
