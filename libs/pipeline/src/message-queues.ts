@@ -33,7 +33,10 @@ export class MessageQueues {
   constructor(private readonly options: MessageQueuesOptions) {
     this.connection = createRedisConnection(options.redisUrl, 'producer');
     for (const name of Object.values(QUEUES)) {
-      this.queues.set(name, new Queue(name, { connection: this.connection, prefix: options.prefix, defaultJobOptions: RETENTION }));
+      const queue = new Queue(name, { connection: this.connection, prefix: options.prefix, defaultJobOptions: RETENTION });
+      // Redis being away is handled where it matters (ingress, health); the event only needs a listener.
+      queue.on('error', () => undefined);
+      this.queues.set(name, queue);
     }
   }
 
@@ -101,12 +104,11 @@ export function startWorker<T>(
   options: { redisUrl: string; prefix: string; policy: RetryPolicy; concurrency: number } & Partial<WorkerOptions>,
 ): Worker<T> {
   const { redisUrl, policy, ...rest } = options;
-  const worker = new Worker<T>(name, processor, {
-    ...rest,
-    connection: createRedisConnection(redisUrl, 'worker'),
-    settings: { backoffStrategy: policy.delayFor },
-  });
+  const connection = createRedisConnection(redisUrl, 'worker');
+  const worker = new Worker<T>(name, processor, { ...rest, connection, settings: { backoffStrategy: policy.delayFor } });
   // Failures are recorded by the processors in the audit log; this only keeps the error event handled.
   worker.on('error', () => undefined);
+  // BullMQ leaves a connection it was given open: close it with the worker.
+  worker.on('closed', () => connection.disconnect());
   return worker;
 }

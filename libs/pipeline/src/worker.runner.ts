@@ -43,7 +43,13 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
         return report;
       }, 1),
     ];
-    await this.queues.queue(QUEUES.sweep).upsertJobScheduler('sweep', { every: this.config.delivery.sweepEveryMs }, { name: 'sweep', data: {} });
+    await this.scheduleSweep();
+    // Redis without persistence forgets the schedule when it restarts: assert it again on every reconnect.
+    this.queues.connection.on('ready', () => void this.scheduleSweep().catch(() => undefined));
+  }
+
+  private scheduleSweep() {
+    return this.queues.queue(QUEUES.sweep).upsertJobScheduler('sweep', { every: this.config.delivery.sweepEveryMs }, { name: 'sweep', data: {} });
   }
 
   async onApplicationShutdown(): Promise<void> {
