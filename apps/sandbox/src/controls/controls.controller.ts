@@ -38,6 +38,7 @@ export class ControlsController {
   @HttpCode(200)
   reset() {
     this.jobs.clear();
+    this.jobs.resume();
     this.state.reset();
     this.faults.clear();
     this.stats.clear();

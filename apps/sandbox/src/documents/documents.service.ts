@@ -107,7 +107,8 @@ export class DocumentsService {
       return org;
     }
     const { coreName, coreId } = ref;
-    const isSelf = (location.coreName === coreName && location.coreId === coreId) || (options.selfCoreId !== undefined && options.selfCoreId === coreId);
+    // selfCoreId names the location's own Core ID for this request: it lets the occupant match the location.
+    const isSelf = (location.coreName === coreName && location.coreId === coreId) || (field === 'occupant' && options.selfCoreId !== undefined && options.selfCoreId === coreId);
     if (isSelf) return location;
     const match = this.state.connectedOrganisations(location.id).find((o) => o.coreName === coreName && o.coreId === coreId);
     if (match) return match;

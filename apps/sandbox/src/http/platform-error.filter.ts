@@ -23,7 +23,7 @@ export class PlatformErrorFilter implements ExceptionFilter {
     }
     const fastifyStatus = (exception as { statusCode?: number }).statusCode;
     if (fastifyStatus && fastifyStatus >= 400 && fastifyStatus < 500) {
-      return [fastifyStatus, { error: 'Bad request', details: [(exception as Error).message] }];
+      return [fastifyStatus, { error: 'Bad request', details: [`body: ${(exception as Error).message}`] }];
     }
     this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     return [500, { error: 'Internal error', details: ['the sandbox failed unexpectedly; see its log'] }];

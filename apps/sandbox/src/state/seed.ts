@@ -76,7 +76,7 @@ export interface Seed {
   vehicles: SeedVehicle[];
   areas?: SeedArea[];
   layouts: SeedLayout[];
-  /** Bookings present at start (same shape as the export's booking record; rarely needed). */
+  /** Bookings present at start, in the sandbox's internal record shape (locationId, carrierId, statusId, ...); rarely needed. */
   bookings: unknown[];
 }
 
@@ -101,6 +101,12 @@ export function checkSeed(seed: Seed): Seed {
     if (!orgs.has(c.organisationId)) problems.push(`connections[${i}].organisationId is not an organisation`);
   });
   seed.tokens.forEach((t, i) => {
+    if (typeof t.token !== 'string' || t.token === '') problems.push(`tokens[${i}].token must be a non-empty string`);
+    if (!Array.isArray(t.organisationIds) || !Array.isArray(t.permissions)) {
+      problems.push(`tokens[${i}] needs organisationIds and permissions arrays`);
+      return;
+    }
+    if (t.expiresAt !== undefined && Number.isNaN(Date.parse(t.expiresAt))) problems.push(`tokens[${i}].expiresAt must be an ISO 8601 timestamp`);
     t.organisationIds.forEach((id) => !orgs.has(id) && problems.push(`tokens[${i}].organisationIds: ${id} is not an organisation`));
     t.permissions.forEach((p) => !PERMISSIONS.includes(p) && problems.push(`tokens[${i}].permissions: unknown permission ${p}`));
   });
