@@ -15,7 +15,9 @@ const upsert = (doc: Record<string, unknown>) => ({ kind: 'document.upsert', org
 
 describe('delivery spine: gateway, queue, worker, sandbox', () => {
   let spine: Spine;
-  beforeAll(async () => (spine = await startSpine()), 60_000);
+  // At 50% injected 502s an operation fails all of n tries with probability 2^-n: 25 tries make a
+  // flaky run (20 operations) about one in a million, where the default 8 would be one in thirteen.
+  beforeAll(async () => (spine = await startSpine({ 'delivery.attempts': 25 })), 60_000);
   afterAll(() => spine?.close());
   beforeEach(() => spine.sandbox.reset());
 
