@@ -88,7 +88,8 @@ export async function startSpine(overrides: Record<string, unknown> = {}, option
       throw new Error(`message ${messageId} is ${status}, not ${statuses.join('/')} after ${timeoutMs} ms`);
     },
     async close() {
-      await app.close();
+      await app.close().catch(() => undefined); // may be closed already by the test
+
       if (!options.sandbox) await sandbox.close();
       await database.drop();
     },

@@ -1,0 +1,86 @@
+import { Client } from 'pg';
+import { DEMO } from './support/sandbox';
+import { Spine, startSpine } from './support/spine';
+
+const upsert = (id: string) => ({
+  kind: 'document.upsert',
+  organisationId: DEMO.mainDc,
+  document: { id, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+});
+
+describe('gateway operations surface', () => {
+  let spine: Spine;
+  beforeAll(async () => (spine = await startSpine()), 60_000);
+  afterAll(() => spine?.close());
+
+  it('reports Postgres, Redis and the platform on /health', async () => {
+    const response = await spine.call('GET', '/health', { auth: null });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: 'ok',
+      info: { postgres: { status: 'up' }, redis: { status: 'up' }, platform: { status: 'up' } },
+    });
+  });
+
+  it('exposes messages by status, attempts by outcome and queue depths on /metrics', async () => {
+    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert('M-1')] } })).json();
+    await spine.waitForStatus(messageId, ['delivered']);
+    const text = await (await spine.call('GET', '/metrics', { auth: null })).text();
+    expect(text).toMatch(/^dockbridge_messages\{status="delivered"\} [1-9]/m);
+    expect(text).toMatch(/^dockbridge_delivery_attempts\{outcome="success"\} [1-9]/m);
+    expect(text).toMatch(/^dockbridge_queue_jobs\{queue="deliver",state="waiting"\} \d+/m);
+  });
+
+  it('serves the OpenAPI document at /docs', async () => {
+    const spec = await (await spine.call('GET', '/docs-json', { auth: null })).json();
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/messages', '/v1/admin/messages', '/v1/admin/messages/{id}/replay', '/health', '/metrics']));
+  });
+
+  it('manages partners and keys through the admin API: a new key works at once, a revoked one no more', async () => {
+    const put = await spine.call('PUT', '/v1/admin/partners/acme-tms', { auth: 'admin', body: { name: 'Acme TMS', locationOrganisationId: DEMO.mainDc } });
+    expect(put.status).toBe(200);
+    const invalid = await spine.call('PUT', '/v1/admin/partners/Bad_Id', { auth: 'admin', body: { name: 'x', locationOrganisationId: 'nope' } });
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).details).toEqual(expect.arrayContaining([expect.stringMatching(/^id /), expect.stringMatching(/^locationOrganisationId /)]));
+
+    const issued = await (await spine.call('POST', '/v1/admin/partners/acme-tms/api-keys', { auth: 'admin', body: { label: 'prod' } })).json();
+    expect(issued.key).toMatch(/^dbk_/);
+    const submit = () =>
+      fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': issued.key, 'content-type': 'application/json' }, body: JSON.stringify({ operations: [upsert('K-1')] }) });
+    expect((await submit()).status).toBe(202);
+
+    const detail = await (await spine.call('GET', '/v1/admin/partners/acme-tms', { auth: 'admin' })).json();
+    expect(JSON.stringify(detail)).not.toContain(issued.key);
+    expect(detail.apiKeys).toHaveLength(1);
+    expect((await spine.call('DELETE', `/v1/admin/partners/acme-tms/api-keys/${issued.record.id}`, { auth: 'admin' })).status).toBe(200);
+    expect((await submit()).status).toBe(401);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets a delivery in flight finish and record its attempt before the worker stops', async () => {
+    const spine = await startSpine();
+    try {
+      await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', latencyMs: 800, status: 0 }] } });
+      const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert('SHUT-1')] } })).json();
+      await spine.waitForStatus(messageId, ['delivering']);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the PUT is now waiting at the sandbox
+      await spine.app.close(); // what SIGTERM triggers (enableShutdownHooks)
+
+      const db = new Client({ connectionString: spine.database.url });
+      await db.connect();
+      try {
+        const { rows } = await db.query(
+          `SELECT m.status AS message, o.status AS operation, o.attempt_count, (SELECT count(*)::int FROM attempt a WHERE a.operation_id = o.id) AS attempts
+             FROM message m JOIN operation o ON o.message_id = m.id WHERE m.id = $1`,
+          [messageId],
+        );
+        expect(rows).toEqual([{ message: 'delivered', operation: 'delivered', attempt_count: 1, attempts: 1 }]);
+      } finally {
+        await db.end();
+      }
+    } finally {
+      await spine.close();
+    }
+  }, 60_000);
+});
