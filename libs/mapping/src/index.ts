@@ -1,1 +1,2 @@
 export * from './canonical-operation';
+export * from './x12';

@@ -1,0 +1,49 @@
+import type { DateRange } from '@dockbridge/platform';
+import { el, x12DateTime } from './edi-fields';
+import type { EdiSegment } from './edi-types';
+
+export interface DateRules {
+  /** DTM qualifiers for the bookable window's begin and end, in order of preference. */
+  validBegin: string[];
+  validEnd: string[];
+  /** DTM qualifiers of a preferred day. */
+  preferred: string[];
+}
+
+/** 850: ship not before/no later (037/038), else do not deliver before/after (064/063); requested delivery/ship (002/010/068). */
+export const PURCHASE_ORDER_DATES: DateRules = { validBegin: ['037', '064'], validEnd: ['038', '063'], preferred: ['002', '010', '068'] };
+/** 856: shipped (011) to estimated or scheduled delivery (017/067). */
+export const SHIP_NOTICE_DATES: DateRules = { validBegin: ['011'], validEnd: ['017', '067'], preferred: ['002', '010', '068'] };
+
+export interface DatesResult {
+  validDates?: DateRange;
+  preferredDates?: DateRange;
+  problems: { position: number; message: string }[];
+}
+
+/** DTM segments → validDates / preferredDates (ISO 8601 UTC; an end date without a time is the end of that day). */
+export function datesOf(segments: readonly EdiSegment[], rules: DateRules): DatesResult {
+  const problems: DatesResult['problems'] = [];
+  const byQualifier = new Map<string, { segment: EdiSegment; position: number }>();
+  segments.forEach((segment, i) => {
+    if (segment.tag === 'DTM' && !byQualifier.has(el(segment, 1))) byQualifier.set(el(segment, 1), { segment, position: i + 1 });
+  });
+  const read = (qualifiers: string[], endOfDay: boolean): string | undefined => {
+    for (const qualifier of qualifiers) {
+      const found = byQualifier.get(qualifier);
+      if (!found) continue;
+      const value = x12DateTime(el(found.segment, 2), el(found.segment, 3), endOfDay);
+      if (value) return value;
+      problems.push({ position: found.position, message: `DTM*${qualifier} has an invalid date ${JSON.stringify(el(found.segment, 2))} (CCYYMMDD expected)` });
+    }
+    return undefined;
+  };
+  const begin = read(rules.validBegin, false);
+  const end = read(rules.validEnd, true);
+  const preferredBegin = read(rules.preferred, false);
+  const result: DatesResult = { problems };
+  if (begin || end) result.validDates = { ...(begin && { begin }), ...(end && { end }) };
+  if (begin && end && end < begin) problems.push({ position: byQualifier.get(rules.validEnd.find((q) => byQualifier.has(q))!)!.position, message: `the valid window ends (${end}) before it begins (${begin})` });
+  if (preferredBegin) result.preferredDates = { begin: preferredBegin, end: preferredBegin.slice(0, 10) + (preferredBegin.endsWith('T00:00:00Z') ? 'T23:59:59Z' : preferredBegin.slice(10)) };
+  return result;
+}

@@ -1,0 +1,102 @@
+import type { DocumentInput, Load } from '@dockbridge/platform';
+import type { CanonicalOperation } from '../canonical-operation';
+import { el } from './edi-fields';
+import { datesOf, DateRules } from './dates';
+import type { EdiMappingSettings, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
+import { resolveParties } from './parties';
+
+/** What a mapper makes of one transaction set: at most one operation, and what it noticed. */
+export interface TransactionMapping {
+  transactionControl: string;
+  setId: string;
+  documentId?: string;
+  operation?: CanonicalOperation;
+  /** True when the set cannot be delivered (an error diagnostic says why). */
+  rejected: boolean;
+  diagnostics: MappingDiagnostic[];
+}
+
+export type Purpose = 'upsert' | 'delete' | 'duplicate';
+
+/** REF qualifiers copied into attributes: bill of lading, carrier reference (PRO), department, internal vendor number. */
+const REFERENCE_ATTRIBUTES: Record<string, string> = { BM: 'billOfLading', CN: 'carrierReference', DP: 'department', IA: 'internalVendorNumber' };
+
+/** The parts every X12 document shares: parties, dates, attributes, settings, and the operation itself. */
+export function buildMapping(
+  transaction: EdiTransaction,
+  settings: EdiMappingSettings,
+  directory: PartyDirectory,
+  spec: { documentId: string; purpose: Purpose; statusName: string; typeName: string; loads: Load[]; dates: DateRules; diagnostics: MappingDiagnostic[] },
+): TransactionMapping {
+  const control = transaction.envelope.transactionControl;
+  const diagnostics = [...spec.diagnostics];
+  const error = (message: string, segmentPosition?: number) =>
+    diagnostics.push({ level: 'error', transactionControl: control, message, ...(segmentPosition && { segmentPosition, segmentTag: transaction.segments[segmentPosition - 1]?.tag }) });
+  const base = { transactionControl: control, setId: transaction.setId, documentId: spec.documentId };
+
+  if (!spec.documentId) error('the document id is missing');
+  if (spec.purpose === 'duplicate') {
+    diagnostics.push({ level: 'warning', transactionControl: control, message: `document ${spec.documentId} is marked as a duplicate: nothing to deliver` });
+    return { ...base, rejected: diagnostics.some((d) => d.level === 'error'), diagnostics };
+  }
+  if (spec.purpose === 'delete') {
+    const rejected = diagnostics.some((d) => d.level === 'error');
+    return { ...base, rejected, diagnostics, ...(!rejected && { operation: { kind: 'document.delete', organisationId: settings.organisationId, documentId: spec.documentId } }) };
+  }
+
+  const parties = resolveParties(transaction.segments, settings, directory);
+  parties.problems.forEach((p) => error(p));
+  if (!parties.occupant && !parties.offsite && !parties.carrier) error('no party could be resolved: give N1*ST, N1*SF/SH/VN/SU/SE, a TD5 with a SCAC (TD502 = 2) or N1*CA');
+  const dates = datesOf(transaction.segments, spec.dates);
+  dates.problems.forEach((p) => error(p.message, p.position));
+
+  const attributes: Record<string, string> = {
+    interchangeSender: transaction.envelope.senderId,
+    interchangeReceiver: transaction.envelope.receiverId,
+    interchangeControl: transaction.envelope.interchangeControl,
+    groupControl: transaction.envelope.groupControl,
+    transactionControl: control,
+  };
+  for (const segment of transaction.segments) {
+    const name = segment.tag === 'REF' ? REFERENCE_ATTRIBUTES[el(segment, 1)] : undefined;
+    if (name && el(segment, 2) && !attributes[name]) attributes[name] = el(segment, 2);
+  }
+
+  const document: DocumentInput = {
+    id: spec.documentId,
+    direction: parties.direction,
+    ...(parties.occupant && { occupant: parties.occupant }),
+    ...(parties.offsite && { offsite: parties.offsite }),
+    ...(parties.carrier && { carrier: parties.carrier }),
+    loads: spec.loads,
+    ...(settings.documentSettings && { settings: settings.documentSettings }),
+    ...(dates.validDates && { validDates: dates.validDates }),
+    ...(dates.preferredDates && { preferredDates: dates.preferredDates }),
+    attributes,
+    status: { name: spec.statusName },
+    type: { name: spec.typeName },
+  };
+  const rejected = diagnostics.some((d) => d.level === 'error');
+  const options = { ...(settings.enableBaseOrgs && { enableBaseOrgs: true }), ...(settings.selfCoreId && { selfCoreId: settings.selfCoreId }) };
+  return {
+    ...base,
+    rejected,
+    diagnostics,
+    ...(!rejected && { operation: { kind: 'document.upsert', organisationId: settings.organisationId, document, ...(Object.keys(options).length && { options }) } }),
+  };
+}
+
+/** A quantity element as a number, or an error diagnostic naming segment and element. */
+export function quantity(raw: string, where: { control: string; position: number; tag: string; element: number }, diagnostics: MappingDiagnostic[]): number | undefined {
+  const value = Number(raw);
+  if (raw !== '' && Number.isFinite(value) && value >= 0) return value;
+  diagnostics.push({
+    level: 'error',
+    transactionControl: where.control,
+    segmentPosition: where.position,
+    segmentTag: where.tag,
+    element: where.element,
+    message: `${where.tag}0${where.element} must be a non-negative quantity, got ${JSON.stringify(raw)}`,
+  });
+  return undefined;
+}

@@ -1,0 +1,67 @@
+import type { DocumentMode, Direction, OrgRef } from '@dockbridge/platform';
+
+/** The least a mapper needs of a segment: its tag and its elements (`elements[0]` is element 01). */
+export interface EdiSegment {
+  tag: string;
+  elements: readonly string[];
+}
+
+/** Envelope facts a mapper copies into document attributes and diagnostics. */
+export interface EdiEnvelope {
+  senderId: string;
+  receiverId: string;
+  interchangeControl: string;
+  groupControl: string;
+  transactionControl: string;
+  /** Separates the parts of a composite element (ISA16). */
+  componentSeparator: string;
+}
+
+export interface EdiTransaction {
+  /** ST01: 850, 856, ... */
+  setId: string;
+  envelope: EdiEnvelope;
+  /** ST through SE. */
+  segments: readonly EdiSegment[];
+}
+
+/** Looks a party up in the partner's directory: by N1 qualifier + code, or by SCAC. */
+export interface PartyDirectory {
+  byCode(qualifier: string, code: string): OrgRef | undefined;
+  byScac(scac: string): OrgRef | undefined;
+}
+
+export const EMPTY_DIRECTORY: PartyDirectory = { byCode: () => undefined, byScac: () => undefined };
+
+/** Per-partner mapping settings (the partner profile's `edi` section). */
+export interface EdiMappingSettings {
+  /** The platform location the documents are stored at. */
+  organisationId: string;
+  /** `coreName` given to parties the directory does not know (the partner's naming scheme). */
+  coreName: string;
+  /** Codes (N104 / N102) by which this partner names the location: decide the direction. */
+  locationCodes?: string[];
+  /** Direction when neither ship-to nor ship-from is the location. */
+  defaultDirection?: Direction;
+  enableBaseOrgs?: boolean;
+  selfCoreId?: string;
+  documentSettings?: { mode?: DocumentMode; maxUses?: number };
+  /** Load type name when a line gives no description. */
+  defaultLoadName?: string;
+  /** Product id qualifiers in order of preference for the load tag. */
+  loadTagQualifiers?: string[];
+}
+
+export type DiagnosticLevel = 'error' | 'warning';
+
+/** A problem found while mapping, located by transaction and segment. */
+export interface MappingDiagnostic {
+  level: DiagnosticLevel;
+  transactionControl: string;
+  /** Position of the segment within its transaction set (ST = 1), when one is at fault. */
+  segmentPosition?: number;
+  segmentTag?: string;
+  /** Element number (1-based) when one is at fault. */
+  element?: number;
+  message: string;
+}

@@ -1,0 +1,71 @@
+import type { Direction, OrgRef } from '@dockbridge/platform';
+import { el } from './edi-fields';
+import type { EdiMappingSettings, EdiSegment, PartyDirectory } from './edi-types';
+
+/** One N1 loop's party: entity code (ST, SF, ...), name, id qualifier and id. */
+export interface EdiParty {
+  entity: string;
+  name: string;
+  qualifier: string;
+  code: string;
+  position: number;
+}
+
+/** Parties in the order the ship-from side is looked for: ship from, shipper, vendor, supplier, selling party. */
+const SHIP_FROM_ENTITIES = ['SF', 'SH', 'VN', 'SU', 'SE'];
+
+export interface ResolvedParties {
+  direction: Direction;
+  occupant?: OrgRef;
+  offsite?: OrgRef;
+  carrier?: OrgRef;
+  problems: string[];
+}
+
+/** The first N1 of each entity code, with its position in the set. */
+export function partiesOf(segments: readonly EdiSegment[]): Map<string, EdiParty> {
+  const parties = new Map<string, EdiParty>();
+  segments.forEach((segment, i) => {
+    if (segment.tag !== 'N1') return;
+    const entity = el(segment, 1);
+    if (entity && !parties.has(entity)) parties.set(entity, { entity, name: el(segment, 2), qualifier: el(segment, 3), code: el(segment, 4), position: i + 1 });
+  });
+  return parties;
+}
+
+/** SCAC of the first TD5 whose id qualifier (TD502) is 2 (Standard Carrier Alpha Code). */
+export function scacOf(segments: readonly EdiSegment[]): string | undefined {
+  const td5 = segments.find((s) => s.tag === 'TD5' && el(s, 2) === '2' && el(s, 3));
+  return td5 ? el(td5, 3) : undefined;
+}
+
+/**
+ * Parties → OrgRefs. The directory wins; otherwise a party is `{coreName: <partner's scheme>,
+ * coreId: N104, else N102}`. The location is the ship-to of an Inbound document and the ship-from of
+ * an Outbound one: the direction is decided by which side carries one of the partner's location codes.
+ */
+export function resolveParties(segments: readonly EdiSegment[], settings: EdiMappingSettings, directory: PartyDirectory, scacCoreName = 'SCAC'): ResolvedParties {
+  const parties = partiesOf(segments);
+  const problems: string[] = [];
+  const toRef = (party: EdiParty | undefined): OrgRef | undefined => {
+    if (!party) return undefined;
+    const known = party.qualifier && party.code ? directory.byCode(party.qualifier, party.code) : undefined;
+    if (known) return known;
+    const coreId = party.code || party.name;
+    if (!coreId) {
+      problems.push(`N1*${party.entity} (segment ${party.position}) has neither an id (N104) nor a name (N102)`);
+      return undefined;
+    }
+    return { coreName: settings.coreName, coreId };
+  };
+
+  const shipTo = parties.get('ST');
+  const shipFrom = SHIP_FROM_ENTITIES.map((e) => parties.get(e)).find(Boolean);
+  const isLocation = (party?: EdiParty) => !!party && (settings.locationCodes ?? []).some((code) => code === party.code || code === party.name);
+  const direction: Direction = isLocation(shipFrom) && !isLocation(shipTo) ? 'Outbound' : isLocation(shipTo) ? 'Inbound' : (settings.defaultDirection ?? 'Inbound');
+  const [occupantParty, offsiteParty] = direction === 'Inbound' ? [shipTo, shipFrom] : [shipFrom, shipTo];
+
+  const scac = scacOf(segments);
+  const carrier = scac ? (directory.byScac(scac) ?? { coreName: scacCoreName, coreId: scac }) : toRef(parties.get('CA'));
+  return { direction, occupant: toRef(occupantParty), offsite: toRef(offsiteParty), carrier, problems };
+}

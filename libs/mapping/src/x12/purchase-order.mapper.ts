@@ -1,0 +1,56 @@
+import type { Load } from '@dockbridge/platform';
+import { buildMapping, Purpose, quantity, TransactionMapping } from './document-builder';
+import { DEFAULT_LOAD_TAG_QUALIFIERS, el, pickLoadTag, productIds } from './edi-fields';
+import { PURCHASE_ORDER_DATES } from './dates';
+import type { EdiMappingSettings, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
+
+/** BEG01 transaction set purpose → what to do with the document, and its status name. */
+const PURPOSES: Record<string, { purpose: Purpose; status: string }> = {
+  '00': { purpose: 'upsert', status: 'Original' },
+  '05': { purpose: 'upsert', status: 'Replace' },
+  '01': { purpose: 'delete', status: 'Cancellation' },
+  '07': { purpose: 'duplicate', status: 'Duplicate' },
+};
+
+/**
+ * 850 Purchase Order → one PurchaseOrder document: id BEG03 (+ "-" + BEG04 release), one load per
+ * PO1 (quantity PO102, name PID05 else the product id, tag by qualifier priority).
+ */
+export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappingSettings, directory: PartyDirectory): TransactionMapping {
+  const control = transaction.envelope.transactionControl;
+  const diagnostics: MappingDiagnostic[] = [];
+  const begIndex = transaction.segments.findIndex((s) => s.tag === 'BEG');
+  const beg = transaction.segments[begIndex];
+  if (!beg) diagnostics.push({ level: 'error', transactionControl: control, message: 'the 850 has no BEG segment' });
+  const code = el(beg, 1);
+  const purpose = PURPOSES[code];
+  if (beg && !purpose) {
+    diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: begIndex + 1, segmentTag: 'BEG', element: 1, message: `BEG01 purpose code ${JSON.stringify(code)} is not handled (00, 01, 05, 07)` });
+  }
+  const documentId = [el(beg, 3), el(beg, 4)].filter(Boolean).join('-');
+  const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
+
+  const loads: Load[] = [];
+  transaction.segments.forEach((segment, i) => {
+    if (segment.tag !== 'PO1') return;
+    const qty = quantity(el(segment, 2), { control, position: i + 1, tag: 'PO1', element: 2 }, diagnostics);
+    const ids = productIds(segment, 6);
+    const tag = pickLoadTag(ids, priority);
+    // PID belongs to this line when it comes before the next PO1 (or the summary).
+    const next = transaction.segments.slice(i + 1).findIndex((s) => s.tag === 'PO1' || s.tag === 'CTT' || s.tag === 'SE');
+    const line = transaction.segments.slice(i + 1, next < 0 ? undefined : i + 1 + next);
+    const description = el(line.find((s) => s.tag === 'PID' && el(s, 5)), 5);
+    if (qty === undefined) return;
+    loads.push({ name: description || tag || settings.defaultLoadName || 'Item', quantity: qty, ...(tag && { loadTag: tag }) });
+  });
+
+  return buildMapping(transaction, settings, directory, {
+    documentId,
+    purpose: purpose?.purpose ?? 'upsert',
+    statusName: purpose?.status ?? code,
+    typeName: 'PurchaseOrder',
+    loads,
+    dates: PURCHASE_ORDER_DATES,
+    diagnostics,
+  });
+}
