@@ -87,6 +87,17 @@ export class GatewayConfig {
   @IsString() partnersDir = 'config/partners';
 }
 
+export class SftpConfig {
+  @Transform(toBoolean) @IsBoolean() enabled = true;
+  @IsString() @MinLength(1) host = '127.0.0.1';
+  @IsInt() @Min(0) @Max(65535) port = 2222;
+  /** PEM/OpenSSH private host key file; generated (ed25519) on first start when missing and `generateHostKey` is on. */
+  @IsString() @MinLength(1) hostKeyPath = 'data/sftp_host_ed25519_key';
+  @Transform(toBoolean) @IsBoolean() generateHostKey = true;
+  /** Largest file a partner may upload, in bytes. */
+  @IsInt() @Min(1024) maxFileBytes = 256 * 1024 * 1024;
+}
+
 export class AppConfig {
   @ValidateNested() @Type(() => SandboxConfig) sandbox = new SandboxConfig();
   @ValidateNested() @Type(() => LogConfig) log = new LogConfig();
@@ -95,6 +106,7 @@ export class AppConfig {
   @ValidateNested() @Type(() => PlatformConfig) platform = new PlatformConfig();
   @ValidateNested() @Type(() => DeliveryConfig) delivery = new DeliveryConfig();
   @ValidateNested() @Type(() => GatewayConfig) gateway = new GatewayConfig();
+  @ValidateNested() @Type(() => SftpConfig) sftp = new SftpConfig();
   @IsOptional() @IsString() environment?: string;
 }
 
@@ -126,6 +138,12 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   ADMIN_TOKEN: 'gateway.adminToken',
   PARTNERS_DIR: 'gateway.partnersDir',
   GATEWAY_WITH_WORKER: 'gateway.withWorker',
+  SFTP_ENABLED: 'sftp.enabled',
+  SFTP_HOST: 'sftp.host',
+  SFTP_PORT: 'sftp.port',
+  SFTP_HOST_KEY_PATH: 'sftp.hostKeyPath',
+  SFTP_GENERATE_HOST_KEY: 'sftp.generateHostKey',
+  SFTP_MAX_FILE_BYTES: 'sftp.maxFileBytes',
 };
 
 /** Keys whose values are secrets: never printed, never logged. */
