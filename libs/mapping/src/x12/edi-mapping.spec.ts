@@ -1,5 +1,9 @@
 import type { OrgRef } from '@dockbridge/platform';
 import { mapTransaction } from './edi-mapping';
+import type { TransactionMapping } from './document-builder';
+
+/** The document of an upsert mapping. */
+const documentOf = (result: TransactionMapping) => (result.operation as unknown as { document: Record<string, unknown> }).document;
 import type { EdiMappingSettings, EdiTransaction, PartyDirectory } from './edi-types';
 
 const LOCATION = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
@@ -75,7 +79,7 @@ describe('850 purchase order mapping', () => {
       byCode: (q, code): OrgRef | undefined => (q === '92' && code === 'SUP-KETTLE' ? { id: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e20' } : undefined),
       byScac: (scac) => (scac === 'FFRT' ? { id: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e10' } : undefined),
     };
-    const doc = (mapTransaction(transaction('850', PO.replace('N1*ST*Main DC*92*DC01', 'N1*ST*DC01')), settings, directory).operation as { document: Record<string, unknown> }).document;
+    const doc = documentOf(mapTransaction(transaction('850', PO.replace('N1*ST*Main DC*92*DC01', 'N1*ST*DC01')), settings, directory));
     expect(doc.offsite).toEqual({ id: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e20' });
     expect(doc.carrier).toEqual({ id: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e10' });
     expect(doc.occupant).toEqual({ coreName: 'ACME', coreId: 'DC01' });
@@ -83,7 +87,7 @@ describe('850 purchase order mapping', () => {
 
   it('is Outbound when the location is the ship-from, with the ship-to as offsite', () => {
     const outbound = PO.replace('N1*ST*Main DC*92*DC01', 'N1*ST*Harbour Stores*92*CUS-HARBOUR').replace('N1*VN*Kettle Foods*92*SUP-KETTLE', 'N1*SF*Main DC*92*DC01');
-    const doc = (mapTransaction(transaction('850', outbound), settings).operation as { document: Record<string, unknown> }).document;
+    const doc = documentOf(mapTransaction(transaction('850', outbound), settings));
     expect(doc).toMatchObject({ direction: 'Outbound', occupant: { coreId: 'DC01' }, offsite: { coreId: 'CUS-HARBOUR' } });
   });
 
