@@ -19,7 +19,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,13 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 when unknown. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid || !existsSync(`/proc/${pid}/stat`)) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
 
 // ---------------------------------------------------------------- child processes and cleanup
 
@@ -168,6 +175,18 @@ interface Context {
   sandbox: string;
   key: string;
   db: Client;
+  /** CPU seconds used so far by each process of the run: the children, this database's Postgres backends (by pid; one that exits mid-run is not counted), Redis. */
+  cpu(): Promise<Map<string, number>>;
+}
+
+async function cpuDelta(ctx: Context, before: Map<string, number>): Promise<string> {
+  const after = await ctx.cpu();
+  const totals = new Map<string, number>();
+  for (const [key, seconds] of after) {
+    const name = key.startsWith('postgres:') ? 'postgres' : key; // per backend: one that started during the run counts from 0
+    totals.set(name, (totals.get(name) ?? 0) + seconds - (before.get(key) ?? 0));
+  }
+  return [...totals].map(([name, seconds]) => `${name} ${seconds.toFixed(1)}`).join(', ');
 }
 
 async function post(ctx: Context, body: string): Promise<string> {
@@ -231,9 +250,10 @@ async function reset(ctx: Context): Promise<void> {
   if (response.status !== 200) throw new Error(`sandbox reset answered ${response.status}`);
 }
 
-async function singleRun(ctx: Context, run: number | string): Promise<{ seconds: number; postSeconds: number; facts: RunFacts }> {
+async function singleRun(ctx: Context, run: number | string): Promise<{ seconds: number; postSeconds: number; cpu: string; facts: RunFacts }> {
   await reset(ctx);
   const bodies = Array.from({ length: MESSAGES }, (_, m) => messageBody(Array.from({ length: DOCS_PER_MESSAGE }, (_, d) => `S${run}-M${String(m).padStart(3, '0')}-D${String(d).padStart(3, '0')}`)));
+  const cpuBefore = await ctx.cpu();
   const started = performance.now();
   // Posted the way several partners would: 8 requests in flight at a time.
   const ids: string[] = [];
@@ -246,20 +266,23 @@ async function singleRun(ctx: Context, run: number | string): Promise<{ seconds:
   const postSeconds = (performance.now() - started) / 1000;
   const statuses = await waitSettled(ctx, ids);
   const seconds = (performance.now() - started) / 1000;
+  const cpu = await cpuDelta(ctx, cpuBefore);
   if ((statuses.delivered ?? 0) !== MESSAGES) throw new Error(`run ${run}: messages ${JSON.stringify(statuses)}`);
   const result = await facts(ctx, ids, MESSAGES * DOCS_PER_MESSAGE);
   if (result.requests[PUT_ROUTE] === undefined || result.requests['POST /api/v2/organisations/:orgId/document-jobs']) throw new Error(`run ${run}: not the single-document path: ${requestSummary(result.requests)}`);
-  return { seconds, postSeconds, facts: result };
+  return { seconds, postSeconds, cpu, facts: result };
 }
 
-async function batchRun(ctx: Context, run: number): Promise<{ seconds: number; postSeconds: number; phases: string; facts: RunFacts }> {
+async function batchRun(ctx: Context, run: number): Promise<{ seconds: number; postSeconds: number; phases: string; cpu: string; facts: RunFacts }> {
   await reset(ctx);
   const body = messageBody(Array.from({ length: BATCH_DOCUMENTS }, (_, i) => `B${run}-${String(i).padStart(6, '0')}`));
+  const cpuBefore = await ctx.cpu();
   const started = performance.now();
   const id = await post(ctx, body);
   const postSeconds = (performance.now() - started) / 1000;
   const statuses = await waitSettled(ctx, [id]);
   const seconds = (performance.now() - started) / 1000;
+  const cpu = await cpuDelta(ctx, cpuBefore);
   if (statuses.delivered !== 1) throw new Error(`run ${run}: message ${JSON.stringify(statuses)}`);
   const result = await facts(ctx, [id], BATCH_DOCUMENTS);
   if (result.requests[PUT_ROUTE]) throw new Error(`run ${run}: documents went one PUT each: ${requestSummary(result.requests)}`);
@@ -269,7 +292,7 @@ async function batchRun(ctx: Context, run: number): Promise<{ seconds: number; p
     [id],
   );
   const phases = events.rows.map((e) => `${e.to_status}@${(e.ms / 1000).toFixed(2)}s`).join(' ');
-  return { seconds, postSeconds, phases, facts: result };
+  return { seconds, postSeconds, phases, cpu, facts: result };
 }
 
 async function main(): Promise<void> {
@@ -322,6 +345,7 @@ async function main(): Promise<void> {
     PLATFORM_BASE_URL: sandboxUrl,
     PLATFORM_TOKEN,
     PARTNERS_DIR: configDir,
+    SFTP_ENABLED: 'off', // SFTP ingress (where present) is not part of this benchmark
     ...(env.DELIVERY_CONCURRENCY ? { DELIVERY_CONCURRENCY: env.DELIVERY_CONCURRENCY } : {}),
   };
 
@@ -343,7 +367,20 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: dbUrl.toString() });
   await db.connect();
   cleanups.push(() => db.end());
-  const ctx: Context = { gateway: gatewayUrl, sandbox: sandboxUrl, key, db };
+  const redisPid = Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
+  const ctx: Context = {
+    gateway: gatewayUrl,
+    sandbox: sandboxUrl,
+    key,
+    db,
+    async cpu() {
+      const seconds = new Map(children.map((c) => [c.name, cpuSeconds(c.process.pid)]));
+      const backends = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      for (const { pid } of backends.rows) seconds.set(`postgres:${pid}`, cpuSeconds(pid));
+      seconds.set('redis', cpuSeconds(redisPid));
+      return seconds;
+    },
+  };
 
   // Every worker registered with Redis before timing starts.
   const deliverQueue = new Queue('deliver', { connection: { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) }, prefix });
@@ -353,9 +390,9 @@ async function main(): Promise<void> {
   console.log(`delivery benchmark: sandbox, gateway and ${WORKERS} worker processes on loopback; Postgres database ${dbName}, Redis prefix ${prefix}`);
   console.log(`machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}; DELIVERY_CONCURRENCY=${env.DELIVERY_CONCURRENCY ?? 'default (16)'}; load ${load()}`);
 
-  // Warm-up (not counted): connections, JIT, the partner cache.
-  const warm = await post(ctx, messageBody(Array.from({ length: 20 }, (_, i) => `WARM-${i}`)));
-  await waitSettled(ctx, [warm]);
+  // Warm-up (not counted): connections, JIT, the partner cache. 500 documents: with less the first run is ~30% slower.
+  const warm = await Promise.all(Array.from({ length: 10 }, (_, m) => post(ctx, messageBody(Array.from({ length: 50 }, (_, i) => `WARM-${m}-${i}`)))));
+  await waitSettled(ctx, warm);
 
   const summary: string[] = [];
   if (PATHS.includes('single')) {
@@ -370,6 +407,7 @@ async function main(): Promise<void> {
         `  run ${run}: ${r.seconds.toFixed(2)} s, ${Math.round(rate)} documents/s (POSTs done at ${r.postSeconds.toFixed(2)} s); ` +
           `${r.facts.delivered} delivered, ${r.facts.attempts} attempts, sandbox ${r.facts.sandboxDocuments} documents; requests: ${requestSummary(r.facts.requests)}; load ${load()}`,
       );
+      console.log(`         CPU seconds: ${r.cpu}`);
     }
     const m = median(rates);
     const line = `single-document path median: ${Math.round(m)} documents/s (${(documents / m).toFixed(2)} s for ${documents}); target >= ${SINGLE_TARGET}: ${m >= SINGLE_TARGET ? 'met' : 'NOT met'}`;
@@ -386,6 +424,7 @@ async function main(): Promise<void> {
         `  run ${run}: ${r.seconds.toFixed(2)} s end to end, ${Math.round(BATCH_DOCUMENTS / r.seconds)} documents/s (POST answered at ${r.postSeconds.toFixed(2)} s; events ${r.phases}); ` +
           `${r.facts.delivered} delivered, ${r.facts.attempts} attempts, sandbox ${r.facts.sandboxDocuments} documents; requests: ${requestSummary(r.facts.requests)}; load ${load()}`,
       );
+      console.log(`         CPU seconds: ${r.cpu}`);
     }
     const m = median(times);
     const line = `batch path median: ${m.toFixed(2)} s for ${BATCH_DOCUMENTS} documents, ${Math.round(BATCH_DOCUMENTS / m)} documents/s; target <= ${BATCH_TARGET_S} s: ${m <= BATCH_TARGET_S ? 'met' : 'NOT met'}`;

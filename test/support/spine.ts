@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
 import { MessageRepository } from '@dockbridge/audit';
@@ -43,6 +45,8 @@ export async function startSpine(overrides: Record<string, unknown> = {}, option
       'gateway.adminToken': ADMIN_TOKEN,
       'gateway.partnersDir': '/nonexistent',
       'gateway.port': 0,
+      'sftp.port': 0,
+      'sftp.hostKeyPath': join(tmpdir(), 'dockbridge-test-sftp-host-key'),
       'delivery.backoffBaseMs': 20,
       'delivery.backoffMaxMs': 200,
       'delivery.batchPollMs': 20,

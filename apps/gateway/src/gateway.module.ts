@@ -10,11 +10,12 @@ import { HttpErrorFilter } from './http-error.filter';
 import { MessagesController } from './messages/messages.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { PartnerImport } from './partner-import';
+import { SftpServer } from './sftp/sftp.server';
 
 /** The gateway's HTTP surface: ingress, admin API, health and metrics. Needs CoreModule. */
 @Module({
   imports: [TerminusModule],
   controllers: [MessagesController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
-  providers: [PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, { provide: APP_FILTER, useClass: HttpErrorFilter }],
+  providers: [PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, SftpServer, { provide: APP_FILTER, useClass: HttpErrorFilter }],
 })
 export class GatewayModule {}

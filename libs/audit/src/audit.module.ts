@@ -2,6 +2,7 @@ import { DynamicModule, InjectionToken, Module, ModuleMetadata } from '@nestjs/c
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditDatabaseOptions, auditDataSourceOptions } from './audit-data-source';
+import { InterchangeRepository } from './interchange.repository';
 import { MessageRepository } from './message.repository';
 import { OperationRepository } from './operation.repository';
 
@@ -40,8 +41,9 @@ export class AuditModule {
       providers: [
         { provide: MessageRepository, inject: [DataSource], useFactory: (ds: DataSource) => new MessageRepository(ds) },
         { provide: OperationRepository, inject: [DataSource], useFactory: (ds: DataSource) => new OperationRepository(ds) },
+        { provide: InterchangeRepository, inject: [DataSource], useFactory: (ds: DataSource) => new InterchangeRepository(ds) },
       ],
-      exports: [MessageRepository, OperationRepository],
+      exports: [MessageRepository, OperationRepository, InterchangeRepository],
     };
   }
 }

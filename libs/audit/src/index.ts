@@ -9,3 +9,4 @@ export * from './message.repository';
 export * from './operation.repository';
 export * from './audit.module';
 export { migrate } from './migrate';
+export * from './interchange.repository';

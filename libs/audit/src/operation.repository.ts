@@ -17,6 +17,8 @@ export interface NewOperation {
   organisationId?: string | null;
   targetId?: string | null;
   payload: JsonObject;
+  /** An operation translation already refused (an EDI set that failed mapping) is stored failed, with its reason. */
+  failed?: { lastError: string };
 }
 
 export interface OperationSettlement {
@@ -72,7 +74,9 @@ export class OperationRepository {
         organisationId: op.organisationId ?? null,
         targetId: op.targetId ?? null,
         payload: op.payload,
-        status: 'pending' as const,
+        status: op.failed ? ('failed' as const) : ('pending' as const),
+        lastError: op.failed ? excerpt(op.failed.lastError) : null,
+        errorClass: op.failed ? ('permanent' as const) : null,
       }));
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         await manager.insert(DocumentOperation, rows.slice(i, i + INSERT_CHUNK));

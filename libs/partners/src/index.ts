@@ -6,4 +6,6 @@ export * from './migrations';
 export * from './partner-profile.dto';
 export * from './partner.repository';
 export * from './partner-files';
+export * from './files';
+export * from './sftp';
 export * from './partners.module';

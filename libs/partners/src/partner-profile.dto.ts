@@ -1,7 +1,10 @@
 import { plainToInstance, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsISO8601,
   IsObject,
@@ -9,21 +12,57 @@ import {
   IsString,
   IsUUID,
   Matches,
+  Max,
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
   ValidateNested,
   ValidationError,
   validateSync,
 } from 'class-validator';
 import { PARTNER_ID_PATTERN } from './entities/partner.entity';
-import { PartnerProfileInput, PartnerSettings } from './partner.types';
+import { DirectoryEntry, PartnerEdiSettings, PartnerProfileInput, PartnerSettings } from './partner.types';
 
-/** Delivery settings; later sections (`edi`, `webhook`, `sftp`, `directory`) become nested DTOs here. */
+const CODE = /^[A-Za-z0-9 ._:/-]{1,80}$/;
+
+export class DocumentSettingsDto {
+  @IsOptional() @IsIn(['Free', 'Fixed', 'Flexible']) mode?: 'Free' | 'Fixed' | 'Flexible';
+  @IsOptional() @IsInt() @Min(1) maxUses?: number;
+}
+
+export class PartnerEdiSettingsDto implements PartnerEdiSettings {
+  @IsArray() @ArrayMinSize(1) @IsString({ each: true }) @Matches(/^[^*~|^>]{1,15}$/, { each: true, message: 'each of senderIds must be an ISA06 id of 1 to 15 characters' })
+  senderIds: string[];
+  @IsString() @MinLength(1) @MaxLength(100) coreName: string;
+  @IsOptional() @IsArray() @IsString({ each: true }) locationCodes?: string[];
+  @IsOptional() @IsIn(['Inbound', 'Outbound']) defaultDirection?: 'Inbound' | 'Outbound';
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => DocumentSettingsDto) documentSettings?: DocumentSettingsDto;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(100) defaultLoadName?: string;
+  @IsOptional() @IsArray() @IsString({ each: true }) loadTagQualifiers?: string[];
+  @IsOptional() @IsInt() @Min(0) @Max(3650) duplicateWindowDays?: number;
+}
+
+export class DirectoryOrgRefDto {
+  @ValidateIf((o: DirectoryOrgRefDto) => o.coreName === undefined && o.coreId === undefined) @IsUUID('all') id?: string;
+  @ValidateIf((o: DirectoryOrgRefDto) => o.id === undefined) @IsString() @MinLength(1) coreName?: string;
+  @ValidateIf((o: DirectoryOrgRefDto) => o.id === undefined) @IsString() @MinLength(1) coreId?: string;
+}
+
+export class DirectoryEntryDto implements DirectoryEntry {
+  @ValidateIf((o: DirectoryEntryDto) => o.scac === undefined) @IsString() @Matches(CODE) qualifier?: string;
+  @ValidateIf((o: DirectoryEntryDto) => o.scac === undefined) @IsString() @Matches(CODE) code?: string;
+  @ValidateIf((o: DirectoryEntryDto) => o.qualifier === undefined && o.code === undefined) @IsString() @Matches(/^[A-Z0-9]{2,4}$/, { message: 'scac must be 2 to 4 capital letters or digits' }) scac?: string;
+  @IsObject() @ValidateNested() @Type(() => DirectoryOrgRefDto) organisation: DirectoryOrgRefDto;
+}
+
+/** Delivery settings, plus the sections of each ingress kind (`edi` so far) and the party directory. */
 export class PartnerSettingsDto implements PartnerSettings {
   @IsOptional() @IsBoolean() enableBaseOrgs?: boolean;
   @IsOptional() @IsString() @MinLength(1) @MaxLength(100) selfCoreId?: string;
   @IsOptional() @IsInt() @Min(1) batchThreshold?: number;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => PartnerEdiSettingsDto) edi?: PartnerEdiSettingsDto;
+  @IsOptional() @IsArray() @ArrayMaxSize(100_000) @ValidateNested({ each: true }) @Type(() => DirectoryEntryDto) directory?: DirectoryEntryDto[];
 }
 
 /** A partner profile as the admin API and the YAML files give it. */

@@ -20,7 +20,43 @@ export interface PartnerDeliverySettings {
  * secrets, SFTP password hashes) never goes here: it gets its own table like `partner_api_key`,
  * because settings are shown to operators as they are.
  */
-export interface PartnerSettings extends PartnerDeliverySettings {}
+export interface PartnerSettings extends PartnerDeliverySettings {
+  edi?: PartnerEdiSettings;
+  /** Parties this partner names by code or SCAC, resolved to fixed platform organisations. */
+  directory?: DirectoryEntry[];
+}
+
+/** An OrgRef as the directory stores it: a platform UUID (`id`), or a Core ID (`coreName` + `coreId`); validated by DirectoryOrgRefDto. */
+export interface DirectoryOrgRef {
+  id?: string;
+  coreName?: string;
+  coreId?: string;
+}
+
+/** `(qualifier, code)` of an N1 loop (N103/N104), or a SCAC, → a fixed organisation. */
+export interface DirectoryEntry {
+  qualifier?: string;
+  code?: string;
+  scac?: string;
+  organisation: DirectoryOrgRef;
+}
+
+/** How this partner's X12 is read and mapped (`settings.edi`). */
+export interface PartnerEdiSettings {
+  /** ISA06 ids this partner sends with; an interchange from another id is refused (TA1). */
+  senderIds: string[];
+  /** `coreName` of parties the directory does not know: the partner's naming scheme. */
+  coreName: string;
+  /** Codes (N104 or N102) naming the location: decide Inbound (ship-to) or Outbound (ship-from). */
+  locationCodes?: string[];
+  defaultDirection?: 'Inbound' | 'Outbound';
+  documentSettings?: { mode?: 'Free' | 'Fixed' | 'Flexible'; maxUses?: number };
+  defaultLoadName?: string;
+  /** Product id qualifiers in order of preference for load tags (default SK, VP, VN, VA, BP, IN, CB, UP, EN, UK). */
+  loadTagQualifiers?: string[];
+  /** An interchange with the same sender and ISA13 within this many days is a duplicate (default 30). */
+  duplicateWindowDays?: number;
+}
 
 /** A partner as the rest of dockbridge sees it. */
 export interface PartnerProfile {

@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PartnerFileRepository } from './files/partner-file.repository';
 import { PartnerRepository, PartnerRepositoryOptions } from './partner.repository';
+import { SftpCredentialRepository } from './sftp/sftp-credential.repository';
 
 /**
  * Provides PartnerRepository over the app's TypeORM `DataSource` (opened by AuditModule with
@@ -14,8 +16,10 @@ export class PartnersModule {
       global: true,
       providers: [
         { provide: PartnerRepository, inject: [DataSource], useFactory: (ds: DataSource) => new PartnerRepository(ds, options) },
+        { provide: PartnerFileRepository, inject: [DataSource], useFactory: (ds: DataSource) => new PartnerFileRepository(ds, options) },
+        { provide: SftpCredentialRepository, inject: [DataSource, PartnerRepository], useFactory: (ds: DataSource, p: PartnerRepository) => new SftpCredentialRepository(ds, p, options) },
       ],
-      exports: [PartnerRepository],
+      exports: [PartnerRepository, PartnerFileRepository, SftpCredentialRepository],
     };
   }
 }

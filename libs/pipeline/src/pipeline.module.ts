@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { PartnerFileRepository, PartnerRepository } from '@dockbridge/partners';
 import { AppConfig } from '@dockbridge/config';
 import { PlatformAccounts } from '@dockbridge/platform';
 import { AcceptMessage } from './ingress/accept-message';
@@ -9,7 +10,14 @@ import { MessageQueues } from './message-queues';
 import { ReplayMessage } from './replay/replay-message';
 import { RetryPolicy } from './retry-policy';
 import { SweepStuck } from './sweep/sweep-stuck';
-import { TranslateMessage } from './translate/translate-message';
+import { AcknowledgmentOutbox, TranslateMessage } from './translate/translate-message';
+
+/** Acknowledgments land in the partner's SFTP outbound folder (stored in Postgres, so any replica serves them). */
+const outboundFolder = (files: PartnerFileRepository): AcknowledgmentOutbox => ({
+  deliver: async (partnerId, messageId, ack) => {
+    await files.put(partnerId, 'outbound', ack.name, Buffer.from(ack.content, 'utf8'), { messageId, kind: ack.kind });
+  },
+});
 
 /** Closes the queue connections when the application stops. */
 @Injectable()
@@ -46,9 +54,9 @@ class QueuesCloser implements OnApplicationShutdown {
     },
     {
       provide: TranslateMessage,
-      inject: [MessageRepository, OperationRepository, MessageQueues, AppConfig],
-      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, c: AppConfig) =>
-        new TranslateMessage(m, o, q, { batchThreshold: c.delivery.batchThreshold, batchSize: c.delivery.batchSize }),
+      inject: [MessageRepository, OperationRepository, InterchangeRepository, PartnerRepository, PartnerFileRepository, MessageQueues, AppConfig],
+      useFactory: (m: MessageRepository, o: OperationRepository, i: InterchangeRepository, p: PartnerRepository, f: PartnerFileRepository, q: MessageQueues, c: AppConfig) =>
+        new TranslateMessage(m, o, i, p, q, outboundFolder(f), { batchThreshold: c.delivery.batchThreshold, batchSize: c.delivery.batchSize }),
     },
     {
       provide: DeliverOperation,

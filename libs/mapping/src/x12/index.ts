@@ -6,3 +6,4 @@ export * from './document-builder';
 export * from './purchase-order.mapper';
 export * from './ship-notice.mapper';
 export * from './edi-mapping';
+export * from './interchange-translation';

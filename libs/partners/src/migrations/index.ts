@@ -1,4 +1,5 @@
 import { CreatePartnerTables1767312000000 } from './1767312000000-create-partner-tables';
+import { CreatePartnerFileAndSftpTables1767398400000 } from './1767398400000-create-partner-file-and-sftp-tables';
 
 /** Every partner migration, oldest first; pass as `extraMigrations` to `auditDataSourceOptions`. Append; never edit one that has shipped. */
-export const PARTNER_MIGRATIONS = [CreatePartnerTables1767312000000];
+export const PARTNER_MIGRATIONS = [CreatePartnerTables1767312000000, CreatePartnerFileAndSftpTables1767398400000];

@@ -1,46 +1,89 @@
-import { DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { DocumentOperation, InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { targetOf } from '@dockbridge/mapping';
+import type { PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues } from '../message-queues';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { planDelivery } from './delivery-plan';
-import { TRANSLATORS } from './translators';
+import { Acknowledgment, Translation, TRANSLATORS } from './translators';
 
 export interface TranslateOptions {
   batchThreshold: number;
   batchSize: number;
 }
 
+/** Where acknowledgments go: the partner's outbound folder. */
+export interface AcknowledgmentOutbox {
+  deliver(partnerId: string, messageId: string, acknowledgment: Acknowledgment): Promise<void>;
+}
+
 const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate']);
 
 /**
- * Turns a recorded message into operation rows and queues their delivery. Idempotent: a retried
+ * Turns a recorded message into operation rows and queues their delivery: translate, acknowledge
+ * (997/TA1 to the partner's outbound folder), drop interchanges already received, store one row per
+ * operation (and a failed row per refused EDI set), plan and queue. Idempotent: a retried
  * translation finds the rows already stored and queues them again under the same job ids.
  */
 export class TranslateMessage {
   constructor(
     private readonly messages: MessageRepository,
     private readonly operations: OperationRepository,
+    private readonly interchanges: InterchangeRepository,
+    private readonly partners: PartnerRepository,
     private readonly queues: MessageQueues,
+    private readonly outbox: AcknowledgmentOutbox | null,
     private readonly options: TranslateOptions,
   ) {}
 
-  async execute(messageId: string): Promise<'queued' | 'rejected' | 'skipped'> {
+  async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
     const message = await this.messages.findById(messageId);
     if (!message || FINAL.has(message.status)) return 'skipped';
     if (message.status === 'received') await this.messages.transition(messageId, 'translating', 'worker');
 
+    const existing = await this.operations.listByMessage(messageId);
+    if (existing.length > 0) {
+      // A retry after the rows were written: only the queueing may be missing.
+      await this.messages.transition(messageId, 'delivering', 'worker');
+      await this.enqueueDelivery(messageId, existing);
+      return 'queued';
+    }
+
     const translate = TRANSLATORS[message.contentType];
-    const translation = translate ? translate(message.rawPayload) : { ok: false as const, reason: `no translator for content type ${message.contentType}` };
-    if (!translation.ok) {
-      await this.messages.transition(messageId, 'rejected', 'worker', translation.reason);
+    const translation: Translation = translate
+      ? await translate(message, {
+          partner: await this.partners.findById(message.partnerId),
+          nextControlNumber: () => this.interchanges.nextControlNumber(),
+          now: new Date(),
+        })
+      : { operations: [], refused: [], acknowledgments: [], interchanges: [], rejection: `no translator for content type ${message.contentType}` };
+
+    if (this.outbox) for (const ack of translation.acknowledgments) await this.outbox.deliver(message.partnerId, messageId, ack);
+    if (translation.rejection) {
+      await this.messages.transition(messageId, 'rejected', 'worker', translation.rejection);
       return 'rejected';
     }
-    const rows = await this.operations.addMany(
-      messageId,
-      translation.operations.map((op) => ({ kind: op.kind, organisationId: op.organisationId, targetId: targetOf(op), payload: op })),
-    );
+
+    const keys = translation.interchanges.filter((i) => !i.refused).map((i) => i.key);
+    const duplicates = await this.interchanges.claim(message.partnerId, keys, messageId, translation.duplicateWindowDays ?? 30);
+    const operations = translation.operations.filter((o) => !o.interchangeKey || !duplicates.has(o.interchangeKey));
+    if (duplicates.size > 0 && duplicates.size === keys.length) {
+      await this.messages.transition(messageId, 'duplicate', 'worker', `interchange ${[...duplicates].join(', ')} was received before; not delivered again`);
+      return 'duplicate';
+    }
+
+    const rows = await this.operations.addMany(messageId, [
+      ...operations.map(({ operation }) => ({ kind: operation.kind, organisationId: operation.organisationId, targetId: targetOf(operation), payload: operation })),
+      ...translation.refused.map((unit) => ({
+        kind: unit.kind,
+        organisationId: unit.organisationId,
+        targetId: unit.targetId,
+        payload: { kind: unit.kind, refused: unit.description },
+        failed: { lastError: unit.reason },
+      })),
+    ]);
     await this.messages.transition(messageId, 'delivering', 'worker');
     await this.enqueueDelivery(messageId, rows);
+    if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
     return 'queued';
   }
 

@@ -1,25 +1,131 @@
-import { CanonicalOperation, checkCanonicalMessage } from '@dockbridge/mapping';
+import type { Message } from '@dockbridge/audit';
+import { CanonicalOperation, checkCanonicalMessage, EdiMappingSettings, PartyDirectory, translateEdi } from '@dockbridge/mapping';
+import type { OrgRef } from '@dockbridge/platform';
+import type { PartnerProfile } from '@dockbridge/partners';
 
 /** The content type of a canonical operations message (`POST /v1/messages`). */
 export const CANONICAL_CONTENT_TYPE = 'application/vnd.dockbridge.operations+json';
+/** ASC X12 (SFTP uploads, `POST /v1/edi`). */
+export const X12_CONTENT_TYPE = 'application/edi-x12';
 
-export type Translation = { ok: true; operations: CanonicalOperation[] } | { ok: false; reason: string };
+export interface TranslationContext {
+  partner: PartnerProfile | null;
+  nextControlNumber(): Promise<number>;
+  now: Date;
+}
 
-/** Turns a stored payload into canonical operations. Pure: no I/O. */
-export type Translator = (rawPayload: string) => Translation;
+export interface Acknowledgment {
+  kind: '997' | 'TA1';
+  /** File name in the partner's outbound folder. */
+  name: string;
+  content: string;
+}
 
-export const translateCanonical: Translator = (rawPayload) => {
+/** A unit that could not be translated (an EDI set): stored as a failed operation, with its reason. */
+export interface RefusedUnit {
+  kind: CanonicalOperation['kind'];
+  organisationId: string | null;
+  targetId: string | null;
+  description: Record<string, unknown>;
+  reason: string;
+}
+
+export interface Translation {
+  /** Operations to deliver; `interchangeKey` ties EDI operations to their interchange (duplicate detection). */
+  operations: { operation: CanonicalOperation; interchangeKey?: string }[];
+  refused: RefusedUnit[];
+  acknowledgments: Acknowledgment[];
+  /** Interchanges (sender|ISA13) the payload carried and their acceptance. */
+  interchanges: { key: string; refused: boolean }[];
+  /** Set when the message as a whole is refused: nothing to deliver, and this is why. */
+  rejection?: string;
+  /** A duplicate-detection window for the interchanges, days. */
+  duplicateWindowDays?: number;
+}
+
+/** Turns a stored payload into canonical operations. Pure but for the context's sequence. */
+export type Translator = (message: Message, context: TranslationContext) => Promise<Translation>;
+
+const empty = (): Translation => ({ operations: [], refused: [], acknowledgments: [], interchanges: [] });
+
+export const translateCanonical: Translator = async (message) => {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(rawPayload);
+    parsed = JSON.parse(message.rawPayload);
   } catch (error) {
-    return { ok: false, reason: `payload is not valid JSON: ${(error as Error).message}` };
+    return { ...empty(), rejection: `payload is not valid JSON: ${(error as Error).message}` };
   }
   const check = checkCanonicalMessage(parsed);
-  return check.ok ? check : { ok: false, reason: check.problems.join('; ') };
+  return check.ok ? { ...empty(), operations: check.operations.map((operation) => ({ operation })) } : { ...empty(), rejection: check.problems.join('; ') };
 };
 
-/** Translators by content type; EDI and webhook translators register here as they land. */
+/** The partner's directory as a lookup for the mappers. */
+export function directoryOf(partner: PartnerProfile): PartyDirectory {
+  const byCode = new Map<string, OrgRef>();
+  const byScac = new Map<string, OrgRef>();
+  for (const entry of partner.settings.directory ?? []) {
+    const ref = (entry.organisation.id ? { id: entry.organisation.id } : { coreName: entry.organisation.coreName!, coreId: entry.organisation.coreId! }) as OrgRef;
+    if (entry.scac) byScac.set(entry.scac, ref);
+    if (entry.qualifier && entry.code) byCode.set(`${entry.qualifier}|${entry.code}`, ref);
+  }
+  return { byCode: (qualifier, code) => byCode.get(`${qualifier}|${code}`), byScac: (scac) => byScac.get(scac) };
+}
+
+/** The mapping settings of a partner's EDI (`settings.edi`), on top of its delivery settings. */
+export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | undefined {
+  const edi = partner.settings.edi;
+  if (!edi) return undefined;
+  return {
+    organisationId: partner.locationOrganisationId,
+    coreName: edi.coreName,
+    locationCodes: edi.locationCodes,
+    defaultDirection: edi.defaultDirection,
+    documentSettings: edi.documentSettings,
+    defaultLoadName: edi.defaultLoadName,
+    loadTagQualifiers: edi.loadTagQualifiers,
+    enableBaseOrgs: partner.settings.enableBaseOrgs,
+    selfCoreId: partner.settings.selfCoreId,
+  };
+}
+
+const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').slice(0, 15);
+
+export const translateX12: Translator = async (message, context) => {
+  const partner = context.partner;
+  const settings = partner && ediSettingsOf(partner);
+  if (!partner || !settings) return { ...empty(), rejection: `partner ${message.partnerId} has no EDI settings (settings.edi): add senderIds and coreName to its profile` };
+  const result = await translateEdi({
+    raw: message.rawPayload,
+    settings,
+    senderIds: partner.settings.edi!.senderIds,
+    directory: directoryOf(partner),
+    nextControlNumber: context.nextControlNumber,
+    now: context.now,
+  });
+  const refused: RefusedUnit[] = result.sets
+    .filter((set) => set.rejected)
+    .map((set) => ({
+      kind: 'document.upsert',
+      organisationId: settings.organisationId,
+      targetId: set.documentId || null,
+      description: { setId: set.setId, transactionControl: set.transactionControl, documentId: set.documentId ?? null, interchangeKey: set.interchangeKey },
+      reason: `${set.setId} ${set.transactionControl}${set.documentId ? ` (${set.documentId})` : ''}: ${set.diagnostics.filter((d) => d.level === 'error').map((d) => d.message).join('; ')}`,
+    }));
+  const refusedInterchanges = result.interchanges.filter((i) => i.refused);
+  const translation: Translation = {
+    operations: result.operations,
+    refused,
+    acknowledgments: result.acknowledgments.map((ack, i) => ({ kind: ack.kind, name: `${ack.kind}_${ack.acknowledges}_${stamp(context.now)}_${i + 1}.x12`, content: ack.content })),
+    interchanges: result.interchanges.map((i) => ({ key: i.key, refused: i.refused })),
+    duplicateWindowDays: partner.settings.edi!.duplicateWindowDays ?? 30,
+  };
+  if (result.interchanges.length === 0) translation.rejection = result.problems.join('; ') || 'no X12 interchange found';
+  else if (refusedInterchanges.length === result.interchanges.length) translation.rejection = refusedInterchanges.map((i) => `interchange ${i.control}: ${i.reason}`).join('; ');
+  return translation;
+};
+
+/** Translators by content type. */
 export const TRANSLATORS: Readonly<Record<string, Translator>> = {
   [CANONICAL_CONTENT_TYPE]: translateCanonical,
+  [X12_CONTENT_TYPE]: translateX12,
 };

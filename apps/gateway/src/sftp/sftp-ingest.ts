@@ -1,0 +1,100 @@
+import { Logger } from '@nestjs/common';
+import type { JsonObject } from '@dockbridge/audit';
+import { PartnerFileInfo, PartnerFileRepository } from '@dockbridge/partners';
+import type { AcceptMessage } from '@dockbridge/pipeline';
+import { isTemporaryUploadName } from './virtual-path';
+
+/** The content type of every SFTP upload: the X12 translator takes it from there. */
+export const SFTP_CONTENT_TYPE = 'application/edi-x12';
+
+export interface DecodedPayload {
+  text: string;
+  /** `utf-8` when the bytes are valid UTF-8 (a BOM is kept), else `latin1` (every byte one character). */
+  encoding: 'utf-8' | 'latin1';
+  /** NUL bytes cannot be stored in a Postgres text column: each became U+FFFD (the exact bytes stay in partner_file). */
+  nulBytesReplaced: number;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The upload as text for the message row. EDI is ASCII/UTF-8; anything else is kept as latin1, never dropped. */
+export function decodePayload(content: Buffer): DecodedPayload {
+  let text: string;
+  let encoding: DecodedPayload['encoding'] = 'utf-8';
+  try {
+    text = strictUtf8.decode(content);
+  } catch {
+    text = content.toString('latin1');
+    encoding = 'latin1';
+  }
+  let nulBytesReplaced = 0;
+  if (text.includes('\u0000')) {
+    text = text.replace(/\u0000/g, () => {
+      nulBytesReplaced++;
+      return '\ufffd';
+    });
+  }
+  return { text, encoding, nulBytesReplaced };
+}
+
+export interface ReceivedUpload {
+  file: PartnerFileInfo;
+  /** The message the upload became; null for a temporary name (`.tmp`, ...) still to be renamed. */
+  messageId: string | null;
+}
+
+/**
+ * Turns completed SFTP uploads into messages, durable before acknowledged: the file is stored in
+ * `partner_file`, then `AcceptMessage` commits the message row, then the file is linked to it. Only
+ * when this resolves may the SFTP CLOSE (or RENAME) be answered OK; when it throws, the client must
+ * be told the upload failed (the stored file is taken back out, so a retry starts clean).
+ */
+export class SftpIngest {
+  private readonly logger = new Logger('Sftp');
+
+  constructor(
+    private readonly files: PartnerFileRepository,
+    private readonly accept: AcceptMessage,
+  ) {}
+
+  /** A write handle closed: stores the file; a final name also becomes a message. */
+  async receive(partnerId: string, name: string, content: Buffer): Promise<ReceivedUpload> {
+    const file = await this.files.put(partnerId, 'inbound', name, content);
+    if (isTemporaryUploadName(name)) return { file, messageId: null };
+    try {
+      const messageId = await this.complete(partnerId, file, content);
+      return { file: { ...file, messageId }, messageId };
+    } catch (error) {
+      await this.files.removeById(partnerId, file.id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Records the message for a stored inbound file (an upload closed, or a temporary upload renamed to a final name). */
+  async complete(partnerId: string, file: PartnerFileInfo, content?: Buffer): Promise<string> {
+    const bytes = content ?? (await this.files.read(partnerId, 'inbound', file.name))?.content;
+    if (!bytes) throw new Error(`inbound/${file.name} disappeared before it was recorded`);
+    const payload = decodePayload(bytes);
+    const metadata: JsonObject = { fileName: file.name, size: bytes.length, sha256: file.sha256, via: 'sftp', fileId: file.id };
+    if (payload.encoding !== 'utf-8') metadata.encoding = payload.encoding;
+    if (payload.nulBytesReplaced) metadata.nulBytesReplaced = payload.nulBytesReplaced;
+    const accepted = await this.accept.execute({
+      partnerId,
+      channel: 'sftp',
+      rawPayload: payload.text,
+      contentType: SFTP_CONTENT_TYPE,
+      metadata,
+    });
+    await this.files.linkMessage(partnerId, file.id, accepted.messageId);
+    this.logger.log({
+      msg: 'sftp upload recorded',
+      partnerId,
+      messageId: accepted.messageId,
+      fileName: file.name,
+      size: bytes.length,
+      queued: accepted.queued,
+      ...(payload.encoding !== 'utf-8' ? { encoding: payload.encoding } : {}),
+    });
+    return accepted.messageId;
+  }
+}

@@ -1,0 +1,393 @@
+import { Logger } from '@nestjs/common';
+import type { Attributes, FileEntry, SFTPWrapper } from 'ssh2';
+import { utils } from 'ssh2';
+import {
+  PartnerFileExistsError,
+  PartnerFileInfo,
+  PartnerFileNotFoundError,
+  PartnerFileRepository,
+  PartnerFolder,
+} from '@dockbridge/partners';
+import { SftpIngest } from './sftp-ingest';
+import { isTemporaryUploadName, resolveVirtualPath, VirtualPath } from './virtual-path';
+
+const { OPEN_MODE, STATUS_CODE } = utils.sftp;
+
+const S_IFDIR = 0o040000;
+const S_IFREG = 0o100000;
+/** Open handles one session may hold at once (each write handle buffers up to maxFileBytes). */
+export const MAX_OPEN_HANDLES = 64;
+/** Entries per READDIR answer. */
+const READDIR_BATCH = 100;
+/** Largest READ answer (clients ask for 32 KiB or 256 KiB). */
+const MAX_READ_CHUNK = 256 * 1024;
+
+export interface SftpSessionContext {
+  partnerId: string;
+  username: string;
+  files: PartnerFileRepository;
+  ingest: SftpIngest;
+  maxFileBytes: number;
+  /** Registers work the server must let finish before shutting down (a CLOSE being recorded). */
+  track<T>(work: Promise<T>): Promise<T>;
+}
+
+interface DirHandle {
+  type: 'dir';
+  path: string;
+  entries: FileEntry[] | null;
+  done: boolean;
+}
+interface ReadHandle {
+  type: 'read';
+  folder: PartnerFolder;
+  name: string;
+  info: PartnerFileInfo;
+  content: Buffer;
+}
+interface WriteHandle {
+  type: 'write';
+  folder: 'inbound';
+  name: string;
+  buffer: Buffer;
+  size: number;
+  /** Why the upload can no longer succeed (too large); CLOSE answers FAILURE with it. */
+  failed: string | null;
+  openedAt: Date;
+}
+type Handle = DirHandle | ReadHandle | WriteHandle;
+
+class SftpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+const denied = (what = 'permission denied') => new SftpError(STATUS_CODE.PERMISSION_DENIED, what);
+const noSuchFile = (path: string) => new SftpError(STATUS_CODE.NO_SUCH_FILE, `no such file: ${path}`);
+const failure = (what: string) => new SftpError(STATUS_CODE.FAILURE, what);
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** An `ls -l` line, as OpenSSH's sftp-server writes it. */
+export function longName(name: string, attrs: Attributes, owner: string, now = new Date()): string {
+  const mode = attrs.mode;
+  const type = (mode & S_IFDIR) === S_IFDIR ? 'd' : '-';
+  const bits = [0o400, 0o200, 0o100, 0o040, 0o020, 0o010, 0o004, 0o002, 0o001].map((bit, i) => (mode & bit ? 'rwx'[i % 3] : '-')).join('');
+  const when = new Date(attrs.mtime * 1000);
+  const recent = Math.abs(now.getTime() - when.getTime()) < 182 * 24 * 3600 * 1000;
+  const pad2 = (n: number) => String(n).padStart(2, '0');
+  const date = `${MONTHS[when.getUTCMonth()]} ${String(when.getUTCDate()).padStart(2, ' ')} ${
+    recent ? `${pad2(when.getUTCHours())}:${pad2(when.getUTCMinutes())}` : ` ${when.getUTCFullYear()}`
+  }`;
+  const user = owner.slice(0, 8).padEnd(8, ' ');
+  return `${type}${bits}    1 ${user} ${user} ${String(attrs.size).padStart(8, ' ')} ${date} ${name}`;
+}
+
+/**
+ * One partner's SFTP session over its virtual tree: `/` holds `inbound` and `outbound`, both
+ * backed by `partner_file`. Uploads go to `inbound` (buffered in memory up to `maxFileBytes`) and
+ * become messages when their handle closes (or when a `.tmp`/`.part`/`.filepart` upload is renamed
+ * to a final name); `outbound` is read and removed by the partner. Every path is resolved by
+ * `resolveVirtualPath`; the partner id comes from authentication, never from the client.
+ */
+export class SftpSession {
+  private readonly logger = new Logger('Sftp');
+  private readonly handles = new Map<number, Handle>();
+  private nextHandle = 1;
+  private readonly started = new Date();
+
+  constructor(
+    private readonly sftp: SFTPWrapper,
+    private readonly ctx: SftpSessionContext,
+  ) {
+    const on = (event: string, work: (reqid: number, ...args: any[]) => Promise<void> | void) =>
+      sftp.on(event, (reqid: number, ...args: unknown[]) => this.run(event, reqid, () => work(reqid, ...args)));
+    on('REALPATH', (reqid, path: string) => this.realpath(reqid, path));
+    on('STAT', (reqid, path: string) => this.stat(reqid, path));
+    on('LSTAT', (reqid, path: string) => this.stat(reqid, path));
+    on('FSTAT', (reqid, handle: Buffer) => this.fstat(reqid, handle));
+    on('OPENDIR', (reqid, path: string) => this.opendir(reqid, path));
+    on('READDIR', (reqid, handle: Buffer) => this.readdir(reqid, handle));
+    on('OPEN', (reqid, path: string, flags: number) => this.open(reqid, path, flags));
+    on('READ', (reqid, handle: Buffer, offset: number, length: number) => this.read(reqid, handle, offset, length));
+    on('WRITE', (reqid, handle: Buffer, offset: number, data: Buffer) => this.write(reqid, handle, offset, data));
+    on('CLOSE', (reqid, handle: Buffer) => this.close(reqid, handle));
+    on('REMOVE', (reqid, path: string) => this.remove(reqid, path));
+    on('RENAME', (reqid, from: string, to: string) => this.rename(reqid, from, to));
+    on('SETSTAT', (reqid, path: string) => this.setstat(reqid, path));
+    on('FSETSTAT', (reqid, handle: Buffer) => {
+      this.handle(handle);
+      sftp.status(reqid, STATUS_CODE.OK);
+    });
+    on('MKDIR', () => {
+      throw denied('folders cannot be created: use /inbound and /outbound');
+    });
+    on('RMDIR', () => {
+      throw denied('folders cannot be removed');
+    });
+    // Without this OpenSSH's sftp waits forever after `bye` (see ../shared/STACK.md).
+    sftp.on('end', () => sftp.end());
+    sftp.on('close', () => this.dispose());
+    sftp.on('error', (error: Error) => this.logger.debug({ msg: 'sftp channel error', partnerId: ctx.partnerId, error: error.message }));
+  }
+
+  /** Runs one request; any SftpError (or unexpected error) becomes the request's status. */
+  private run(event: string, reqid: number, work: () => Promise<void> | void): void {
+    const reply = (error: unknown) => {
+      if (error instanceof SftpError) return this.safeStatus(reqid, error.code, error.message);
+      this.logger.error({ msg: 'sftp request failed', event, partnerId: this.ctx.partnerId, error: (error as Error)?.message });
+      this.safeStatus(reqid, STATUS_CODE.FAILURE, 'internal error; try again');
+    };
+    try {
+      const result = work();
+      if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).catch(reply);
+    } catch (error) {
+      reply(error);
+    }
+  }
+
+  private safeStatus(reqid: number, code: number, message?: string): void {
+    try {
+      this.sftp.status(reqid, code, message);
+    } catch {
+      // The channel is gone; nothing to answer.
+    }
+  }
+
+  private realpath(reqid: number, path: string): void {
+    const target = resolveVirtualPath(path);
+    if (target.kind === 'denied') throw denied(`outside your folders: ${target.path}`);
+    const attrs = target.kind === 'file' ? undefined : this.dirAttrs(target.kind === 'root' ? 0o555 : 0o755);
+    this.sftp.name(reqid, [{ filename: target.path, longname: attrs ? longName(target.path, attrs, this.ctx.username) : target.path, attrs: attrs as Attributes }]);
+  }
+
+  private async stat(reqid: number, path: string): Promise<void> {
+    this.sftp.attrs(reqid, await this.attrsOf(resolveVirtualPath(path)));
+  }
+
+  private fstat(reqid: number, raw: Buffer): void {
+    const handle = this.handle(raw);
+    if (handle.type === 'dir') return this.sftp.attrs(reqid, this.dirAttrs(handle.path === '/' ? 0o555 : 0o755));
+    const size = handle.type === 'write' ? handle.size : handle.content.length;
+    const mtime = handle.type === 'write' ? handle.openedAt : handle.info.createdAt;
+    this.sftp.attrs(reqid, this.fileAttrs(size, mtime));
+  }
+
+  private async opendir(reqid: number, path: string): Promise<void> {
+    const target = resolveVirtualPath(path);
+    if (target.kind === 'denied') throw denied(`outside your folders: ${target.path}`);
+    if (target.kind === 'file') {
+      if (await this.ctx.files.stat(this.ctx.partnerId, target.folder, target.name)) throw failure(`not a directory: ${target.path}`);
+      throw noSuchFile(target.path);
+    }
+    let entries: FileEntry[];
+    if (target.kind === 'root') {
+      const attrs = this.dirAttrs(0o755);
+      entries = ['inbound', 'outbound'].map((name) => ({ filename: name, longname: longName(name, attrs, this.ctx.username), attrs }));
+    } else {
+      const files = await this.ctx.files.list(this.ctx.partnerId, target.folder);
+      entries = files.map((file) => {
+        const attrs = this.fileAttrs(file.size, file.createdAt);
+        return { filename: file.name, longname: longName(file.name, attrs, this.ctx.username), attrs };
+      });
+    }
+    this.sftp.handle(reqid, this.open_({ type: 'dir', path: target.path, entries, done: false }));
+  }
+
+  private readdir(reqid: number, raw: Buffer): void {
+    const handle = this.handle(raw);
+    if (handle.type !== 'dir') throw failure('not a directory handle');
+    if (!handle.entries || handle.entries.length === 0) {
+      handle.entries = null;
+      throw new SftpError(STATUS_CODE.EOF, 'end of directory');
+    }
+    this.sftp.name(reqid, handle.entries.splice(0, READDIR_BATCH));
+  }
+
+  private async open(reqid: number, path: string, flags: number): Promise<void> {
+    const target = resolveVirtualPath(path);
+    if (target.kind === 'denied') throw denied(`outside your folders: ${target.path}`);
+    if (target.kind !== 'file') throw failure(`is a directory: ${target.path}`);
+    const writing = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND | OPEN_MODE.CREAT | OPEN_MODE.TRUNC)) !== 0;
+    const { partnerId } = this.ctx;
+
+    if (!writing) {
+      const file = await this.ctx.files.read(partnerId, target.folder, target.name);
+      if (!file) throw noSuchFile(target.path);
+      const { content, ...info } = file;
+      this.sftp.handle(reqid, this.open_({ type: 'read', folder: target.folder, name: target.name, info, content }));
+      return;
+    }
+
+    if (target.folder !== 'inbound') throw denied('outbound/ is read-only: upload to /inbound');
+    const existing = await this.ctx.files.stat(partnerId, 'inbound', target.name);
+    if (existing && flags & OPEN_MODE.EXCL) throw failure(`file exists: ${target.path}`);
+    let initial: Buffer = Buffer.alloc(0);
+    if (existing && !(flags & OPEN_MODE.TRUNC)) {
+      // Resuming or appending: only to an upload that has not become a message yet.
+      if (existing.messageId) throw denied(`${target.path} was already received (message ${existing.messageId}); upload under a new name`);
+      initial = (await this.ctx.files.read(partnerId, 'inbound', target.name))?.content ?? initial;
+    }
+    if (initial.length > this.ctx.maxFileBytes) throw failure(`file exceeds the maximum size of ${this.ctx.maxFileBytes} bytes`);
+    const buffer = Buffer.alloc(Math.min(this.ctx.maxFileBytes, Math.max(64 * 1024, initial.length)));
+    initial.copy(buffer);
+    this.sftp.handle(
+      reqid,
+      this.open_({ type: 'write', folder: 'inbound', name: target.name, buffer, size: initial.length, failed: null, openedAt: new Date() }),
+    );
+  }
+
+  private read(reqid: number, raw: Buffer, offset: number, length: number): void {
+    const handle = this.handle(raw);
+    const content = handle.type === 'read' ? handle.content : handle.type === 'write' ? handle.buffer.subarray(0, handle.size) : null;
+    if (!content) throw failure('not a file handle');
+    if (offset >= content.length) throw new SftpError(STATUS_CODE.EOF, 'end of file');
+    this.sftp.data(reqid, content.subarray(offset, offset + Math.min(length, MAX_READ_CHUNK)));
+  }
+
+  private write(reqid: number, raw: Buffer, offset: number, data: Buffer): void {
+    const handle = this.handle(raw);
+    if (handle.type !== 'write') throw denied('this file was not opened for writing');
+    if (handle.failed) throw failure(handle.failed);
+    const end = offset + data.length;
+    if (end > this.ctx.maxFileBytes) {
+      handle.failed = `file exceeds the maximum size of ${this.ctx.maxFileBytes} bytes; nothing was recorded`;
+      handle.buffer = Buffer.alloc(0);
+      handle.size = 0;
+      throw failure(handle.failed);
+    }
+    if (end > handle.buffer.length) {
+      const grown = Buffer.alloc(Math.min(this.ctx.maxFileBytes, Math.max(end, handle.buffer.length * 2)));
+      handle.buffer.copy(grown, 0, 0, handle.size);
+      handle.buffer = grown;
+    }
+    data.copy(handle.buffer, offset);
+    handle.size = Math.max(handle.size, end);
+    this.sftp.status(reqid, STATUS_CODE.OK);
+  }
+
+  private async close(reqid: number, raw: Buffer): Promise<void> {
+    const id = this.handleId(raw);
+    const handle = this.handle(raw);
+    this.handles.delete(id);
+    if (handle.type !== 'write') return this.sftp.status(reqid, STATUS_CODE.OK);
+    const path = `/inbound/${handle.name}`;
+    if (handle.failed) throw failure(handle.failed);
+    if (handle.size === 0) throw failure(`${path} is empty: an empty file is not accepted and was not recorded`);
+    const content = Buffer.from(handle.buffer.subarray(0, handle.size));
+    handle.buffer = Buffer.alloc(0);
+    try {
+      await this.ctx.track(this.ctx.ingest.receive(this.ctx.partnerId, handle.name, content));
+    } catch (error) {
+      this.logger.error({ msg: 'sftp upload not recorded', partnerId: this.ctx.partnerId, fileName: handle.name, size: content.length, error: (error as Error).message });
+      throw failure(`${path} could not be recorded; nothing was received, upload it again`);
+    }
+    this.sftp.status(reqid, STATUS_CODE.OK);
+  }
+
+  private async remove(reqid: number, path: string): Promise<void> {
+    const target = resolveVirtualPath(path);
+    if (target.kind === 'denied') throw denied(`outside your folders: ${target.path}`);
+    if (target.kind !== 'file') throw denied('folders cannot be removed');
+    const { partnerId } = this.ctx;
+    const file = await this.ctx.files.stat(partnerId, target.folder, target.name);
+    if (!file) throw noSuchFile(target.path);
+    if (target.folder === 'inbound' && file.messageId) {
+      throw denied(`${target.path} was received as message ${file.messageId} and stays; only unfinished uploads can be removed`);
+    }
+    if (!(await this.ctx.files.remove(partnerId, target.folder, target.name))) throw noSuchFile(target.path);
+    this.sftp.status(reqid, STATUS_CODE.OK);
+  }
+
+  private async rename(reqid: number, fromPath: string, toPath: string): Promise<void> {
+    const from = resolveVirtualPath(fromPath);
+    const to = resolveVirtualPath(toPath);
+    if (from.kind === 'denied' || to.kind === 'denied') throw denied(`outside your folders: ${(from.kind === 'denied' ? from : to).path}`);
+    if (from.kind !== 'file' || to.kind !== 'file') throw denied('folders cannot be renamed');
+    if (from.folder !== to.folder) throw denied('files can be renamed within their folder only');
+    const { partnerId } = this.ctx;
+    let renamed: PartnerFileInfo;
+    try {
+      renamed = await this.ctx.files.rename(partnerId, from.folder, from.name, to.name);
+    } catch (error) {
+      if (error instanceof PartnerFileNotFoundError) throw noSuchFile(from.path);
+      if (error instanceof PartnerFileExistsError) throw failure(`file exists: ${to.path}`);
+      throw error;
+    }
+    // A finished temporary upload (x.tmp -> x.edi) is complete now: record it before answering.
+    if (from.folder === 'inbound' && !renamed.messageId && !isTemporaryUploadName(to.name)) {
+      try {
+        await this.ctx.track(this.ctx.ingest.complete(partnerId, renamed));
+      } catch (error) {
+        this.logger.error({ msg: 'sftp upload not recorded at rename', partnerId, fileName: to.name, error: (error as Error).message });
+        await this.ctx.files.rename(partnerId, from.folder, to.name, from.name).catch(() => undefined);
+        throw failure(`${to.path} could not be recorded; nothing was received, try again`);
+      }
+    }
+    this.sftp.status(reqid, STATUS_CODE.OK);
+  }
+
+  private async setstat(reqid: number, path: string): Promise<void> {
+    await this.attrsOf(resolveVirtualPath(path)); // refuses what does not exist or is not the partner's
+    this.sftp.status(reqid, STATUS_CODE.OK);
+  }
+
+  private async attrsOf(target: VirtualPath): Promise<Attributes> {
+    switch (target.kind) {
+      case 'denied':
+        throw denied(`outside your folders: ${target.path}`);
+      case 'root':
+        return this.dirAttrs(0o555);
+      case 'folder':
+        return this.dirAttrs(0o755);
+      case 'file': {
+        const file = await this.ctx.files.stat(this.ctx.partnerId, target.folder, target.name);
+        if (!file) throw noSuchFile(target.path);
+        return this.fileAttrs(file.size, file.createdAt);
+      }
+    }
+  }
+
+  private dirAttrs(permissions: number): Attributes {
+    const t = seconds(this.started);
+    return { mode: S_IFDIR | permissions, uid: 0, gid: 0, size: 0, atime: t, mtime: t };
+  }
+
+  private fileAttrs(size: number, mtime: Date): Attributes {
+    const t = seconds(mtime);
+    return { mode: S_IFREG | 0o644, uid: 0, gid: 0, size, atime: t, mtime: t };
+  }
+
+  private open_(handle: Handle): Buffer {
+    if (this.handles.size >= MAX_OPEN_HANDLES) throw failure(`too many open files (at most ${MAX_OPEN_HANDLES})`);
+    const id = this.nextHandle++;
+    this.handles.set(id, handle);
+    const raw = Buffer.alloc(4);
+    raw.writeUInt32BE(id >>> 0, 0);
+    return raw;
+  }
+
+  private handleId(raw: Buffer): number {
+    return Buffer.isBuffer(raw) && raw.length === 4 ? raw.readUInt32BE(0) : -1;
+  }
+
+  private handle(raw: Buffer): Handle {
+    const handle = this.handles.get(this.handleId(raw));
+    if (!handle) throw failure('invalid handle');
+    return handle;
+  }
+
+  /** The channel closed: uploads whose handle was never closed were incomplete and are dropped. */
+  private dispose(): void {
+    for (const handle of this.handles.values()) {
+      if (handle.type === 'write' && handle.size > 0) {
+        this.logger.warn({ msg: 'sftp upload abandoned before close; not recorded', partnerId: this.ctx.partnerId, fileName: handle.name, size: handle.size });
+      }
+    }
+    this.handles.clear();
+  }
+}

@@ -1,0 +1,177 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { AuthContext, Connection, Server } from 'ssh2';
+import { AppConfig } from '@dockbridge/config';
+import { PartnerFileRepository, PartnerProfile, SftpCredentialRepository } from '@dockbridge/partners';
+import { AcceptMessage } from '@dockbridge/pipeline';
+import { loadOrCreateHostKey } from './host-key';
+import { SftpIngest } from './sftp-ingest';
+import { SftpSession } from './sftp-session';
+
+/** Failed login attempts one connection may make before it is dropped. */
+export const MAX_AUTH_FAILURES = 6;
+/** How long a connection may take to log in. */
+export const LOGIN_TIMEOUT_MS = 60_000;
+/** How long shutdown waits for uploads being recorded. */
+const DRAIN_TIMEOUT_MS = 15_000;
+
+/**
+ * The partners' SFTP server (ssh2), on `sftp.host`:`sftp.port` when `sftp.enabled`. Each partner
+ * logs in with its own account (password and/or public key, `SftpCredentialRepository`) and sees
+ * a virtual tree of two folders backed by Postgres (`SftpSession`), so any replica serves anyone.
+ */
+@Injectable()
+export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('Sftp');
+  private server: Server | null = null;
+  private readonly connections = new Set<Connection>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly ingest: SftpIngest;
+  private boundPort: number | null = null;
+
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(PartnerFileRepository) private readonly files: PartnerFileRepository,
+    @Inject(SftpCredentialRepository) private readonly credentials: SftpCredentialRepository,
+    @Inject(AcceptMessage) accept: AcceptMessage,
+  ) {
+    this.ingest = new SftpIngest(files, accept);
+  }
+
+  /** The port the server listens on (the real one when configured as 0), or null when not listening. */
+  get port(): number | null {
+    return this.boundPort;
+  }
+
+  /** The host key's `SHA256:` fingerprint once started. */
+  hostKeyFingerprint: string | null = null;
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { enabled, host, port, hostKeyPath, generateHostKey } = this.config.sftp;
+    if (!enabled) return;
+    const hostKey = loadOrCreateHostKey(hostKeyPath, generateHostKey);
+    if (hostKey.generated) this.logger.warn({ msg: 'generated a new SFTP host key', path: hostKeyPath, fingerprint: hostKey.fingerprint });
+    this.hostKeyFingerprint = hostKey.fingerprint;
+    const server = new Server({ hostKeys: [hostKey.privateKey], ident: 'dockbridge' }, (client, info) => this.onConnection(client, info.ip));
+    server.on('error', (error: Error) => this.logger.error({ msg: 'sftp server error', error: error.message }));
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: Error) => reject(new Error(`SFTP server cannot listen on ${host}:${port}: ${error.message}`));
+      server.once('error', fail);
+      server.listen(port, host, () => {
+        server.off('error', fail);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.boundPort = (server.address() as AddressInfo).port;
+    this.logger.log({ msg: 'SFTP server listening', host, port: this.boundPort, hostKeyType: hostKey.type, hostKeyFingerprint: hostKey.fingerprint });
+  }
+
+  /** Stops taking connections and lets uploads being recorded finish (their CLOSE is answered). */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (!this.server) return;
+    this.server.close();
+    if (this.inFlight.size) {
+      await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS).unref())]);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.server) return;
+    const server = this.server;
+    this.server = null;
+    this.boundPort = null;
+    for (const client of this.connections) client.end();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Clients that do not answer the disconnect are cut after a moment.
+      setTimeout(() => {
+        for (const client of this.connections) (client as unknown as { _sock?: { destroy(): void } })._sock?.destroy();
+        resolve();
+      }, 2000).unref();
+    });
+  }
+
+  private track = <T>(work: Promise<T>): Promise<T> => {
+    this.inFlight.add(work);
+    const done = () => this.inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  };
+
+  private onConnection(client: Connection, ip: string): void {
+    this.connections.add(client);
+    let partner: PartnerProfile | null = null;
+    let username = '';
+    let failures = 0;
+    const loginTimer = setTimeout(() => {
+      if (!partner) client.end();
+    }, LOGIN_TIMEOUT_MS).unref();
+
+    client.on('error', (error: Error) => this.logger.debug({ msg: 'sftp connection error', ip, partnerId: partner?.id, error: error.message }));
+    client.on('close', () => {
+      clearTimeout(loginTimer);
+      this.connections.delete(client);
+    });
+
+    client.on('authentication', (ctx: AuthContext) => {
+      this.authenticate(ctx).then(
+        (result) => {
+          if (result === 'probe-ok') return ctx.accept();
+          if (result) {
+            partner = result;
+            username = ctx.username;
+            this.logger.log({ msg: 'sftp login', partnerId: result.id, username: ctx.username, method: ctx.method, ip });
+            return ctx.accept();
+          }
+          if (ctx.method !== 'none') {
+            failures++;
+            this.logger.warn({ msg: 'sftp login refused', username: ctx.username.slice(0, 64), method: ctx.method, ip });
+          }
+          if (failures >= MAX_AUTH_FAILURES) {
+            client.end();
+            return;
+          }
+          ctx.reject(['publickey', 'password']);
+        },
+        (error: Error) => {
+          this.logger.error({ msg: 'sftp authentication failed with an error', method: ctx.method, ip, error: error.message });
+          ctx.reject(['publickey', 'password']);
+        },
+      );
+    });
+
+    client.on('ready', () => {
+      const profile = partner;
+      if (!profile) return client.end();
+      clearTimeout(loginTimer);
+      client.on('session', (accept) => {
+        const session = accept();
+        session.on('sftp', (acceptSftp) => {
+          new SftpSession(acceptSftp(), {
+            partnerId: profile.id,
+            username,
+            files: this.files,
+            ingest: this.ingest,
+            maxFileBytes: this.config.sftp.maxFileBytes,
+            track: this.track,
+          });
+        });
+        // No shell, exec, pty or forwarding: without listeners ssh2 refuses them.
+      });
+    });
+  }
+
+  /** The partner for a valid login; 'probe-ok' for a public-key query ssh2 answers with PK_OK; null otherwise. */
+  private async authenticate(ctx: AuthContext): Promise<PartnerProfile | 'probe-ok' | null> {
+    switch (ctx.method) {
+      case 'password':
+        return this.credentials.verifyPassword(ctx.username, ctx.password);
+      case 'publickey':
+        if (!ctx.signature || !ctx.blob) return (await this.credentials.acceptsPublicKey(ctx.username, ctx.key)) ? 'probe-ok' : null;
+        return this.credentials.verifyPublicKey(ctx.username, ctx.key, { blob: ctx.blob, signature: ctx.signature, hashAlgo: ctx.hashAlgo });
+      default:
+        return null;
+    }
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * X12 reader benchmark: dockbridge's streaming reader (+ envelope validation) against node-x12
+ * `parse()` on the same generated 856 file, in one run; then the reader alone on a file twice as
+ * big to show its memory does not grow with the input. Each measurement runs in a fresh child
+ * process, so peak RSS (getrusage maxRSS) belongs to one reader. Medians of RUNS runs.
+ *
+ *   npm run build && node dist/bench/x12-reader.bench.js
+ *   (RUNS=3 SIZE_MIB=50 BIG_MIB=100 NODE_X12_MIB=50 to change; NODE_X12_MIB=0 skips node-x12)
+ *
+ * The mapping (libs/mapping) is not in the loop yet: add it to `child('reader')` when it lands.
+ */
+import { execFileSync } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { X12Interchange } from 'node-x12';
+import { readX12 } from '@dockbridge/x12';
+
+const MiB = 1024 * 1024;
+const RUNS = Number(process.env.RUNS ?? 3);
+const SIZE_MIB = Number(process.env.SIZE_MIB ?? 50);
+const BIG_MIB = Number(process.env.BIG_MIB ?? 100);
+/** node-x12 needs ~65x the file in RAM (STACK.md): 50 MiB -> ~3.3 GB. Capped; 0 skips it. */
+const NODE_X12_MIB = Math.min(Number(process.env.NODE_X12_MIB ?? SIZE_MIB), 100);
+/** Sets per functional group in the generated file. */
+const SETS_PER_GROUP = 1000;
+
+interface Result {
+  seconds: number;
+  mib: number;
+  sets: number;
+  segments: number;
+  problems: number;
+  maxRssMiB: number;
+}
+
+/** One ASN: shipment, 4 orders, 3 packs each, 2 items per pack (HL S/O/P/I with parent pointers). */
+function asn(n: number): string {
+  const control = String(n).padStart(9, '0');
+  const segs: string[] = [
+    `ST*856*${control}`,
+    `BSN*00*SH${control}*20260106*1015*0001`,
+    'HL*1**S',
+    'TD1*CTN*24****G*480*LB',
+    `TD5*O*2*FFRT`,
+    `REF*BM*BOL${control}`,
+    `REF*CN*PRO${control}`,
+    'DTM*011*20260106',
+    'DTM*017*20260108',
+    'N1*SF*KETTLE SUPPLY*92*SUP-KETTLE',
+    'N3*1 FACTORY LANE',
+    'N4*SPRINGFIELD*IL*62701*US',
+    'N1*ST*ACME DC 01*92*DC01',
+  ];
+  let hl = 1;
+  for (let o = 0; o < 4; o++) {
+    const order = ++hl;
+    segs.push(`HL*${order}*1*O`, `PRF*PO${control}${o}***20260101`, `REF*IA*VENDOR${o}`);
+    for (let p = 0; p < 3; p++) {
+      const pack = ++hl;
+      segs.push(`HL*${pack}*${order}*P`, `MAN*GM*00012345${control}${o}${p}`);
+      for (let i = 0; i < 2; i++) {
+        ++hl;
+        segs.push(`HL*${hl}*${pack}*I`, `LIN*${i + 1}*SK*KET-${o}${p}${i}*UP*0123456789${p}${i}`, `SN1**${6 * (i + 1)}*EA`, `PID*F****STEEL KETTLE MODEL ${i}`);
+      }
+    }
+  }
+  segs.push(`CTT*${hl}`);
+  segs.push(`SE*${segs.length + 1}*${control}`);
+  return segs.join('~\n') + '~\n';
+}
+
+/** Writes an 856 interchange of at least `mib` MiB (streamed out: the generator holds one group at a time). */
+async function generate(mib: number): Promise<string> {
+  const file = join(tmpdir(), `dockbridge-x12-bench-856-${mib}mib.edi`);
+  if (existsSync(file) && statSync(file).size >= mib * MiB) return file;
+  const out = createWriteStream(file);
+  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve())));
+  await write('ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P*>~\n');
+  let bytes = 0;
+  let n = 0;
+  let groups = 0;
+  while (bytes < mib * MiB) {
+    groups++;
+    let group = `GS*SH*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*${groups}*X*004010~\n`;
+    let sets = 0;
+    while (sets < SETS_PER_GROUP && bytes + group.length < mib * MiB + 4096) {
+      group += asn(++n);
+      sets++;
+    }
+    group += `GE*${sets}*${groups}~\n`;
+    bytes += group.length;
+    await write(group);
+  }
+  await write(`IEA*${groups}*000000001~\n`);
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return file;
+}
+
+/** Runs in a child: one reader over one file, prints a Result as JSON. */
+async function child(kind: string, file: string): Promise<void> {
+  const started = performance.now();
+  let sets = 0;
+  let segments = 0;
+  let problems = 0;
+  if (kind === 'reader') {
+    for await (const event of readX12(createReadStream(file, { highWaterMark: MiB }))) {
+      if (event.type === 'transactionSet') {
+        sets++;
+        segments += event.transactionSet.segments.length;
+      } else if (event.type === 'problem') problems++;
+    }
+  } else {
+    // Loaded here only, so the reader's child does not carry node-x12.
+    const { X12FatInterchange, X12Parser } = await import('node-x12');
+    const parsed = new X12Parser(false).parse(readFileSync(file, 'utf8'));
+    const interchanges = parsed instanceof X12FatInterchange ? [...parsed] : [parsed as X12Interchange];
+    for (const i of interchanges)
+      for (const g of i.functionalGroups)
+        for (const t of g.transactions) {
+          sets++;
+          segments += t.segments.length + 2;
+        }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const result: Result = { seconds, mib: statSync(file).size / MiB, sets, segments, problems, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+  process.stdout.write(JSON.stringify(result));
+}
+
+function measure(kind: 'reader' | 'node-x12', file: string): Result {
+  const runs: Result[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const heap = kind === 'node-x12' ? ['--max-old-space-size=16384'] : [];
+    const out = execFileSync(process.execPath, [...heap, __filename, '--child', kind, file], { encoding: 'utf8', maxBuffer: MiB });
+    runs.push(JSON.parse(out) as Result);
+  }
+  const med = (pick: (r: Result) => number) => median(runs.map(pick));
+  return { ...runs[0], seconds: med((r) => r.seconds), maxRssMiB: med((r) => r.maxRssMiB) };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const line = (label: string, r: Result) =>
+  `${label.padEnd(34)} ${r.mib.toFixed(1).padStart(6)} MiB  ${r.sets.toString().padStart(6)} sets  ${r.segments.toString().padStart(9)} segs  ` +
+  `${r.seconds.toFixed(2).padStart(7)} s  ${(r.mib / r.seconds).toFixed(1).padStart(7)} MiB/s  RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB`;
+
+async function main(): Promise<void> {
+  console.log(`x12 reader bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, medians of ${RUNS}`);
+  const file = await generate(SIZE_MIB);
+  const big = await generate(BIG_MIB);
+  const reader = measure('reader', file);
+  console.log(line(`reader (stream) ${SIZE_MIB} MiB`, reader));
+  const readerBig = measure('reader', big);
+  console.log(line(`reader (stream) ${BIG_MIB} MiB`, readerBig));
+  if (reader.problems || readerBig.problems) console.log(`!! the reader reported ${reader.problems + readerBig.problems} problems on generated files`);
+  if (NODE_X12_MIB > 0) {
+    const nodeFile = NODE_X12_MIB === SIZE_MIB ? file : await generate(NODE_X12_MIB);
+    const nodeX12 = measure('node-x12', nodeFile);
+    console.log(line(`node-x12 parse() ${NODE_X12_MIB} MiB`, nodeX12));
+    if (nodeX12.sets !== reader.sets && nodeFile === file) console.log(`!! set counts differ: reader ${reader.sets}, node-x12 ${nodeX12.sets}`);
+    const throughput = reader.mib / reader.seconds / (nodeX12.mib / nodeX12.seconds);
+    console.log(`throughput ratio reader/node-x12: ${throughput.toFixed(1)}x (target >= 25x)`);
+    console.log(`peak RSS ratio node-x12/reader: ${(nodeX12.maxRssMiB / reader.maxRssMiB).toFixed(1)}x`);
+  }
+  console.log(`reader RSS ${SIZE_MIB} -> ${BIG_MIB} MiB: ${reader.maxRssMiB.toFixed(0)} -> ${readerBig.maxRssMiB.toFixed(0)} MiB (target <= 150 MiB)`);
+}
+
+if (process.argv[2] === '--child') {
+  child(process.argv[3], process.argv[4]).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,38 @@
+import { DataSource } from 'typeorm';
+
+/** Interchanges already received (duplicate detection) and the control numbers of dockbridge's acknowledgments. */
+export class InterchangeRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Records that `messageId` carries these interchanges and returns the keys another message of
+   * the same partner carried within the window: those are duplicates. Idempotent for a retried
+   * translation of the same message; serialised per partner so two copies arriving together
+   * cannot both pass.
+   */
+  async claim(partnerId: string, keys: readonly string[], messageId: string, windowDays: number): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`interchange:${partnerId}`]);
+      const rows: { interchange_key: string }[] = await manager.query(
+        `SELECT DISTINCT interchange_key FROM interchange_receipt
+          WHERE partner_id = $1 AND interchange_key = ANY($2) AND message_id <> $3
+            AND received_at > now() - make_interval(days => $4)`,
+        [partnerId, keys, messageId, windowDays],
+      );
+      for (const key of keys) {
+        await manager.query(
+          `INSERT INTO interchange_receipt (partner_id, interchange_key, message_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+          [partnerId, key, messageId],
+        );
+      }
+      return new Set(rows.map((r) => r.interchange_key));
+    });
+  }
+
+  /** The next ISA13 for an acknowledgment (1..999999999, cycling). */
+  async nextControlNumber(): Promise<number> {
+    const [row]: { n: string }[] = await this.dataSource.query(`SELECT nextval('acknowledgment_control_number') AS n`);
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,141 @@
+import { build997, buildTA1, Interchange, interchangeKey, readX12, ta1NoteCode, TransactionSet } from '@dockbridge/x12';
+import type { CanonicalOperation } from '../canonical-operation';
+import type { TransactionMapping } from './document-builder';
+import { mapTransaction } from './edi-mapping';
+import type { EdiMappingSettings, PartyDirectory } from './edi-types';
+
+export interface EdiTranslationInput {
+  raw: string;
+  settings: EdiMappingSettings;
+  /** ISA06 ids the partner may send with; another sender's interchange is refused with a TA1 (note 006). */
+  senderIds: readonly string[];
+  directory: PartyDirectory;
+  /** A fresh ISA13 for each acknowledgment interchange (the caller's sequence). */
+  nextControlNumber: () => Promise<number>;
+  now: Date;
+}
+
+export interface InterchangeOutcome {
+  /** `sender|ISA13`: what duplicate detection keys on. */
+  key: string;
+  senderId: string;
+  control: string;
+  /** The envelope or sender was refused: nothing of it is delivered. */
+  refused: boolean;
+  reason?: string;
+}
+
+export interface SetOutcome extends TransactionMapping {
+  interchangeKey: string;
+  /** The envelope check refused the set itself (counts, control numbers): it was not mapped. */
+  envelopeRejected: boolean;
+}
+
+export interface Acknowledgment {
+  kind: '997' | 'TA1';
+  /** ISA13 of the interchange acknowledged. */
+  acknowledges: string;
+  content: string;
+}
+
+export interface EdiTranslation {
+  interchanges: InterchangeOutcome[];
+  sets: SetOutcome[];
+  operations: { interchangeKey: string; operation: CanonicalOperation }[];
+  acknowledgments: Acknowledgment[];
+  /** Problems outside any interchange (not X12 at all, garbage before the first ISA), readable. */
+  problems: string[];
+}
+
+const describe = (p: { message: string; line?: number; column?: number }) => (p.line ? `${p.message} (line ${p.line}, column ${p.column})` : p.message);
+
+/**
+ * Reads every interchange of an X12 payload, checks envelopes and the sender, maps each 850/856,
+ * and writes one acknowledgment per interchange: a 997 (AK5 per set: mapping rejections become
+ * AK3/AK4 segment errors), or a TA1 when the envelope itself is refused. Streams one set at a time.
+ */
+export async function translateEdi(input: EdiTranslationInput): Promise<EdiTranslation> {
+  const result: EdiTranslation = { interchanges: [], sets: [], operations: [], acknowledgments: [], problems: [] };
+  const pending = new Map<Interchange, { outcome: InterchangeOutcome; sets: SetOutcome[] }>();
+  const allowed = new Set(input.senderIds.map((id) => id.trim()));
+
+  for await (const event of readX12([input.raw])) {
+    if (event.type === 'interchange') {
+      const senderId = event.interchange.fields.senderId.trim();
+      const outcome: InterchangeOutcome = { key: interchangeKey(event.interchange), senderId, control: event.interchange.fields.controlNumber.trim(), refused: false };
+      if (!allowed.has(senderId)) {
+        outcome.refused = true;
+        outcome.reason = `interchange sender ${JSON.stringify(senderId)} (ISA06) is not one of this partner's sender ids`;
+      }
+      pending.set(event.interchange, { outcome, sets: [] });
+    } else if (event.type === 'transactionSet') {
+      const entry = pending.get(event.interchange);
+      if (!entry || entry.outcome.refused) continue;
+      entry.sets.push(mapSet(event.interchange, event.group.control, event.transactionSet, input, entry.outcome.key));
+    } else if (event.type === 'interchangeEnd') {
+      const entry = pending.get(event.interchange);
+      if (!entry) continue;
+      pending.delete(event.interchange);
+      await finish(event.interchange, entry.outcome, entry.sets, input, result);
+    } else if (event.type === 'problem' && event.problem.code === 'NO_INTERCHANGE') {
+      result.problems.push(describe(event.problem));
+    }
+  }
+  if (result.interchanges.length === 0 && result.problems.length === 0) result.problems.push('no X12 interchange found (the payload must start with ISA)');
+  return result;
+}
+
+function mapSet(interchange: Interchange, groupControl: string, set: TransactionSet, input: EdiTranslationInput, key: string): SetOutcome {
+  const envelopeErrors = set.problems.filter((p) => p.severity === 'error' && p.code !== 'SYNTAX_NOTE');
+  if (envelopeErrors.length > 0) {
+    return {
+      transactionControl: set.control,
+      setId: set.id,
+      rejected: true,
+      envelopeRejected: true,
+      interchangeKey: key,
+      diagnostics: envelopeErrors.map((p) => ({ level: 'error' as const, transactionControl: set.control, message: describe(p), ...(p.tag && { segmentTag: p.tag }) })),
+    };
+  }
+  const mapping = mapTransaction(
+    {
+      setId: set.id,
+      envelope: {
+        senderId: interchange.fields.senderId.trim(),
+        receiverId: interchange.fields.receiverId.trim(),
+        interchangeControl: interchange.fields.controlNumber.trim(),
+        groupControl,
+        transactionControl: set.control,
+        componentSeparator: interchange.delimiters.component,
+      },
+      segments: set.segments,
+    },
+    input.settings,
+    input.directory,
+  );
+  // A mapping rejection is acknowledged like a data error at the segment it names (AK3/AK4, AK5 R).
+  // The set's problems are the very list its 997 summary reads.
+  if (mapping.rejected) {
+    for (const d of mapping.diagnostics.filter((x) => x.level === 'error')) {
+      set.problems.push({ code: 'APPLICATION_ERROR', severity: 'error', message: d.message, setPosition: d.segmentPosition, tag: d.segmentTag, element: d.element });
+    }
+  }
+  return { ...mapping, envelopeRejected: false, interchangeKey: key };
+}
+
+async function finish(interchange: Interchange, outcome: InterchangeOutcome, sets: SetOutcome[], input: EdiTranslationInput, result: EdiTranslation): Promise<void> {
+  const note = outcome.refused ? '006' : ta1NoteCode(interchange);
+  if (note && !outcome.refused) {
+    outcome.refused = true;
+    outcome.reason = interchange.problems.filter((p) => p.severity === 'error').map(describe).join('; ');
+  }
+  const options = { senderId: interchange.fields.receiverId.trim() || 'DOCKBRIDGE', controlNumber: await input.nextControlNumber(), date: input.now };
+  if (outcome.refused) {
+    result.acknowledgments.push({ kind: 'TA1', acknowledges: outcome.control, content: buildTA1(interchange, note, options) });
+  } else {
+    result.acknowledgments.push({ kind: '997', acknowledges: outcome.control, content: build997(interchange, options) });
+    for (const set of sets) if (set.operation) result.operations.push({ interchangeKey: outcome.key, operation: set.operation });
+  }
+  result.interchanges.push(outcome);
+  result.sets.push(...sets);
+}

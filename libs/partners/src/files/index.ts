@@ -1,0 +1,3 @@
+export * from './partner-file.types';
+export * from './partner-file.errors';
+export * from './partner-file.repository';

@@ -1,0 +1,259 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { PARTNER_ID_PATTERN } from '../entities/partner.entity';
+import { PartnerNotFoundError } from '../partners.errors';
+import { InvalidPartnerFilePathError, PartnerFileExistsError, PartnerFileNotFoundError } from './partner-file.errors';
+import {
+  isPartnerFileName,
+  isPartnerFolder,
+  PartnerFileInfo,
+  PartnerFileWithContent,
+  PartnerFolder,
+  PutFileOptions,
+  RenameFileOptions,
+} from './partner-file.types';
+
+export interface PartnerFileRepositoryOptions {
+  /** The clock (tests); `new Date()` by default. */
+  now?: () => Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INFO_COLUMNS = 'id, partner_id, folder, name, size, sha256, created_at, message_id, kind';
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+interface FileRow {
+  id: string;
+  partner_id: string;
+  folder: PartnerFolder;
+  name: string;
+  size: number;
+  sha256: string;
+  created_at: Date;
+  message_id: string | null;
+  kind: string | null;
+  content?: Buffer;
+}
+
+function toInfo(row: FileRow): PartnerFileInfo {
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    folder: row.folder,
+    name: row.name,
+    size: Number(row.size),
+    sha256: row.sha256,
+    createdAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+    messageId: row.message_id,
+    kind: row.kind,
+  };
+}
+
+function pgCode(error: unknown): string | undefined {
+  const e = error as { code?: string; driverError?: { code?: string } };
+  return e?.driverError?.code ?? e?.code;
+}
+
+function pgConstraint(error: unknown): string | undefined {
+  const e = error as { constraint?: string; driverError?: { constraint?: string } };
+  return e?.driverError?.constraint ?? e?.constraint;
+}
+
+/**
+ * Runs SQL and returns its rows. Statements whose effect is counted end in `RETURNING`, so the count
+ * is the number of rows: the same on node-postgres and PGlite (which reports no `rowCount`).
+ */
+async function exec(manager: EntityManager, sql: string, params: unknown[]): Promise<{ rows: FileRow[]; affected: number }> {
+  const own = !manager.queryRunner;
+  const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
+  try {
+    const result = await runner.query(sql, params, true);
+    const rows = (Array.isArray(result.records) ? result.records : []) as FileRow[];
+    return { rows, affected: rows.length };
+  } finally {
+    if (own) await runner.release();
+  }
+}
+
+export const sha256Hex = (content: Buffer): string => createHash('sha256').update(content).digest('hex');
+
+/**
+ * The partners' virtual file system (`partner_file`): two flat folders per partner, `inbound` and
+ * `outbound`. Every method takes the partner id and only ever touches that partner's rows: there is
+ * no way to reach another partner's files through this class. Removing or replacing a file keeps
+ * its row (with `removed_at`) for the record; only live files are listed, read or renamed.
+ */
+export class PartnerFileRepository {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    options: PartnerFileRepositoryOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * Stores a file, replacing a live file of the same name (the old row is kept, removed). Throws
+   * PartnerNotFoundError for an unknown partner, InvalidPartnerFilePathError for a bad folder or name.
+   */
+  async put(partnerId: string, folder: PartnerFolder, name: string, content: Buffer, options: PutFileOptions = {}): Promise<PartnerFileInfo> {
+    this.checkPath(folder, name);
+    if (!PARTNER_ID_PATTERN.test(partnerId)) throw new PartnerNotFoundError(partnerId);
+    if (!Buffer.isBuffer(content)) throw new TypeError('content must be a Buffer');
+    if (options.messageId != null && !UUID.test(options.messageId)) throw new RangeError(`messageId is not a uuid: ${options.messageId}`);
+    const sha256 = sha256Hex(content);
+    // Two writers of the same name at once: the partial unique index refuses the second insert;
+    // its retry then replaces the first writer's file, as if it had come second.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.dataSource.transaction(async (manager) => {
+          const now = this.now();
+          await exec(
+            manager,
+            `UPDATE partner_file SET removed_at = $4
+              WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
+            [partnerId, folder, name, now],
+          );
+          const { rows } = await exec(
+            manager,
+            `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             RETURNING ${INFO_COLUMNS}`,
+            [randomUUID(), partnerId, folder, name, content, content.length, sha256, now, options.messageId ?? null, options.kind ?? null],
+          );
+          return toInfo(rows[0]);
+        });
+      } catch (error) {
+        const code = pgCode(error);
+        if (code === FOREIGN_KEY_VIOLATION && pgConstraint(error) === 'partner_file_partner_id_fkey') throw new PartnerNotFoundError(partnerId);
+        if (code === UNIQUE_VIOLATION && attempt < 3) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** The folder's live files by name, without content. */
+  async list(partnerId: string, folder: PartnerFolder): Promise<PartnerFileInfo[]> {
+    if (!isPartnerFolder(folder)) throw new InvalidPartnerFilePathError(String(folder), '');
+    if (!PARTNER_ID_PATTERN.test(partnerId)) return [];
+    const { rows } = await exec(
+      this.dataSource.manager,
+      `SELECT ${INFO_COLUMNS} FROM partner_file
+        WHERE partner_id = $1 AND folder = $2 AND removed_at IS NULL
+        ORDER BY name`,
+      [partnerId, folder],
+    );
+    return rows.map(toInfo);
+  }
+
+  /** A live file's metadata, or null. */
+  async stat(partnerId: string, folder: PartnerFolder, name: string): Promise<PartnerFileInfo | null> {
+    if (!this.validPath(partnerId, folder, name)) return null;
+    const { rows } = await exec(
+      this.dataSource.manager,
+      `SELECT ${INFO_COLUMNS} FROM partner_file
+        WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
+      [partnerId, folder, name],
+    );
+    return rows[0] ? toInfo(rows[0]) : null;
+  }
+
+  /** A live file with its bytes, or null. */
+  async read(partnerId: string, folder: PartnerFolder, name: string): Promise<PartnerFileWithContent | null> {
+    if (!this.validPath(partnerId, folder, name)) return null;
+    const { rows } = await exec(
+      this.dataSource.manager,
+      `SELECT ${INFO_COLUMNS}, content FROM partner_file
+        WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
+      [partnerId, folder, name],
+    );
+    if (!rows[0]) return null;
+    const content = rows[0].content;
+    return { ...toInfo(rows[0]), content: Buffer.isBuffer(content) ? content : Buffer.from(content ?? []) };
+  }
+
+  /** Removes a live file (its row stays, marked removed). False when there was none. */
+  async remove(partnerId: string, folder: PartnerFolder, name: string): Promise<boolean> {
+    if (!this.validPath(partnerId, folder, name)) return false;
+    const { affected } = await exec(
+      this.dataSource.manager,
+      `UPDATE partner_file SET removed_at = $4
+        WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL
+        RETURNING id`,
+      [partnerId, folder, name, this.now()],
+    );
+    return affected > 0;
+  }
+
+  /**
+   * Renames a live file within its folder. Throws PartnerFileNotFoundError when `from` is not
+   * there, PartnerFileExistsError when `to` is (unless `overwrite`, which removes that file).
+   */
+  async rename(partnerId: string, folder: PartnerFolder, from: string, to: string, options: RenameFileOptions = {}): Promise<PartnerFileInfo> {
+    this.checkPath(folder, from);
+    this.checkPath(folder, to);
+    if (!PARTNER_ID_PATTERN.test(partnerId)) throw new PartnerFileNotFoundError(partnerId, folder, from);
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const { rows: source } = await exec(
+          manager,
+          `SELECT ${INFO_COLUMNS} FROM partner_file
+            WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL FOR UPDATE`,
+          [partnerId, folder, from],
+        );
+        if (!source[0]) throw new PartnerFileNotFoundError(partnerId, folder, from);
+        if (from === to) return toInfo(source[0]);
+        const { rows: target } = await exec(
+          manager,
+          `SELECT id FROM partner_file
+            WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL FOR UPDATE`,
+          [partnerId, folder, to],
+        );
+        if (target[0]) {
+          if (!options.overwrite) throw new PartnerFileExistsError(partnerId, folder, to);
+          await exec(manager, `UPDATE partner_file SET removed_at = $2 WHERE id = $1`, [target[0].id, this.now()]);
+        }
+        const { rows } = await exec(manager, `UPDATE partner_file SET name = $2 WHERE id = $1 RETURNING ${INFO_COLUMNS}`, [source[0].id, to]);
+        return toInfo(rows[0]);
+      });
+    } catch (error) {
+      // A file created under `to` between our check and the update.
+      if (pgCode(error) === UNIQUE_VIOLATION) throw new PartnerFileExistsError(partnerId, folder, to);
+      throw error;
+    }
+  }
+
+  /** Records the message a file became (inbound) or belongs to. False when the partner has no such file. */
+  async linkMessage(partnerId: string, fileId: string, messageId: string): Promise<boolean> {
+    if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) return false;
+    if (!UUID.test(messageId)) throw new RangeError(`messageId is not a uuid: ${messageId}`);
+    const { affected } = await exec(
+      this.dataSource.manager,
+      `UPDATE partner_file SET message_id = $3 WHERE id = $1 AND partner_id = $2 RETURNING id`,
+      [fileId, partnerId, messageId],
+    );
+    return affected > 0;
+  }
+
+  /** Removes one particular version of a file (by id) if it is still live; used to undo a failed upload. */
+  async removeById(partnerId: string, fileId: string): Promise<boolean> {
+    if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) return false;
+    const { affected } = await exec(
+      this.dataSource.manager,
+      `UPDATE partner_file SET removed_at = $3 WHERE id = $1 AND partner_id = $2 AND removed_at IS NULL RETURNING id`,
+      [fileId, partnerId, this.now()],
+    );
+    return affected > 0;
+  }
+
+  private validPath(partnerId: string, folder: PartnerFolder, name: string): boolean {
+    if (!isPartnerFolder(folder)) throw new InvalidPartnerFilePathError(String(folder), String(name));
+    return PARTNER_ID_PATTERN.test(partnerId) && isPartnerFileName(name);
+  }
+
+  private checkPath(folder: PartnerFolder, name: string): void {
+    if (!isPartnerFolder(folder) || !isPartnerFileName(name)) throw new InvalidPartnerFilePathError(String(folder), String(name));
+  }
+}

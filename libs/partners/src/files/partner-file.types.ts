@@ -1,0 +1,57 @@
+/** The two folders every partner has: what it sends (`inbound`) and what it fetches (`outbound`). */
+export const PARTNER_FOLDERS = ['inbound', 'outbound'] as const;
+export type PartnerFolder = (typeof PARTNER_FOLDERS)[number];
+
+/** Longest file name accepted (bytes of UTF-8 are not counted; characters are). */
+export const PARTNER_FILE_NAME_MAX = 255;
+
+/**
+ * A plain file name: 1..255 characters, no `/` or `\`, no control characters, not `.` or `..`.
+ * Folders are not nested, so a name is never a path.
+ */
+export function isPartnerFileName(name: unknown): name is string {
+  return (
+    typeof name === 'string' &&
+    name.length > 0 &&
+    name.length <= PARTNER_FILE_NAME_MAX &&
+    name !== '.' &&
+    name !== '..' &&
+    // eslint-disable-next-line no-control-regex
+    !/[/\\\u0000-\u001f\u007f]/.test(name)
+  );
+}
+
+export function isPartnerFolder(folder: unknown): folder is PartnerFolder {
+  return typeof folder === 'string' && (PARTNER_FOLDERS as readonly string[]).includes(folder);
+}
+
+/** A live file of a partner, without its content. */
+export interface PartnerFileInfo {
+  id: string;
+  partnerId: string;
+  folder: PartnerFolder;
+  name: string;
+  size: number;
+  /** Lowercase hex SHA-256 of the content. */
+  sha256: string;
+  createdAt: Date;
+  /** The message an inbound upload became, or the message an outbound file (a 997, ...) belongs to. */
+  messageId: string | null;
+  /** What an outbound file is: `997`, `TA1`, `export`, ...; null for uploads. */
+  kind: string | null;
+}
+
+/** A file with its bytes. */
+export interface PartnerFileWithContent extends PartnerFileInfo {
+  content: Buffer;
+}
+
+export interface PutFileOptions {
+  messageId?: string | null;
+  kind?: string | null;
+}
+
+export interface RenameFileOptions {
+  /** Replace a live file that already has the new name (default false: PartnerFileExistsError). */
+  overwrite?: boolean;
+}

@@ -1,0 +1,204 @@
+import {
+  isaFields,
+  validateGroupHeader,
+  validateGroupTrailer,
+  validateInterchangeTrailer,
+  validateIsa,
+  validateSetHeader,
+  validateSetTrailer,
+} from './envelope.validation';
+import { checkSyntaxNotes } from './syntax-notes';
+import type { TokenizerSink } from './tokenizer';
+import type { Delimiters, FunctionalGroup, Interchange, Problem, Segment, TransactionSet, X12Event, X12ReadOptions } from './x12.types';
+
+/**
+ * Groups tokenized segments into Interchange > FunctionalGroup > TransactionSet and runs the
+ * envelope checks as each structure closes. Emits events in input order; a transaction set is
+ * emitted (and, unless retained, forgotten) as soon as its SE arrives, so memory holds one set
+ * at a time plus a small summary per set for the 997.
+ */
+export class EnvelopeReader implements TokenizerSink {
+  private interchange?: Interchange;
+  private group?: FunctionalGroup;
+  private set?: TransactionSet;
+  private controlsInGroup = new Set<string>();
+  private last?: Segment;
+  /** One problem per run of misplaced segments, not one per segment. */
+  private misplacedReported = false;
+  private readonly retain: boolean;
+  private readonly syntaxNotes: boolean;
+
+  constructor(
+    private readonly emit: (event: X12Event) => void,
+    options: X12ReadOptions = {},
+  ) {
+    this.retain = options.retainTransactionSets ?? false;
+    this.syntaxNotes = options.checkSyntaxNotes ?? true;
+  }
+
+  problem(problem: Problem): void {
+    // Reading problems inside a set make the set itself faulty (AK3/AK5).
+    if (this.set && (problem.code === 'INVALID_SEGMENT_TAG' || problem.code === 'SEGMENT_TOO_LONG' || problem.code === 'EMPTY_SEGMENT')) {
+      if (problem.code !== 'EMPTY_SEGMENT') {
+        this.set.problems.push({ ...problem, setPosition: this.set.segments.length + 1 });
+      }
+    }
+    this.emit({ type: 'problem', problem });
+  }
+
+  segment(segment: Segment, delimiters: Delimiters): void {
+    this.last = segment;
+    switch (segment.tag) {
+      case 'ISA':
+        return this.openInterchange(segment, delimiters);
+      case 'IEA':
+        return this.closeInterchange(segment);
+      case 'GS':
+        return this.openGroup(segment);
+      case 'GE':
+        return this.closeGroup(segment);
+      case 'ST':
+        return this.openSet(segment);
+      case 'SE':
+        if (this.set) return this.closeSet(segment);
+        return this.misplaced(segment);
+      default:
+        if (this.set) {
+          this.set.segments.push(segment);
+          if (this.syntaxNotes) {
+            for (const p of checkSyntaxNotes(segment, this.set.segments.length)) this.report(p, this.set.problems);
+          }
+          return;
+        }
+        // TA1 (interchange acknowledgment) legitimately sits between ISA and GS.
+        if (segment.tag === 'TA1' && this.interchange && !this.group) return;
+        return this.misplaced(segment);
+    }
+  }
+
+  /** Input is over: whatever is still open was truncated. */
+  end(): void {
+    this.closeInterchange(undefined);
+  }
+
+  private openInterchange(isa: Segment, delimiters: Delimiters): void {
+    if (this.interchange) this.closeInterchange(undefined, isa);
+    const interchange: Interchange = { header: isa, fields: isaFields(isa), delimiters, groups: [], problems: [] };
+    this.interchange = interchange;
+    this.misplacedReported = false;
+    this.emit({ type: 'interchange', interchange });
+    for (const p of validateIsa(isa)) this.report(p, interchange.problems);
+  }
+
+  private closeInterchange(iea: Segment | undefined, where?: Segment): void {
+    if (this.group) this.closeGroup(undefined, where ?? iea);
+    const interchange = this.interchange;
+    if (!interchange) {
+      if (iea) this.report(at(iea, 'IEA_WITHOUT_ISA', 'IEA without an open interchange'));
+      return;
+    }
+    interchange.trailer = iea;
+    for (const p of validateInterchangeTrailer(interchange, iea, where ?? this.last)) this.report(p, interchange.problems);
+    this.interchange = undefined;
+    this.misplacedReported = false;
+    this.emit({ type: 'interchangeEnd', interchange });
+  }
+
+  private openGroup(gs: Segment): void {
+    if (!this.interchange) return this.misplaced(gs);
+    if (this.group) this.closeGroup(undefined, gs);
+    const e = (n: number) => gs.elements[n - 1] ?? '';
+    const group: FunctionalGroup = {
+      header: gs,
+      functionalId: e(1),
+      senderCode: e(2),
+      receiverCode: e(3),
+      date: e(4),
+      time: e(5),
+      control: e(6).trim(),
+      agency: e(7),
+      version: e(8),
+      transactionSets: [],
+      summaries: [],
+      problems: [],
+    };
+    this.group = group;
+    this.controlsInGroup.clear();
+    this.misplacedReported = false;
+    this.interchange.groups.push(group);
+    this.emit({ type: 'group', interchange: this.interchange, group });
+    for (const p of validateGroupHeader(gs)) this.report(p, group.problems);
+  }
+
+  private closeGroup(ge: Segment | undefined, where?: Segment): void {
+    if (this.set) this.closeSet(undefined, where ?? ge);
+    const group = this.group;
+    if (!group || !this.interchange) {
+      if (ge) this.report(at(ge, 'GE_WITHOUT_GS', 'GE without an open functional group'), this.interchange?.problems);
+      return;
+    }
+    group.trailer = ge;
+    for (const p of validateGroupTrailer(group, ge, where ?? this.last)) this.report(p, group.problems);
+    this.group = undefined;
+    this.misplacedReported = false;
+    this.emit({ type: 'groupEnd', interchange: this.interchange, group });
+  }
+
+  private openSet(st: Segment): void {
+    if (!this.group) return this.misplaced(st);
+    if (this.set) this.closeSet(undefined, st);
+    const set: TransactionSet = {
+      id: (st.elements[0] ?? '').trim(),
+      control: (st.elements[1] ?? '').trim(),
+      segments: [st],
+      header: st,
+      groupControl: this.group.control,
+      problems: [],
+    };
+    for (const p of validateSetHeader(st, this.controlsInGroup)) this.report(p, set.problems);
+    if (set.control) this.controlsInGroup.add(set.control);
+    this.set = set;
+  }
+
+  private closeSet(se: Segment | undefined, where?: Segment): void {
+    const set = this.set!;
+    const group = this.group!;
+    if (se) {
+      set.segments.push(se);
+      set.trailer = se;
+    }
+    for (const p of validateSetTrailer(set, se, where ?? this.last)) this.report(p, set.problems);
+    this.set = undefined;
+    group.summaries.push({
+      id: set.id,
+      control: set.control,
+      ...(set.header.elements[2] ? { implementationReference: set.header.elements[2] } : {}),
+      segmentCount: set.segments.length,
+      problems: set.problems,
+    });
+    if (this.retain) group.transactionSets.push(set);
+    this.emit({ type: 'transactionSet', interchange: this.interchange!, group, transactionSet: set });
+  }
+
+  /** A segment where the envelope does not allow it. */
+  private misplaced(segment: Segment): void {
+    if (this.misplacedReported) return;
+    this.misplacedReported = true;
+    if (!this.interchange) {
+      this.report(at(segment, 'NO_INTERCHANGE', `${segment.tag} outside any interchange (no open ISA)`));
+    } else if (!this.group) {
+      this.report(at(segment, 'SEGMENT_OUTSIDE_GROUP', `${segment.tag} outside a functional group (no open GS)`), this.interchange.problems);
+    } else {
+      this.report(at(segment, 'SEGMENT_OUTSIDE_SET', `${segment.tag} outside a transaction set (no open ST)`), this.group.problems);
+    }
+  }
+
+  private report(problem: Problem, into?: Problem[]): void {
+    into?.push(problem);
+    this.emit({ type: 'problem', problem });
+  }
+}
+
+function at(segment: Segment, code: Problem['code'], message: string): Problem {
+  return { code, severity: 'error', message, segmentIndex: segment.index, line: segment.line, column: segment.column, tag: segment.tag };
+}

@@ -1,0 +1,162 @@
+import type { FunctionalGroup, Interchange, IsaFields, Problem, ProblemCode, Segment, TransactionSet } from './x12.types';
+
+/**
+ * Envelope checks as pure functions over what the reader assembled. Each returns the problems
+ * it finds (never throws); the reader attaches them to the structure they concern.
+ */
+
+/** Fixed widths of ISA01..ISA16. */
+export const ISA_WIDTHS = [2, 10, 2, 10, 2, 15, 2, 15, 6, 4, 1, 5, 9, 1, 1, 1] as const;
+
+const ISA_FORMATS: Record<number, [RegExp, string]> = {
+  9: [/^\d{6}$/, 'a YYMMDD date'],
+  10: [/^\d{4}$/, 'an HHMM time'],
+  12: [/^\d{5}$/, 'a 5-digit version'],
+  13: [/^\d{9}$/, '9 digits'],
+  14: [/^[01]$/, '0 or 1'],
+  15: [/^[PTI]$/, 'P, T or I'],
+};
+
+export function isaFields(isa: Segment): IsaFields {
+  const e = (n: number) => isa.elements[n - 1] ?? '';
+  return {
+    authorizationQualifier: e(1),
+    authorizationInfo: e(2),
+    securityQualifier: e(3),
+    securityInfo: e(4),
+    senderQualifier: e(5),
+    senderId: e(6),
+    receiverQualifier: e(7),
+    receiverId: e(8),
+    date: e(9),
+    time: e(10),
+    standardsIdOrRepetition: e(11),
+    version: e(12),
+    controlNumber: e(13),
+    acknowledgmentRequested: e(14),
+    usage: e(15),
+    componentSeparator: e(16),
+  };
+}
+
+/** ISA: 16 elements, each of its fixed width, numeric fields numeric. */
+export function validateIsa(isa: Segment): Problem[] {
+  const problems: Problem[] = [];
+  if (isa.elements.length !== 16) {
+    problems.push(at(isa, 'ISA_FIELD_INVALID', `ISA has ${isa.elements.length} elements, 16 expected`));
+  }
+  ISA_WIDTHS.forEach((width, i) => {
+    const value = isa.elements[i];
+    if (value === undefined) return;
+    const n = i + 1;
+    if (value.length !== width) {
+      problems.push({ ...at(isa, 'ISA_FIELD_INVALID', `ISA${pad2(n)} "${value}" is ${value.length} characters, ${width} expected`), element: n });
+      return;
+    }
+    const format = ISA_FORMATS[n];
+    if (format && !format[0].test(value)) {
+      problems.push({ ...at(isa, 'ISA_FIELD_INVALID', `ISA${pad2(n)} "${value}" must be ${format[1]}`), element: n });
+    }
+  });
+  return problems;
+}
+
+/** IEA (or its absence) against the interchange it closes. */
+export function validateInterchangeTrailer(interchange: Interchange, iea: Segment | undefined, where?: Segment): Problem[] {
+  if (!iea) {
+    return [at(where ?? interchange.header, 'MISSING_IEA', `interchange ${interchange.fields.controlNumber} has no IEA (truncated?)`)];
+  }
+  const problems: Problem[] = [];
+  const count = parseCount(iea.elements[0]);
+  if (count !== interchange.groups.length) {
+    problems.push({ ...at(iea, 'IEA01_GROUP_COUNT', `IEA01 "${iea.elements[0] ?? ''}" but the interchange has ${interchange.groups.length} group(s)`), element: 1 });
+  }
+  if (!sameControl(iea.elements[1], interchange.fields.controlNumber)) {
+    problems.push({ ...at(iea, 'ISA13_IEA02_MISMATCH', `IEA02 "${iea.elements[1] ?? ''}" does not match ISA13 "${interchange.fields.controlNumber}"`), element: 2 });
+  }
+  return problems;
+}
+
+/** GS: the 8 elements a group header needs. */
+export function validateGroupHeader(gs: Segment): Problem[] {
+  const missing = [1, 2, 3, 4, 5, 6, 7, 8].filter((n) => !(gs.elements[n - 1] ?? '').trim());
+  return missing.length ? [{ ...at(gs, 'GS_INVALID', `GS without ${missing.map((n) => `GS${pad2(n)}`).join(', ')}`), element: missing[0] }] : [];
+}
+
+/** GE (or its absence) against the group it closes. */
+export function validateGroupTrailer(group: FunctionalGroup, ge: Segment | undefined, where?: Segment): Problem[] {
+  if (!ge) return [at(where ?? group.header, 'MISSING_GE', `functional group ${group.control} has no GE`)];
+  const problems: Problem[] = [];
+  const count = parseCount(ge.elements[0]);
+  if (count !== group.summaries.length) {
+    problems.push({ ...at(ge, 'GE01_SET_COUNT', `GE01 "${ge.elements[0] ?? ''}" but the group has ${group.summaries.length} transaction set(s)`), element: 1 });
+  }
+  if (!sameControl(ge.elements[1], group.control)) {
+    problems.push({ ...at(ge, 'GS06_GE02_MISMATCH', `GE02 "${ge.elements[1] ?? ''}" does not match GS06 "${group.control}"`), element: 2 });
+  }
+  return problems;
+}
+
+/** ST: an id and a control number; the control number unique within its group. */
+export function validateSetHeader(st: Segment, controlsInGroup: ReadonlySet<string>): Problem[] {
+  const problems: Problem[] = [];
+  const id = (st.elements[0] ?? '').trim();
+  const control = (st.elements[1] ?? '').trim();
+  if (!/^[0-9A-Z]{3}$/.test(id)) problems.push({ ...at(st, 'ST_INVALID', `ST01 "${id}" is not a transaction set id`), element: 1, setPosition: 1 });
+  if (!control) problems.push({ ...at(st, 'ST_INVALID', 'ST02 (control number) is missing'), element: 2, setPosition: 1 });
+  else if (controlsInGroup.has(control)) {
+    problems.push({ ...at(st, 'DUPLICATE_ST02', `ST02 "${control}" is used twice in this group`), element: 2, setPosition: 1 });
+  }
+  return problems;
+}
+
+/** SE (or its absence) against the set it closes: SE01 counts ST..SE inclusive. */
+export function validateSetTrailer(set: TransactionSet, se: Segment | undefined, where?: Segment): Problem[] {
+  if (!se) return [at(where ?? set.header, 'MISSING_SE', `transaction set ${set.id} ${set.control} has no SE`)];
+  const problems: Problem[] = [];
+  const count = parseCount(se.elements[0]);
+  if (count !== set.segments.length) {
+    problems.push({
+      ...at(se, 'SE01_SEGMENT_COUNT', `SE01 "${se.elements[0] ?? ''}" but the set has ${set.segments.length} segments (ST..SE)`),
+      element: 1,
+      setPosition: set.segments.length,
+    });
+  }
+  if (!sameControl(se.elements[1], set.control)) {
+    problems.push({
+      ...at(se, 'ST02_SE02_MISMATCH', `SE02 "${se.elements[1] ?? ''}" does not match ST02 "${set.control}"`),
+      element: 2,
+      setPosition: set.segments.length,
+    });
+  }
+  return problems;
+}
+
+/**
+ * Key for duplicate-interchange detection (same sender + ISA13): the caller keeps these for its
+ * window in storage. Padding is not significant.
+ */
+export function interchangeKey(isa: IsaFields | Interchange): string {
+  const f = 'fields' in isa ? isa.fields : isa;
+  return `${f.senderQualifier.trim()}/${f.senderId.trim()}/${f.controlNumber.trim()}`;
+}
+
+/** A count element ("26", "0000000026"); NaN when it is not a number. */
+export function parseCount(value: string | undefined): number {
+  const v = (value ?? '').trim();
+  return /^\d{1,18}$/.test(v) ? Number(v) : NaN;
+}
+
+/** Control numbers match when equal, or equal as numbers when both are numeric (padding aside). */
+export function sameControl(a: string | undefined, b: string | undefined): boolean {
+  const x = (a ?? '').trim();
+  const y = (b ?? '').trim();
+  if (x === y) return x.length > 0;
+  return /^\d+$/.test(x) && /^\d+$/.test(y) && Number(x) === Number(y);
+}
+
+function at(segment: Segment, code: ProblemCode, message: string): Problem {
+  return { code, severity: 'error', message, segmentIndex: segment.index, line: segment.line, column: segment.column, tag: segment.tag };
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');

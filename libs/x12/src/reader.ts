@@ -1,0 +1,88 @@
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
+import { EnvelopeReader } from './envelope.reader';
+import { X12Tokenizer } from './tokenizer';
+import type { Delimiters, Interchange, Problem, Segment, X12Document, X12Event, X12ReadOptions } from './x12.types';
+
+export interface X12StreamOptions extends X12ReadOptions {
+  /** How bytes become characters. X12 is ASCII in practice; latin1 never fails on odd bytes. Default utf8. */
+  encoding?: 'utf8' | 'latin1';
+}
+
+/**
+ * Reads X12 from a stream of chunks (a Node Readable, or any async iterable of Buffers/strings)
+ * and yields envelope events and one transaction set at a time, in input order. Never throws
+ * on bad input: problems are events. Chunks may split anything (the ISA, a multi-byte character).
+ * (An array of chunks works too: handy in tests.)
+ */
+/** Characters tokenized between two hand-outs of events (measured: 64 KiB is the sweet spot). */
+const SLICE = 64 * 1024;
+
+export type X12Chunk = Buffer | Uint8Array | string;
+
+export async function* readX12(
+  source: AsyncIterable<X12Chunk> | Iterable<X12Chunk> | Readable,
+  options: X12StreamOptions = {},
+): AsyncGenerator<X12Event> {
+  const queue: X12Event[] = [];
+  const envelope = new EnvelopeReader((event) => queue.push(event), options);
+  const tokenizer = new X12Tokenizer(envelope, options);
+  const decoder = new StringDecoder(options.encoding ?? 'utf8');
+  for await (const chunk of source as AsyncIterable<X12Chunk>) {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    // Feed big chunks in slices and hand out their events in between: the segments of a slice
+    // die young (cheap for the GC) and the queue stays small whatever the source's chunk size.
+    for (let from = 0; from < text.length; from += SLICE) {
+      tokenizer.write(text.length <= SLICE ? text : text.slice(from, from + SLICE));
+      for (let i = 0; i < queue.length; i++) yield queue[i];
+      queue.length = 0;
+    }
+  }
+  tokenizer.write(decoder.end());
+  tokenizer.end();
+  envelope.end();
+  for (let i = 0; i < queue.length; i++) yield queue[i];
+}
+
+/** Reads a whole text at once, on the same tokenizer: every interchange with its sets retained. */
+export function parseX12(text: string, options: X12ReadOptions = {}): X12Document {
+  const interchanges: Interchange[] = [];
+  const problems: Problem[] = [];
+  const envelope = new EnvelopeReader(
+    (event) => {
+      if (event.type === 'interchange') interchanges.push(event.interchange);
+      else if (event.type === 'problem') problems.push(event.problem);
+    },
+    { retainTransactionSets: true, ...options },
+  );
+  const tokenizer = new X12Tokenizer(envelope, options);
+  tokenizer.write(text);
+  tokenizer.end();
+  envelope.end();
+  return { interchanges, problems, segmentCount: tokenizer.segmentCount };
+}
+
+/** Only the segments, with the delimiters in force for each (no envelope grouping). */
+export function tokenizeX12(text: string, options: X12ReadOptions = {}): { segments: Segment[]; problems: Problem[] } {
+  const segments: Segment[] = [];
+  const problems: Problem[] = [];
+  const tokenizer = new X12Tokenizer({ segment: (s) => segments.push(s), problem: (p) => problems.push(p) }, options);
+  tokenizer.write(text);
+  tokenizer.end();
+  return { segments, problems };
+}
+
+/** Element n (1-based, as X12 numbers them: `element(seg, 3)` is BEG03); '' when absent. */
+export function element(segment: Pick<Segment, 'elements'>, n: number): string {
+  return segment.elements[n - 1] ?? '';
+}
+
+/** Splits a composite element with the interchange's component separator (ISA16). */
+export function components(value: string, delimiters: Pick<Delimiters, 'component'>): string[] {
+  return value.split(delimiters.component);
+}
+
+/** Splits a repeated element with the repetition separator (5010 ISA11); one value when there is none. */
+export function repetitions(value: string, delimiters: Pick<Delimiters, 'repetition'>): string[] {
+  return delimiters.repetition ? value.split(delimiters.repetition) : [value];
+}

@@ -1,0 +1,125 @@
+import type { Problem, Segment } from './x12.types';
+
+/**
+ * X12 syntax notes for the segments dockbridge maps (850/856), so a 997 can carry AK3/AK4 for
+ * element errors without a full X12 dictionary. Each note is a letter + 2-digit element numbers:
+ * P paired (any present -> all required), R required (at least one), E exclusion (at most one),
+ * C conditional (first present -> all others required), L list conditional (first present ->
+ * at least one other). Extend the table when a partner needs more.
+ */
+export const SYNTAX_NOTES: Readonly<Record<string, readonly string[]>> = {
+  N1: ['R0203', 'P0304'],
+  REF: ['R0203'],
+  // Product/service id qualifier + id pairs.
+  PO1: pairs(6, 25),
+  LIN: pairs(4, 31),
+  SLN: pairs(9, 28),
+  PO4: ['C0506', 'P0607'],
+  SN1: ['P0506'],
+};
+
+function pairs(first: number, last: number): string[] {
+  const notes: string[] = [];
+  for (let i = first; i < last; i += 2) notes.push(`P${two(i)}${two(i + 1)}`);
+  return notes;
+}
+function two(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** AK4 syntax error codes (AK403) for a violated note. */
+const AK4_CODE: Record<string, string> = { P: '2', R: '2', C: '2', L: '2', E: '10' };
+
+interface CompiledNote {
+  note: string;
+  kind: string;
+  elements: number[];
+}
+
+/** Notes parsed once per table (this runs for every segment of every set). */
+const compiledTables = new WeakMap<object, Map<string, CompiledNote[]>>();
+
+function compiled(notes: Readonly<Record<string, readonly string[]>>, tag: string): CompiledNote[] | undefined {
+  let table = compiledTables.get(notes);
+  if (!table) {
+    table = new Map();
+    for (const [t, list] of Object.entries(notes)) {
+      table.set(
+        t,
+        list.map((note) => {
+          const elements: number[] = [];
+          for (let i = 1; i + 2 <= note.length; i += 2) elements.push(Number(note.slice(i, i + 2)));
+          return { note, kind: note[0], elements };
+        }),
+      );
+    }
+    compiledTables.set(notes, table);
+  }
+  return table.get(tag);
+}
+
+/** Checks one segment of a transaction set; `setPosition` is its position in the set (ST = 1). */
+export function checkSyntaxNotes(segment: Segment, setPosition: number, notes = SYNTAX_NOTES): Problem[] {
+  if (notes[segment.tag] === undefined) return NONE; // most segments: one property lookup
+  const rules = compiled(notes, segment.tag);
+  if (!rules) return [];
+  let problems: Problem[] | undefined;
+  const values = segment.elements;
+  const present = (element: number) => {
+    const v = values[element - 1];
+    return v !== undefined && v.length > 0 && v.trim().length > 0;
+  };
+  for (const { note, kind, elements } of rules) {
+    let count = 0;
+    let firstMissing = 0;
+    let secondPresent = 0;
+    for (const el of elements) {
+      if (present(el)) {
+        count++;
+        if (count === 2) secondPresent = el;
+      } else if (!firstMissing) firstMissing = el;
+    }
+    if (count === 0 && kind !== 'R') continue; // the common case: nothing there, nothing required
+    const first = present(elements[0]);
+    let badElement: number | undefined;
+    switch (kind) {
+      case 'P':
+        if (count > 0 && count < elements.length) badElement = firstMissing;
+        break;
+      case 'R':
+        if (count === 0) badElement = elements[0];
+        break;
+      case 'E':
+        if (count > 1) badElement = secondPresent;
+        break;
+      case 'C':
+        if (first && count < elements.length) badElement = firstMissing;
+        break;
+      case 'L':
+        if (first && count === 1) badElement = elements[1];
+        break;
+    }
+    if (badElement !== undefined) {
+      (problems ??= []).push({
+        code: 'SYNTAX_NOTE',
+        severity: 'error',
+        message: `${segment.tag}${two(badElement)}: syntax note ${note} violated`,
+        segmentIndex: segment.index,
+        line: segment.line,
+        column: segment.column,
+        tag: segment.tag,
+        setPosition,
+        element: badElement,
+        note,
+      });
+    }
+  }
+  return problems ?? NONE;
+}
+
+/** Shared empty result (frozen: callers only read it). */
+const NONE = Object.freeze([]) as unknown as Problem[];
+
+export function ak4CodeForNote(note: string | undefined): string {
+  return (note && AK4_CODE[note[0]]) || '2';
+}

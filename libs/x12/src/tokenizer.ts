@@ -1,0 +1,305 @@
+import type { Delimiters, Problem, Segment } from './x12.types';
+
+/** Receives what the tokenizer reads, in input order. */
+export interface TokenizerSink {
+  segment(segment: Segment, delimiters: Delimiters): void;
+  problem(problem: Problem): void;
+}
+
+const LF = 10;
+const CR = 13;
+const BOM = 0xfeff;
+/** An ISA is 106 characters; allow for line breaks wrapped into it, then give up. */
+const MAX_ISA_SPAN = 512;
+export const DEFAULT_MAX_SEGMENT_LENGTH = 1024 * 1024;
+
+const isBlank = (c: number) => c === 32 || c === 9 || c === LF || c === CR || c === BOM || c === 11 || c === 12;
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** X12 tags are 2-3 upper-case letters/digits. */
+const isTag = (tag: string) => {
+  if (tag.length < 2 || tag.length > 3) return false;
+  for (let i = 0; i < tag.length; i++) {
+    const c = tag.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90))) return false;
+  }
+  return true;
+};
+const NEWLINES = /[\r\n]/g;
+
+type IsaResult = { end: number; segmentText: string; delimiters: Delimiters } | { fail: Problem } | 'wait';
+
+/**
+ * Push tokenizer: `write()` text in pieces of any size (split anywhere), then `end()`.
+ * Keeps only the unfinished segment between writes, so memory is bounded by the longest
+ * segment (capped by maxSegmentLength), never by the input.
+ *
+ * Rules:
+ * - Delimiters come from each ISA: element = the character after "ISA"; then 16 element
+ *   separators are counted (CR/LF skipped: wrapped ISAs); ISA16 is the component separator and
+ *   the character right after it is the segment terminator. Every ISA re-detects them.
+ * - Blanks (space, tab, CR, LF, BOM) before a segment are skipped: BOM, leading newlines,
+ *   CR/LF after terminators, padding at the end of a file.
+ * - CR and LF are never data: inside a segment they are removed (lines hard-wrapped at 80
+ *   columns). When the terminator itself is LF or CR, every line break ends a segment and a
+ *   wrapped line cannot be told from a segment end; such a file reads as broken segments
+ *   (bad tags, SE01 mismatch), which is reported, not guessed at.
+ * - Anything before the first ISA (or after an unreadable one) that is not blank is reported
+ *   once per run as NO_INTERCHANGE and skipped up to the next "ISA".
+ * - A last segment without terminator is kept, with a MISSING_TERMINATOR warning.
+ */
+export class X12Tokenizer {
+  private pending = '';
+  private state: 'seek' | 'body' | 'discard' = 'seek';
+  private delimiters?: Delimiters;
+  private line = 1;
+  private column = 1;
+  private previousWasCR = false;
+  private index = 0;
+  private junkReported = false;
+  private readonly maxSegmentLength: number;
+
+  constructor(
+    private readonly sink: TokenizerSink,
+    options: { maxSegmentLength?: number } = {},
+  ) {
+    this.maxSegmentLength = options.maxSegmentLength ?? DEFAULT_MAX_SEGMENT_LENGTH;
+  }
+
+  /** Number of segments emitted so far. */
+  get segmentCount(): number {
+    return this.index;
+  }
+
+  write(text: string): void {
+    if (text.length === 0) return;
+    const all = this.pending.length > 0 ? this.pending + text : text;
+    this.pending = '';
+    this.run(all, false);
+  }
+
+  end(): void {
+    const all = this.pending;
+    this.pending = '';
+    this.run(all, true);
+  }
+
+  private run(text: string, final: boolean): void {
+    const n = text.length;
+    let pos = 0;
+    // Next CR/LF at or after pos (Infinity when none): tells in O(1) whether a segment is wrapped.
+    let nextLF = -1;
+    let nextCR = -1;
+    while (pos < n) {
+      if (this.state === 'discard') {
+        const term = this.delimiters!.segment;
+        const idx = text.indexOf(term, pos);
+        const stop = idx === -1 ? n : idx + 1;
+        this.advanceOver(text, pos, stop);
+        pos = stop;
+        if (idx !== -1) this.state = 'body';
+        continue;
+      }
+      const c = text.charCodeAt(pos);
+      if (isBlank(c)) {
+        this.advance(c);
+        pos++;
+        continue;
+      }
+      // Need 4 characters to tell an ISA ("ISA" + separator) from anything else.
+      if (n - pos < 4 && !final) break;
+      if (this.startsIsa(text, pos)) {
+        const isa = this.readIsa(text, pos, final);
+        if (isa === 'wait') break;
+        if ('fail' in isa) {
+          this.sink.problem(isa.fail);
+          this.state = 'seek';
+          this.delimiters = undefined;
+          this.junkReported = true; // the failed ISA was reported; what follows is its debris
+          this.advanceOver(text, pos, pos + 3);
+          pos += 3;
+          continue;
+        }
+        const line = this.line;
+        const column = this.column;
+        this.advanceOver(text, pos, isa.end);
+        pos = isa.end;
+        this.delimiters = isa.delimiters;
+        this.state = 'body';
+        this.junkReported = false;
+        const parts = isa.segmentText.split(isa.delimiters.element);
+        parts.shift();
+        this.sink.segment({ tag: 'ISA', elements: parts, index: this.index++, line, column }, isa.delimiters);
+        continue;
+      }
+      if (this.state === 'seek') {
+        if (!this.junkReported) {
+          this.junkReported = true;
+          this.sink.problem(this.problemHere('NO_INTERCHANGE', 'error', 'data outside any interchange (no ISA before it): skipped up to the next ISA'));
+        }
+        const idx = text.indexOf('ISA', pos + 1);
+        // Keep the last 2 characters when no ISA is seen: "ISA" may straddle two chunks.
+        const stop = idx !== -1 ? idx : final ? n : Math.max(pos + 1, n - 2);
+        this.advanceOver(text, pos, stop);
+        pos = stop;
+        continue;
+      }
+
+      // A segment in the body of an interchange.
+      const d = this.delimiters!;
+      const idx = text.indexOf(d.segment, pos);
+      const end = idx === -1 ? n : idx;
+      if (end - pos > this.maxSegmentLength) {
+        this.sink.problem(
+          this.problemHere('SEGMENT_TOO_LONG', 'error', `segment longer than ${this.maxSegmentLength} characters without a terminator: discarded`),
+        );
+        this.advanceOver(text, pos, idx === -1 ? n : idx + 1);
+        pos = idx === -1 ? n : idx + 1;
+        if (idx === -1) this.state = 'discard';
+        continue;
+      }
+      if (idx === -1 && !final) break;
+
+      if (nextLF !== Infinity && nextLF < pos) nextLF = indexOrInfinity(text, '\n', pos);
+      if (nextCR !== Infinity && nextCR < pos) nextCR = indexOrInfinity(text, '\r', pos);
+      const line = this.line;
+      const column = this.column;
+      let raw = text.slice(pos, end);
+      if (nextLF < end || nextCR < end) {
+        this.advanceOver(text, pos, end);
+        raw = raw.replace(NEWLINES, '');
+      } else {
+        this.column += end - pos;
+        this.previousWasCR = false;
+      }
+      if (idx === -1) {
+        pos = n;
+      } else {
+        this.advance(text.charCodeAt(idx));
+        pos = idx + 1;
+      }
+      this.emit(raw, d, line, column, idx === -1);
+    }
+    this.pending = pos < n ? text.slice(pos) : '';
+  }
+
+  private emit(raw: string, d: Delimiters, line: number, column: number, unterminated: boolean): void {
+    if (raw.length === 0) {
+      this.sink.problem({ code: 'EMPTY_SEGMENT', severity: 'warning', message: 'empty segment (two terminators in a row)', segmentIndex: this.index, line, column });
+      return;
+    }
+    const first = raw.indexOf(d.element);
+    const tag = first === -1 ? raw : raw.slice(0, first);
+    const elements = first === -1 ? [] : raw.slice(first + 1).split(d.element);
+    const segment: Segment = { tag, elements, index: this.index++, line, column };
+    if (!isTag(tag)) {
+      this.sink.problem({
+        code: 'INVALID_SEGMENT_TAG',
+        severity: 'error',
+        message: `"${tag.slice(0, 20)}" is not a segment tag`,
+        segmentIndex: segment.index,
+        line,
+        column,
+        tag: tag.slice(0, 20),
+      });
+    }
+    if (unterminated) {
+      this.sink.problem({
+        code: 'MISSING_TERMINATOR',
+        severity: 'warning',
+        message: `last segment ${tag.slice(0, 20)} has no segment terminator "${printable(d.segment)}"`,
+        segmentIndex: segment.index,
+        line,
+        column,
+        tag: tag.slice(0, 20),
+      });
+    }
+    this.sink.segment(segment, d);
+  }
+
+  private startsIsa(text: string, pos: number): boolean {
+    if (pos + 3 >= text.length) return false;
+    if (text.charCodeAt(pos) !== 73 || text.charCodeAt(pos + 1) !== 83 || text.charCodeAt(pos + 2) !== 65) return false;
+    const sep = text.charCodeAt(pos + 3);
+    return !isAlnum(sep) && !isBlank(sep);
+  }
+
+  /** Finds the delimiters of the ISA at `pos`; 'wait' when the text ends before the ISA does. */
+  private readIsa(text: string, pos: number, final: boolean): IsaResult {
+    const n = text.length;
+    const sep = text[pos + 3];
+    let count = 0;
+    let i = pos + 4;
+    // The separator after "ISA" is the first of 16; count the other 15.
+    while (i < n && count < 15) {
+      const c = text.charCodeAt(i);
+      if (c !== LF && c !== CR && text[i] === sep) count++;
+      i++;
+      if (i - pos > MAX_ISA_SPAN) return { fail: this.problemHere('ISA_INVALID', 'error', `ISA without 16 elements separated by "${printable(sep)}": interchange skipped`, 'ISA') };
+    }
+    if (count < 15) return final ? { fail: this.problemHere('ISA_TRUNCATED', 'error', 'input ends inside an ISA segment', 'ISA') } : 'wait';
+    while (i < n && (text.charCodeAt(i) === LF || text.charCodeAt(i) === CR)) i++;
+    // ISA16 and the terminator right after it.
+    if (i + 1 >= n) {
+      return final ? { fail: this.problemHere('ISA_TRUNCATED', 'error', 'input ends inside an ISA segment', 'ISA') } : 'wait';
+    }
+    const component = text[i];
+    const segment = text[i + 1];
+    const delimiters: Delimiters = { element: sep, component, segment };
+    const codes = [sep, component, segment].map((s) => s.charCodeAt(0));
+    if (
+      new Set([sep, component, segment]).size !== 3 ||
+      codes.some(isAlnum) ||
+      sep === '\n' ||
+      sep === '\r' ||
+      component === ' '
+    ) {
+      return {
+        fail: this.problemHere(
+          'DELIMITERS_INVALID',
+          'error',
+          `ISA delimiters unusable: element "${printable(sep)}", component "${printable(component)}", terminator "${printable(segment)}"`,
+          'ISA',
+        ),
+      };
+    }
+    const segmentText = text.slice(pos, i + 1).replace(NEWLINES, '');
+    const isa11 = segmentText.split(sep)[11] ?? '';
+    if (isa11.length === 1 && !isAlnum(isa11.charCodeAt(0)) && !isBlank(isa11.charCodeAt(0)) && isa11 !== component && isa11 !== segment) {
+      delimiters.repetition = isa11;
+    }
+    return { end: i + 2, segmentText, delimiters };
+  }
+
+  private problemHere(code: Problem['code'], severity: Problem['severity'], message: string, tag?: string): Problem {
+    return { code, severity, message, segmentIndex: this.index, line: this.line, column: this.column, ...(tag ? { tag } : {}) };
+  }
+
+  private advance(c: number): void {
+    if (c === LF) {
+      if (!this.previousWasCR) this.line++;
+      this.column = 1;
+      this.previousWasCR = false;
+    } else if (c === CR) {
+      this.line++;
+      this.column = 1;
+      this.previousWasCR = true;
+    } else {
+      if (c !== BOM) this.column++;
+      this.previousWasCR = false;
+    }
+  }
+
+  private advanceOver(text: string, from: number, to: number): void {
+    for (let i = from; i < to; i++) this.advance(text.charCodeAt(i));
+  }
+}
+
+function indexOrInfinity(text: string, search: string, from: number): number {
+  const i = text.indexOf(search, from);
+  return i === -1 ? Infinity : i;
+}
+
+/** Shows control characters in messages. */
+export function printable(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

@@ -1,0 +1,186 @@
+/**
+ * The shapes the X12 reader produces. Plain data: no classes, no I/O, so they cross queue and
+ * process boundaries as they are.
+ */
+
+/** The four separators of one interchange, read from its ISA (never assumed). */
+export interface Delimiters {
+  /** The character right after "ISA". */
+  element: string;
+  /** ISA11 when it is a separator (5010+); undefined when ISA11 is the standards id "U" (4010). */
+  repetition?: string;
+  /** ISA16. */
+  component: string;
+  /** The character right after ISA16 (CR/LF directly after it are a line break, not data). */
+  segment: string;
+}
+
+/** One segment as read. `elements[0]` is element 01 (the tag is not an element). */
+export interface Segment {
+  tag: string;
+  elements: string[];
+  /** 0-based ordinal of the segment in the whole input (ISA included). */
+  index: number;
+  /** 1-based line and column of the segment's first character in the input. */
+  line: number;
+  column: number;
+}
+
+export type Severity = 'error' | 'warning';
+
+/**
+ * Every problem the reader or the envelope checks can name. Acknowledgment codes (TA1 note,
+ * AK5/AK9 codes, AK3/AK4) are derived from these in `acknowledgment.ts`.
+ */
+export type ProblemCode =
+  // reading
+  | 'NO_INTERCHANGE' // data that is not inside (or before) any ISA
+  | 'ISA_TRUNCATED' // input ends inside an ISA
+  | 'ISA_INVALID' // an ISA whose delimiters cannot be found
+  | 'DELIMITERS_INVALID' // delimiters that clash or are letters/digits
+  | 'SEGMENT_TOO_LONG' // no terminator within maxSegmentLength: discarded
+  | 'MISSING_TERMINATOR' // last segment has no terminator (accepted)
+  | 'INVALID_SEGMENT_TAG'
+  | 'EMPTY_SEGMENT'
+  // interchange (TA1)
+  | 'ISA_FIELD_INVALID'
+  | 'ISA13_IEA02_MISMATCH'
+  | 'IEA01_GROUP_COUNT'
+  | 'MISSING_IEA'
+  | 'IEA_WITHOUT_ISA'
+  | 'SEGMENT_OUTSIDE_GROUP'
+  // group (AK9)
+  | 'GS_INVALID'
+  | 'GS06_GE02_MISMATCH'
+  | 'GE01_SET_COUNT'
+  | 'MISSING_GE'
+  | 'GE_WITHOUT_GS'
+  | 'SEGMENT_OUTSIDE_SET'
+  // transaction set (AK5)
+  | 'ST_INVALID'
+  | 'ST02_SE02_MISMATCH'
+  | 'SE01_SEGMENT_COUNT'
+  | 'MISSING_SE'
+  | 'DUPLICATE_ST02'
+  // segment (AK3/AK4)
+  | 'SYNTAX_NOTE';
+
+export interface Problem {
+  code: ProblemCode;
+  severity: Severity;
+  message: string;
+  /** Where: the segment at fault (or where the reader noticed), when there is one. */
+  segmentIndex?: number;
+  line?: number;
+  column?: number;
+  tag?: string;
+  /** Position of the segment in its transaction set, ST = 1 (for AK3). */
+  setPosition?: number;
+  /** 1-based element number at fault (ISA field, or AK4 element). */
+  element?: number;
+  /** For SYNTAX_NOTE: the X12 note violated, e.g. "P0607". */
+  note?: string;
+}
+
+/** The ISA fields by name (values as sent, padding kept). */
+export interface IsaFields {
+  authorizationQualifier: string; // ISA01
+  authorizationInfo: string; // ISA02
+  securityQualifier: string; // ISA03
+  securityInfo: string; // ISA04
+  senderQualifier: string; // ISA05
+  senderId: string; // ISA06
+  receiverQualifier: string; // ISA07
+  receiverId: string; // ISA08
+  date: string; // ISA09 YYMMDD
+  time: string; // ISA10 HHMM
+  standardsIdOrRepetition: string; // ISA11
+  version: string; // ISA12
+  controlNumber: string; // ISA13
+  acknowledgmentRequested: string; // ISA14
+  usage: string; // ISA15 P/T/I
+  componentSeparator: string; // ISA16
+}
+
+export interface TransactionSet {
+  /** ST01: 850, 856, ... */
+  id: string;
+  /** ST02. */
+  control: string;
+  /** ST through SE (SE absent when the set is truncated). */
+  segments: Segment[];
+  header: Segment;
+  trailer?: Segment;
+  /** GS06 of the group it belongs to. */
+  groupControl: string;
+  problems: Problem[];
+}
+
+/** What a group keeps of each set once the set has been handed out (enough for a 997). */
+export interface TransactionSetSummary {
+  id: string;
+  control: string;
+  /** ST03 (5010 implementation convention reference), when sent. */
+  implementationReference?: string;
+  segmentCount: number;
+  problems: Problem[];
+}
+
+export interface FunctionalGroup {
+  header: Segment;
+  functionalId: string; // GS01
+  senderCode: string; // GS02
+  receiverCode: string; // GS03
+  date: string; // GS04
+  time: string; // GS05
+  control: string; // GS06
+  agency: string; // GS07
+  version: string; // GS08
+  /** Full sets: only kept by `parseX12` (or `retainTransactionSets`); streaming yields them instead. */
+  transactionSets: TransactionSet[];
+  /** Always kept: one per set, in order. */
+  summaries: TransactionSetSummary[];
+  trailer?: Segment;
+  /** Group-level problems (the sets' own problems are in their summaries). */
+  problems: Problem[];
+}
+
+export interface Interchange {
+  header: Segment;
+  fields: IsaFields;
+  delimiters: Delimiters;
+  groups: FunctionalGroup[];
+  trailer?: Segment;
+  /** Interchange-level problems (ISA fields, IEA, content outside groups). */
+  problems: Problem[];
+}
+
+/**
+ * What `readX12` yields, in input order. Structures are live objects: the `interchange` event's
+ * object is completed (groups, trailer, problems) by the time `interchangeEnd` carries it.
+ */
+export type X12Event =
+  | { type: 'interchange'; interchange: Interchange }
+  | { type: 'group'; interchange: Interchange; group: FunctionalGroup }
+  | { type: 'transactionSet'; interchange: Interchange; group: FunctionalGroup; transactionSet: TransactionSet }
+  | { type: 'groupEnd'; interchange: Interchange; group: FunctionalGroup }
+  | { type: 'interchangeEnd'; interchange: Interchange }
+  /** Every problem, once, as soon as it is known (also attached to its structure when it has one). */
+  | { type: 'problem'; problem: Problem };
+
+export interface X12ReadOptions {
+  /** A segment longer than this without a terminator is reported and discarded (bounded memory). Default 1 MiB. */
+  maxSegmentLength?: number;
+  /** Keep each group's full transaction sets (parseX12 does). Default false when streaming. */
+  retainTransactionSets?: boolean;
+  /** Check segment syntax notes (paired/conditional elements, see syntax-notes.ts). Default true. */
+  checkSyntaxNotes?: boolean;
+}
+
+/** Everything in one input, read at once (small inputs, tests, previews). */
+export interface X12Document {
+  interchanges: Interchange[];
+  /** Every problem in input order, including those attached to structures. */
+  problems: Problem[];
+  segmentCount: number;
+}
