@@ -25,8 +25,10 @@ const common = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // End-to-end suites start real servers; per-project testTimeout is not honoured, so it is set here.
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60000 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };

@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@dockbridge/config';
 import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
 
+import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
 
 export interface GatewayAppOptions {
@@ -29,6 +30,8 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   const adapter = new FastifyAdapter({ bodyLimit: options.config.gateway.bodyLimitBytes, routerOptions: { ignoreTrailingSlash: true } });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayRootModule.forRoot(options), adapter, { rawBody: true, bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
+  // X12 bodies are text, taken as sent (the durable record is the exact payload).
+  app.getHttpAdapter().getInstance().addContentTypeParser(X12_BODY_TYPES, { parseAs: 'string' }, (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => done(null, body));
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,

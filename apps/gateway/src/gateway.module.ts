@@ -5,6 +5,7 @@ import { AdminMessagesController } from './admin/admin-messages.controller';
 import { AdminPartnersController } from './admin/admin-partners.controller';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { PartnerApiKeyGuard } from './auth/partner-api-key.guard';
+import { EdiController } from './edi/edi.controller';
 import { HealthController } from './health/health.controller';
 import { HttpErrorFilter } from './http-error.filter';
 import { MessagesController } from './messages/messages.controller';
@@ -15,7 +16,7 @@ import { SftpServer } from './sftp/sftp.server';
 /** The gateway's HTTP surface: ingress, admin API, health and metrics. Needs CoreModule. */
 @Module({
   imports: [TerminusModule],
-  controllers: [MessagesController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
+  controllers: [MessagesController, EdiController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
   providers: [PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, SftpServer, { provide: APP_FILTER, useClass: HttpErrorFilter }],
 })
 export class GatewayModule {}

@@ -124,6 +124,18 @@ export function acknowledgeSet(summary: TransactionSetSummary, options: Pick<Ack
       codes.add(ak5);
       rejected = true;
     }
+    if (p.code === 'APPLICATION_ERROR') {
+      // Data the receiver cannot use: the set is rejected; AK3 (code 8, data element errors) and
+      // AK4 (code 7, invalid code value) point at the segment and element when the mapper named them.
+      codes.add('5');
+      rejected = true;
+      if (p.setPosition) {
+        let seg = bySegment.get(p.setPosition);
+        if (!seg) bySegment.set(p.setPosition, (seg = { tag: (p.tag ?? '').slice(0, 3), position: p.setPosition, code: '8', elements: [] }));
+        if (p.element && !seg.elements.some((e) => e.element === p.element)) seg.elements.push({ element: p.element, code: '7' });
+      }
+      continue;
+    }
     if ((p.code === 'SYNTAX_NOTE' || p.code === 'INVALID_SEGMENT_TAG') && p.setPosition) {
       let seg = bySegment.get(p.setPosition);
       if (!seg) {

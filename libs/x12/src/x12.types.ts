@@ -63,7 +63,9 @@ export type ProblemCode =
   | 'MISSING_SE'
   | 'DUPLICATE_ST02'
   // segment (AK3/AK4)
-  | 'SYNTAX_NOTE';
+  | 'SYNTAX_NOTE'
+  // the receiving application refused the set's content (a mapping error): AK5 R, AK3/AK4 where it points
+  | 'APPLICATION_ERROR';
 
 export interface Problem {
   code: ProblemCode;

@@ -1,0 +1,68 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { translateEdi } from '@dockbridge/mapping';
+import type { PartnerProfile } from '@dockbridge/partners';
+import { AcceptMessage, directoryOf, ediSettingsOf, X12_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
+import { BadInput } from '../http-error.filter';
+
+/** Content types an X12 body may come with; each is read as text. */
+export const X12_BODY_TYPES = ['application/edi-x12', 'application/edi', 'text/plain', 'application/octet-stream'];
+
+const textOf = (body: unknown): string => {
+  if (typeof body === 'string' && body.trim() !== '') return body;
+  throw new BadInput('Invalid EDI upload', ['body: send the X12 interchange as the request body (content-type application/edi-x12)']);
+};
+
+/** X12 over HTTP: the same flow as an SFTP upload, and a dry run that delivers nothing. */
+@ApiTags('edi')
+@ApiHeader({ name: 'X-API-Key', description: 'The partner API key' })
+@Controller('v1/edi')
+@UseGuards(PartnerApiKeyGuard)
+export class EdiController {
+  constructor(private readonly accept: AcceptMessage) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiConsumes('application/edi-x12')
+  @ApiBody({ schema: { type: 'string', example: 'ISA*00*          *00*          *ZZ*KETTLE ...~' } })
+  @ApiOperation({ summary: 'Upload an X12 file (850/856); the 997 lands in the partner outbound folder' })
+  @ApiResponse({ status: 202, description: 'Recorded durably; translation, acknowledgment and delivery follow' })
+  async upload(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown) {
+    const raw = textOf(body);
+    const accepted = await this.accept.execute({
+      partnerId: partner.id,
+      channel: 'http-edi',
+      rawPayload: raw,
+      contentType: X12_CONTENT_TYPE,
+      metadata: { size: Buffer.byteLength(raw), via: 'http', platformAccount: partner.platformAccount },
+    });
+    return { messageId: accepted.messageId, status: 'received' };
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @ApiConsumes('application/edi-x12')
+  @ApiOperation({ summary: 'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered' })
+  async preview(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown) {
+    const raw = textOf(body);
+    const settings = ediSettingsOf(partner);
+    if (!settings) throw new BadInput('No EDI settings', [`partner ${partner.id} has no settings.edi (senderIds, coreName)`]);
+    let control = 0;
+    const result = await translateEdi({
+      raw,
+      settings,
+      senderIds: partner.settings.edi!.senderIds,
+      directory: directoryOf(partner),
+      nextControlNumber: async () => ++control,
+      now: new Date(),
+    });
+    return {
+      interchanges: result.interchanges,
+      transactionSets: result.sets.map(({ operation, ...set }) => ({ ...set, ...(operation && { operation }) })),
+      documents: result.operations.map((o) => o.operation),
+      acknowledgments: result.acknowledgments,
+      problems: result.problems,
+    };
+  }
+}

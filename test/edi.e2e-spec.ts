@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import SftpClient from 'ssh2-sftp-client';
+import { PartnerFileRepository, PartnerRepository, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
+import { parseX12 } from '@dockbridge/x12';
+import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
+import { DEMO, TestResponse } from './support/sandbox';
+import { Spine, startSpine } from './support/spine';
+
+const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures/edi', name), 'utf8');
+const PARTNER = 'kettle-edi';
+const PASSWORD = 'kettle sftp password 1';
+
+describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', () => {
+  let spine: Spine;
+  let key: string;
+  let files: PartnerFileRepository;
+  let sftpPort: number;
+  let hostKey: string;
+
+  beforeAll(async () => {
+    spine = await startSpine();
+    const partners = spine.app.get(PartnerRepository);
+    await partners.upsert(
+      {
+        id: PARTNER,
+        name: 'Kettle Foods (EDI)',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } },
+      },
+      'api',
+    );
+    key = (await partners.issueApiKey(PARTNER, { label: 'tests' })).key;
+    await spine.app.get(SftpCredentialRepository).setPassword(PARTNER, 'kettle', PASSWORD);
+    files = spine.app.get(PartnerFileRepository);
+    const server = spine.app.get(SftpServer);
+    sftpPort = server.port!;
+    hostKey = server.hostKeyFingerprint!;
+  }, 60_000);
+  afterAll(() => spine?.close());
+  beforeEach(() => spine.sandbox.reset());
+
+  const post = (path: string, body: string): Promise<TestResponse> =>
+    fetch(`${spine.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/edi-x12' }, body });
+  const document = async (id: string) => (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`)).json();
+  const outbound = async (messageId: string) => (await files.list(PARTNER, 'outbound')).filter((f) => f.messageId === messageId);
+  const ackText = async (messageId: string, kind: string) => {
+    const [file] = (await outbound(messageId)).filter((f) => f.kind === kind);
+    expect(file).toBeDefined();
+    return (await files.read(PARTNER, 'outbound', file.name))!.content.toString('utf8');
+  };
+
+  it('turns an HTTP upload of an 850 and an 856 into documents at the platform, and answers each interchange with a 997', async () => {
+    const response = await post('/v1/edi', fixture('kettle-850-856.edi'));
+    expect(response.status).toBe(202);
+    const { messageId } = await response.json();
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe('delivered');
+
+    expect(await document('PO-7001')).toMatchObject({
+      id: 'PO-7001',
+      direction: 'Inbound',
+      occupant: { id: DEMO.mainDc },
+      offsite: { id: DEMO.kettleFoods },
+      carrier: { id: DEMO.fastFreight },
+      loads: [
+        { name: 'Kettle chips 24x', quantity: 12, loadTag: 'SKU-100' },
+        { name: '012345678912', quantity: 3, loadTag: '012345678912' },
+      ],
+      validDates: { begin: '2026-12-01T00:00:00Z', end: '2026-12-03T23:59:59Z' },
+      type: { name: 'PurchaseOrder' },
+      status: { name: 'Original' },
+      attributes: { interchangeSender: 'KETTLE', interchangeControl: '000000101', department: '042' },
+    });
+    expect(await document('ASN-7001')).toMatchObject({ type: { name: 'AdvanceShipNotice' }, carrier: { id: DEMO.blueLine }, loads: [{ quantity: 12, loadTag: 'SKU-100' }] });
+
+    const acks = (await outbound(messageId)).filter((f) => f.kind === '997');
+    expect(acks).toHaveLength(2);
+    for (const ack of acks) {
+      const text = (await files.read(PARTNER, 'outbound', ack.name))!.content.toString('utf8');
+      const read = parseX12(text);
+      expect(read.problems.filter((p) => p.severity === 'error')).toEqual([]);
+      const segments = read.interchanges[0].groups[0].transactionSets[0].segments.map((s) => [s.tag, ...s.elements].join('*'));
+      expect(segments).toEqual(expect.arrayContaining([expect.stringMatching(/^AK5\*A$/), expect.stringMatching(/^AK9\*A\*1\*1\*1$/)]));
+    }
+  });
+
+  it('takes the same file over SFTP, and the partner fetches its 997 from outbound/', async () => {
+    const client = new SftpClient();
+    await client.connect({ host: '127.0.0.1', port: sftpPort, username: 'kettle', password: PASSWORD, hostVerifier: (k: Buffer) => sshFingerprint(k) === hostKey });
+    try {
+      // Another interchange control number: the HTTP test's interchanges are duplicates now.
+      const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000111').replaceAll('000000102', '000000112');
+      await client.put(Buffer.from(edi), '/inbound/kettle-0001.edi');
+      const [message] = (await spine.messages.search({ partnerId: PARTNER, limit: 1 })).items;
+      expect(message).toMatchObject({ channel: 'sftp', metadata: expect.objectContaining({ fileName: 'kettle-0001.edi' }) });
+      expect(await spine.waitForStatus(message.id, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe('delivered');
+      expect((await document('PO-7001')).attributes.interchangeControl).toBe('000000111');
+
+      const listing = (await client.list('/outbound')).map((f) => f.name);
+      const names = (await outbound(message.id)).map((f) => f.name);
+      expect(listing).toEqual(expect.arrayContaining(names));
+      const fetched = (await client.get(`/outbound/${names[0]}`)) as Buffer;
+      expect(fetched.toString('utf8')).toMatch(/^ISA\*.*\nGS\*FA\*/s);
+      await client.delete(`/outbound/${names[0]}`);
+      expect((await client.list('/outbound')).map((f) => f.name)).not.toContain(names[0]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('does not deliver an interchange again: the same sender and ISA13 make the message a duplicate', async () => {
+    const file = fixture('kettle-850-bad-quantity.edi').replace('three', '3').replaceAll('000000201', '000000501');
+    const first = await (await post('/v1/edi', file)).json();
+    await spine.waitForStatus(first.messageId, ['delivered', 'failed', 'partially_failed']);
+    const puts = async () => (await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json()).requests['PUT /api/v2/organisations/:orgId/documents/:docId']?.['200'] ?? 0;
+    const before = await puts();
+    const again = await (await post('/v1/edi', file)).json();
+    expect(await spine.waitForStatus(again.messageId, ['duplicate', 'delivered'])).toBe('duplicate');
+    expect((await spine.messages.findById(again.messageId))?.statusReason).toMatch(/received before/);
+    expect(await puts()).toBe(before);
+  });
+
+  it('rejects a set whose data cannot be mapped, with a 997 naming segment and element, and records the reason', async () => {
+    const { messageId } = await (await post('/v1/edi', fixture('kettle-850-bad-quantity.edi'))).json();
+    expect(await spine.waitForStatus(messageId, ['failed', 'partially_failed', 'delivered', 'rejected'])).toBe('failed');
+    const detail = (await spine.messages.findDetail(messageId))!;
+    expect(detail.operations).toEqual([expect.objectContaining({ status: 'failed', errorClass: 'permanent', lastError: expect.stringMatching(/PO102 must be a non-negative quantity, got "three"/) })]);
+    const ack = await ackText(messageId, '997');
+    expect(ack).toMatch(/AK3\*PO1\*11\*\*8/); // the second PO1 is the 11th segment of the set (ST = 1)
+    expect(ack).toMatch(/AK4\*2\*\*7/);
+    expect(ack).toMatch(/AK5\*R\*5/);
+    expect(ack).toMatch(/AK9\*R\*1\*1\*0/);
+  });
+
+  it('refuses an interchange from a sender id that is not the partner\'s, with a TA1', async () => {
+    const { messageId } = await (await post('/v1/edi', fixture('stranger-850.edi'))).json();
+    expect(await spine.waitForStatus(messageId, ['rejected', 'delivered', 'failed'])).toBe('rejected');
+    expect((await spine.messages.findById(messageId))?.statusReason).toMatch(/sender "STRANGER" \(ISA06\) is not one of this partner's sender ids/);
+    expect(await ackText(messageId, 'TA1')).toMatch(/TA1\*000000301\*261120\*0830\*R\*006/);
+  });
+
+  it('refuses a broken envelope with the reason (SE01 count) and a 997 rejecting the set', async () => {
+    const broken = fixture('kettle-850-856.edi').split('IEA*1*000000101~\n')[0].replace('SE*13*0001', 'SE*12*0001').replace('000000101', '000000401') + 'IEA*1*000000401~\n';
+    const { messageId } = await (await post('/v1/edi', broken)).json();
+    expect(await spine.waitForStatus(messageId, ['failed', 'rejected', 'delivered'])).toBe('failed');
+    expect((await spine.messages.findDetail(messageId))!.operations[0].lastError).toMatch(/SE01/);
+    expect(await ackText(messageId, '997')).toMatch(/AK5\*R\*4/);
+  });
+
+  it('previews the documents of a file and its diagnostics without recording or delivering anything', async () => {
+    const before = await spine.messages.countBy({ partnerId: PARTNER });
+    const response = await post('/v1/edi/preview', fixture('kettle-850-bad-quantity.edi'));
+    expect(response.status).toBe(200);
+    const preview = await response.json();
+    expect(preview.documents).toEqual([]);
+    expect(preview.transactionSets).toEqual([expect.objectContaining({ setId: '850', rejected: true, diagnostics: [expect.objectContaining({ segmentTag: 'PO1', element: 2 })] })]);
+    const good = await (await post('/v1/edi/preview', fixture('kettle-850-856.edi'))).json();
+    expect(good.documents.map((d: { document: { id: string } }) => d.document.id)).toEqual(['PO-7001', 'ASN-7001']);
+    expect(await spine.messages.countBy({ partnerId: PARTNER })).toBe(before);
+  });
+
+  it('answers a missing body with 400 naming it', async () => {
+    const response = await post('/v1/edi', '');
+    expect(response.status).toBe(400);
+    expect((await response.json()).details[0]).toMatch(/^body/);
+  });
+});
