@@ -22,6 +22,8 @@ export interface InterchangeOutcome {
   control: string;
   /** The envelope or sender was refused: nothing of it is delivered. */
   refused: boolean;
+  /** A second copy of an interchange earlier in the same payload (TA1 note 025). */
+  duplicate?: boolean;
   reason?: string;
 }
 
@@ -58,6 +60,7 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
   const result: EdiTranslation = { interchanges: [], sets: [], operations: [], acknowledgments: [], problems: [] };
   const pending = new Map<Interchange, { outcome: InterchangeOutcome; sets: SetOutcome[] }>();
   const allowed = new Set(input.senderIds.map((id) => id.trim()));
+  const seen = new Set<string>();
 
   for await (const event of readX12([input.raw])) {
     if (event.type === 'interchange') {
@@ -66,7 +69,12 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
       if (!allowed.has(senderId)) {
         outcome.refused = true;
         outcome.reason = `interchange sender ${JSON.stringify(senderId)} (ISA06) is not one of this partner's sender ids`;
+      } else if (seen.has(outcome.key)) {
+        outcome.refused = true;
+        outcome.duplicate = true;
+        outcome.reason = `interchange ${outcome.control} from ${senderId} appears twice in this file; the second copy is not delivered`;
       }
+      seen.add(outcome.key);
       pending.set(event.interchange, { outcome, sets: [] });
     } else if (event.type === 'transactionSet') {
       const entry = pending.get(event.interchange);
@@ -124,7 +132,7 @@ function mapSet(interchange: Interchange, groupControl: string, set: Transaction
 }
 
 async function finish(interchange: Interchange, outcome: InterchangeOutcome, sets: SetOutcome[], input: EdiTranslationInput, result: EdiTranslation): Promise<void> {
-  const note = outcome.refused ? '006' : ta1NoteCode(interchange);
+  const note = outcome.duplicate ? '025' : outcome.refused ? '006' : ta1NoteCode(interchange);
   if (note && !outcome.refused) {
     outcome.refused = true;
     outcome.reason = interchange.problems.filter((p) => p.severity === 'error').map(describe).join('; ');

@@ -112,6 +112,12 @@ export const translateX12: Translator = async (message, context) => {
       reason: `${set.setId} ${set.transactionControl}${set.documentId ? ` (${set.documentId})` : ''}: ${set.diagnostics.filter((d) => d.level === 'error').map((d) => d.message).join('; ')}`,
     }));
   const refusedInterchanges = result.interchanges.filter((i) => i.refused);
+  // An interchange refused among accepted ones is recorded as a failed unit, so the message shows it.
+  if (refusedInterchanges.length < result.interchanges.length) {
+    for (const i of refusedInterchanges) {
+      refused.push({ kind: 'document.upsert', organisationId: settings.organisationId, targetId: null, description: { interchangeKey: i.key }, reason: `interchange ${i.control}: ${i.reason}` });
+    }
+  }
   const translation: Translation = {
     operations: result.operations,
     refused,
