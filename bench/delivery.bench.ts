@@ -8,7 +8,7 @@
  * Two paths, several runs each; prints each run and the median, with the context that makes the
  * figure honest (documents at the sandbox, attempts recorded, the sandbox's request counts, load):
  *   single  MESSAGES messages of DOCS_PER_MESSAGE documents (below the batch threshold: one PUT
- *           per document), posted at once; target >= 500 documents/s with 2 workers.
+ *           per document), posted 8 requests at a time; target >= 500 documents/s with 2 workers.
  *   batch   one message of BATCH_DOCUMENTS documents through platform document jobs; target <= 15 s.
  *
  * Environment (all optional): RUNS=3, PATHS=single,batch, WORKERS=2, MESSAGES=60,

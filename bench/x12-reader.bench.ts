@@ -13,7 +13,9 @@ import { execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import 'reflect-metadata'; // @dockbridge/mapping carries the canonical DTOs (class-validator decorators)
 import type { X12Interchange } from 'node-x12';
+import { mapTransaction, type EdiMappingSettings } from '@dockbridge/mapping';
 import { readX12 } from '@dockbridge/x12';
 
 const MiB = 1024 * 1024;
@@ -22,6 +24,8 @@ const SIZE_MIB = Number(process.env.SIZE_MIB ?? 50);
 const BIG_MIB = Number(process.env.BIG_MIB ?? 100);
 /** node-x12 needs ~65x the file in RAM (STACK.md): 50 MiB -> ~3.3 GB. Capped; 0 skips it. */
 const NODE_X12_MIB = Math.min(Number(process.env.NODE_X12_MIB ?? SIZE_MIB), 100);
+/** Mapping settings of the receiving partner: the ASNs ship to DC01, which is the location. */
+const SETTINGS: EdiMappingSettings = { organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', coreName: 'ACME', locationCodes: ['DC01'] };
 /** Sets per functional group in the generated file. */
 const SETS_PER_GROUP = 1000;
 
@@ -31,6 +35,10 @@ interface Result {
   sets: number;
   segments: number;
   problems: number;
+  /** Reader child: documents the mapping produced (one per ASN) and sets it rejected. */
+  documents?: number;
+  loads?: number;
+  rejected?: number;
   maxRssMiB: number;
 }
 
@@ -103,11 +111,40 @@ async function child(kind: string, file: string): Promise<void> {
   let sets = 0;
   let segments = 0;
   let problems = 0;
-  if (kind === 'reader') {
+  let documents = 0;
+  let loads = 0;
+  let rejected = 0;
+  if (kind === 'reader' || kind === 'reader-only') {
+    const map = kind === 'reader';
     for await (const event of readX12(createReadStream(file, { highWaterMark: MiB }))) {
       if (event.type === 'transactionSet') {
+        const set = event.transactionSet;
         sets++;
-        segments += event.transactionSet.segments.length;
+        segments += set.segments.length;
+        if (!map) continue;
+        // As interchange-translation.ts adapts a set for the mapper.
+        const fields = event.interchange.fields;
+        const mapping = mapTransaction(
+          {
+            setId: set.id,
+            envelope: {
+              senderId: fields.senderId.trim(),
+              receiverId: fields.receiverId.trim(),
+              interchangeControl: fields.controlNumber.trim(),
+              groupControl: event.group.control,
+              transactionControl: set.control,
+              componentSeparator: event.interchange.delimiters.component,
+            },
+            segments: set.segments,
+          },
+          SETTINGS,
+        );
+        const operation = mapping.operation;
+        if (mapping.rejected || operation?.kind !== 'document.upsert') rejected++;
+        else {
+          documents++;
+          loads += operation.document.loads?.length ?? 0;
+        }
       } else if (event.type === 'problem') problems++;
     }
   } else {
@@ -123,11 +160,19 @@ async function child(kind: string, file: string): Promise<void> {
         }
   }
   const seconds = (performance.now() - started) / 1000;
-  const result: Result = { seconds, mib: statSync(file).size / MiB, sets, segments, problems, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+  const result: Result = {
+    seconds,
+    mib: statSync(file).size / MiB,
+    sets,
+    segments,
+    problems,
+    ...(kind !== 'node-x12' && { documents, loads, rejected }),
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+  };
   process.stdout.write(JSON.stringify(result));
 }
 
-function measure(kind: 'reader' | 'node-x12', file: string): Result {
+function measure(kind: 'reader' | 'reader-only' | 'node-x12', file: string): Result {
   const runs: Result[] = [];
   for (let r = 0; r < RUNS; r++) {
     const heap = kind === 'node-x12' ? ['--max-old-space-size=16384'] : [];

@@ -7,6 +7,7 @@ import { AdminTokenGuard } from './auth/admin-token.guard';
 import { PartnerApiKeyGuard } from './auth/partner-api-key.guard';
 import { EdiController } from './edi/edi.controller';
 import { HealthController } from './health/health.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 import { HttpErrorFilter } from './http-error.filter';
 import { MessagesController } from './messages/messages.controller';
 import { MetricsController } from './metrics/metrics.controller';
@@ -16,7 +17,7 @@ import { SftpServer } from './sftp/sftp.server';
 /** The gateway's HTTP surface: ingress, admin API, health and metrics. Needs CoreModule. */
 @Module({
   imports: [TerminusModule],
-  controllers: [MessagesController, EdiController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
+  controllers: [MessagesController, EdiController, WebhooksController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
   providers: [PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, SftpServer, { provide: APP_FILTER, useClass: HttpErrorFilter }],
 })
 export class GatewayModule {}

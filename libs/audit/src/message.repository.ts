@@ -16,6 +16,9 @@ export interface NewMessage {
   replayOf?: string | null;
   /** When the bytes arrived; the database clock when not given. */
   receivedAt?: Date;
+  /** Recorded already settled (a refused webhook is `rejected`, a repeat `duplicate`); default `received`. */
+  status?: 'received' | 'rejected' | 'duplicate';
+  statusReason?: string | null;
   actor?: Actor;
 }
 
@@ -87,27 +90,55 @@ export class MessageRepository {
 
   /** Stores a message as `received` with its first event, in one transaction. */
   async record(input: NewMessage): Promise<Message> {
+    return this.dataSource.transaction((manager) => this.recordWith(manager, input));
+  }
+
+  private async recordWith(manager: EntityManager, input: NewMessage): Promise<Message> {
     if (input.rawPayload.includes('\u0000')) {
       throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
     }
     const id = randomUUID();
-    return this.dataSource.transaction(async (manager) => {
-      await manager.insert(Message, {
-        id,
-        partnerId: input.partnerId,
-        channel: input.channel,
-        rawPayload: input.rawPayload,
-        contentType: input.contentType,
-        sha256: createHash('sha256').update(input.rawPayload, 'utf8').digest('hex'),
-        status: 'received',
-        statusReason: null,
-        replayOf: input.replayOf ?? null,
-        metadata: input.metadata ?? {},
-        ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
-      });
-      await this.appendEvent(manager, id, null, 'received', input.actor ?? 'gateway', null);
-      return manager.findOneByOrFail(Message, { id });
+    await manager.insert(Message, {
+      id,
+      partnerId: input.partnerId,
+      channel: input.channel,
+      rawPayload: input.rawPayload,
+      contentType: input.contentType,
+      sha256: createHash('sha256').update(input.rawPayload, 'utf8').digest('hex'),
+      status: input.status ?? 'received',
+      statusReason: input.statusReason ?? null,
+      replayOf: input.replayOf ?? null,
+      metadata: input.metadata ?? {},
+      ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
     });
+    await this.appendEvent(manager, id, null, input.status ?? 'received', input.actor ?? 'gateway', input.statusReason ?? null);
+    return manager.findOneByOrFail(Message, { id });
+  }
+
+  /**
+   * Records a message unless the partner already sent one with this idempotency key: then the
+   * earlier message is returned and nothing is written. Serialised per partner and key.
+   */
+  async recordOnce(input: NewMessage, idempotencyKey: string): Promise<{ message: Message; existing: boolean }> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`idempotency:${input.partnerId}:${idempotencyKey}`]);
+      const earlier = await manager
+        .createQueryBuilder(Message, 'm')
+        .select(SUMMARY_COLUMNS)
+        .where('m.partner_id = :partnerId', { partnerId: input.partnerId })
+        .andWhere("m.metadata->>'idempotencyKey' = :key", { key: idempotencyKey })
+        .andWhere("m.status <> 'duplicate'")
+        .orderBy('m.receivedAt', 'ASC')
+        .getOne();
+      if (earlier) return { message: earlier as Message, existing: true };
+      const message = await this.recordWith(manager, { ...input, metadata: { ...input.metadata, idempotencyKey } });
+      return { message, existing: false };
+    });
+  }
+
+  /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */
+  async annotate(id: string, facts: MessageMetadata): Promise<void> {
+    await this.dataSource.query(`UPDATE message SET metadata = metadata || $2::jsonb WHERE id = $1`, [id, JSON.stringify(facts)]);
   }
 
   async findById(id: string): Promise<Message | null> {

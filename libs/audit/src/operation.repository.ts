@@ -146,6 +146,11 @@ export class OperationRepository {
     });
   }
 
+  /** What the platform created for an operation (a new booking's id), so searches by id find it. */
+  async setTarget(id: string, targetId: string): Promise<void> {
+    if (isUuid(id)) await this.dataSource.manager.update(DocumentOperation, { id }, { targetId });
+  }
+
   async findByIds(ids: readonly string[]): Promise<DocumentOperation[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];

@@ -8,4 +8,5 @@ export * from './partner.repository';
 export * from './partner-files';
 export * from './files';
 export * from './sftp';
+export * from './webhooks';
 export * from './partners.module';

@@ -22,7 +22,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { PARTNER_ID_PATTERN } from './entities/partner.entity';
-import { DirectoryEntry, PartnerEdiSettings, PartnerProfileInput, PartnerSettings } from './partner.types';
+import { DirectoryEntry, PartnerEdiSettings, PartnerProfileInput, PartnerSettings, PartnerWebhookSettings } from './partner.types';
 
 const CODE = /^[A-Za-z0-9 ._:/-]{1,80}$/;
 
@@ -56,12 +56,26 @@ export class DirectoryEntryDto implements DirectoryEntry {
   @IsObject() @ValidateNested() @Type(() => DirectoryOrgRefDto) organisation: DirectoryOrgRefDto;
 }
 
+export class PartnerWebhookSettingsDto implements PartnerWebhookSettings {
+  @IsIn(['standard-webhooks', 'hmac', 'api-key']) verification: 'standard-webhooks' | 'hmac' | 'api-key';
+  @ValidateIf((o: PartnerWebhookSettingsDto) => o.verification === 'hmac') @IsString() @Matches(/^[A-Za-z0-9-]{1,100}$/) signatureHeader?: string;
+  @IsOptional() @IsIn(['sha256', 'sha512']) algorithm?: 'sha256' | 'sha512';
+  @IsOptional() @IsIn(['hex', 'base64']) encoding?: 'hex' | 'base64';
+  @IsOptional() @IsString() @MaxLength(50) prefix?: string;
+  @ValidateIf((o: PartnerWebhookSettingsDto) => o.verification === 'api-key') @IsString() @Matches(/^[A-Za-z0-9-]{1,100}$/) apiKeyHeader?: string;
+  @IsOptional() @IsInt() @Min(1) @Max(64 * 1024 * 1024) maxBodyBytes?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(86_400) toleranceSeconds?: number;
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9-]{1,100}$/) idempotencyHeader?: string;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(500) idempotencyPath?: string;
+}
+
 /** Delivery settings, plus the sections of each ingress kind (`edi` so far) and the party directory. */
 export class PartnerSettingsDto implements PartnerSettings {
   @IsOptional() @IsBoolean() enableBaseOrgs?: boolean;
   @IsOptional() @IsString() @MinLength(1) @MaxLength(100) selfCoreId?: string;
   @IsOptional() @IsInt() @Min(1) batchThreshold?: number;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => PartnerEdiSettingsDto) edi?: PartnerEdiSettingsDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => PartnerWebhookSettingsDto) webhook?: PartnerWebhookSettingsDto;
   @IsOptional() @IsArray() @ArrayMaxSize(100_000) @ValidateNested({ each: true }) @Type(() => DirectoryEntryDto) directory?: DirectoryEntryDto[];
 }
 

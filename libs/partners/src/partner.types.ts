@@ -22,6 +22,7 @@ export interface PartnerDeliverySettings {
  */
 export interface PartnerSettings extends PartnerDeliverySettings {
   edi?: PartnerEdiSettings;
+  webhook?: PartnerWebhookSettings;
   /** Parties this partner names by code or SCAC, resolved to fixed platform organisations. */
   directory?: DirectoryEntry[];
 }
@@ -113,4 +114,24 @@ export interface ConfigApiKey {
   /** Lowercase hex SHA-256 of the whole key. */
   sha256: string;
   keyPrefix: string | null;
+}
+
+/** How this partner's webhooks are verified and deduplicated (`settings.webhook`). Secrets live in their own table. */
+export interface PartnerWebhookSettings {
+  /** `standard-webhooks` (webhook-id/-timestamp/-signature), `hmac` (one signature header), or `api-key` (a header holding one of the secrets). */
+  verification: 'standard-webhooks' | 'hmac' | 'api-key';
+  /** hmac: the header carrying the signature, its algorithm, encoding and optional prefix (e.g. `sha256=`). */
+  signatureHeader?: string;
+  algorithm?: 'sha256' | 'sha512';
+  encoding?: 'hex' | 'base64';
+  prefix?: string;
+  /** api-key: the header carrying the key. */
+  apiKeyHeader?: string;
+  /** Largest body accepted, bytes (default 1 MiB); larger → 413. */
+  maxBodyBytes?: number;
+  /** Standard Webhooks timestamp tolerance, seconds (default 300). */
+  toleranceSeconds?: number;
+  /** Where the idempotency key is: a header (default `webhook-id`) or a JSONata path into the body. */
+  idempotencyHeader?: string;
+  idempotencyPath?: string;
 }

@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
-import { PartnerFileRepository, PartnerRepository } from '@dockbridge/partners';
+import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
 import { AppConfig } from '@dockbridge/config';
 import { PlatformAccounts } from '@dockbridge/platform';
 import { AcceptMessage } from './ingress/accept-message';
@@ -54,9 +54,17 @@ class QueuesCloser implements OnApplicationShutdown {
     },
     {
       provide: TranslateMessage,
-      inject: [MessageRepository, OperationRepository, InterchangeRepository, PartnerRepository, PartnerFileRepository, MessageQueues, AppConfig],
-      useFactory: (m: MessageRepository, o: OperationRepository, i: InterchangeRepository, p: PartnerRepository, f: PartnerFileRepository, q: MessageQueues, c: AppConfig) =>
-        new TranslateMessage(m, o, i, p, q, outboundFolder(f), { batchThreshold: c.delivery.batchThreshold, batchSize: c.delivery.batchSize }),
+      inject: [MessageRepository, OperationRepository, InterchangeRepository, PartnerRepository, PartnerMappingRepository, PartnerFileRepository, MessageQueues, AppConfig],
+      useFactory: (
+        m: MessageRepository,
+        o: OperationRepository,
+        i: InterchangeRepository,
+        p: PartnerRepository,
+        pm: PartnerMappingRepository,
+        f: PartnerFileRepository,
+        q: MessageQueues,
+        c: AppConfig,
+      ) => new TranslateMessage(m, o, i, p, pm, q, outboundFolder(f), { batchThreshold: c.delivery.batchThreshold, batchSize: c.delivery.batchSize }),
     },
     {
       provide: DeliverOperation,

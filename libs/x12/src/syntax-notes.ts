@@ -34,12 +34,18 @@ interface CompiledNote {
   note: string;
   kind: string;
   elements: number[];
+  /** The lowest element number the note names: a segment with fewer elements has none of them. */
+  lowest: number;
 }
 
 /** Notes parsed once per table (this runs for every segment of every set). */
 const compiledTables = new WeakMap<object, Map<string, CompiledNote[]>>();
+/** The table compiled last (nearly always SYNTAX_NOTES): spares the WeakMap lookup per segment. */
+let lastNotes: object | undefined;
+let lastTable: Map<string, CompiledNote[]> | undefined;
 
 function compiled(notes: Readonly<Record<string, readonly string[]>>, tag: string): CompiledNote[] | undefined {
+  if (notes === lastNotes) return lastTable!.get(tag);
   let table = compiledTables.get(notes);
   if (!table) {
     table = new Map();
@@ -49,13 +55,21 @@ function compiled(notes: Readonly<Record<string, readonly string[]>>, tag: strin
         list.map((note) => {
           const elements: number[] = [];
           for (let i = 1; i + 2 <= note.length; i += 2) elements.push(Number(note.slice(i, i + 2)));
-          return { note, kind: note[0], elements };
+          return { note, kind: note[0], elements, lowest: elements.length ? Math.min(...elements) : 0 };
         }),
       );
     }
     compiledTables.set(notes, table);
   }
+  lastNotes = notes;
+  lastTable = table;
   return table.get(tag);
+}
+
+/** Element `element` (1-based) is there and not blank. */
+function present(values: readonly string[], element: number): boolean {
+  const v = values[element - 1];
+  return v !== undefined && v.length > 0 && v.trim().length > 0;
 }
 
 /** Checks one segment of a transaction set; `setPosition` is its position in the set (ST = 1). */
@@ -65,22 +79,26 @@ export function checkSyntaxNotes(segment: Segment, setPosition: number, notes = 
   if (!rules) return [];
   let problems: Problem[] | undefined;
   const values = segment.elements;
-  const present = (element: number) => {
-    const v = values[element - 1];
-    return v !== undefined && v.length > 0 && v.trim().length > 0;
-  };
-  for (const { note, kind, elements } of rules) {
+  for (let r = 0; r < rules.length; r++) {
+    const { note, kind, elements } = rules[r];
     let count = 0;
     let firstMissing = 0;
     let secondPresent = 0;
-    for (const el of elements) {
-      if (present(el)) {
-        count++;
-        if (count === 2) secondPresent = el;
-      } else if (!firstMissing) firstMissing = el;
+    if (values.length < rules[r].lowest) {
+      // None of its elements is there (LIN has 14 pair notes, most LINs fill one or two pairs).
+      if (kind !== 'R') continue;
+      firstMissing = elements[0];
+    } else {
+      for (let i = 0; i < elements.length; i++) {
+        const el = elements[i];
+        if (present(values, el)) {
+          count++;
+          if (count === 2) secondPresent = el;
+        } else if (!firstMissing) firstMissing = el;
+      }
+      if (count === 0 && kind !== 'R') continue; // the common case: nothing there, nothing required
     }
-    if (count === 0 && kind !== 'R') continue; // the common case: nothing there, nothing required
-    const first = present(elements[0]);
+    const first = count > 0 && present(values, elements[0]);
     let badElement: number | undefined;
     switch (kind) {
       case 'P':

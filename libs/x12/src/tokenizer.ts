@@ -24,6 +24,36 @@ const isTag = (tag: string) => {
   }
   return true;
 };
+/**
+ * Well-formed tags are handed out as one shared string each (there are few of them), so a file's
+ * millions of segments do not each allocate their tag, and `tag === 'HL'` or a table lookup by tag
+ * compares one pointer. Keyed by the characters' codes; bounded, anything else is sliced.
+ */
+const TAGS = new Map<number, string>();
+const MAX_TAGS = 4096;
+/** Set by tagOf: the tag it returned came from TAGS (so it is a valid tag). */
+let tagIsKnown = false;
+function tagOf(text: string, from: number, to: number): string {
+  tagIsKnown = false;
+  const length = to - from;
+  if (length === 2 || length === 3) {
+    const a = text.charCodeAt(from);
+    const b = text.charCodeAt(from + 1);
+    const c = length === 3 ? text.charCodeAt(from + 2) : 0;
+    if (a < 128 && b < 128 && c < 128) {
+      const key = (length << 21) | (a << 14) | (b << 7) | c;
+      const known = TAGS.get(key);
+      if (known !== undefined) {
+        tagIsKnown = true;
+        return known;
+      }
+      const tag = text.slice(from, to);
+      if (isTag(tag) && TAGS.size < MAX_TAGS) TAGS.set(key, tag);
+      return tag;
+    }
+  }
+  return text.slice(from, to);
+}
 const NEWLINES = /[\r\n]/g;
 
 type IsaResult = { end: number; segmentText: string; delimiters: Delimiters } | { fail: Problem } | 'wait';
@@ -163,35 +193,56 @@ export class X12Tokenizer {
       if (nextCR !== Infinity && nextCR < pos) nextCR = indexOrInfinity(text, '\r', pos);
       const line = this.line;
       const column = this.column;
-      let raw = text.slice(pos, end);
-      if (nextLF < end || nextCR < end) {
-        this.advanceOver(text, pos, end);
-        raw = raw.replace(NEWLINES, '');
-      } else {
-        this.column += end - pos;
-        this.previousWasCR = false;
-      }
+      const start = pos;
       if (idx === -1) {
         pos = n;
       } else {
-        this.advance(text.charCodeAt(idx));
         pos = idx + 1;
       }
-      this.emit(raw, d, line, column, idx === -1);
+      if (nextLF < end || nextCR < end) {
+        // Wrapped: the line breaks inside are not data.
+        this.advanceOver(text, start, end);
+        if (idx !== -1) this.advance(text.charCodeAt(idx));
+        const raw = text.slice(start, end).replace(NEWLINES, '');
+        this.emit(raw, 0, raw.length, d, line, column, idx === -1);
+      } else {
+        // The common case: elements are cut straight out of the text (no copy of the segment).
+        this.column += end - start;
+        this.previousWasCR = false;
+        if (idx !== -1) this.advance(text.charCodeAt(idx));
+        this.emit(text, start, end, d, line, column, idx === -1);
+      }
     }
     this.pending = pos < n ? text.slice(pos) : '';
   }
 
-  private emit(raw: string, d: Delimiters, line: number, column: number, unterminated: boolean): void {
-    if (raw.length === 0) {
+  /** Emits the segment `text[from, to)` (no terminator, no line breaks). */
+  private emit(text: string, from: number, to: number, d: Delimiters, line: number, column: number, unterminated: boolean): void {
+    if (from === to) {
       this.sink.problem({ code: 'EMPTY_SEGMENT', severity: 'warning', message: 'empty segment (two terminators in a row)', segmentIndex: this.index, line, column });
       return;
     }
-    const first = raw.indexOf(d.element);
-    const tag = first === -1 ? raw : raw.slice(0, first);
-    const elements = first === -1 ? [] : raw.slice(first + 1).split(d.element);
+    const sep = d.element;
+    let cut = text.indexOf(sep, from);
+    if (cut >= to) cut = -1;
+    const tag = tagOf(text, from, cut === -1 ? to : cut);
+    const validTag = tagIsKnown || isTag(tag);
+    // Split by hand: indexOf + slice is about twice as fast as slice(...).split(sep) here.
+    const elements: string[] = [];
+    if (cut !== -1) {
+      let start = cut + 1;
+      for (;;) {
+        cut = text.indexOf(sep, start);
+        if (cut === -1 || cut >= to) {
+          elements.push(text.slice(start, to));
+          break;
+        }
+        elements.push(text.slice(start, cut));
+        start = cut + 1;
+      }
+    }
     const segment: Segment = { tag, elements, index: this.index++, line, column };
-    if (!isTag(tag)) {
+    if (!validTag) {
       this.sink.problem({
         code: 'INVALID_SEGMENT_TAG',
         severity: 'error',

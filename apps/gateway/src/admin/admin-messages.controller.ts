@@ -38,7 +38,7 @@ export class AdminMessagesController {
     const dto = parse(ReplayDto, body, 'replay request');
     const payload = dto.payload === undefined ? undefined : typeof dto.payload === 'string' ? dto.payload : JSON.stringify(dto.payload);
     try {
-      const replay = await this.replays.replay(id, { mode: dto.mode ?? 'rerun', payload, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason });
+      const replay = await this.replays.replay(id, { mode: dto.mode ?? 'rerun', payload, mapping: dto.mapping, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason });
       return { messageId: replay.id, replayOf: id, status: replay.status };
     } catch (error) {
       if (!(error instanceof ReplayError)) throw error;

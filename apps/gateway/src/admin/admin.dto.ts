@@ -22,6 +22,8 @@ export class MessageSearchDto extends MessageFilterDto {
 
 export class ReplayDto {
   @IsOptional() @IsIn(['rerun', 'failed-only']) mode?: 'rerun' | 'failed-only';
+  /** Webhook messages: the mapping version to use, the original's (default) or the current one. */
+  @IsOptional() @IsIn(['original', 'current']) mapping?: 'original' | 'current';
   /** Edit-and-replay: the corrected payload, as text (EDI) or as JSON (stored as its JSON text). */
   @IsOptional() payload?: unknown;
   @IsOptional() @IsString() @MaxLength(500) reason?: string;

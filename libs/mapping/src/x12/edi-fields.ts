@@ -25,8 +25,52 @@ export function pickLoadTag(ids: { qualifier: string; id: string }[], priority: 
   return ids[0]?.id;
 }
 
+/**
+ * `pickLoadTag(productIds(segment, from), priority)` without building the pairs: the id of the
+ * first pair whose qualifier ranks highest in `priority`, else of the first pair.
+ */
+export function loadTagOf(segment: EdiSegment, from: number, priority: readonly string[]): string | undefined {
+  let first: string | undefined;
+  let best: string | undefined;
+  let bestRank = priority.length;
+  for (let n = from; n < segment.elements.length; n += 2) {
+    const qualifier = el(segment, n);
+    if (!qualifier) continue;
+    const id = el(segment, n + 1);
+    if (!id) continue;
+    first ??= id;
+    const rank = priority.indexOf(qualifier);
+    if (rank !== -1 && rank < bestRank) {
+      bestRank = rank;
+      best = id;
+      if (rank === 0) break;
+    }
+  }
+  return best ?? first;
+}
+
 /** CCYYMMDD (or YYMMDD) + optional HHMM[SS[D..]] as ISO 8601 UTC; undefined when not a real date. */
 export function x12DateTime(date: string, time = '', endOfDay = false): string | undefined {
+  // A file repeats the same few dates thousands of times: remember the answers (bounded).
+  // Keys: the date alone, or length-prefixed date + time (one key per pair, whatever they hold).
+  const cache = time === '' ? (endOfDay ? END_OF_DAY : START_OF_DAY) : endOfDay ? TIMED_END_OF_DAY : TIMED_START_OF_DAY;
+  const key = time === '' ? date : `${date.length}:${date}${time}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known === INVALID ? undefined : known;
+  const value = parseX12DateTime(date, time, endOfDay);
+  if (cache.size >= MAX_CACHED_DATES) cache.clear();
+  cache.set(key, value ?? INVALID);
+  return value;
+}
+
+const INVALID = '';
+const MAX_CACHED_DATES = 1024;
+const START_OF_DAY = new Map<string, string>();
+const END_OF_DAY = new Map<string, string>();
+const TIMED_START_OF_DAY = new Map<string, string>();
+const TIMED_END_OF_DAY = new Map<string, string>();
+
+function parseX12DateTime(date: string, time: string, endOfDay: boolean): string | undefined {
   const d = date.length === 6 ? `20${date}` : date;
   const m = /^(\d{4})(\d{2})(\d{2})$/.exec(d);
   if (!m) return undefined;

@@ -1,6 +1,6 @@
 import type { Load } from '@dockbridge/platform';
 import { buildMapping, Purpose, quantity, TransactionMapping } from './document-builder';
-import { DEFAULT_LOAD_TAG_QUALIFIERS, el, pickLoadTag, productIds } from './edi-fields';
+import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
 import { PURCHASE_ORDER_DATES } from './dates';
 import type { EdiMappingSettings, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
 
@@ -31,18 +31,27 @@ export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappi
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
 
   const loads: Load[] = [];
-  transaction.segments.forEach((segment, i) => {
-    if (segment.tag !== 'PO1') return;
+  const segments = transaction.segments;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    if (segment.tag !== 'PO1') continue;
     const qty = quantity(el(segment, 2), { control, position: i + 1, tag: 'PO1', element: 2 }, diagnostics);
-    const ids = productIds(segment, 6);
-    const tag = pickLoadTag(ids, priority);
+    if (qty === undefined) continue;
+    const tag = loadTagOf(segment, 6, priority);
     // PID belongs to this line when it comes before the next PO1 (or the summary).
-    const next = transaction.segments.slice(i + 1).findIndex((s) => s.tag === 'PO1' || s.tag === 'CTT' || s.tag === 'SE');
-    const line = transaction.segments.slice(i + 1, next < 0 ? undefined : i + 1 + next);
-    const description = el(line.find((s) => s.tag === 'PID' && el(s, 5)), 5);
-    if (qty === undefined) return;
-    loads.push({ name: description || tag || settings.defaultLoadName || 'Item', quantity: qty, ...(tag && { loadTag: tag }) });
-  });
+    let description = '';
+    for (let j = i + 1; j < segments.length; j++) {
+      const next = segments[j];
+      if (next.tag === 'PO1' || next.tag === 'CTT' || next.tag === 'SE') break;
+      if (next.tag === 'PID' && el(next, 5)) {
+        description = el(next, 5);
+        break;
+      }
+    }
+    const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };
+    if (tag) load.loadTag = tag;
+    loads.push(load);
+  }
 
   return buildMapping(transaction, settings, directory, {
     documentId,

@@ -1,6 +1,6 @@
 import type { Load } from '@dockbridge/platform';
 import { buildMapping, Purpose, quantity, TransactionMapping } from './document-builder';
-import { DEFAULT_LOAD_TAG_QUALIFIERS, el, pickLoadTag, productIds } from './edi-fields';
+import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
 import { SHIP_NOTICE_DATES } from './dates';
 import type { EdiMappingSettings, EdiSegment, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
 
@@ -17,8 +17,15 @@ interface HierarchicalLevel {
   parent: string;
   level: string;
   position: number;
-  /** The segments of this level's loop, HL excluded. */
-  segments: EdiSegment[];
+  /**
+   * What an item level's load is read from, found while the set is indexed (its loop is the
+   * segments after its HL up to the next HL, SE and CTT excluded): the first LIN, the first SN1 and
+   * its offset in that loop, the first PID with a description (PID05).
+   */
+  lin?: EdiSegment;
+  sn1?: EdiSegment;
+  sn1Offset: number;
+  pid?: EdiSegment;
 }
 
 /**
@@ -31,32 +38,68 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
   const error = (message: string, position?: number, tag?: string, element?: number) =>
     diagnostics.push({ level: 'error', transactionControl: control, message, ...(position && { segmentPosition: position, segmentTag: tag }), ...(element && { element }) });
 
-  const bsnIndex = transaction.segments.findIndex((s) => s.tag === 'BSN');
-  const bsn = transaction.segments[bsnIndex];
+  // One pass over the set: the BSN and the HL levels with what their loads need.
+  const segments = transaction.segments;
+  let bsnIndex = -1;
+  const levels: HierarchicalLevel[] = [];
+  let current: HierarchicalLevel | undefined;
+  let offset = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    const tag = segment.tag;
+    if (bsnIndex === -1 && tag === 'BSN') bsnIndex = i;
+    if (tag === 'HL') {
+      current = { id: el(segment, 1), parent: el(segment, 2), level: el(segment, 3), position: i + 1, lin: undefined, sn1: undefined, sn1Offset: 0, pid: undefined };
+      levels.push(current);
+      offset = 0;
+    } else if (current && tag !== 'SE' && tag !== 'CTT') {
+      if (current.level === 'I') {
+        if (tag === 'LIN') current.lin ??= segment;
+        else if (tag === 'SN1') {
+          if (!current.sn1) {
+            current.sn1 = segment;
+            current.sn1Offset = offset;
+          }
+        } else if (tag === 'PID' && !current.pid && el(segment, 5)) current.pid = segment;
+      }
+      offset++;
+    }
+  }
+  const bsn = segments[bsnIndex];
   if (!bsn) error('the 856 has no BSN segment');
   const code = el(bsn, 1);
   const purpose = PURPOSES[code];
   if (bsn && !purpose) error(`BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`, bsnIndex + 1, 'BSN', 1);
 
-  const levels = hierarchicalLevels(transaction.segments);
-  const byId = new Map(levels.map((l) => [l.id, l]));
+  const byId = new Map<string, HierarchicalLevel>();
+  for (const level of levels) byId.set(level.id, level);
+  const children = new Map<string, HierarchicalLevel[]>();
   for (const level of levels) {
     if (byId.get(level.id) !== level) error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1);
     if (level.parent && !byId.has(level.parent)) error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2);
+    const siblings = children.get(level.parent);
+    if (siblings) siblings.push(level);
+    else children.set(level.parent, [level]);
   }
-  const children = new Map<string, HierarchicalLevel[]>();
-  for (const level of levels) children.set(level.parent, [...(children.get(level.parent) ?? []), level]);
 
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
   const loads: Load[] = [];
   const visited = new Set<string>();
-  const walk = (level: HierarchicalLevel) => {
-    if (visited.has(level.id)) return error(`HL ${level.id} is its own ancestor`, level.position, 'HL', 2);
+  const walk = (level: HierarchicalLevel): void => {
+    if (visited.has(level.id)) {
+      error(`HL ${level.id} is its own ancestor`, level.position, 'HL', 2);
+      return;
+    }
     visited.add(level.id);
-    if (level.level === 'I') loads.push(...itemLoad(level, control, priority, settings, diagnostics));
-    for (const child of children.get(level.id) ?? []) walk(child);
+    if (level.level === 'I') {
+      const load = itemLoad(level, control, priority, settings, diagnostics);
+      if (load) loads.push(load);
+    }
+    const below = children.get(level.id);
+    if (below) for (let i = 0; i < below.length; i++) walk(below[i]);
   };
-  for (const root of children.get('') ?? []) walk(root);
+  const roots = children.get('');
+  if (roots) for (let i = 0; i < roots.length; i++) walk(roots[i]);
   for (const level of levels) if (!visited.has(level.id) && level.level === 'I') error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2);
   if (levels.length === 0) error('the 856 has no HL levels');
 
@@ -71,27 +114,19 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
   });
 }
 
-function hierarchicalLevels(segments: readonly EdiSegment[]): HierarchicalLevel[] {
-  const levels: HierarchicalLevel[] = [];
-  segments.forEach((segment, i) => {
-    if (segment.tag === 'HL') levels.push({ id: el(segment, 1), parent: el(segment, 2), level: el(segment, 3), position: i + 1, segments: [] });
-    else if (levels.length && segment.tag !== 'SE' && segment.tag !== 'CTT') levels[levels.length - 1].segments.push(segment);
-  });
-  return levels;
-}
-
 /** An item level's load: LIN ids, SN1 quantity (SN102), PID description. */
-function itemLoad(level: HierarchicalLevel, control: string, priority: string[], settings: EdiMappingSettings, diagnostics: MappingDiagnostic[]): Load[] {
-  const lin = level.segments.find((s) => s.tag === 'LIN');
-  const sn1 = level.segments.find((s) => s.tag === 'SN1');
+function itemLoad(level: HierarchicalLevel, control: string, priority: readonly string[], settings: EdiMappingSettings, diagnostics: MappingDiagnostic[]): Load | undefined {
+  const { lin, sn1 } = level;
   if (!sn1) {
     diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: level.position, segmentTag: 'HL', message: `item HL ${level.id} has no SN1 quantity` });
-    return [];
+    return undefined;
   }
-  const position = level.position + 1 + level.segments.indexOf(sn1);
+  const position = level.position + 1 + level.sn1Offset;
   const qty = quantity(el(sn1, 2), { control, position, tag: 'SN1', element: 2 }, diagnostics);
-  if (qty === undefined) return [];
-  const tag = lin ? pickLoadTag(productIds(lin, 2), priority) : undefined;
-  const description = el(level.segments.find((s) => s.tag === 'PID' && el(s, 5)), 5);
-  return [{ name: description || tag || settings.defaultLoadName || 'Item', quantity: qty, ...(tag && { loadTag: tag }) }];
+  if (qty === undefined) return undefined;
+  const tag = lin ? loadTagOf(lin, 2, priority) : undefined;
+  const description = el(level.pid, 5);
+  const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };
+  if (tag) load.loadTag = tag;
+  return load;
 }

@@ -38,6 +38,7 @@ export class DeliverOperation {
       if (!client) throw new PlatformCallError('auth', payload.kind, `no platform account is configured for organisation ${payload.organisationId}`);
       const outcome = await callPlatform(client, payload);
       await this.operations.recordAttempt(operationId, { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: outcome.httpStatus, outcome: 'success', requestSummary: outcome.summary });
+      if (payload.kind === 'booking.create') await this.operations.setTarget(operationId, outcome.result);
       await this.operations.settle(operationId, { status: 'delivered' });
       await this.settleMessage(operation.messageId);
       return 'delivered';

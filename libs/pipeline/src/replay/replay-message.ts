@@ -11,6 +11,8 @@ export interface ReplayRequest {
   payload?: string;
   actor: Actor;
   reason?: string;
+  /** Webhooks: map with the version the original used (default) or today's. */
+  mapping?: 'original' | 'current';
 }
 
 export class ReplayError extends Error {
@@ -46,7 +48,11 @@ export class ReplayMessage {
       rawPayload,
       contentType,
       replayOf: original.id,
-      metadata: { ...original.metadata, replay: { mode: request.mode, edited: request.payload !== undefined, by: request.actor, reason: request.reason ?? null } },
+      metadata: {
+        ...withoutIdempotencyKey(original.metadata),
+        ...(request.mapping === 'current' && { mappingVersion: 'current' }),
+        replay: { mode: request.mode, edited: request.payload !== undefined, by: request.actor, reason: request.reason ?? null, mapping: request.mapping ?? 'original' },
+      },
       actor: request.actor,
     });
     await this.enqueue(replay.id);
@@ -95,4 +101,9 @@ export class ReplayMessage {
       // left `received`; the sweeper picks it up
     }
   }
+}
+
+/** A replay is not the partner's request again: it must not answer for the original's idempotency key. */
+function withoutIdempotencyKey({ idempotencyKey: _key, ...metadata }: Record<string, unknown>) {
+  return metadata;
 }

@@ -1,6 +1,6 @@
 import { DocumentOperation, InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { targetOf } from '@dockbridge/mapping';
-import type { PartnerRepository } from '@dockbridge/partners';
+import type { PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues } from '../message-queues';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { planDelivery } from './delivery-plan';
@@ -30,6 +30,7 @@ export class TranslateMessage {
     private readonly operations: OperationRepository,
     private readonly interchanges: InterchangeRepository,
     private readonly partners: PartnerRepository,
+    private readonly mappings: PartnerMappingRepository,
     private readonly queues: MessageQueues,
     private readonly outbox: AcknowledgmentOutbox | null,
     private readonly options: TranslateOptions,
@@ -52,12 +53,14 @@ export class TranslateMessage {
     const translation: Translation = translate
       ? await translate(message, {
           partner: await this.partners.findById(message.partnerId),
+          mapping: (version) => (version === 'current' ? this.mappings.current(message.partnerId) : this.mappings.get(message.partnerId, version)),
           nextControlNumber: () => this.interchanges.nextControlNumber(),
           now: new Date(),
         })
       : { operations: [], refused: [], acknowledgments: [], interchanges: [], rejection: `no translator for content type ${message.contentType}` };
 
     if (this.outbox) for (const ack of translation.acknowledgments) await this.outbox.deliver(message.partnerId, messageId, ack);
+    if (translation.mappingVersion !== undefined) await this.messages.annotate(messageId, { mappingVersion: translation.mappingVersion });
     if (translation.rejection) {
       await this.messages.transition(messageId, 'rejected', 'worker', translation.rejection);
       return 'rejected';

@@ -1,3 +1,4 @@
+import jsonata from 'jsonata';
 import type { Message } from '@dockbridge/audit';
 import { CanonicalOperation, checkCanonicalMessage, EdiMappingSettings, PartyDirectory, translateEdi } from '@dockbridge/mapping';
 import type { OrgRef } from '@dockbridge/platform';
@@ -10,6 +11,8 @@ export const X12_CONTENT_TYPE = 'application/edi-x12';
 
 export interface TranslationContext {
   partner: PartnerProfile | null;
+  /** The partner's JSONata mapping: a version number, or the current one. */
+  mapping(version: number | 'current'): Promise<{ version: number; expression: string } | null>;
   nextControlNumber(): Promise<number>;
   now: Date;
 }
@@ -41,6 +44,8 @@ export interface Translation {
   rejection?: string;
   /** A duplicate-detection window for the interchanges, days. */
   duplicateWindowDays?: number;
+  /** The mapping version used (webhooks), recorded on the message. */
+  mappingVersion?: number;
 }
 
 /** Turns a stored payload into canonical operations. Pure but for the context's sequence. */
@@ -130,8 +135,40 @@ export const translateX12: Translator = async (message, context) => {
   return translation;
 };
 
+/** A partner webhook (`POST /v1/webhooks/{partner}`): mapped by the partner's JSONata expression. */
+export const WEBHOOK_CONTENT_TYPE = 'application/vnd.dockbridge.webhook+json';
+
+/**
+ * Webhook body → canonical operations with the partner's JSONata mapping, the version the message
+ * records (`metadata.mappingVersion`: a number, or 'current' for a replay that asked for today's).
+ */
+export const translateWebhook: Translator = async (message, context) => {
+  const wanted = message.metadata?.mappingVersion ?? 'current';
+  const mapping = await context.mapping(wanted === 'current' ? 'current' : Number(wanted));
+  if (!mapping) return { ...empty(), rejection: `partner ${message.partnerId} has no webhook mapping${wanted === 'current' ? '' : ` version ${wanted}`}` };
+  let body: unknown;
+  try {
+    body = JSON.parse(message.rawPayload);
+  } catch (error) {
+    return { ...empty(), rejection: `payload is not valid JSON: ${(error as Error).message}` };
+  }
+  let result: unknown;
+  try {
+    result = await jsonata(mapping.expression).evaluate(body);
+  } catch (error) {
+    const e = error as { message?: string; position?: number; token?: string };
+    return { ...empty(), rejection: `mapping v${mapping.version} failed: ${e.message}${e.position !== undefined ? ` at position ${e.position}${e.token ? ` (${e.token})` : ''}` : ''}` };
+  }
+  const operations = result === undefined ? [] : Array.isArray(result) ? result : [result];
+  if (operations.length === 0) return { ...empty(), rejection: `mapping v${mapping.version} produced no operations for this payload` };
+  const check = checkCanonicalMessage({ operations });
+  if (!check.ok) return { ...empty(), rejection: `mapping v${mapping.version} produced invalid operations: ${check.problems.join('; ')}` };
+  return { ...empty(), operations: check.operations.map((operation) => ({ operation })), mappingVersion: mapping.version };
+};
+
 /** Translators by content type. */
 export const TRANSLATORS: Readonly<Record<string, Translator>> = {
   [CANONICAL_CONTENT_TYPE]: translateCanonical,
   [X12_CONTENT_TYPE]: translateX12,
+  [WEBHOOK_CONTENT_TYPE]: translateWebhook,
 };

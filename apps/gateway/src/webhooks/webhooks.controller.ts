@@ -1,0 +1,90 @@
+import { Controller, HttpCode, HttpException, NotFoundException, Param, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import jsonata from 'jsonata';
+import { MessageRepository } from '@dockbridge/audit';
+import { PartnerMappingRepository, PartnerRepository, verifyWebhook, WebhookSecretRepository } from '@dockbridge/partners';
+import { MessageQueues, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/**
+ * Partner webhooks: the exact bytes are verified (Standard Webhooks, HMAC or API key, any active
+ * secret), deduplicated by idempotency key, recorded, then queued. Refusals are recorded too, with
+ * the reason (never a secret), and never processed.
+ */
+@ApiTags('webhooks')
+@Controller('v1/webhooks')
+export class WebhooksController {
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly secrets: WebhookSecretRepository,
+    private readonly mappings: PartnerMappingRepository,
+    private readonly messages: MessageRepository,
+    private readonly queues: MessageQueues,
+  ) {}
+
+  @Post(':partner')
+  @HttpCode(202)
+  @ApiOperation({ summary: "Receive a partner's webhook (verified, deduplicated, recorded, then mapped with its JSONata mapping)" })
+  @ApiResponse({ status: 202, description: 'Recorded; {messageId}' })
+  @ApiResponse({ status: 200, description: 'A repeat of an earlier webhook-id: {messageId} of the original, not processed again' })
+  @ApiResponse({ status: 401, description: 'Verification failed (recorded with the reason)' })
+  @ApiResponse({ status: 413, description: 'Body over the partner limit (recorded as a rejected request)' })
+  async receive(@Param('partner') partnerId: string, @Req() request: FastifyRequest & { rawBody?: Buffer }, @Res({ passthrough: true }) reply: FastifyReply) {
+    const partner = await this.partners.findById(partnerId);
+    const settings = partner?.settings.webhook;
+    if (!partner || !partner.enabled || !settings) throw new NotFoundException(`no webhook endpoint for partner ${partnerId}`);
+    const body = request.rawBody ?? Buffer.from(typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
+    const text = body.toString('utf8');
+    const base = { partnerId, channel: 'webhook' as const, contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway' as const };
+
+    const limit = settings.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    if (body.length > limit) {
+      const reason = `body of ${body.length} bytes exceeds the partner's limit of ${limit} bytes`;
+      await this.messages.record({ ...base, rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size: body.length } });
+      throw new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
+    }
+    const verification = verifyWebhook(settings, await this.secrets.activeSecrets(partnerId), body, request.headers);
+    if (!verification.ok) {
+      await this.messages.record({ ...base, rawPayload: text, status: 'rejected', statusReason: `verification failed: ${verification.reason}`, metadata: { verification: settings.verification } });
+      throw new UnauthorizedException(`webhook verification failed: ${verification.reason}`);
+    }
+
+    const mapping = await this.mappings.current(partnerId);
+    const metadata = { mappingVersion: mapping?.version ?? null, webhookId: header(request, 'webhook-id') ?? null, size: body.length };
+    const key = await this.idempotencyKey(settings, request, text);
+    if (!key) return this.accept(await this.messages.record({ ...base, rawPayload: text, metadata }));
+    const { message, existing } = await this.messages.recordOnce({ ...base, rawPayload: text, metadata }, key);
+    if (!existing) return this.accept(message);
+    await this.messages.record({ ...base, rawPayload: text, status: 'duplicate', statusReason: `repeat of message ${message.id} (idempotency key ${key})`, metadata: { duplicateOf: message.id, size: body.length } });
+    void reply.status(200);
+    return { messageId: message.id, status: message.status, duplicate: true };
+  }
+
+  private async accept(message: { id: string; status: string }) {
+    try {
+      await this.queues.enqueueTranslate(message.id);
+    } catch {
+      // Recorded: the sweeper queues it when Redis is back.
+    }
+    return { messageId: message.id, status: 'received' };
+  }
+
+  private async idempotencyKey(settings: { verification: string; idempotencyHeader?: string; idempotencyPath?: string }, request: FastifyRequest, text: string): Promise<string | undefined> {
+    if (settings.idempotencyPath) {
+      try {
+        const value = await jsonata(settings.idempotencyPath).evaluate(JSON.parse(text));
+        return value === undefined || value === null ? undefined : String(value);
+      } catch {
+        return undefined;
+      }
+    }
+    return header(request, settings.idempotencyHeader ?? 'webhook-id');
+  }
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,3 @@
+export * from './webhook-secret.repository';
+export * from './mapping.repository';
+export * from './webhook-verifier';

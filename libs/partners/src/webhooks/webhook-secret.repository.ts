@@ -1,0 +1,75 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+
+export interface WebhookSecretSummary {
+  id: string;
+  partnerId: string;
+  label: string;
+  /** The first characters, to tell secrets apart; never the secret. */
+  hint: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+type Row = { id: string; partner_id: string; label: string; secret: string; created_at: Date; expires_at: Date | null; revoked_at: Date | null };
+
+const summary = (row: Row): WebhookSecretSummary => ({
+  id: row.id,
+  partnerId: row.partner_id,
+  label: row.label,
+  hint: `${row.secret.slice(0, row.secret.startsWith('whsec_') ? 10 : 4)}…`,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+});
+
+/**
+ * Webhook signing secrets. Verification needs the secret itself (HMAC), so it is stored as given and
+ * leaves this class only through `activeSecrets`, for the verifier; listings show a hint. Several
+ * may be active at once, each with an optional expiry: rotation without downtime.
+ */
+export class WebhookSecretRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Adds a secret (a Standard Webhooks `whsec_…` one is generated when none is given); returns it once. */
+  async add(partnerId: string, options: { label: string; secret?: string; expiresAt?: Date | null }): Promise<{ secret: string; record: WebhookSecretSummary }> {
+    const secret = options.secret ?? `whsec_${randomBytes(32).toString('base64')}`;
+    const rows: Row[] = await this.dataSource.query(
+      `INSERT INTO partner_webhook_secret (id, partner_id, label, secret, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+      [randomUUID(), partnerId, options.label, secret, options.expiresAt ?? null],
+    );
+    return { secret, record: summary(rows[0]) };
+  }
+
+  /** Secrets that verify now: not revoked, not expired. */
+  async activeSecrets(partnerId: string): Promise<string[]> {
+    const rows: Row[] = await this.dataSource.query(
+      `SELECT secret FROM partner_webhook_secret WHERE partner_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) ORDER BY created_at DESC`,
+      [partnerId],
+    );
+    return rows.map((r) => r.secret);
+  }
+
+  async list(partnerId: string): Promise<WebhookSecretSummary[]> {
+    const rows: Row[] = await this.dataSource.query(`SELECT * FROM partner_webhook_secret WHERE partner_id = $1 ORDER BY created_at`, [partnerId]);
+    return rows.map(summary);
+  }
+
+  /** Ends a secret now, or at `at` (the end of a rotation's overlap). */
+  async expire(partnerId: string, id: string, at: Date = new Date()): Promise<boolean> {
+    const rows: Row[] = await this.dataSource.query(
+      `UPDATE partner_webhook_secret SET expires_at = $3 WHERE partner_id = $1 AND id = $2 RETURNING *`,
+      [partnerId, id, at],
+    );
+    return rows.length > 0;
+  }
+
+  async revoke(partnerId: string, id: string): Promise<boolean> {
+    const rows: Row[] = await this.dataSource.query(
+      `UPDATE partner_webhook_secret SET revoked_at = now() WHERE partner_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING *`,
+      [partnerId, id],
+    );
+    return rows.length > 0;
+  }
+}

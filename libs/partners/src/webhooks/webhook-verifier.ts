@@ -1,0 +1,69 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { PartnerWebhookSettings } from '../partner.types';
+
+export type Headers = Record<string, string | string[] | undefined>;
+export type Verification = { ok: true } | { ok: false; reason: string };
+
+const header = (headers: Headers, name: string): string | undefined => {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const sameText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * Checks a webhook against the partner's active secrets (any one may match: rotation). Reasons
+ * name what is wrong, never a secret or a signature.
+ */
+export function verifyWebhook(settings: PartnerWebhookSettings, secrets: readonly string[], body: Buffer, headers: Headers): Verification {
+  if (secrets.length === 0) return { ok: false, reason: 'the partner has no active webhook secret' };
+  switch (settings.verification) {
+    case 'standard-webhooks':
+      return standardWebhooks(secrets, body, headers);
+    case 'hmac':
+      return hmac(settings, secrets, body, headers);
+    case 'api-key': {
+      const name = settings.apiKeyHeader ?? 'x-api-key';
+      const given = header(headers, name);
+      if (!given) return { ok: false, reason: `missing ${name} header` };
+      return secrets.some((s) => sameText(s, given)) ? { ok: true } : { ok: false, reason: `${name} does not match an active secret` };
+    }
+  }
+}
+
+function standardWebhooks(secrets: readonly string[], body: Buffer, headers: Headers): Verification {
+  const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].filter((h) => !header(headers, h));
+  if (missing.length) return { ok: false, reason: `missing ${missing.join(', ')} header${missing.length > 1 ? 's' : ''}` };
+  const wanted = { 'webhook-id': header(headers, 'webhook-id')!, 'webhook-timestamp': header(headers, 'webhook-timestamp')!, 'webhook-signature': header(headers, 'webhook-signature')! };
+  let reason = 'no signature matches an active secret';
+  for (const secret of secrets) {
+    try {
+      new Webhook(secret).verify(body, wanted);
+      return { ok: true };
+    } catch (error) {
+      // The library's messages name the problem (timestamp too old/new, no matching signature), never the secret.
+      if (error instanceof WebhookVerificationError) reason = /timestamp/i.test(error.message) ? `${error.message} (tolerance 5 minutes)` : 'no signature matches an active secret';
+      else reason = 'a secret could not be used (not base64 / whsec_ format)';
+    }
+  }
+  return { ok: false, reason };
+}
+
+function hmac(settings: PartnerWebhookSettings, secrets: readonly string[], body: Buffer, headers: Headers): Verification {
+  const name = settings.signatureHeader ?? 'x-signature';
+  let given = header(headers, name)?.trim();
+  if (!given) return { ok: false, reason: `missing ${name} header` };
+  if (settings.prefix) {
+    if (!given.startsWith(settings.prefix)) return { ok: false, reason: `${name} does not start with ${settings.prefix}` };
+    given = given.slice(settings.prefix.length);
+  }
+  const algorithm = settings.algorithm ?? 'sha256';
+  const encoding = settings.encoding ?? 'hex';
+  const matches = secrets.some((secret) => sameText(createHmac(algorithm, secret).update(body).digest(encoding), encoding === 'hex' ? given!.toLowerCase() : given!));
+  return matches ? { ok: true } : { ok: false, reason: `${name} does not match the ${algorithm} HMAC of the body under any active secret` };
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { createHmac } from 'node:crypto';
+import { OperationRepository } from '@dockbridge/audit';
+import { PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { DEMO, TestResponse } from './support/sandbox';
+import { Spine, startSpine } from './support/spine';
+
+const mapping = (name: string) => readFileSync(join(__dirname, '../config/mappings', name), 'utf8');
+
+const purchaseOrder = (poNumber: string, extra: Record<string, unknown> = {}) => ({
+  event: 'purchase_order.created',
+  data: {
+    poNumber,
+    supplier: { code: 'SUP-KETTLE' },
+    carrierScac: 'FFRT',
+    window: { from: '2026-12-01T06:00:00Z', to: '2026-12-03T18:00:00Z' },
+    lines: [
+      { sku: 'SKU-100', description: 'Kettle chips 24x', qty: 12 },
+      { sku: 'SKU-200', description: 'Sea salt 12x', qty: 4 },
+    ],
+    ...extra,
+  },
+});
+
+describe('partner webhooks: verified, deduplicated, mapped with JSONata, delivered', () => {
+  let spine: Spine;
+  let wmsSecret: string;
+  let tmsSecret: string;
+
+  beforeAll(async () => {
+    spine = await startSpine();
+    const partners = spine.app.get(PartnerRepository);
+    const secrets = spine.app.get(WebhookSecretRepository);
+    const mappings = spine.app.get(PartnerMappingRepository);
+    await partners.upsert({ id: 'acme-wms', name: 'Acme WMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'standard-webhooks', maxBodyBytes: 4096 } } }, 'api');
+    await partners.upsert(
+      { id: 'fast-freight-tms', name: 'Fast Freight TMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'hmac', signatureHeader: 'x-tms-signature', algorithm: 'sha256', encoding: 'hex', prefix: 'sha256=', idempotencyPath: 'eventId' } } },
+      'api',
+    );
+    wmsSecret = (await secrets.add('acme-wms', { label: 'current' })).secret;
+    tmsSecret = (await secrets.add('fast-freight-tms', { label: 'current', secret: 'tms-shared-secret-0123456789' })).secret;
+    await mappings.publish('acme-wms', mapping('acme-wms.jsonata'));
+    await mappings.publish('fast-freight-tms', mapping('fast-freight-tms.jsonata'));
+  }, 60_000);
+  afterAll(() => spine?.close());
+  beforeEach(() => spine.sandbox.reset());
+
+  /** Posts as a Standard Webhooks sender would, signing with `secret` (the package does the signing). */
+  const sendStandard = (body: unknown, options: { secret?: string; id?: string; at?: Date; headers?: Record<string, string>; tamper?: (raw: string) => string } = {}): Promise<TestResponse> => {
+    const raw = JSON.stringify(body);
+    const id = options.id ?? `msg_${randomUUID()}`;
+    const at = options.at ?? new Date();
+    const signature = new Webhook(options.secret ?? wmsSecret).sign(id, at, raw);
+    const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature, ...options.headers };
+    return fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers, body: options.tamper ? options.tamper(raw) : raw });
+  };
+  const sendTms = (body: unknown): Promise<TestResponse> => {
+    const raw = JSON.stringify(body);
+    const signature = `sha256=${createHmac('sha256', tmsSecret).update(raw).digest('hex')}`;
+    return fetch(`${spine.url}/v1/webhooks/fast-freight-tms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tms-signature': signature }, body: raw });
+  };
+  const documentAt = async (id: string) => spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`);
+  const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate'];
+
+  it('delivers a validly signed purchase order as a document, recording the mapping version', async () => {
+    const response = await sendStandard(purchaseOrder('PO-9001'));
+    expect(response.status).toBe(202);
+    const { messageId } = await response.json();
+    expect(await spine.waitForStatus(messageId, final)).toBe('delivered');
+    expect(await (await documentAt('PO-9001')).json()).toMatchObject({
+      id: 'PO-9001',
+      offsite: { id: DEMO.kettleFoods },
+      carrier: { id: DEMO.fastFreight },
+      loads: [{ name: 'Kettle chips 24x', quantity: 12, loadTag: 'SKU-100' }, { name: 'Sea salt 12x', quantity: 4, loadTag: 'SKU-200' }],
+      type: { name: 'PurchaseOrder' },
+    });
+    expect((await spine.messages.findById(messageId))?.metadata).toMatchObject({ mappingVersion: 1 });
+  });
+
+  it.each([
+    ['a wrong secret', { secret: `whsec_${Buffer.from('not the secret at all, 32 bytes!').toString('base64')}` }, /no signature matches/],
+    ['a stale timestamp', { at: new Date(Date.now() - 10 * 60_000) }, /timestamp too old/i],
+    ['a tampered body', { tamper: (raw: string) => raw.replace('PO-9002', 'PO-6666') }, /no signature matches/],
+  ])('refuses %s with 401, records the reason without the secret, and delivers nothing', async (_case, options, reason) => {
+    const before = await spine.messages.countBy({ partnerId: 'acme-wms', status: 'rejected' });
+    const response = await sendStandard(purchaseOrder('PO-9002'), options);
+    expect(response.status).toBe(401);
+    expect((await response.json()).details[0]).toMatch(reason);
+    const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
+    expect(await spine.messages.countBy({ partnerId: 'acme-wms', status: 'rejected' })).toBe(before + 1);
+    expect(rejected.statusReason).toMatch(reason);
+    expect(JSON.stringify(rejected)).not.toContain(wmsSecret.slice(6, 20));
+    expect((await documentAt('PO-9002')).status).toBe(404);
+  });
+
+  it('refuses missing signature headers with 401 naming them', async () => {
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(purchaseOrder('PO-9003')) });
+    expect(response.status).toBe(401);
+    expect((await response.json()).details[0]).toMatch(/missing webhook-id, webhook-timestamp, webhook-signature headers/);
+  });
+
+  it('accepts both secrets while a rotation overlaps, and only the new one after the old expires', async () => {
+    const secrets = spine.app.get(WebhookSecretRepository);
+    const rotated = await secrets.add('acme-wms', { label: 'rotated' });
+    const withNew = await sendStandard(purchaseOrder('PO-9004'), { secret: rotated.secret });
+    const withOld = await sendStandard(purchaseOrder('PO-9005'));
+    expect([withNew.status, withOld.status]).toEqual([202, 202]);
+    for (const response of [withNew, withOld]) await spine.waitForStatus((await response.json()).messageId, final);
+    const old = (await secrets.list('acme-wms')).find((s) => s.label === 'current')!;
+    await secrets.expire('acme-wms', old.id);
+    expect((await sendStandard(purchaseOrder('PO-9006'))).status).toBe(401);
+    const afterExpiry = await sendStandard(purchaseOrder('PO-9007'), { secret: rotated.secret });
+    expect(afterExpiry.status).toBe(202);
+    await spine.waitForStatus((await afterExpiry.json()).messageId, final);
+    wmsSecret = rotated.secret;
+  });
+
+  it('answers a repeated webhook-id with 200 and the original message id, and does not deliver it again', async () => {
+    const id = `msg_${randomUUID()}`;
+    const first = await (await sendStandard(purchaseOrder('PO-9008'), { id })).json();
+    await spine.waitForStatus(first.messageId, final);
+    const repeat = await sendStandard(purchaseOrder('PO-9008', { supplier: { code: 'CHANGED' } }), { id });
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toMatchObject({ messageId: first.messageId, duplicate: true });
+    const duplicates = await spine.messages.search({ partnerId: 'acme-wms', status: 'duplicate', limit: 5 });
+    expect(duplicates.items[0].metadata).toMatchObject({ duplicateOf: first.messageId });
+    // Only the first message carries an operation on PO-9008: the repeat was never translated.
+    expect((await spine.messages.search({ documentId: 'PO-9008' })).items.map((m) => m.id)).toEqual([first.messageId]);
+    expect((await (await documentAt('PO-9008')).json()).offsite.coreId).toBe('SUP-KETTLE');
+  });
+
+  it('refuses a body over the partner limit with 413, recorded as a rejected request', async () => {
+    const big: unknown = purchaseOrder('PO-9009', { lines: Array.from({ length: 200 }, (_, i) => ({ sku: `S${i}`, description: 'x'.repeat(20), qty: 1 })) });
+    const response = await sendStandard(big);
+    expect(response.status).toBe(413);
+    const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
+    expect(rejected.statusReason).toMatch(/exceeds the partner's limit of 4096 bytes/);
+  });
+
+  it('rejects a payload the mapping turns into invalid operations, naming the path', async () => {
+    const { messageId } = await (await sendStandard(purchaseOrder('PO-9010', { lines: [{ sku: 'S', description: 'D', qty: 'lots' }] }))).json();
+    expect(await spine.waitForStatus(messageId, final)).toBe('rejected');
+    expect((await spine.messages.findById(messageId))?.statusReason).toMatch(/mapping v1 produced invalid operations: operations\[0\]\.document\.loads\[0\]\.quantity/);
+  });
+
+  it('books through the TMS, refuses a status the platform does not allow with its reason, and retries GraphQL 502s', async () => {
+    const created = await (await sendTms({ eventId: 'ev-1', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-01T08:00:00Z', minutes: 45, pallets: 12 } })).json();
+    expect(await spine.waitForStatus(created.messageId, final)).toBe('delivered');
+    const [operation] = await spine.app.get(OperationRepository).listByMessage(created.messageId);
+    const bookingId = operation.targetId!;
+    expect(bookingId).toMatch(/^MDB-26-/);
+
+    const refused = await (await sendTms({ eventId: 'ev-2', type: 'booking.status_changed', bookingId, status: 'Completed' })).json();
+    expect(await spine.waitForStatus(refused.messageId, final)).toBe('failed');
+    const [failed] = await spine.app.get(OperationRepository).listByMessage(refused.messageId);
+    expect(failed).toMatchObject({ errorClass: 'permanent', attemptCount: 1 });
+    expect(failed.lastError).toMatch(/Completed/);
+
+    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'POST', path: '/api/v1/graphql', status: 502, count: 2 }] } });
+    const arrived = await (await sendTms({ eventId: 'ev-3', type: 'booking.status_changed', bookingId, status: 'Arrived', trailer: 'TR-77' })).json();
+    expect(await spine.waitForStatus(arrived.messageId, final)).toBe('delivered');
+    const [retried] = await spine.app.get(OperationRepository).listByMessage(arrived.messageId);
+    expect(retried.attemptCount).toBe(3);
+
+    const again = await sendTms({ eventId: 'ev-3', type: 'booking.status_changed', bookingId, status: 'Arrived', trailer: 'TR-77' });
+    expect(again.status).toBe(200);
+  });
+
+  it('replays with the original mapping version or the current one, as the operator chooses', async () => {
+    const { messageId } = await (await sendStandard(purchaseOrder('PO-9011'))).json();
+    await spine.waitForStatus(messageId, final);
+    await spine.app.get(PartnerMappingRepository).publish('acme-wms', mapping('acme-wms.jsonata').replace('"Open"', '"Open (v2)"'));
+
+    const original = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: {} })).json();
+    await spine.waitForStatus(original.messageId, final);
+    expect((await (await documentAt('PO-9011')).json()).status.name).toBe('Open');
+    const current = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mapping: 'current' } })).json();
+    expect(await spine.waitForStatus(current.messageId, final)).toBe('delivered');
+    expect((await (await documentAt('PO-9011')).json()).status.name).toBe('Open (v2)');
+    expect((await spine.messages.findById(current.messageId))?.metadata).toMatchObject({ mappingVersion: 2 });
+  });
+});
