@@ -112,11 +112,12 @@ const EXPECTED: Record<string, Expectation> = {
     },
   },
   // 4 sets, all ST02 000000001, in two groups (both GS06 5): in each group the second set repeats the
-  // first's control number and is rejected (AK5 R 23); the first of each is delivered (the same PO twice).
+  // first's control number and is rejected (AK5 R 23); the first of each is accepted: the same PO twice,
+  // so the earlier write is superseded by the later one and the PO is delivered once.
   'bots-edi__bots-plugins__850-004010-02.x12': {
     lane: 'a',
     status: 'partially_failed',
-    delivered: 2,
+    delivered: 1,
     failed: [/^850 000000001: ST02 "000000001" is used twice in this group/, /^850 000000001: ST02 "000000001" is used twice in this group/],
     documents: {
       '95018017': {
@@ -188,14 +189,13 @@ const EXPECTED: Record<string, Expectation> = {
     documents: { '333333333333': { ...po, occupant: acme('XXXXXXXXXXX'), loads: [{ name: '123456789012345', quantity: 1, loadTag: '123456789012345' }] } },
     acks: { '997': { files: 1, holds: ack('AK1*PO*3', 'AK2*850*00001', 'AK5*A', 'AK9*A*1*1*1') } },
   },
-  // Two ASNs in one GS, `~`+CRLF, ISA11 `^`. Both carry BSN02 4167427123 (purpose 00).
-  // SUSPECTED BUG (reported): they become two upserts of the same document delivered concurrently,
-  // so which one the platform keeps is a race. Expected: a deterministic outcome; file order means
-  // the later set (0061: 2 items, ship-to UL 00996) is what stays.
+  // Two ASNs in one GS, `~`+CRLF, ISA11 `^`. Both carry BSN02 4167427123 (purpose 00): the later set
+  // (0061: 2 items, ship-to UL 00996) supersedes the earlier one in file order, and only it is delivered.
   'bots-edi__bots-plugins__856_2.x12': {
     lane: 'a',
     status: 'delivered',
-    delivered: 2,
+    delivered: 1,
+    recorded: /operation 1 \(document 4167427123\) is superseded by operation 2 of the same message/,
     documents: {
       '4167427123': {
         ...asn,

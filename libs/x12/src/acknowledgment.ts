@@ -85,6 +85,7 @@ const AK5_CODES: Partial<Record<ProblemCode, string>> = {
   DUPLICATE_ST02: '23',
   INVALID_SEGMENT_TAG: '5',
   SEGMENT_TOO_LONG: '5',
+  SET_NOT_SUPPORTED: '1',
 };
 
 /** AK9 codes of group-level problems. */

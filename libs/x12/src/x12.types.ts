@@ -65,7 +65,9 @@ export type ProblemCode =
   // segment (AK3/AK4)
   | 'SYNTAX_NOTE'
   // the receiving application refused the set's content (a mapping error): AK5 R, AK3/AK4 where it points
-  | 'APPLICATION_ERROR';
+  | 'APPLICATION_ERROR'
+  // the receiver does not handle this transaction set type (AK5 R, code 1)
+  | 'SET_NOT_SUPPORTED';
 
 export interface Problem {
   code: ProblemCode;

@@ -1,10 +1,27 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { ApiKeyNotFoundError, PartnerNotFoundError, PartnerProfileDto, PartnerRepository } from '@dockbridge/partners';
+import jsonata from 'jsonata';
+import { ApiKeyNotFoundError, PartnerMappingRepository, PartnerNotFoundError, PartnerProfileDto, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
 import { parse } from './admin.dto';
+
+class AddSecretDto {
+  @IsString() @MinLength(1) @MaxLength(100) label: string;
+  /** Omit to have a Standard Webhooks secret (`whsec_…`) generated; it is shown in this answer only. */
+  @IsOptional() @IsString() @MinLength(16) @MaxLength(500) secret?: string;
+  @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
+}
+
+class ExpireSecretDto {
+  /** When the secret stops verifying (the end of a rotation's overlap); now when absent. */
+  @IsOptional() @IsISO8601({ strict: true }) at?: string;
+}
+
+class PublishMappingDto {
+  @IsString() @MinLength(1) @MaxLength(200_000) expression: string;
+}
 
 class IssueKeyDto {
   @IsString() @MinLength(1) @MaxLength(100) label: string;
@@ -17,7 +34,11 @@ class IssueKeyDto {
 @Controller('v1/admin/partners')
 @UseGuards(AdminTokenGuard)
 export class AdminPartnersController {
-  constructor(private readonly partners: PartnerRepository) {}
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly secrets: WebhookSecretRepository,
+    private readonly mappings: PartnerMappingRepository,
+  ) {}
 
   @Get()
   list() {
@@ -61,6 +82,55 @@ export class AdminPartnersController {
       if (error instanceof PartnerNotFoundError || error instanceof ApiKeyNotFoundError) throw new NotFoundException(error.message);
       throw error;
     }
+  }
+
+  @Post(':id/webhook-secrets')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Add a webhook secret (rotation: add the new one, then expire the old one at the end of the overlap)' })
+  async addSecret(@Param('id') id: string, @Body() body: unknown) {
+    const dto = parse(AddSecretDto, body, 'webhook secret');
+    await this.existing(id);
+    return this.secrets.add(id, { label: dto.label, secret: dto.secret, expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null });
+  }
+
+  @Get(':id/webhook-secrets')
+  async listSecrets(@Param('id') id: string) {
+    await this.existing(id);
+    return this.secrets.list(id);
+  }
+
+  @Post(':id/webhook-secrets/:secretId/expire')
+  @HttpCode(200)
+  async expireSecret(@Param('id') id: string, @Param('secretId', new ParseUUIDPipe()) secretId: string, @Body() body: unknown) {
+    const dto = parse(ExpireSecretDto, body, 'expiry');
+    if (!(await this.secrets.expire(id, secretId, dto.at ? new Date(dto.at) : new Date()))) throw new NotFoundException(`secret ${secretId} of partner ${id} does not exist`);
+    return (await this.secrets.list(id)).find((s) => s.id === secretId);
+  }
+
+  @Put(':id/mapping')
+  @ApiOperation({ summary: "Publish a new version of the partner's JSONata webhook mapping (checked to compile)" })
+  async publishMapping(@Param('id') id: string, @Body() body: unknown) {
+    const dto = parse(PublishMappingDto, body, 'mapping');
+    await this.existing(id);
+    try {
+      jsonata(dto.expression);
+    } catch (error) {
+      const e = error as { message?: string; position?: number };
+      throw new BadInput('Invalid mapping', [`expression: ${e.message}${e.position !== undefined ? ` at position ${e.position}` : ''}`]);
+    }
+    return this.mappings.publish(id, dto.expression);
+  }
+
+  @Get(':id/mapping/versions')
+  async mappingVersions(@Param('id') id: string) {
+    await this.existing(id);
+    return this.mappings.list(id);
+  }
+
+  private async existing(id: string) {
+    const partner = await this.partners.findById(id);
+    if (!partner) throw new NotFoundException(`partner ${id} does not exist`);
+    return partner;
   }
 
   @Post(':id/enabled')

@@ -1,7 +1,7 @@
 import { build997, buildTA1, Interchange, interchangeKey, readX12, ta1NoteCode, TransactionSet } from '@dockbridge/x12';
 import type { CanonicalOperation } from '../canonical-operation';
 import type { TransactionMapping } from './document-builder';
-import { mapTransaction } from './edi-mapping';
+import { MAPPED_SETS, mapTransaction } from './edi-mapping';
 import type { EdiMappingSettings, PartyDirectory } from './edi-types';
 
 export interface EdiTranslationInput {
@@ -29,6 +29,8 @@ export interface InterchangeOutcome {
 
 export interface SetOutcome extends TransactionMapping {
   interchangeKey: string;
+  /** Element errors the 997 reports while the set is still accepted (AK5 E): recorded as the operator's reason. */
+  notes: string[];
   /** The envelope check refused the set itself (counts, control numbers): it was not mapped. */
   envelopeRejected: boolean;
 }
@@ -102,6 +104,7 @@ function mapSet(interchange: Interchange, groupControl: string, set: Transaction
       rejected: true,
       envelopeRejected: true,
       interchangeKey: key,
+      notes: [],
       diagnostics: envelopeErrors.map((p) => ({ level: 'error' as const, transactionControl: set.control, message: describe(p), ...(p.tag && { segmentTag: p.tag }) })),
     };
   }
@@ -121,14 +124,18 @@ function mapSet(interchange: Interchange, groupControl: string, set: Transaction
     input.settings,
     input.directory,
   );
-  // A mapping rejection is acknowledged like a data error at the segment it names (AK3/AK4, AK5 R).
+  // A mapping rejection is acknowledged like a data error at the segment it names (AK3/AK4, AK5 R);
+  // a set type not handled at all is "transaction set not supported" (AK5 R 1).
   // The set's problems are the very list its 997 summary reads.
-  if (mapping.rejected) {
+  if (!MAPPED_SETS.includes(set.id)) {
+    set.problems.push({ code: 'SET_NOT_SUPPORTED', severity: 'error', message: mapping.diagnostics[0]?.message ?? `transaction set ${set.id} is not supported` });
+  } else if (mapping.rejected) {
     for (const d of mapping.diagnostics.filter((x) => x.level === 'error')) {
       set.problems.push({ code: 'APPLICATION_ERROR', severity: 'error', message: d.message, setPosition: d.segmentPosition, tag: d.segmentTag, element: d.element });
     }
   }
-  return { ...mapping, envelopeRejected: false, interchangeKey: key };
+  const notes = set.problems.filter((p) => p.code === 'SYNTAX_NOTE').map((p) => `${set.id} ${set.control}: ${describe(p)}`);
+  return { ...mapping, envelopeRejected: false, interchangeKey: key, notes };
 }
 
 async function finish(interchange: Interchange, outcome: InterchangeOutcome, sets: SetOutcome[], input: EdiTranslationInput, result: EdiTranslation): Promise<void> {
@@ -136,6 +143,13 @@ async function finish(interchange: Interchange, outcome: InterchangeOutcome, set
   if (note && !outcome.refused) {
     outcome.refused = true;
     outcome.reason = interchange.problems.filter((p) => p.severity === 'error').map(describe).join('; ');
+  }
+  // Acknowledgments are never acknowledged (X12 997 notes): an interchange of only 997s gets no answer.
+  const onlyAcknowledgments = interchange.groups.length > 0 && interchange.groups.every((g) => g.functionalId.trim() === 'FA');
+  if (onlyAcknowledgments && !outcome.refused) {
+    result.interchanges.push(outcome);
+    result.sets.push(...sets);
+    return;
   }
   const options = { senderId: interchange.fields.receiverId.trim() || 'DOCKBRIDGE', controlNumber: await input.nextControlNumber(), date: input.now };
   if (outcome.refused) {

@@ -40,7 +40,7 @@ export function scacOf(segments: readonly EdiSegment[]): string | undefined {
 }
 
 /**
- * Parties → OrgRefs. The directory wins; otherwise a party is `{coreName: <partner's scheme>,
+ * Parties → OrgRefs (ship-to: N1*ST, else N1*BY). The directory wins; otherwise a party is `{coreName: <partner's scheme>,
  * coreId: N104, else N102}`. The location is the ship-to of an Inbound document and the ship-from of
  * an Outbound one: the direction is decided by which side carries one of the partner's location codes.
  */
@@ -59,7 +59,8 @@ export function resolveParties(segments: readonly EdiSegment[], settings: EdiMap
     return { coreName: settings.coreName, coreId };
   };
 
-  const shipTo = parties.get('ST');
+  // A retailer's PO may name its DC only as the buying party (N1*BY) when it has no N1*ST.
+  const shipTo = parties.get('ST') ?? parties.get('BY');
   const shipFrom = SHIP_FROM_ENTITIES.map((e) => parties.get(e)).find(Boolean);
   const isLocation = (party?: EdiParty) => !!party && (settings.locationCodes ?? []).some((code) => code === party.code || code === party.name);
   const direction: Direction = isLocation(shipFrom) && !isLocation(shipTo) ? 'Outbound' : isLocation(shipTo) ? 'Inbound' : (settings.defaultDirection ?? 'Inbound');

@@ -41,3 +41,26 @@ export function planDelivery(messageId: string, operations: readonly DocumentOpe
   }
   return { single, batches };
 }
+
+/**
+ * Within one message, a later document upsert or delete of the same document makes earlier ones
+ * moot (each writes the whole document): keep only the last, so parallel delivery cannot let an
+ * older version win. Booking operations are kept as they are. Pure.
+ */
+export function dropSupersededWrites<T extends { operation: CanonicalOperation }>(items: readonly T[]): { kept: T[]; notes: string[] } {
+  const key = ({ operation: op }: T) =>
+    op.kind === 'document.upsert' ? `${op.organisationId}|${op.document.id}` : op.kind === 'document.delete' ? `${op.organisationId}|${op.documentId}` : undefined;
+  const last = new Map<string, number>();
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (k) last.set(k, i);
+  });
+  const notes: string[] = [];
+  const kept = items.filter((item, i) => {
+    const k = key(item);
+    if (!k || last.get(k) === i) return true;
+    notes.push(`operation ${i + 1} (document ${k.split('|')[1]}) is superseded by operation ${last.get(k)! + 1} of the same message`);
+    return false;
+  });
+  return { kept, notes };
+}

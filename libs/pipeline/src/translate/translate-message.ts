@@ -3,7 +3,7 @@ import { targetOf } from '@dockbridge/mapping';
 import type { PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues } from '../message-queues';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
-import { planDelivery } from './delivery-plan';
+import { dropSupersededWrites, planDelivery } from './delivery-plan';
 import { Acknowledgment, Translation, TRANSLATORS } from './translators';
 
 export interface TranslateOptions {
@@ -68,7 +68,8 @@ export class TranslateMessage {
 
     const keys = translation.interchanges.filter((i) => !i.refused).map((i) => i.key);
     const duplicates = await this.interchanges.claim(message.partnerId, keys, messageId, translation.duplicateWindowDays ?? 30);
-    const operations = translation.operations.filter((o) => !o.interchangeKey || !duplicates.has(o.interchangeKey));
+    const { kept: operations, notes: superseded } = dropSupersededWrites(translation.operations.filter((o) => !o.interchangeKey || !duplicates.has(o.interchangeKey)));
+    const notes = [...(translation.notes ?? []), ...superseded];
     if (duplicates.size > 0 && duplicates.size === keys.length) {
       await this.messages.transition(messageId, 'duplicate', 'worker', `interchange ${[...duplicates].join(', ')} was received before; not delivered again`);
       return 'duplicate';
@@ -84,7 +85,7 @@ export class TranslateMessage {
         failed: { lastError: unit.reason },
       })),
     ]);
-    await this.messages.transition(messageId, 'delivering', 'worker');
+    await this.messages.transition(messageId, 'delivering', 'worker', notes.length ? notes.join('; ') : null);
     await this.enqueueDelivery(messageId, rows);
     if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
     return 'queued';

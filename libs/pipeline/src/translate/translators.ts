@@ -46,6 +46,8 @@ export interface Translation {
   duplicateWindowDays?: number;
   /** The mapping version used (webhooks), recorded on the message. */
   mappingVersion?: number;
+  /** Things an operator should know that did not stop delivery (EDI element errors acknowledged with AK5 E). */
+  notes?: string[];
 }
 
 /** Turns a stored payload into canonical operations. Pure but for the context's sequence. */
@@ -60,6 +62,9 @@ export const translateCanonical: Translator = async (message) => {
   } catch (error) {
     return { ...empty(), rejection: `payload is not valid JSON: ${(error as Error).message}` };
   }
+  // `POST /v1/messages` recorded this payload only after checking it, and a recorded payload never
+  // changes: checking 25,000 documents again costs seconds. Replays (possibly edited) are checked.
+  if (message.channel === 'api') return { ...empty(), operations: (parsed as { operations: CanonicalOperation[] }).operations.map((operation) => ({ operation })) };
   const check = checkCanonicalMessage(parsed);
   return check.ok ? { ...empty(), operations: check.operations.map((operation) => ({ operation })) } : { ...empty(), rejection: check.problems.join('; ') };
 };
@@ -129,6 +134,7 @@ export const translateX12: Translator = async (message, context) => {
     acknowledgments: result.acknowledgments.map((ack, i) => ({ kind: ack.kind, name: `${ack.kind}_${ack.acknowledges}_${stamp(context.now)}_${i + 1}.x12`, content: ack.content })),
     interchanges: result.interchanges.map((i) => ({ key: i.key, refused: i.refused })),
     duplicateWindowDays: partner.settings.edi!.duplicateWindowDays ?? 30,
+    notes: result.sets.flatMap((set) => (set.rejected ? [] : set.notes)),
   };
   if (result.interchanges.length === 0) translation.rejection = result.problems.join('; ') || 'no X12 interchange found';
   else if (refusedInterchanges.length === result.interchanges.length) translation.rejection = refusedInterchanges.map((i) => `interchange ${i.control}: ${i.reason}`).join('; ');
