@@ -1,10 +1,8 @@
 import { GraphQLClient } from 'graphql-request';
-import type { Booking } from '../apps/sandbox/src/state/sandbox-state';
-import { readSeed } from '../apps/sandbox/src/state/seed';
-import { DEMO, DEMO_SEED_PATH, RunningSandbox, startSandbox } from './support/sandbox';
+import { seedWithBookings } from './support/bookings';
+import { DEMO, RunningSandbox, startSandbox } from './support/sandbox';
 
 const TASK_LAYOUT = '1a400000-0000-4000-8000-000000000002';
-const APPROVED = '5a1e0000-0000-4000-8000-000000000002';
 const CREATE = `mutation Create($org: UUID!, $booking: BookingInput) { createBooking(organisationId: $org, booking: $booking) }`;
 
 type Row = Record<string, string | number>;
@@ -145,31 +143,7 @@ describe('bookings export of more than 1000 bookings', () => {
   let sandbox: RunningSandbox;
 
   beforeAll(async () => {
-    const seed = readSeed(DEMO_SEED_PATH);
-    const start = Date.parse('2026-01-01T00:00:00Z');
-    // Seeded in reverse time order, so the export's sort is what puts them in order.
-    seed.bookings = Array.from({ length: TOTAL }, (_, i): Booking => {
-      const n = TOTAL - 1 - i;
-      const time = new Date(start + n * 30 * 60_000).toISOString();
-      return {
-        id: `MDB-26-SEED-${String(n).padStart(4, '0')}`,
-        pin: '12345',
-        locationId: DEMO.mainDc,
-        carrierId: DEMO.fastFreight,
-        statusId: APPROVED,
-        requestedTime: time,
-        bookedTime: time,
-        duration: 30,
-        areaId: null,
-        vehicleId: null,
-        reassignedFrom: null,
-        tasks: [{ id: `MDT-26-SEED-${String(n).padStart(4, '0')}`, direction: 'Inbound', senderId: DEMO.kettleFoods, receiverId: DEMO.mainDc, documentId: null, loads: [{ name: 'Pallet', quantity: (n % 5) + 1 }], bookingOptions: [] }],
-        headerLoads: [],
-        fields: {},
-        createdBy: DEMO.mainDc,
-        createdAt: time,
-      };
-    });
+    const seed = seedWithBookings(TOTAL);
     sandbox = await startSandbox({ seed });
   });
   afterAll(() => sandbox.close());

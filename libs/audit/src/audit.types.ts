@@ -1,5 +1,5 @@
 /** Where a message came in. */
-export const MESSAGE_CHANNELS = ['api', 'sftp', 'http-edi', 'webhook', 'replay'] as const;
+export const MESSAGE_CHANNELS = ['api', 'sftp', 'http-edi', 'webhook', 'replay', 'export'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
 /** The lifecycle of a message; `rejected` and `duplicate` are decided by translation, the rest by delivery. */

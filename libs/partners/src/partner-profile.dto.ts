@@ -10,6 +10,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  IsUrl,
   IsUUID,
   Matches,
   Max,
@@ -22,7 +23,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { PARTNER_ID_PATTERN } from './entities/partner.entity';
-import { DirectoryEntry, PartnerEdiSettings, PartnerProfileInput, PartnerSettings, PartnerWebhookSettings } from './partner.types';
+import { DirectoryEntry, PartnerEdiSettings, PartnerExportSettings, PartnerProfileInput, PartnerSettings, PartnerWebhookSettings } from './partner.types';
 
 const CODE = /^[A-Za-z0-9 ._:/-]{1,80}$/;
 
@@ -69,6 +70,18 @@ export class PartnerWebhookSettingsDto implements PartnerWebhookSettings {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(500) idempotencyPath?: string;
 }
 
+export class PartnerExportSettingsDto implements PartnerExportSettings {
+  @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'id must be a slug (lowercase letters, digits, hyphens)' }) id: string;
+  @ValidateIf((o: PartnerExportSettingsDto) => o.cron === undefined) @IsInt() @Min(1000) everyMs?: number;
+  @ValidateIf((o: PartnerExportSettingsDto) => o.everyMs === undefined) @IsString() @Matches(/^(\S+\s+){4,5}\S+$/, { message: 'cron must be a cron pattern of 5 or 6 fields' }) cron?: string;
+  @IsUUID('all') layoutId: string;
+  @IsOptional() @IsObject() filter?: Record<string, unknown>;
+  @IsOptional() @IsIn(['bookings', 'tasks']) viewAs?: 'bookings' | 'tasks';
+  @IsIn(['csv', 'json']) format: 'csv' | 'json';
+  @IsOptional() @IsBoolean() sftp?: boolean;
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }) url?: string;
+}
+
 /** Delivery settings, plus the sections of each ingress kind (`edi` so far) and the party directory. */
 export class PartnerSettingsDto implements PartnerSettings {
   @IsOptional() @IsBoolean() enableBaseOrgs?: boolean;
@@ -76,6 +89,7 @@ export class PartnerSettingsDto implements PartnerSettings {
   @IsOptional() @IsInt() @Min(1) batchThreshold?: number;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => PartnerEdiSettingsDto) edi?: PartnerEdiSettingsDto;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => PartnerWebhookSettingsDto) webhook?: PartnerWebhookSettingsDto;
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => PartnerExportSettingsDto) exports?: PartnerExportSettingsDto[];
   @IsOptional() @IsArray() @ArrayMaxSize(100_000) @ValidateNested({ each: true }) @Type(() => DirectoryEntryDto) directory?: DirectoryEntryDto[];
 }
 

@@ -23,6 +23,8 @@ export interface PartnerDeliverySettings {
 export interface PartnerSettings extends PartnerDeliverySettings {
   edi?: PartnerEdiSettings;
   webhook?: PartnerWebhookSettings;
+  /** Scheduled bookings exports delivered to this partner. */
+  exports?: PartnerExportSettings[];
   /** Parties this partner names by code or SCAC, resolved to fixed platform organisations. */
   directory?: DirectoryEntry[];
 }
@@ -134,4 +136,21 @@ export interface PartnerWebhookSettings {
   /** Where the idempotency key is: a header (default `webhook-id`) or a JSONata path into the body. */
   idempotencyHeader?: string;
   idempotencyPath?: string;
+}
+
+/** A scheduled bookings export (`settings.exports[]`): the platform's export, paged to the end, delivered as one file. */
+export interface PartnerExportSettings {
+  /** Names the schedule and its files, e.g. `daily-bookings`. */
+  id: string;
+  /** Every this many milliseconds, or a cron pattern (`0 6 * * *`). */
+  everyMs?: number;
+  cron?: string;
+  layoutId: string;
+  filter?: Record<string, unknown>;
+  viewAs?: 'bookings' | 'tasks';
+  format: 'csv' | 'json';
+  /** Put the file in the partner's SFTP outbound folder (default true). */
+  sftp?: boolean;
+  /** Also POST it here, signed with Standard Webhooks using the partner's newest active webhook secret. */
+  url?: string;
 }

@@ -14,3 +14,4 @@ export * from './pipeline.module';
 export * from './ingress/accept-message';
 export * from './core.module';
 export * from './worker.runner';
+export * from './export/run-export';

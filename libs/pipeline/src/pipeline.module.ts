@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
-import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
+import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { RunExport } from './export/run-export';
 import { AppConfig } from '@dockbridge/config';
 import { PlatformAccounts } from '@dockbridge/platform';
 import { AcceptMessage } from './ingress/accept-message';
@@ -93,8 +94,13 @@ class QueuesCloser implements OnApplicationShutdown {
       inject: [MessageRepository, MessageQueues],
       useFactory: (m: MessageRepository, q: MessageQueues) => new AcceptMessage(m, q),
     },
+    {
+      provide: RunExport,
+      inject: [PartnerRepository, MessageRepository, PartnerFileRepository, WebhookSecretRepository, PlatformAccounts],
+      useFactory: (p: PartnerRepository, m: MessageRepository, f: PartnerFileRepository, w: WebhookSecretRepository, a: PlatformAccounts) => new RunExport(p, m, f, w, a),
+    },
     QueuesCloser,
   ],
-  exports: [AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, ReplayMessage],
+  exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, ReplayMessage],
 })
 export class PipelineModule {}

@@ -8,6 +8,8 @@ export const QUEUES = {
   batch: 'batch',
   /** Re-enqueue messages and operations left without a live job (scheduled). */
   sweep: 'sweep',
+  /** Scheduled bookings exports to partners (one job scheduler per partner export). */
+  export: 'export',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -35,3 +37,6 @@ export const translateJobId = (messageId: string) => messageId;
 export const deliverJobId = (operationId: string) => operationId;
 /** The first operation id names a batch: unique per chunk, stable across retries and sweeps. */
 export const batchJobId = (operationIds: string[]) => `batch-${operationIds[0]}`;
+
+/** The job scheduler of one partner export. */
+export const exportSchedulerId = (partnerId: string, exportId: string) => `export-${partnerId}-${exportId}`;

@@ -4,7 +4,9 @@ import { AppConfig } from '@dockbridge/config';
 import { DeliverBatch } from './delivery/deliver-batch';
 import { DeliverOperation, DeliveryTry } from './delivery/deliver-operation';
 import { MessageQueues, startWorker } from './message-queues';
-import { BatchJobData, DeliverJobData, QueueName, QUEUES, TranslateJobData } from './queues';
+import { PartnerRepository } from '@dockbridge/partners';
+import { ExportJobData, RunExport } from './export/run-export';
+import { BatchJobData, DeliverJobData, exportSchedulerId, QueueName, QUEUES, TranslateJobData } from './queues';
 import { RetryPolicy } from './retry-policy';
 import { SweepStuck } from './sweep/sweep-stuck';
 import { TranslateMessage } from './translate/translate-message';
@@ -29,6 +31,8 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly deliver: DeliverOperation,
     private readonly batch: DeliverBatch,
     private readonly sweep: SweepStuck,
+    private readonly exports: RunExport,
+    private readonly partners: PartnerRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -37,15 +41,37 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
       this.start<TranslateJobData>(QUEUES.translate, (job) => this.translate.execute(job.data.messageId), 4),
       this.start<DeliverJobData>(QUEUES.deliver, (job) => this.deliver.execute(job.data.operationId, tryOf(job)), concurrency),
       this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (platformJobId) => job.updateData({ ...job.data, platformJobId })), 2),
+      this.start<ExportJobData>(QUEUES.export, (job) => this.exports.execute(job.data), 1),
       this.start(QUEUES.sweep, async () => {
+        await this.syncExportSchedules();
         const report = await this.sweep.execute();
         if (report.translations || report.deliveries) this.logger.log({ msg: 'sweeper re-queued work', ...report });
         return report;
       }, 1),
     ];
     await this.scheduleSweep();
+    await this.syncExportSchedules();
     // Redis without persistence forgets the schedule when it restarts: assert it again on every reconnect.
     this.queues.connection.on('ready', () => void this.scheduleSweep().catch(() => undefined));
+  }
+
+  /** One job scheduler per configured partner export; schedulers of exports no longer configured are removed. */
+  private async syncExportSchedules(): Promise<void> {
+    const queue = this.queues.queue(QUEUES.export);
+    const wanted = new Set<string>();
+    for (const partner of await this.partners.list()) {
+      if (!partner.enabled) continue;
+      for (const spec of partner.settings.exports ?? []) {
+        const id = exportSchedulerId(partner.id, spec.id);
+        wanted.add(id);
+        const data: ExportJobData = { partnerId: partner.id, exportId: spec.id };
+        await queue.upsertJobScheduler(id, spec.cron ? { pattern: spec.cron } : { every: spec.everyMs ?? 86_400_000 }, { name: QUEUES.export, data, opts: this.policy.jobOptions() });
+      }
+    }
+    for (const scheduler of await queue.getJobSchedulers(0, -1)) {
+      const id = scheduler.key ?? (scheduler as { id?: string }).id;
+      if (id && id.startsWith('export-') && !wanted.has(id)) await queue.removeJobScheduler(id);
+    }
   }
 
   private scheduleSweep() {

@@ -1,0 +1,94 @@
+import { Webhook } from 'standardwebhooks';
+import { MessageRepository } from '@dockbridge/audit';
+import { PartnerExportSettings, PartnerFileRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { MAX_PAGE_SIZE, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
+
+export interface ExportJobData {
+  partnerId: string;
+  exportId: string;
+}
+
+/** Records of a CSV text: line breaks outside quotes (RFC 4180 fields may hold line breaks). */
+export function csvRecords(text: string): string[] {
+  const records: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && c === '\n') {
+      records.push(text.slice(start, text[i - 1] === '\r' ? i - 1 : i));
+      start = i + 1;
+    }
+  }
+  if (start < text.length) records.push(text.slice(start));
+  return records;
+}
+
+/**
+ * A scheduled bookings export: pages through the platform's export (skip/count ≤ 1000) to the end,
+ * joins the pages into one file, records it as a message (channel `export`: the audit of what was
+ * sent), and delivers it to the partner's SFTP outbound folder and/or its URL, signed with
+ * Standard Webhooks. A platform failure is thrown back to the queue's retry policy.
+ */
+export class RunExport {
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly messages: MessageRepository,
+    private readonly files: PartnerFileRepository,
+    private readonly secrets: WebhookSecretRepository,
+    private readonly accounts: PlatformAccounts,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  async execute(job: ExportJobData, now = new Date()): Promise<{ messageId: string; rows: number } | 'unscheduled'> {
+    const partner = await this.partners.findById(job.partnerId);
+    const settings = partner?.settings.exports?.find((e) => e.id === job.exportId);
+    if (!partner || !partner.enabled || !settings) return 'unscheduled';
+    const client = this.accounts.clientFor(partner.locationOrganisationId, partner.platformAccount);
+    if (!client) throw new PlatformCallError('auth', 'export bookings', `no platform account is configured for organisation ${partner.locationOrganisationId}`);
+
+    const { content, rows, pages } = await this.collect(client, settings);
+    const contentType = settings.format === 'csv' ? 'text/csv' : 'application/json';
+    const name = `export_${settings.id}_${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}.${settings.format}`;
+    const message = await this.messages.record({ partnerId: partner.id, channel: 'export', rawPayload: content, contentType, metadata: { exportId: settings.id, fileName: name, rows, pages }, actor: 'worker' });
+    try {
+      if (settings.sftp !== false) await this.files.put(partner.id, 'outbound', name, Buffer.from(content, 'utf8'), { messageId: message.id, kind: 'export' });
+      if (settings.url) await this.post(partner.id, settings.url, message.id, content, contentType, now);
+      await this.messages.transition(message.id, 'delivered', 'worker', `${rows} rows in ${pages} pages${settings.sftp !== false ? `, outbound/${name}` : ''}${settings.url ? `, posted to ${new URL(settings.url).host}` : ''}`);
+    } catch (error) {
+      await this.messages.transition(message.id, 'failed', 'worker', (error as Error).message);
+      throw error;
+    }
+    return { messageId: message.id, rows };
+  }
+
+  private async collect(client: PlatformClient, settings: PartnerExportSettings): Promise<{ content: string; rows: number; pages: number }> {
+    const request = { layoutId: settings.layoutId, filter: settings.filter, viewAs: settings.viewAs ?? 'bookings' };
+    if (settings.format === 'json') {
+      const data = await client.exportAllBookings(request);
+      return { content: JSON.stringify({ data }), rows: data.length, pages: Math.floor(data.length / MAX_PAGE_SIZE) + 1 };
+    }
+    let header: string | undefined;
+    const lines: string[] = [];
+    for (let skip = 0, pages = 1; ; skip += MAX_PAGE_SIZE, pages++) {
+      const [first, ...records] = csvRecords(await client.exportBookings({ ...request, format: 'csv' }, { skip, count: MAX_PAGE_SIZE }));
+      header ??= first;
+      lines.push(...records);
+      if (records.length < MAX_PAGE_SIZE) return { content: [header ?? '', ...lines].join('\r\n') + '\r\n', rows: lines.length, pages };
+    }
+  }
+
+  private async post(partnerId: string, url: string, messageId: string, content: string, contentType: string, now: Date): Promise<void> {
+    const [secret] = await this.secrets.activeSecrets(partnerId);
+    if (!secret) throw new Error(`partner ${partnerId} has no active webhook secret to sign the export with`);
+    const signature = new Webhook(secret).sign(messageId, now, content);
+    const response = await this.fetchImpl(url, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+      body: content,
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (!response.ok) throw new Error(`posting the export to ${new URL(url).host} answered HTTP ${response.status}`);
+  }
+}
