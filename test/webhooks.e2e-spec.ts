@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { createHmac } from 'node:crypto';
 import { OperationRepository } from '@dockbridge/audit';
-import { PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { importPartners, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
 import { DEMO, TestResponse } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
 
@@ -32,18 +32,18 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
 
   beforeAll(async () => {
     spine = await startSpine();
-    const partners = spine.app.get(PartnerRepository);
-    const secrets = spine.app.get(WebhookSecretRepository);
-    const mappings = spine.app.get(PartnerMappingRepository);
-    await partners.upsert({ id: 'acme-wms', name: 'Acme WMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'standard-webhooks', maxBodyBytes: 4096 } } }, 'api');
-    await partners.upsert(
-      { id: 'fast-freight-tms', name: 'Fast Freight TMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'hmac', signatureHeader: 'x-tms-signature', algorithm: 'sha256', encoding: 'hex', prefix: 'sha256=', idempotencyPath: 'eventId' } } },
-      'api',
-    );
-    wmsSecret = (await secrets.add('acme-wms', { label: 'current' })).secret;
-    tmsSecret = (await secrets.add('fast-freight-tms', { label: 'current', secret: 'tms-shared-secret-0123456789' })).secret;
-    await mappings.publish('acme-wms', mapping('acme-wms.jsonata'));
-    await mappings.publish('fast-freight-tms', mapping('fast-freight-tms.jsonata'));
+    // The shipped example profiles (config/partners/*.yaml with their JSONata mappings), as the gateway imports them.
+    wmsSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    tmsSecret = 'tms-shared-secret-0123456789';
+    const imported = await importPartners(spine.app.get(PartnerRepository), join(__dirname, '../config/partners'), {
+      env: { ACME_WMS_WEBHOOK_SECRET: wmsSecret, FAST_FREIGHT_WEBHOOK_SECRET: tmsSecret },
+      mappings: spine.app.get(PartnerMappingRepository),
+      secrets: spine.app.get(WebhookSecretRepository),
+    });
+    expect(imported.imported).toEqual(['acme-wms', 'fast-freight']);
+    // Smaller than the shipped 1 MiB, so the 413 test stays small.
+    const wms = (await spine.app.get(PartnerRepository).findById('acme-wms'))!;
+    await spine.app.get(PartnerRepository).upsert({ ...wms, settings: { ...wms.settings, webhook: { ...wms.settings.webhook!, maxBodyBytes: 4096 }, exports: [] } }, 'api');
   }, 60_000);
   afterAll(() => spine?.close());
   beforeEach(() => spine.sandbox.reset());
@@ -60,7 +60,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
   const sendTms = (body: unknown): Promise<TestResponse> => {
     const raw = JSON.stringify(body);
     const signature = `sha256=${createHmac('sha256', tmsSecret).update(raw).digest('hex')}`;
-    return fetch(`${spine.url}/v1/webhooks/fast-freight-tms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tms-signature': signature }, body: raw });
+    return fetch(`${spine.url}/v1/webhooks/fast-freight`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tms-signature': signature }, body: raw });
   };
   const documentAt = async (id: string) => spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`);
   const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate'];
@@ -109,7 +109,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     const withOld = await sendStandard(purchaseOrder('PO-9005'));
     expect([withNew.status, withOld.status]).toEqual([202, 202]);
     for (const response of [withNew, withOld]) await spine.waitForStatus((await response.json()).messageId, final);
-    const old = (await secrets.list('acme-wms')).find((s) => s.label === 'current')!;
+    const old = (await secrets.list('acme-wms')).find((s) => s.label === 'production')!;
     await secrets.expire('acme-wms', old.id);
     expect((await sendStandard(purchaseOrder('PO-9006'))).status).toBe(401);
     const afterExpiry = await sendStandard(purchaseOrder('PO-9007'), { secret: rotated.secret });

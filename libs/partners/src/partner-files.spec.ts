@@ -120,7 +120,7 @@ describe('loadPartnerFiles', () => {
   });
 
   it('accepts the example profiles shipped in config/partners', () => {
-    const env = { ACME_WMS_API_KEY: generateApiKey(), FAST_FREIGHT_API_KEY: generateApiKey() };
+    const env = { ACME_WMS_API_KEY: generateApiKey(), FAST_FREIGHT_API_KEY: generateApiKey(), ACME_WMS_WEBHOOK_SECRET: 'whsec_dGVzdA==', FAST_FREIGHT_WEBHOOK_SECRET: 'tms-secret' };
     const { profiles, problems } = loadPartnerFiles(join(__dirname, '../../../config/partners'), { env });
     expect(problems).toEqual([]);
     expect(profiles.map((p) => [p.profile.id, p.profile.locationOrganisationId, p.keys.length])).toEqual([

@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { apiKeyDisplayPrefix, hashApiKey, isApiKeyFormat } from './api-key';
 import { PartnerFileDto, toProfileInput, validateDto } from './partner-profile.dto';
 import { PartnerRepository } from './partner.repository';
+import type { PartnerMappingRepository } from './webhooks/mapping.repository';
+import type { WebhookSecretRepository } from './webhooks/webhook-secret.repository';
 import { ConfigApiKey, PartnerProfileInput } from './partner.types';
 
 /** One problem in one file; `field` is a path such as `settings.batchThreshold`, or '' for the whole file. */
@@ -25,6 +27,9 @@ export interface PartnerFile {
    * are imported, but no config key of the partner is revoked, since the list is incomplete.
    */
   keysComplete: boolean;
+  /** The JSONata webhook mapping the file points at, read. */
+  mapping?: string;
+  webhookSecrets: { label: string; secret: string }[];
 }
 
 export interface PartnerFiles {
@@ -130,7 +135,22 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
       keys.push({ label: entry.label, sha256: entry.sha256.toLowerCase(), keyPrefix: entry.keyPrefix ?? null, expiresAt: entry.expiresAt ? new Date(entry.expiresAt) : null });
     }
 
-    profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete });
+    let mapping: string | undefined;
+    if (dto.webhookMapping) {
+      try {
+        mapping = readFileSync(resolve(dirname(file), dto.webhookMapping), 'utf8');
+      } catch (error) {
+        problems.push(problem(file, 'webhookMapping', `cannot read ${dto.webhookMapping}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`));
+      }
+    }
+    const webhookSecrets: PartnerFile['webhookSecrets'] = [];
+    (dto.webhookSecrets ?? []).forEach((entry, i) => {
+      const secret = env[entry.secretEnv]?.trim();
+      if (secret) webhookSecrets.push({ label: entry.label, secret });
+      else problems.push(problem(file, `webhookSecrets[${i}].secretEnv`, `environment variable ${entry.secretEnv} is not set; secret "${entry.label}" was not imported`));
+    });
+
+    profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete, mapping, webhookSecrets });
   }
   return { profiles, problems };
 }
@@ -146,12 +166,22 @@ export interface PartnerImport {
  * config keys match the file (new ones added, removed ones revoked). Problems are returned, not
  * thrown: the caller decides whether they stop start-up.
  */
-export async function importPartners(repo: PartnerRepository, dir: string, options: PartnerFilesOptions = {}): Promise<PartnerImport> {
+export async function importPartners(
+  repo: PartnerRepository,
+  dir: string,
+  options: PartnerFilesOptions & { mappings?: PartnerMappingRepository; secrets?: WebhookSecretRepository } = {},
+): Promise<PartnerImport> {
   const { profiles, problems } = loadPartnerFiles(dir, options);
   const imported: string[] = [];
-  for (const { file, profile, keys, keysComplete } of profiles) {
+  for (const { file, profile, keys, keysComplete, mapping, webhookSecrets } of profiles) {
     await repo.upsert(profile, 'config');
     imported.push(profile.id);
+    if (mapping !== undefined && options.mappings) await options.mappings.publish(profile.id, mapping);
+    if (options.secrets) {
+      // Add-only: a secret dropped from the file is expired through the admin API (the end of a rotation).
+      const active = new Set(await options.secrets.activeSecrets(profile.id));
+      for (const { label, secret } of webhookSecrets) if (!active.has(secret)) await options.secrets.add(profile.id, { label, secret });
+    }
     const sync = await repo.syncConfigKeys(profile.id, keys, { revokeUnlisted: keysComplete });
     problems.push(...sync.refused.map((r) => problem(file, 'apiKeys', r.reason)));
   }

@@ -131,7 +131,16 @@ export class ApiKeyHashDto {
 }
 
 /** One `config/partners/*.yaml` file: a profile plus the keys it may authenticate with. */
+/** `webhookSecrets` entry of a YAML file: the secret is read from an environment variable. */
+export class WebhookSecretFromEnvDto {
+  @IsString() @MinLength(1) @MaxLength(100) label: string;
+  @IsString() @Matches(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: '$property must be an environment variable name' }) secretEnv: string;
+}
+
 export class PartnerFileDto extends PartnerProfileDto {
+  /** Path of the partner's JSONata webhook mapping, relative to the YAML file; a changed file publishes a new version. */
+  @IsOptional() @IsString() @MinLength(1) webhookMapping?: string;
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WebhookSecretFromEnvDto) webhookSecrets?: WebhookSecretFromEnvDto[];
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ApiKeyFromEnvDto) apiKeys?: ApiKeyFromEnvDto[];
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ApiKeyHashDto) apiKeyHashes?: ApiKeyHashDto[];
 }
