@@ -1,0 +1,160 @@
+/**
+ * Webhook ingest benchmark: `POST /v1/webhooks/{partner}` (Standard Webhooks verification + durable
+ * write in Postgres + enqueue in Redis) against a bare Fastify hello-world, on this machine, in the
+ * same run. Reports req/s and p99 latency of each at full load, their ratio, and the gateway's p99 at
+ * a fixed 1,000 req/s. Workers are not running: this measures ingest only.
+ *
+ *   npm run bench:webhooks        (RUNS=3 SECONDS=10 CONNECTIONS=32)
+ *
+ * Needs Postgres (postgres://postgres@127.0.0.1:5432) and Redis (127.0.0.1:6379); creates and drops
+ * its own database and Redis key prefix.
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import IORedis from 'ioredis';
+import { Client } from 'pg';
+import { Webhook } from 'standardwebhooks';
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
+const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
+const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const body = JSON.stringify({
+  event: 'purchase_order.created',
+  data: { poNumber: 'PO-1', supplier: { code: 'SUP-KETTLE' }, carrierScac: 'FFRT', window: { from: '2026-12-01T06:00:00Z', to: '2026-12-03T18:00:00Z' }, lines: [{ sku: 'SKU-100', description: 'Kettle chips 24x', qty: 12 }] },
+});
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const children: ChildProcess[] = [];
+function start(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = fork(join(__dirname, '..', script), args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  children.push(child);
+  return child;
+}
+async function waitFor(url: string, seconds = 60) {
+  for (let i = 0; i < seconds * 10; i++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+function load(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
+async function main() {
+  const dbName = `dockbridge_bench_wh_${randomBytes(4).toString('hex')}`;
+  const prefix = `{benchwh-${randomBytes(4).toString('hex')}}`;
+  const pg = new Client({ connectionString: PG_ADMIN });
+  await pg.connect();
+  await pg.query(`CREATE DATABASE ${dbName}`);
+  const [barePort, gatewayPort] = [await freePort(), await freePort()];
+  try {
+    start('bench/bare-server.js', [String(barePort)], {});
+    start('apps/gateway/src/main.js', [], {
+      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}`,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: prefix,
+      GATEWAY_PORT: String(gatewayPort),
+      ADMIN_TOKEN: ADMIN,
+      SFTP_ENABLED: 'off',
+      LOG_LEVEL: 'warn',
+      PARTNERS_DIR: '/nonexistent',
+      PLATFORM_BASE_URL: 'http://127.0.0.1:9',
+    });
+    const bare = `http://127.0.0.1:${barePort}`;
+    const gateway = `http://127.0.0.1:${gatewayPort}`;
+    await waitFor(`${bare}/`);
+    await waitFor(`${gateway}/health`);
+
+    const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+    await fetch(`${gateway}/v1/admin/partners/bench-wms`, {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify({ name: 'Bench WMS', locationOrganisationId: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01', settings: { webhook: { verification: 'standard-webhooks' } } }),
+    });
+    const { secret } = (await (await fetch(`${gateway}/v1/admin/partners/bench-wms/webhook-secrets`, { method: 'POST', headers: admin, body: JSON.stringify({ label: 'bench' }) })).json()) as { secret: string };
+    const signer = new Webhook(secret);
+
+    // Every request is a new webhook (fresh id, timestamp and signature), as a partner would send.
+    const signed = (): autocannon.Request => ({
+      method: 'POST',
+      path: '/v1/webhooks/bench-wms',
+      setupRequest: (request) => {
+        const id = `msg_${randomUUID()}`;
+        const now = new Date();
+        return {
+          ...request,
+          body,
+          headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signer.sign(id, now, body) },
+        };
+      },
+    });
+    const probe = await fetch(`${gateway}/v1/webhooks/bench-wms`, { method: 'POST', headers: (() => { const id = `msg_${randomUUID()}`; const now = new Date(); return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signer.sign(id, now, body) }; })(), body });
+    if (probe.status !== 202) throw new Error(`probe webhook answered ${probe.status}: ${await probe.text()}`);
+
+    const warm = { connections: CONNECTIONS, duration: 3 };
+    await load({ url: bare, requests: [{ method: 'POST', path: '/hello', body, headers: { 'content-type': 'application/json' } }], ...warm });
+    await load({ url: gateway, requests: [signed()], ...warm });
+
+    const rows: { run: number; bareRps: number; bareP99: number; gwRps: number; gwP99: number; gwNon2xx: number; fixedP99: number; fixedRps: number }[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      const b = await load({ url: bare, requests: [{ method: 'POST', path: '/hello', body, headers: { 'content-type': 'application/json' } }], connections: CONNECTIONS, duration: SECONDS });
+      const g = await load({ url: gateway, requests: [signed()], connections: CONNECTIONS, duration: SECONDS });
+      const f = await load({ url: gateway, requests: [signed()], connections: CONNECTIONS, duration: SECONDS, overallRate: 1000 });
+      rows.push({ run, bareRps: b.requests.average, bareP99: b.latency.p99, gwRps: g.requests.average, gwP99: g.latency.p99, gwNon2xx: g.non2xx + g.errors, fixedP99: f.latency.p99, fixedRps: f.requests.average });
+      console.log(`run ${run}: bare ${Math.round(b.requests.average)} req/s p99 ${b.latency.p99} ms | gateway ${Math.round(g.requests.average)} req/s p99 ${g.latency.p99} ms (non-2xx+errors ${g.non2xx + g.errors}) | gateway at 1,000 req/s: ${Math.round(f.requests.average)} req/s served, p99 ${f.latency.p99} ms`);
+    }
+    const bareRps = median(rows.map((r) => r.bareRps));
+    const gwRps = median(rows.map((r) => r.gwRps));
+    console.log(
+      `medians: bare ${Math.round(bareRps)} req/s (p99 ${median(rows.map((r) => r.bareP99))} ms), gateway ${Math.round(gwRps)} req/s (p99 ${median(rows.map((r) => r.gwP99))} ms), ` +
+        `ratio ${(100 * gwRps / bareRps).toFixed(1)}% of bare; at 1,000 req/s: p99 ${median(rows.map((r) => r.fixedP99))} ms`,
+    );
+  } finally {
+    for (const child of children) child.kill('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await pg.end();
+    const redis = new IORedis('redis://127.0.0.1:6379');
+    for (let cursor = '0'; ; ) {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      if ((cursor = next) === '0') break;
+    }
+    redis.disconnect();
+  }
+}
+
+const watchdog = setTimeout(() => {
+  console.error('benchmark watchdog: giving up after 15 minutes');
+  for (const child of children) child.kill('SIGKILL');
+  process.exit(1);
+}, 15 * 60_000);
+watchdog.unref();
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    for (const child of children) child.kill('SIGKILL');
+    process.exit(1);
+  },
+);
