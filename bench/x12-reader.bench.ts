@@ -1,17 +1,19 @@
 /**
- * X12 reader benchmark: dockbridge's streaming reader (+ envelope validation) against node-x12
- * `parse()` on the same generated 856 file, in one run; then the reader alone on a file twice as
- * big to show its memory does not grow with the input. Each measurement runs in a fresh child
- * process, so peak RSS (getrusage maxRSS) belongs to one reader. Medians of RUNS runs.
+ * X12 benchmark: dockbridge's streaming reader (+ envelope validation and syntax notes) followed by
+ * the mapping (`mapTransaction` of @dockbridge/mapping: one AdvanceShipNotice document per 856)
+ * against node-x12 `parse()` on the same generated 856 file, in one run; and the reader + mapping on
+ * a file twice as big to show its memory does not grow with the input. Each measurement runs in a
+ * fresh child process, so peak RSS (getrusage maxRSS) belongs to one reader. The rounds interleave
+ * (reader, node-x12, reader on the big file) so a change in the machine's load hits both sides
+ * alike; medians of RUNS rounds.
  *
  *   npm run build && node dist/bench/x12-reader.bench.js
- *   (RUNS=3 SIZE_MIB=50 BIG_MIB=100 NODE_X12_MIB=50 to change; NODE_X12_MIB=0 skips node-x12)
- *
- * The mapping (libs/mapping) is not in the loop yet: add it to `child('reader')` when it lands.
+ *   (RUNS=3 SIZE_MIB=50 BIG_MIB=100 NODE_X12_MIB=50 to change; NODE_X12_MIB=0 skips node-x12;
+ *   READER_ONLY=1 also times the reader without the mapping)
  */
 import { execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import 'reflect-metadata'; // @dockbridge/mapping carries the canonical DTOs (class-validator decorators)
 import type { X12Interchange } from 'node-x12';
@@ -35,7 +37,9 @@ interface Result {
   sets: number;
   segments: number;
   problems: number;
-  /** Reader child: documents the mapping produced (one per ASN) and sets it rejected. */
+  /** CPU seconds of the child (user + system, all its threads: GC helpers included). */
+  cpuSeconds: number;
+  /** Reader + mapping child: documents the mapping produced (one per ASN), their loads, sets it rejected. */
   documents?: number;
   loads?: number;
   rejected?: number;
@@ -108,6 +112,7 @@ async function generate(mib: number): Promise<string> {
 /** Runs in a child: one reader over one file, prints a Result as JSON. */
 async function child(kind: string, file: string): Promise<void> {
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   let sets = 0;
   let segments = 0;
   let problems = 0;
@@ -116,7 +121,9 @@ async function child(kind: string, file: string): Promise<void> {
   let rejected = 0;
   if (kind === 'reader' || kind === 'reader-only') {
     const map = kind === 'reader';
-    for await (const event of readX12(createReadStream(file, { highWaterMark: MiB }))) {
+    // fs.createReadStream's default 64 KiB chunks: bigger ones (1 MiB) only raise peak RSS (their
+    // Buffers wait for a full GC) and win nothing.
+    for await (const event of readX12(createReadStream(file))) {
       if (event.type === 'transactionSet') {
         const set = event.transactionSet;
         sets++;
@@ -148,7 +155,7 @@ async function child(kind: string, file: string): Promise<void> {
       } else if (event.type === 'problem') problems++;
     }
   } else {
-    // Loaded here only, so the reader's child does not carry node-x12.
+    // node-x12's parser, as a caller would use it (@dockbridge/x12 itself loads node-x12 only to write 997s).
     const { X12FatInterchange, X12Parser } = await import('node-x12');
     const parsed = new X12Parser(false).parse(readFileSync(file, 'utf8'));
     const interchanges = parsed instanceof X12FatInterchange ? [...parsed] : [parsed as X12Interchange];
@@ -160,27 +167,34 @@ async function child(kind: string, file: string): Promise<void> {
         }
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStarted);
   const result: Result = {
     seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     mib: statSync(file).size / MiB,
     sets,
     segments,
     problems,
-    ...(kind !== 'node-x12' && { documents, loads, rejected }),
+    ...(kind === 'reader' && { documents, loads, rejected }),
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
   };
   process.stdout.write(JSON.stringify(result));
 }
 
-function measure(kind: 'reader' | 'reader-only' | 'node-x12', file: string): Result {
-  const runs: Result[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const heap = kind === 'node-x12' ? ['--max-old-space-size=16384'] : [];
-    const out = execFileSync(process.execPath, [...heap, __filename, '--child', kind, file], { encoding: 'utf8', maxBuffer: MiB });
-    runs.push(JSON.parse(out) as Result);
-  }
+type Kind = 'reader' | 'reader-only' | 'node-x12';
+
+function runChild(kind: Kind, file: string): Result {
+  const heap = kind === 'node-x12' ? ['--max-old-space-size=16384'] : [];
+  const out = execFileSync(process.execPath, [...heap, __filename, '--child', kind, file], { encoding: 'utf8', maxBuffer: MiB });
+  const result = JSON.parse(out) as Result;
+  console.log(`  ${kind.padEnd(11)} ${result.mib.toFixed(0).padStart(4)} MiB: ${result.seconds.toFixed(2)} s (cpu ${result.cpuSeconds.toFixed(2)} s), RSS ${result.maxRssMiB.toFixed(0)} MiB, load ${loadavg()[0].toFixed(1)}`);
+  return result;
+}
+
+/** Medians of seconds, CPU seconds and peak RSS over runs of one kind. */
+function summarise(runs: Result[]): Result {
   const med = (pick: (r: Result) => number) => median(runs.map(pick));
-  return { ...runs[0], seconds: med((r) => r.seconds), maxRssMiB: med((r) => r.maxRssMiB) };
+  return { ...runs[0], seconds: med((r) => r.seconds), cpuSeconds: med((r) => r.cpuSeconds), maxRssMiB: med((r) => r.maxRssMiB) };
 }
 
 const median = (values: number[]) => {
@@ -191,27 +205,48 @@ const median = (values: number[]) => {
 
 const line = (label: string, r: Result) =>
   `${label.padEnd(34)} ${r.mib.toFixed(1).padStart(6)} MiB  ${r.sets.toString().padStart(6)} sets  ${r.segments.toString().padStart(9)} segs  ` +
-  `${r.seconds.toFixed(2).padStart(7)} s  ${(r.mib / r.seconds).toFixed(1).padStart(7)} MiB/s  RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB`;
+  `${r.seconds.toFixed(2).padStart(7)} s  ${(r.mib / r.seconds).toFixed(1).padStart(7)} MiB/s  cpu ${r.cpuSeconds.toFixed(2).padStart(6)} s  RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB` +
+  (r.documents !== undefined ? `  ${r.documents} documents, ${r.loads} loads, ${r.rejected} rejected` : '');
 
 async function main(): Promise<void> {
-  console.log(`x12 reader bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, medians of ${RUNS}`);
+  console.log(`x12 bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, medians of ${RUNS}`);
   const file = await generate(SIZE_MIB);
   const big = await generate(BIG_MIB);
-  const reader = measure('reader', file);
-  console.log(line(`reader (stream) ${SIZE_MIB} MiB`, reader));
-  const readerBig = measure('reader', big);
-  console.log(line(`reader (stream) ${BIG_MIB} MiB`, readerBig));
-  if (reader.problems || readerBig.problems) console.log(`!! the reader reported ${reader.problems + readerBig.problems} problems on generated files`);
-  if (NODE_X12_MIB > 0) {
-    const nodeFile = NODE_X12_MIB === SIZE_MIB ? file : await generate(NODE_X12_MIB);
-    const nodeX12 = measure('node-x12', nodeFile);
-    console.log(line(`node-x12 parse() ${NODE_X12_MIB} MiB`, nodeX12));
-    if (nodeX12.sets !== reader.sets && nodeFile === file) console.log(`!! set counts differ: reader ${reader.sets}, node-x12 ${nodeX12.sets}`);
-    const throughput = reader.mib / reader.seconds / (nodeX12.mib / nodeX12.seconds);
-    console.log(`throughput ratio reader/node-x12: ${throughput.toFixed(1)}x (target >= 25x)`);
-    console.log(`peak RSS ratio node-x12/reader: ${(nodeX12.maxRssMiB / reader.maxRssMiB).toFixed(1)}x`);
+  const nodeFile = NODE_X12_MIB > 0 ? (NODE_X12_MIB === SIZE_MIB ? file : await generate(NODE_X12_MIB)) : undefined;
+  const runs: Record<Kind | 'big', Result[]> = { reader: [], 'reader-only': [], 'node-x12': [], big: [] };
+  const loads: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    console.log(`round ${r + 1} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+    loads.push(loadavg()[0]);
+    runs.reader.push(runChild('reader', file));
+    if (process.env.READER_ONLY) runs['reader-only'].push(runChild('reader-only', file));
+    if (nodeFile) runs['node-x12'].push(runChild('node-x12', nodeFile));
+    runs.big.push(runChild('reader', big));
+    loads.push(loadavg()[0]);
   }
-  console.log(`reader RSS ${SIZE_MIB} -> ${BIG_MIB} MiB: ${reader.maxRssMiB.toFixed(0)} -> ${readerBig.maxRssMiB.toFixed(0)} MiB (target <= 150 MiB)`);
+  console.log(`load average (1 min) during the rounds: ${Math.min(...loads).toFixed(1)} - ${Math.max(...loads).toFixed(1)}`);
+  const reader = summarise(runs.reader);
+  const readerBig = summarise(runs.big);
+  console.log(line(`reader + mapping ${SIZE_MIB} MiB`, reader));
+  if (runs['reader-only'].length) console.log(line(`reader alone ${SIZE_MIB} MiB`, summarise(runs['reader-only'])));
+  console.log(line(`reader + mapping ${BIG_MIB} MiB`, readerBig));
+  for (const r of [reader, readerBig]) {
+    if (r.problems) console.log(`!! the reader reported ${r.problems} problems on a generated file`);
+    if (r.documents !== r.sets || r.rejected) console.log(`!! the mapping made ${r.documents} documents of ${r.sets} sets (${r.rejected} rejected)`);
+  }
+  if (nodeFile) {
+    const nodeX12 = summarise(runs['node-x12']);
+    console.log(line(`node-x12 parse() ${NODE_X12_MIB} MiB`, nodeX12));
+    if (nodeFile === file && (nodeX12.sets !== reader.sets || nodeX12.segments !== reader.segments)) {
+      console.log(`!! counts differ: reader ${reader.sets} sets / ${reader.segments} segments, node-x12 ${nodeX12.sets} / ${nodeX12.segments}`);
+    }
+    const throughput = reader.mib / reader.seconds / (nodeX12.mib / nodeX12.seconds);
+    const perRound = runs.reader.map((r, i) => (r.mib / r.seconds / (runs['node-x12'][i].mib / runs['node-x12'][i].seconds)).toFixed(1));
+    console.log(`throughput ratio reader + mapping / node-x12: ${throughput.toFixed(1)}x (rounds: ${perRound.join(', ')}; target >= 25x)`);
+    console.log(`CPU-time ratio node-x12 / reader + mapping: ${(nodeX12.cpuSeconds / nodeX12.mib / (reader.cpuSeconds / reader.mib)).toFixed(1)}x`);
+    console.log(`peak RSS ratio node-x12 / reader + mapping: ${(nodeX12.maxRssMiB / reader.maxRssMiB).toFixed(1)}x`);
+  }
+  console.log(`reader + mapping RSS ${SIZE_MIB} -> ${BIG_MIB} MiB: ${reader.maxRssMiB.toFixed(0)} -> ${readerBig.maxRssMiB.toFixed(0)} MiB (target <= 150 MiB)`);
 }
 
 if (process.argv[2] === '--child') {

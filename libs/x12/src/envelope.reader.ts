@@ -64,9 +64,11 @@ export class EnvelopeReader implements TokenizerSink {
         return this.misplaced(segment);
       default:
         if (this.set) {
-          this.set.segments.push(segment);
+          const segments = this.set.segments;
+          segments.push(segment);
           if (this.syntaxNotes) {
-            for (const p of checkSyntaxNotes(segment, this.set.segments.length)) this.report(p, this.set.problems);
+            const problems = checkSyntaxNotes(segment, segments.length);
+            for (let i = 0; i < problems.length; i++) this.report(problems[i], this.set.problems);
           }
           return;
         }

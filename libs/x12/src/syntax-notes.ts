@@ -36,6 +36,8 @@ interface CompiledNote {
   elements: number[];
   /** The lowest element number the note names: a segment with fewer elements has none of them. */
   lowest: number;
+  /** The least `lowest` of this note and those after it (0 when one of them is an R note). */
+  restFrom: number;
 }
 
 /** Notes parsed once per table (this runs for every segment of every set). */
@@ -55,9 +57,17 @@ function compiled(notes: Readonly<Record<string, readonly string[]>>, tag: strin
         list.map((note) => {
           const elements: number[] = [];
           for (let i = 1; i + 2 <= note.length; i += 2) elements.push(Number(note.slice(i, i + 2)));
-          return { note, kind: note[0], elements, lowest: elements.length ? Math.min(...elements) : 0 };
+          return { note, kind: note[0], elements, lowest: elements.length ? Math.min(...elements) : 0, restFrom: 0 };
         }),
       );
+      // restFrom: a segment with fewer elements than this cannot break this note or any after it.
+      const rules = table.get(t)!;
+      let from = Infinity;
+      for (let r = rules.length - 1; r >= 0; r--) {
+        const lowest = rules[r].kind === 'R' || !(rules[r].lowest > 0) ? 0 : rules[r].lowest;
+        from = Math.min(from, lowest);
+        rules[r].restFrom = from;
+      }
     }
     compiledTables.set(notes, table);
   }
@@ -74,9 +84,9 @@ function present(values: readonly string[], element: number): boolean {
 
 /** Checks one segment of a transaction set; `setPosition` is its position in the set (ST = 1). */
 export function checkSyntaxNotes(segment: Segment, setPosition: number, notes = SYNTAX_NOTES): Problem[] {
-  if (notes[segment.tag] === undefined) return NONE; // most segments: one property lookup
-  const rules = compiled(notes, segment.tag);
-  if (!rules) return [];
+  // Most segments have no note: one Map lookup in the table compiled last (nearly always this one).
+  const rules = notes === lastNotes ? lastTable!.get(segment.tag) : notes[segment.tag] === undefined ? undefined : compiled(notes, segment.tag);
+  if (!rules) return NONE;
   let problems: Problem[] | undefined;
   const values = segment.elements;
   for (let r = 0; r < rules.length; r++) {
@@ -84,6 +94,7 @@ export function checkSyntaxNotes(segment: Segment, setPosition: number, notes = 
     let count = 0;
     let firstMissing = 0;
     let secondPresent = 0;
+    if (values.length < rules[r].restFrom) break; // none of the remaining notes can be violated
     if (values.length < rules[r].lowest) {
       // None of its elements is there (LIN has 14 pair notes, most LINs fill one or two pairs).
       if (kind !== 'R') continue;

@@ -25,9 +25,9 @@ const isTag = (tag: string) => {
   return true;
 };
 /**
- * Well-formed tags are handed out as one shared string each (there are few of them), so a file's
- * millions of segments do not each allocate their tag, and `tag === 'HL'` or a table lookup by tag
- * compares one pointer. Keyed by the characters' codes; bounded, anything else is sliced.
+ * Well-formed tags are handed out as one shared, internalized string each (there are few of them),
+ * so a file's millions of segments do not each allocate their tag, and `tag === 'HL'` or a table
+ * lookup by tag compares one pointer. Keyed by the characters' codes; bounded, anything else is sliced.
  */
 const TAGS = new Map<number, string>();
 const MAX_TAGS = 4096;
@@ -48,8 +48,34 @@ function tagOf(text: string, from: number, to: number): string {
         return known;
       }
       const tag = text.slice(from, to);
-      if (isTag(tag) && TAGS.size < MAX_TAGS) TAGS.set(key, tag);
-      return tag;
+      if (!isTag(tag) || TAGS.size >= MAX_TAGS) return tag;
+      const shared = internalized(tag);
+      TAGS.set(key, shared);
+      tagIsKnown = true;
+      return shared;
+    }
+  }
+  return text.slice(from, to);
+}
+/** The engine's own copy of a string (property names are internalized): compared by pointer. */
+const internalized = (s: string): string => Object.keys({ [s]: 0 })[0] ?? s;
+
+/** Element ends of the segment being split (reused; kept up to 4096 elements, bigger ones are one-off). */
+let CUTS = new Int32Array(64);
+const MAX_KEPT_CUTS = 4096;
+
+/**
+ * Two-character elements ("EA", "SK", "00", "92" ...) shared the same way: they are most of an
+ * X12 file's elements. (Slicing one character or none allocates nothing already.)
+ */
+const PAIRS: (string | undefined)[] = new Array(128 * 128);
+function slice(text: string, from: number, to: number): string {
+  if (to - from === 2) {
+    const a = text.charCodeAt(from);
+    const b = text.charCodeAt(from + 1);
+    if (a < 128 && b < 128) {
+      const key = (a << 7) | b;
+      return (PAIRS[key] ??= internalized(text.slice(from, to)));
     }
   }
   return text.slice(from, to);
@@ -130,14 +156,14 @@ export class X12Tokenizer {
         continue;
       }
       const c = text.charCodeAt(pos);
-      if (isBlank(c)) {
+      if ((c <= 32 || c === BOM) && isBlank(c)) {
         this.advance(c);
         pos++;
         continue;
       }
       // Need 4 characters to tell an ISA ("ISA" + separator) from anything else.
       if (n - pos < 4 && !final) break;
-      if (this.startsIsa(text, pos)) {
+      if (c === 73 && this.startsIsa(text, pos)) {
         const isa = this.readIsa(text, pos, final);
         if (isa === 'wait') break;
         if ('fail' in isa) {
@@ -227,18 +253,34 @@ export class X12Tokenizer {
     if (cut >= to) cut = -1;
     const tag = tagOf(text, from, cut === -1 ? to : cut);
     const validTag = tagIsKnown || isTag(tag);
-    // Split by hand: indexOf + slice is about twice as fast as slice(...).split(sep) here.
-    const elements: string[] = [];
-    if (cut !== -1) {
+    // Split by hand: indexOf + slice is about twice as fast as slice(...).split(sep) here. The
+    // cuts are found first so the array is allocated at its size (a growing one takes 17 slots).
+    let elements: string[];
+    if (cut === -1) elements = [];
+    else {
+      let cuts = CUTS;
+      let count = 0;
       let start = cut + 1;
       for (;;) {
-        cut = text.indexOf(sep, start);
-        if (cut === -1 || cut >= to) {
-          elements.push(text.slice(start, to));
+        if (count === cuts.length) {
+          const bigger = new Int32Array(cuts.length * 2);
+          bigger.set(cuts);
+          cuts = bigger;
+          if (bigger.length <= MAX_KEPT_CUTS) CUTS = bigger;
+        }
+        const next = text.indexOf(sep, start);
+        if (next === -1 || next >= to) {
+          cuts[count++] = to;
           break;
         }
-        elements.push(text.slice(start, cut));
-        start = cut + 1;
+        cuts[count++] = next;
+        start = next + 1;
+      }
+      elements = new Array<string>(count);
+      start = cut + 1;
+      for (let i = 0; i < count; i++) {
+        elements[i] = slice(text, start, cuts[i]);
+        start = cuts[i] + 1;
       }
     }
     const segment: Segment = { tag, elements, index: this.index++, line, column };

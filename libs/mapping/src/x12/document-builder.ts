@@ -62,28 +62,28 @@ export function buildMapping(
     if (name && el(segment, 2) && !attributes[name]) attributes[name] = el(segment, 2);
   }
 
-  const document: DocumentInput = {
-    id: spec.documentId,
-    direction: parties.direction,
-    ...(parties.occupant && { occupant: parties.occupant }),
-    ...(parties.offsite && { offsite: parties.offsite }),
-    ...(parties.carrier && { carrier: parties.carrier }),
-    loads: spec.loads,
-    ...(settings.documentSettings && { settings: settings.documentSettings }),
-    ...(dates.validDates && { validDates: dates.validDates }),
-    ...(dates.preferredDates && { preferredDates: dates.preferredDates }),
-    attributes,
-    status: { name: spec.statusName },
-    type: { name: spec.typeName },
-  };
+  // Built property by property (same keys, same order as spreading optional parts): this runs per set.
+  const document: DocumentInput = { id: spec.documentId, direction: parties.direction };
+  if (parties.occupant) document.occupant = parties.occupant;
+  if (parties.offsite) document.offsite = parties.offsite;
+  if (parties.carrier) document.carrier = parties.carrier;
+  document.loads = spec.loads;
+  if (settings.documentSettings) document.settings = settings.documentSettings;
+  if (dates.validDates) document.validDates = dates.validDates;
+  if (dates.preferredDates) document.preferredDates = dates.preferredDates;
+  document.attributes = attributes;
+  document.status = { name: spec.statusName };
+  document.type = { name: spec.typeName };
   const rejected = diagnostics.some((d) => d.level === 'error');
-  const options = { ...(settings.enableBaseOrgs && { enableBaseOrgs: true }), ...(settings.selfCoreId && { selfCoreId: settings.selfCoreId }) };
-  return {
-    ...base,
-    rejected,
-    diagnostics,
-    ...(!rejected && { operation: { kind: 'document.upsert', organisationId: settings.organisationId, document, ...(Object.keys(options).length && { options }) } }),
-  };
+  const result: TransactionMapping = { ...base, rejected, diagnostics };
+  if (!rejected) {
+    const operation: CanonicalOperation & { kind: 'document.upsert' } = { kind: 'document.upsert', organisationId: settings.organisationId, document };
+    if (settings.enableBaseOrgs || settings.selfCoreId) {
+      operation.options = { ...(settings.enableBaseOrgs && { enableBaseOrgs: true }), ...(settings.selfCoreId && { selfCoreId: settings.selfCoreId }) };
+    }
+    result.operation = operation;
+  }
+  return result;
 }
 
 /** A quantity element as a number, or an error diagnostic naming segment and element. */

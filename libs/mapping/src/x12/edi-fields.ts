@@ -1,7 +1,16 @@
 import type { EdiSegment } from './edi-types';
 
 /** Element `n` (1-based) of a segment, trimmed; '' when absent. */
-export const el = (segment: EdiSegment | undefined, n: number): string => (segment?.elements[n - 1] ?? '').trim();
+export const el = (segment: EdiSegment | undefined, n: number): string => {
+  const value = segment?.elements[n - 1] ?? '';
+  // Mappers read hundreds of elements per set and almost none is padded: only call trim() when an
+  // end is not a printable ASCII character (nothing in '!'..'~' is white space).
+  const last = value.length - 1;
+  if (last < 0) return value;
+  const a = value.charCodeAt(0);
+  const b = value.charCodeAt(last);
+  return a > 32 && a < 127 && b > 32 && b < 127 ? value : value.trim();
+};
 
 /** Qualifier/id pairs starting at element `from` (PO106/PO107, PO108/PO109, ... or LIN02/LIN03, ...). */
 export function productIds(segment: EdiSegment, from: number): { qualifier: string; id: string }[] {

@@ -71,36 +71,37 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
   const purpose = PURPOSES[code];
   if (bsn && !purpose) error(`BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`, bsnIndex + 1, 'BSN', 1);
 
-  const byId = new Map<string, HierarchicalLevel>();
-  for (const level of levels) byId.set(level.id, level);
-  const children = new Map<string, HierarchicalLevel[]>();
-  for (const level of levels) {
-    if (byId.get(level.id) !== level) error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1);
-    if (level.parent && !byId.has(level.parent)) error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2);
-    const siblings = children.get(level.parent);
-    if (siblings) siblings.push(level);
-    else children.set(level.parent, [level]);
-  }
-
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
   const loads: Load[] = [];
-  const visited = new Set<string>();
-  const walk = (level: HierarchicalLevel): void => {
-    if (visited.has(level.id)) {
-      error(`HL ${level.id} is its own ancestor`, level.position, 'HL', 2);
-      return;
+  if (!walkNumbered(levels, control, priority, settings, loads, diagnostics)) {
+    const byId = new Map<string, HierarchicalLevel>();
+    for (const level of levels) byId.set(level.id, level);
+    const children = new Map<string, HierarchicalLevel[]>();
+    for (const level of levels) {
+      if (byId.get(level.id) !== level) error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1);
+      if (level.parent && !byId.has(level.parent)) error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2);
+      const siblings = children.get(level.parent);
+      if (siblings) siblings.push(level);
+      else children.set(level.parent, [level]);
     }
-    visited.add(level.id);
-    if (level.level === 'I') {
-      const load = itemLoad(level, control, priority, settings, diagnostics);
-      if (load) loads.push(load);
-    }
-    const below = children.get(level.id);
-    if (below) for (let i = 0; i < below.length; i++) walk(below[i]);
-  };
-  const roots = children.get('');
-  if (roots) for (let i = 0; i < roots.length; i++) walk(roots[i]);
-  for (const level of levels) if (!visited.has(level.id) && level.level === 'I') error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2);
+    const visited = new Set<string>();
+    const walk = (level: HierarchicalLevel): void => {
+      if (visited.has(level.id)) {
+        error(`HL ${level.id} is its own ancestor`, level.position, 'HL', 2);
+        return;
+      }
+      visited.add(level.id);
+      if (level.level === 'I') {
+        const load = itemLoad(level, control, priority, settings, diagnostics);
+        if (load) loads.push(load);
+      }
+      const below = children.get(level.id);
+      if (below) for (let i = 0; i < below.length; i++) walk(below[i]);
+    };
+    const roots = children.get('');
+    if (roots) for (let i = 0; i < roots.length; i++) walk(roots[i]);
+    for (const level of levels) if (!visited.has(level.id) && level.level === 'I') error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2);
+  }
   if (levels.length === 0) error('the 856 has no HL levels');
 
   return buildMapping(transaction, settings, directory, {
@@ -114,6 +115,88 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
   });
 }
 
+/** `id` as a 0-based level index when it is written as a plain number 1..count ("7", not "07"); else -1. */
+function numbered(id: string, count: number): number {
+  const length = id.length;
+  if (length === 0 || length > 9 || id.charCodeAt(0) === 48) return -1;
+  let value = 0;
+  for (let i = 0; i < length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    value = value * 10 + (c - 48);
+  }
+  return value <= count ? value - 1 : -1;
+}
+
+/**
+ * The walk for the usual numbering: HL01 = 1, 2, 3 ... in order and every HL02 empty or one of
+ * them. Then ids are unique and parents exist, so levels are found by index instead of by id
+ * (no maps). The same walk as the general one: depth first from the roots, children in input
+ * order, loads in visiting order, a level reached twice is its own ancestor, items never reached
+ * are not under any shipment. Returns false, having done nothing, for any other numbering.
+ */
+function walkNumbered(
+  levels: HierarchicalLevel[],
+  control: string,
+  priority: readonly string[],
+  settings: EdiMappingSettings,
+  loads: Load[],
+  diagnostics: MappingDiagnostic[],
+): boolean {
+  const count = levels.length;
+  const parents: number[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const level = levels[i];
+    if (numbered(level.id, count) !== i) return false;
+    if (level.parent === '') parents[i] = -1;
+    else if ((parents[i] = numbered(level.parent, count)) === -1) return false;
+  }
+  // Children as linked lists in input order; index `count` is the virtual root ("" parent).
+  const first: number[] = new Array(count + 1).fill(-1);
+  const last: number[] = new Array(count + 1).fill(-1);
+  const next: number[] = new Array(count).fill(-1);
+  for (let i = 0; i < count; i++) {
+    const p = parents[i] === -1 ? count : parents[i];
+    if (first[p] === -1) first[p] = i;
+    else next[last[p]] = i;
+    last[p] = i;
+  }
+  const visited: boolean[] = new Array(count).fill(false);
+  // Depth first, iteratively: a level's children are stacked in reverse to come off in order.
+  const stack: number[] = [];
+  const pushChildren = (p: number) => {
+    const from = stack.length;
+    for (let c = first[p]; c !== -1; c = next[c]) stack.push(c);
+    for (let a = from, b = stack.length - 1; a < b; a++, b--) {
+      const t = stack[a];
+      stack[a] = stack[b];
+      stack[b] = t;
+    }
+  };
+  pushChildren(count);
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const level = levels[i];
+    if (visited[i]) {
+      diagnostics.push({ level: 'error', transactionControl: control, message: `HL ${level.id} is its own ancestor`, segmentPosition: level.position, segmentTag: 'HL', element: 2 });
+      continue;
+    }
+    visited[i] = true;
+    if (level.level === 'I') {
+      const load = itemLoad(level, control, priority, settings, diagnostics);
+      if (load) loads.push(load);
+    }
+    pushChildren(i);
+  }
+  for (let i = 0; i < count; i++) {
+    const level = levels[i];
+    if (!visited[i] && level.level === 'I') {
+      diagnostics.push({ level: 'error', transactionControl: control, message: `item HL ${level.id} is not under any shipment`, segmentPosition: level.position, segmentTag: 'HL', element: 2 });
+    }
+  }
+  return true;
+}
+
 /** An item level's load: LIN ids, SN1 quantity (SN102), PID description. */
 function itemLoad(level: HierarchicalLevel, control: string, priority: readonly string[], settings: EdiMappingSettings, diagnostics: MappingDiagnostic[]): Load | undefined {
   const { lin, sn1 } = level;
@@ -121,9 +204,14 @@ function itemLoad(level: HierarchicalLevel, control: string, priority: readonly 
     diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: level.position, segmentTag: 'HL', message: `item HL ${level.id} has no SN1 quantity` });
     return undefined;
   }
-  const position = level.position + 1 + level.sn1Offset;
-  const qty = quantity(el(sn1, 2), { control, position, tag: 'SN1', element: 2 }, diagnostics);
-  if (qty === undefined) return undefined;
+  const raw = el(sn1, 2);
+  let qty = Number(raw);
+  if (!(raw !== '' && Number.isFinite(qty) && qty >= 0)) {
+    // Not a quantity: `quantity` says so (the same test, done inline for the usual good value).
+    const checked = quantity(raw, { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
+    if (checked === undefined) return undefined;
+    qty = checked;
+  }
   const tag = lin ? loadTagOf(lin, 2, priority) : undefined;
   const description = el(level.pid, 5);
   const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };
