@@ -53,7 +53,7 @@ describe('audit store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the schema once; a second run applies nothing', async () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000']);
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000']);
       expect(await runMigrations(dataSource)).toEqual([]);
     });
 
@@ -65,7 +65,7 @@ describe('audit store on Postgres', () => {
     it('migrate() brings a fresh database up to date and is idempotent', async () => {
       const fresh = await createTestDatabase();
       try {
-        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000']);
+        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000']);
         expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual([]);
       } finally {
         await fresh.drop();

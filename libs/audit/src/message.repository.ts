@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AuditRecordNotFoundError, isUuid } from './audit.errors';
-import { Actor, MessageChannel, MessageStatus } from './audit.types';
+import { Actor, MessageChannel, MessageStatus, OperationStatus } from './audit.types';
 import { deriveMessageStatus } from './derive-message-status';
 import { excerpt } from './excerpt';
 import { DeliveryAttempt, DocumentOperation, Message, MessageEvent, MessageMetadata, MessageSummary } from './entities';
@@ -239,8 +239,9 @@ export class MessageRepository {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
       if (FINAL_BEFORE_DELIVERY.includes(message.status)) return message;
-      const operations = await manager.find(DocumentOperation, { select: { status: true }, where: { messageId: id } });
-      const status = deriveMessageStatus(operations.map((op) => op.status));
+      // The status follows from which statuses occur, not how often: one row per status, not per operation.
+      const present: { status: OperationStatus }[] = await manager.query(`SELECT DISTINCT status FROM operation WHERE message_id = $1`, [id]);
+      const status = deriveMessageStatus(present.map((row) => row.status));
       return this.moveTo(manager, message, status, actor, null);
     });
   }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { AttemptRecord, DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import { DocumentJob, DocumentJobResultEntry, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
 import type { BatchJobData } from '../queues';
@@ -48,13 +48,12 @@ export class DeliverBatch {
     } catch (error) {
       const failure = error instanceof PlatformCallError ? error : new PlatformCallError('retryable', 'batch job', (error as Error)?.message ?? String(error));
       const durationMs = Date.now() - startedAt.getTime();
+      const final = !failure.retryable || attempt.isLast;
+      const settlement = final ? ({ status: 'failed', lastError: failure.reason, errorClass: failure.errorClass } as const) : undefined;
       await this.operations.recordAttempts(
-        open.map((op) => ({ operationId: op.id, startedAt, durationMs, httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: `batch ${data.kind}` })),
+        open.map((op) => ({ operationId: op.id, startedAt, durationMs, httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: `batch ${data.kind}`, settlement })),
       );
-      if (!failure.retryable || attempt.isLast) {
-        await this.operations.settleMany(open.map((op) => op.id), { status: 'failed', lastError: failure.reason, errorClass: failure.errorClass });
-        await this.messages.settleMessage(data.messageId, 'worker');
-      }
+      if (final) await this.messages.settleMessage(data.messageId, 'worker');
       throw RetryPolicy.toJobError(failure);
     }
   }
@@ -82,29 +81,26 @@ export class DeliverBatch {
   /** Result entries come in submission order; each settles the operation at its position. */
   private async settle(open: DocumentOperation[], entries: DocumentJobResultEntry[], data: BatchJobData, startedAt: Date, jobId: string) {
     const durationMs = Date.now() - startedAt.getTime();
-    const delivered: string[] = [];
-    const failed: { id: string; reason: string }[] = [];
-    open.forEach((op, i) => {
+    const attempts: AttemptRecord[] = open.map((op, i) => {
       const entry = entries[i];
       // A delete of a document that is not there has reached its goal.
-      if (entry && (entry.status !== 'Failed' || (data.kind === 'document.delete' && entry.error?.code === 'DocumentNotFound'))) delivered.push(op.id);
-      else failed.push({ id: op.id, reason: entry ? `${entry.error?.code ?? 'Failed'}: ${entry.error?.message ?? 'no reason given'}` : `platform job ${jobId} returned no result entry for this document` });
-    });
-    const failedIds = new Set(failed.map((f) => f.id));
-    await this.operations.recordAttempts(
-      open.map((op, i) => ({
+      const ok = entry && (entry.status !== 'Failed' || (data.kind === 'document.delete' && entry.error?.code === 'DocumentNotFound'));
+      const reason = entry ? `${entry.error?.code ?? 'Failed'}: ${entry.error?.message ?? 'no reason given'}` : `platform job ${jobId} returned no result entry for this document`;
+      return {
         operationId: op.id,
         startedAt,
         durationMs,
         httpStatus: 200,
-        outcome: failedIds.has(op.id) ? 'permanent' : 'success',
-        error: entries[i]?.error?.message ?? null,
+        outcome: ok ? 'success' : 'permanent',
+        error: entry?.error?.message ?? null,
         requestSummary: `batch ${data.kind} job ${jobId} #${i + 1}`,
-      })),
-    );
-    await this.operations.settleMany(delivered, { status: 'delivered' });
-    for (const { id, reason } of failed) await this.operations.settle(id, { status: 'failed', lastError: reason, errorClass: 'permanent' });
+        settlement: ok ? { status: 'delivered' } : { status: 'failed', lastError: reason, errorClass: 'permanent' },
+      };
+    });
+    // Attempts and outcomes in one statement.
+    await this.operations.recordAttempts(attempts);
     await this.messages.settleMessage(data.messageId, 'worker');
-    return { delivered: delivered.length, failed: failed.length };
+    const failed = attempts.filter((a) => a.settlement?.status === 'failed').length;
+    return { delivered: attempts.length - failed, failed };
   }
 }

@@ -26,10 +26,8 @@ export class DeliverOperation {
   ) {}
 
   async execute(operationId: string, attempt: DeliveryTry): Promise<DeliveryResult> {
-    const operation = await this.operations.findById(operationId);
-    if (!operation) return 'missing';
-    if (!['pending', 'delivering'].includes(operation.status)) return 'already-settled';
-    if (operation.status === 'pending') await this.operations.markDelivering(operationId);
+    const operation = await this.operations.claim(operationId);
+    if (!operation) return (await this.operations.findById(operationId)) ? 'already-settled' : 'missing';
 
     const payload = operation.payload as CanonicalOperation;
     const client = this.accounts.clientFor(payload.organisationId);
@@ -37,29 +35,28 @@ export class DeliverOperation {
     try {
       if (!client) throw new PlatformCallError('auth', payload.kind, `no platform account is configured for organisation ${payload.organisationId}`);
       const outcome = await callPlatform(client, payload);
-      await this.operations.recordAttempt(operationId, { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: outcome.httpStatus, outcome: 'success', requestSummary: outcome.summary });
       if (payload.kind === 'booking.create') await this.operations.setTarget(operationId, outcome.result);
-      await this.operations.settle(operationId, { status: 'delivered' });
+      await this.operations.recordAttempt(
+        operationId,
+        { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: outcome.httpStatus, outcome: 'success', requestSummary: outcome.summary },
+        { status: 'delivered' },
+      );
       await this.settleMessage(operation.messageId);
       return 'delivered';
     } catch (error) {
       const failure = error instanceof PlatformCallError ? error : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error));
-      await this.operations.recordAttempt(operationId, {
-        startedAt,
-        durationMs: Date.now() - startedAt.getTime(),
-        httpStatus: failure.status ?? null,
-        outcome: failure.errorClass,
-        error: failure.reason,
-        requestSummary: summaryOf(payload),
-      });
-      if (!failure.retryable || attempt.isLast) {
-        await this.operations.settle(operationId, { status: 'failed', lastError: failure.reason, errorClass: failure.errorClass });
-        await this.settleMessage(operation.messageId);
-      }
+      const final = !failure.retryable || attempt.isLast;
+      await this.operations.recordAttempt(
+        operationId,
+        { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: summaryOf(payload) },
+        final ? { status: 'failed', lastError: failure.reason, errorClass: failure.errorClass } : undefined,
+      );
+      if (final) await this.settleMessage(operation.messageId);
       throw RetryPolicy.toJobError(failure);
     }
   }
 
+  /** Checked after the operation's own statement committed, so of two last operations settling at once the later check sees both. */
   private async settleMessage(messageId: string): Promise<void> {
     if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
   }
