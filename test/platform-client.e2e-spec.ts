@@ -32,7 +32,10 @@ describe('PlatformClient against the sandbox over HTTP', () => {
     sandbox = await startSandbox();
     client = new PlatformClient({ baseUrl: sandbox.url, token: DEMO.tokens.location, timeoutMs: 2000 });
   });
-  afterAll(() => sandbox.close());
+  afterAll(async () => {
+    await client.close();
+    await sandbox.close();
+  });
   beforeEach(() => sandbox.reset());
 
   describe('REST documents', () => {

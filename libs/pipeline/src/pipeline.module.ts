@@ -20,12 +20,15 @@ const outboundFolder = (files: PartnerFileRepository): AcknowledgmentOutbox => (
   },
 });
 
-/** Closes the queue connections when the application stops. */
+/** Closes the queue and platform connections when the application stops. */
 @Injectable()
-class QueuesCloser implements OnApplicationShutdown {
-  constructor(@Inject(MessageQueues) private readonly queues: MessageQueues) {}
+class ConnectionsCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(MessageQueues) private readonly queues: MessageQueues,
+    @Inject(PlatformAccounts) private readonly accounts: PlatformAccounts,
+  ) {}
   async onApplicationShutdown(): Promise<void> {
-    await this.queues.close();
+    await Promise.all([this.queues.close(), this.accounts.close()]);
   }
 }
 
@@ -99,7 +102,7 @@ class QueuesCloser implements OnApplicationShutdown {
       inject: [PartnerRepository, MessageRepository, PartnerFileRepository, WebhookSecretRepository, PlatformAccounts],
       useFactory: (p: PartnerRepository, m: MessageRepository, f: PartnerFileRepository, w: WebhookSecretRepository, a: PlatformAccounts) => new RunExport(p, m, f, w, a),
     },
-    QueuesCloser,
+    ConnectionsCloser,
   ],
   exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, ReplayMessage],
 })

@@ -37,6 +37,10 @@ export class PlatformAccounts {
     return this.byOrganisation.get(organisationId) ?? (accountName ? this.byName.get(accountName) : undefined) ?? this.fallback;
   }
 
+  async close(): Promise<void> {
+    await Promise.all([...new Set([this.fallback, ...this.byName.values()])].map((client) => client?.close()));
+  }
+
   /** Any configured client (health checks). */
   any(): PlatformClient | undefined {
     return this.fallback ?? this.byName.values().next().value;
