@@ -117,23 +117,45 @@ export class MessageRepository {
 
   /**
    * Records a message unless the partner already sent one with this idempotency key: then the
-   * earlier message is returned and nothing is written. Serialised per partner and key.
+   * earlier message's id is returned and nothing is written. One statement (claim the key, insert the
+   * message and its first event) on the ingest hot path; the key's primary key settles races.
    */
-  async recordOnce(input: NewMessage, idempotencyKey: string): Promise<{ message: Message; existing: boolean }> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`idempotency:${input.partnerId}:${idempotencyKey}`]);
-      const earlier = await manager
-        .createQueryBuilder(Message, 'm')
-        .select(SUMMARY_COLUMNS)
-        .where('m.partner_id = :partnerId', { partnerId: input.partnerId })
-        .andWhere("m.metadata->>'idempotencyKey' = :key", { key: idempotencyKey })
-        .andWhere("m.status <> 'duplicate'")
-        .orderBy('m.receivedAt', 'ASC')
-        .getOne();
-      if (earlier) return { message: earlier as Message, existing: true };
-      const message = await this.recordWith(manager, { ...input, metadata: { ...input.metadata, idempotencyKey } });
-      return { message, existing: false };
-    });
+  async recordOnce(input: NewMessage, idempotencyKey: string): Promise<{ id: string; existing: boolean }> {
+    if (input.rawPayload.includes('\u0000')) throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
+    const id = randomUUID();
+    const [row]: { inserted: number; existing: string | null }[] = await this.dataSource.query(
+      `WITH claim AS (
+         INSERT INTO webhook_receipt (partner_id, idempotency_key, message_id) VALUES ($1, $2, $3)
+         ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING message_id
+       ), m AS (
+         INSERT INTO message (id, partner_id, channel, raw_payload, content_type, sha256, status, metadata)
+         SELECT $3, $1, $4, $5, $6, $7, 'received', $8::jsonb FROM claim RETURNING id
+       ), e AS (
+         INSERT INTO message_event (id, message_id, from_status, to_status, actor) SELECT $9, id, NULL, 'received', $10 FROM m RETURNING id
+       )
+       SELECT (SELECT count(*)::int FROM m) AS inserted,
+              (SELECT message_id FROM webhook_receipt WHERE partner_id = $1 AND idempotency_key = $2) AS existing`,
+      [
+        input.partnerId,
+        idempotencyKey,
+        id,
+        input.channel,
+        input.rawPayload,
+        input.contentType,
+        createHash('sha256').update(input.rawPayload, 'utf8').digest('hex'),
+        JSON.stringify({ ...input.metadata, idempotencyKey }),
+        randomUUID(),
+        input.actor ?? 'gateway',
+      ],
+    );
+    if (row.inserted > 0) return { id, existing: false };
+    // The key was taken; by a transaction that committed after this statement's snapshot, the
+    // subquery above may not see it yet.
+    const [earlier]: { message_id: string }[] = await this.dataSource.query(
+      `SELECT message_id FROM webhook_receipt WHERE partner_id = $1 AND idempotency_key = $2`,
+      [input.partnerId, idempotencyKey],
+    );
+    return { id: row.existing ?? earlier.message_id, existing: true };
   }
 
   /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */

@@ -54,21 +54,21 @@ export class WebhooksController {
     const mapping = await this.mappings.current(partnerId);
     const metadata = { mappingVersion: mapping?.version ?? null, webhookId: header(request, 'webhook-id') ?? null, size: body.length };
     const key = await this.idempotencyKey(settings, request, text);
-    if (!key) return this.accept(await this.messages.record({ ...base, rawPayload: text, metadata }));
-    const { message, existing } = await this.messages.recordOnce({ ...base, rawPayload: text, metadata }, key);
-    if (!existing) return this.accept(message);
-    await this.messages.record({ ...base, rawPayload: text, status: 'duplicate', statusReason: `repeat of message ${message.id} (idempotency key ${key})`, metadata: { duplicateOf: message.id, size: body.length } });
+    if (!key) return this.accept((await this.messages.record({ ...base, rawPayload: text, metadata })).id);
+    const { id, existing } = await this.messages.recordOnce({ ...base, rawPayload: text, metadata }, key);
+    if (!existing) return this.accept(id);
+    await this.messages.record({ ...base, rawPayload: text, status: 'duplicate', statusReason: `repeat of message ${id} (idempotency key ${key})`, metadata: { duplicateOf: id, size: body.length } });
     void reply.status(200);
-    return { messageId: message.id, status: message.status, duplicate: true };
+    return { messageId: id, duplicate: true };
   }
 
-  private async accept(message: { id: string; status: string }) {
+  private async accept(messageId: string) {
     try {
-      await this.queues.enqueueTranslate(message.id);
+      await this.queues.enqueueTranslate(messageId);
     } catch {
       // Recorded: the sweeper queues it when Redis is back.
     }
-    return { messageId: message.id, status: 'received' };
+    return { messageId, status: 'received' };
   }
 
   private async idempotencyKey(settings: { verification: string; idempotencyHeader?: string; idempotencyPath?: string }, request: FastifyRequest, text: string): Promise<string | undefined> {

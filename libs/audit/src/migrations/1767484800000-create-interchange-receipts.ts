@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Interchanges received per partner (duplicate detection) and the control numbers of our acknowledgments. */
+/** Interchanges received per partner (duplicate detection), the control numbers of our acknowledgments, webhook idempotency keys. */
 export class CreateInterchangeReceipts1767484800000 implements MigrationInterface {
   name = 'CreateInterchangeReceipts1767484800000';
 
@@ -16,9 +16,19 @@ export class CreateInterchangeReceipts1767484800000 implements MigrationInterfac
       )`);
     await db.query(`CREATE INDEX interchange_receipt_message_id_idx ON interchange_receipt (message_id)`);
     await db.query(`CREATE SEQUENCE acknowledgment_control_number MINVALUE 1 MAXVALUE 999999999 CYCLE`);
+    // Webhook idempotency: one message per partner and key; the key's row is the claim.
+    await db.query(`
+      CREATE TABLE webhook_receipt (
+        partner_id      text NOT NULL,
+        idempotency_key text NOT NULL,
+        message_id      uuid NOT NULL,
+        CONSTRAINT webhook_receipt_pkey PRIMARY KEY (partner_id, idempotency_key),
+        CONSTRAINT webhook_receipt_message_id_fkey FOREIGN KEY (message_id) REFERENCES message (id) ON DELETE CASCADE
+      )`);
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query(`DROP TABLE webhook_receipt`);
     await db.query(`DROP SEQUENCE acknowledgment_control_number`);
     await db.query(`DROP TABLE interchange_receipt`);
   }
