@@ -130,8 +130,10 @@ async function main() {
         `ratio ${(100 * gwRps / bareRps).toFixed(1)}% of bare; at 1,000 req/s: p99 ${median(rows.map((r) => r.fixedP99))} ms`,
     );
   } finally {
+    // SIGTERM first: the gateway shuts down cleanly (and writes its --cpu-prof profile when asked).
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     for (const child of children) child.kill('SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 500));
     await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await pg.end();
     const redis = new IORedis('redis://127.0.0.1:6379');

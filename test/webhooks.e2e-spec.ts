@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { createHmac } from 'node:crypto';
 import { OperationRepository } from '@dockbridge/audit';
 import { importPartners, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { ENDPOINT_TTL_MS } from '../apps/gateway/src/webhooks/webhook-endpoints';
 import { DEMO, TestResponse } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
 
@@ -111,6 +112,8 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     for (const response of [withNew, withOld]) await spine.waitForStatus((await response.json()).messageId, final);
     const old = (await secrets.list('acme-wms')).find((s) => s.label === 'production')!;
     await secrets.expire('acme-wms', old.id);
+    // Gateways keep an endpoint's secrets for ENDPOINT_TTL_MS: an expiry set from elsewhere applies within that.
+    await new Promise((resolve) => setTimeout(resolve, ENDPOINT_TTL_MS + 100));
     expect((await sendStandard(purchaseOrder('PO-9006'))).status).toBe(401);
     const afterExpiry = await sendStandard(purchaseOrder('PO-9007'), { secret: rotated.secret });
     expect(afterExpiry.status).toBe(202);

@@ -7,6 +7,7 @@ import { AdminTokenGuard } from './auth/admin-token.guard';
 import { PartnerApiKeyGuard } from './auth/partner-api-key.guard';
 import { EdiController } from './edi/edi.controller';
 import { HealthController } from './health/health.controller';
+import { WebhookEndpoints } from './webhooks/webhook-endpoints';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { HttpErrorFilter } from './http-error.filter';
 import { MessagesController } from './messages/messages.controller';
@@ -18,6 +19,6 @@ import { SftpServer } from './sftp/sftp.server';
 @Module({
   imports: [TerminusModule],
   controllers: [MessagesController, EdiController, WebhooksController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
-  providers: [PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, SftpServer, { provide: APP_FILTER, useClass: HttpErrorFilter }],
+  providers: [WebhookEndpoints, PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, SftpServer, { provide: APP_FILTER, useClass: HttpErrorFilter }],
 })
 export class GatewayModule {}

@@ -17,6 +17,8 @@ export interface AuditDatabaseOptions {
   /** Entities and migrations of the other stores that share this database (partners). */
   extraEntities?: Function[];
   extraMigrations?: Function[];
+  /** Postgres connections per process (each ingest commits on its own: more connections, more group commit). */
+  poolSize?: number;
 }
 
 /**
@@ -37,7 +39,7 @@ export function auditDataSourceOptions(options: AuditDatabaseOptions): DataSourc
     synchronize: false,
     logging: options.logging ?? false,
   };
-  if (options.url) return { ...common, url: options.url, applicationName: 'dockbridge' };
+  if (options.url) return { ...common, url: options.url, applicationName: 'dockbridge', extra: { max: options.poolSize ?? 20 } };
 
   if (!options.dataDir.includes('://')) mkdirSync(options.dataDir, { recursive: true });
   new PGliteDriver({ dataDir: options.dataDir }); // hands the options to typeorm-pglite's process-wide instance

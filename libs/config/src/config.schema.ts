@@ -32,6 +32,8 @@ export class DatabaseConfig {
   /** Postgres URL; without one the embedded PGlite in `dataDir` is used (one machine, first look). */
   @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'url must be a postgres:// URL' }) url?: string;
   @IsString() @MinLength(1) dataDir = 'data/pglite';
+  /** Postgres connections per process. */
+  @IsInt() @Min(1) @Max(500) poolSize = 20;
   /** Apply pending migrations at start-up (else run `npm run migrate`). */
   @Transform(toBoolean) @IsBoolean() migrateOnStart = true;
 }
@@ -123,6 +125,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   DATABASE_URL: 'database.url',
   DATABASE_DATA_DIR: 'database.dataDir',
   DATABASE_MIGRATE_ON_START: 'database.migrateOnStart',
+  DATABASE_POOL_SIZE: 'database.poolSize',
   REDIS_URL: 'redis.url',
   REDIS_PREFIX: 'redis.prefix',
   PLATFORM_BASE_URL: 'platform.baseUrl',

@@ -43,6 +43,7 @@ export class CoreModule {
             url: c.database.url,
             dataDir: c.database.dataDir,
             migrationsRun: c.database.migrateOnStart,
+            poolSize: c.database.poolSize,
             extraEntities: PARTNER_ENTITIES,
             extraMigrations: PARTNER_MIGRATIONS,
           }),

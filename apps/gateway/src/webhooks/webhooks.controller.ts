@@ -3,8 +3,9 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import jsonata from 'jsonata';
 import { MessageRepository } from '@dockbridge/audit';
-import { PartnerMappingRepository, PartnerRepository, verifyWebhook, WebhookSecretRepository } from '@dockbridge/partners';
+import { verifyWebhook } from '@dockbridge/partners';
 import { MessageQueues, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { WebhookEndpoints } from './webhook-endpoints';
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -17,9 +18,7 @@ const DEFAULT_MAX_BODY = 1024 * 1024;
 @Controller('v1/webhooks')
 export class WebhooksController {
   constructor(
-    private readonly partners: PartnerRepository,
-    private readonly secrets: WebhookSecretRepository,
-    private readonly mappings: PartnerMappingRepository,
+    private readonly endpoints: WebhookEndpoints,
     private readonly messages: MessageRepository,
     private readonly queues: MessageQueues,
   ) {}
@@ -32,7 +31,8 @@ export class WebhooksController {
   @ApiResponse({ status: 401, description: 'Verification failed (recorded with the reason)' })
   @ApiResponse({ status: 413, description: 'Body over the partner limit (recorded as a rejected request)' })
   async receive(@Param('partner') partnerId: string, @Req() request: FastifyRequest & { rawBody?: Buffer }, @Res({ passthrough: true }) reply: FastifyReply) {
-    const partner = await this.partners.findById(partnerId);
+    let endpoint = await this.endpoints.get(partnerId);
+    const { partner } = endpoint;
     const settings = partner?.settings.webhook;
     if (!partner || !partner.enabled || !settings) throw new NotFoundException(`no webhook endpoint for partner ${partnerId}`);
     const body = request.rawBody ?? Buffer.from(typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
@@ -45,14 +45,18 @@ export class WebhooksController {
       await this.messages.record({ ...base, rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size: body.length } });
       throw new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
     }
-    const verification = verifyWebhook(settings, await this.secrets.activeSecrets(partnerId), body, request.headers);
+    let verification = verifyWebhook(settings, WebhookEndpoints.usable(endpoint), body, request.headers);
+    if (!verification.ok) {
+      // Perhaps a secret added a moment ago: read afresh before refusing.
+      endpoint = await this.endpoints.get(partnerId, true);
+      verification = verifyWebhook(settings, WebhookEndpoints.usable(endpoint), body, request.headers);
+    }
     if (!verification.ok) {
       await this.messages.record({ ...base, rawPayload: text, status: 'rejected', statusReason: `verification failed: ${verification.reason}`, metadata: { verification: settings.verification } });
       throw new UnauthorizedException(`webhook verification failed: ${verification.reason}`);
     }
 
-    const mapping = await this.mappings.current(partnerId);
-    const metadata = { mappingVersion: mapping?.version ?? null, webhookId: header(request, 'webhook-id') ?? null, size: body.length };
+    const metadata = { mappingVersion: endpoint.mappingVersion, webhookId: header(request, 'webhook-id') ?? null, size: body.length };
     const key = await this.idempotencyKey(settings, request, text);
     if (!key) return this.accept((await this.messages.record({ ...base, rawPayload: text, metadata })).id);
     const { id, existing } = await this.messages.recordOnce({ ...base, rawPayload: text, metadata }, key);

@@ -44,11 +44,16 @@ export class WebhookSecretRepository {
 
   /** Secrets that verify now: not revoked, not expired. */
   async activeSecrets(partnerId: string): Promise<string[]> {
+    return (await this.activeSecretsWithExpiry(partnerId)).map((s) => s.secret);
+  }
+
+  /** Active secrets with their expiry, for a verifier that keeps them a moment (it checks the expiry itself). */
+  async activeSecretsWithExpiry(partnerId: string): Promise<{ secret: string; expiresAt: Date | null }[]> {
     const rows: Row[] = await this.dataSource.query(
-      `SELECT secret FROM partner_webhook_secret WHERE partner_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) ORDER BY created_at DESC`,
+      `SELECT secret, expires_at FROM partner_webhook_secret WHERE partner_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) ORDER BY created_at DESC`,
       [partnerId],
     );
-    return rows.map((r) => r.secret);
+    return rows.map((r) => ({ secret: r.secret, expiresAt: r.expires_at }));
   }
 
   async list(partnerId: string): Promise<WebhookSecretSummary[]> {
