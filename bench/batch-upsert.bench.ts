@@ -10,34 +10,15 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { createSandboxApp } from '../apps/sandbox/src/sandbox.app';
 import { readSeed } from '../apps/sandbox/src/state/seed';
+import { benchDocument, median } from './bench-documents';
 
 const LOCATION = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const TOKEN = 'sandbox-demo-location-token';
 const RUNS = Number(process.env.RUNS ?? 5);
 const DOCUMENTS = Number(process.env.DOCUMENTS ?? 25_000);
 
-const documentFor = (i: number) => ({
-  id: `ASN-${String(i).padStart(6, '0')}`,
-  direction: 'Inbound',
-  occupant: { coreName: 'ACME', coreId: 'DC01' },
-  offsite: { coreName: 'ACME', coreId: 'SUP-KETTLE' },
-  carrier: { coreName: 'SCAC', coreId: 'FFRT' },
-  loads: [
-    { name: 'Pallet', quantity: 1 + (i % 20), loadTag: `SKU-${i % 997}` },
-    { name: 'Case', quantity: 10 + (i % 7) },
-  ],
-  settings: { mode: 'Flexible', maxUses: 1 },
-  validDates: { begin: '2026-12-01T00:00:00Z', end: '2026-12-08T00:00:00Z' },
-  attributes: { ISA13: String(100000000 + i), BSN02: `SH${i}` },
-  type: { name: 'AdvanceShipNotice' },
-  status: { name: 'Original' },
-});
+const documentFor = (i: number) => benchDocument(`ASN-${String(i).padStart(6, '0')}`, i);
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const app = await createSandboxApp({ seed: readSeed(join(__dirname, '../../config/sandbox.seed.json')), controls: true, logger: false });

@@ -27,6 +27,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
+import { benchDocument, median } from './bench-documents';
 
 const ROOT = join(__dirname, '../..');
 const DIST = join(__dirname, '..');
@@ -51,30 +52,10 @@ const SINGLE_TARGET = 500;
 const BATCH_TARGET_S = 15;
 const PUT_ROUTE = 'PUT /api/v2/organisations/:orgId/documents/:docId';
 
-const documentFor = (id: string, i: number) => ({
-  id,
-  direction: 'Inbound',
-  occupant: { coreName: 'ACME', coreId: 'DC01' },
-  offsite: { coreName: 'ACME', coreId: 'SUP-KETTLE' },
-  carrier: { coreName: 'SCAC', coreId: 'FFRT' },
-  loads: [
-    { name: 'Pallet', quantity: 1 + (i % 20), loadTag: `SKU-${i % 997}` },
-    { name: 'Case', quantity: 10 + (i % 7) },
-  ],
-  settings: { mode: 'Flexible', maxUses: 1 },
-  validDates: { begin: '2026-12-01T00:00:00Z', end: '2026-12-08T00:00:00Z' },
-  attributes: { ISA13: String(100000000 + i), BSN02: `SH${i}` },
-  type: { name: 'AdvanceShipNotice' },
-  status: { name: 'Original' },
-});
+const documentFor = benchDocument;
 const messageBody = (ids: string[]) =>
   JSON.stringify({ operations: ids.map((id, i) => ({ kind: 'document.upsert', organisationId: LOCATION, document: documentFor(id, i) })) });
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 when unknown. */
