@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { median } from './bench-documents';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -29,7 +30,6 @@ const body = JSON.stringify({
   data: { poNumber: 'PO-1', supplier: { code: 'SUP-KETTLE' }, carrierScac: 'FFRT', window: { from: '2026-12-01T06:00:00Z', to: '2026-12-03T18:00:00Z' }, lines: [{ sku: 'SKU-100', description: 'Kettle chips 24x', qty: 12 }] },
 });
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const freePort = () =>
   new Promise<number>((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {

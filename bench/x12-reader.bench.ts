@@ -19,6 +19,7 @@ import 'reflect-metadata'; // @dockbridge/mapping carries the canonical DTOs (cl
 import type { X12Interchange } from 'node-x12';
 import { mapTransaction, type EdiMappingSettings } from '@dockbridge/mapping';
 import { readX12 } from '@dockbridge/x12';
+import { median } from './bench-documents';
 
 const MiB = 1024 * 1024;
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -197,11 +198,6 @@ function summarise(runs: Result[]): Result {
   return { ...runs[0], seconds: med((r) => r.seconds), cpuSeconds: med((r) => r.cpuSeconds), maxRssMiB: med((r) => r.maxRssMiB) };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const line = (label: string, r: Result) =>
   `${label.padEnd(34)} ${r.mib.toFixed(1).padStart(6)} MiB  ${r.sets.toString().padStart(6)} sets  ${r.segments.toString().padStart(9)} segs  ` +
