@@ -57,6 +57,26 @@ describe('gateway operations surface', () => {
   });
 });
 
+describe('SFTP users through the admin API', () => {
+  let spine: Spine;
+  beforeAll(async () => (spine = await startSpine()), 60_000);
+  afterAll(() => spine?.close());
+
+  it('creates a password user, refuses a weak password naming the rule, and never returns the hash', async () => {
+    await spine.call('PUT', '/v1/admin/partners/kettle-sftp', { auth: 'admin', body: { name: 'Kettle SFTP', locationOrganisationId: DEMO.mainDc } });
+    const weak = await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin', body: { username: 'kettle', password: 'short' } });
+    expect(weak.status).toBe(400);
+    expect((await weak.json()).details[0]).toMatch(/at least 12 characters/);
+    const created = await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin', body: { username: 'kettle', password: 'a long enough password' } });
+    expect(created.status).toBe(201);
+    const listed = await (await spine.call('GET', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin' })).json();
+    expect(listed).toEqual([expect.objectContaining({ username: 'kettle' })]);
+    expect(JSON.stringify(listed)).not.toMatch(/scrypt|a long enough password/);
+    expect((await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin', body: { username: 'kettle2' } })).status).toBe(400);
+    expect((await spine.call('POST', '/v1/admin/partners/nobody/sftp-users', { auth: 'admin', body: { username: 'x1', password: 'a long enough password' } })).status).toBe(404);
+  });
+});
+
 describe('graceful shutdown', () => {
   it('lets a delivery in flight finish and record its attempt before the worker stops', async () => {
     const spine = await startSpine();

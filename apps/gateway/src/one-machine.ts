@@ -47,6 +47,7 @@ async function main(): Promise<void> {
 
   console.log(`dockbridge is running on one machine
   gateway     ${url}   (OpenAPI: ${url}/docs, health: ${url}/health, metrics: ${url}/metrics)
+  sftp        ${config.sftp.enabled ? `sftp://${config.sftp.host}:${config.sftp.port}   (users: POST ${url}/v1/admin/partners/{id}/sftp-users)` : 'off'}
   sandbox     ${sandboxUrl}${usesSandbox ? '   (the platform for this run)' : ''}
   database    ${config.database.url ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir}`}
   admin token ${generatedAdminToken ? `${config.gateway.adminToken}   (generated for this run; set ADMIN_TOKEN to keep one)` : '(from ADMIN_TOKEN)'}

@@ -1,8 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import jsonata from 'jsonata';
-import { ApiKeyNotFoundError, PartnerMappingRepository, PartnerNotFoundError, PartnerProfileDto, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import {
+  ApiKeyNotFoundError,
+  PartnerMappingRepository,
+  PartnerNotFoundError,
+  PartnerProfileDto,
+  PartnerRepository,
+  SftpCredentialNotFoundError,
+  SftpCredentialRejectedError,
+  SftpCredentialRepository,
+  WebhookSecretRepository,
+} from '@dockbridge/partners';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
 import { parse } from './admin.dto';
@@ -23,6 +33,14 @@ class PublishMappingDto {
   @IsString() @MinLength(1) @MaxLength(200_000) expression: string;
 }
 
+class SftpUserDto {
+  @IsString() @Matches(/^[a-z0-9][a-z0-9._-]{1,62}$/, { message: 'username must be 2 to 63 lowercase letters, digits, dots, underscores or hyphens' }) username: string;
+  /** At least 12 characters; stored as a scrypt hash. */
+  @IsOptional() @IsString() password?: string;
+  /** An OpenSSH public key line (`ssh-ed25519 AAAA… comment`). */
+  @IsOptional() @IsString() publicKey?: string;
+}
+
 class IssueKeyDto {
   @IsString() @MinLength(1) @MaxLength(100) label: string;
   @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
@@ -38,6 +56,7 @@ export class AdminPartnersController {
     private readonly partners: PartnerRepository,
     private readonly secrets: WebhookSecretRepository,
     private readonly mappings: PartnerMappingRepository,
+    private readonly sftp: SftpCredentialRepository,
   ) {}
 
   @Get()
@@ -131,6 +150,39 @@ export class AdminPartnersController {
     const partner = await this.partners.findById(id);
     if (!partner) throw new NotFoundException(`partner ${id} does not exist`);
     return partner;
+  }
+
+  @Post(':id/sftp-users')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Give a partner an SFTP user (password and/or public key); it sees only its inbound/ and outbound/' })
+  async addSftpUser(@Param('id') id: string, @Body() body: unknown) {
+    const dto = parse(SftpUserDto, body, 'SFTP user');
+    if (!dto.password && !dto.publicKey) throw new BadInput('Invalid SFTP user', ['password or publicKey is required']);
+    await this.existing(id);
+    try {
+      let summary = dto.password ? await this.sftp.setPassword(id, dto.username, dto.password) : undefined;
+      if (dto.publicKey) summary = await this.sftp.addPublicKey(id, dto.username, dto.publicKey);
+      return summary;
+    } catch (error) {
+      if (error instanceof SftpCredentialRejectedError) throw new BadInput('Invalid SFTP user', [error.message]);
+      throw error;
+    }
+  }
+
+  @Get(':id/sftp-users')
+  async listSftpUsers(@Param('id') id: string) {
+    await this.existing(id);
+    return this.sftp.list(id);
+  }
+
+  @Delete(':id/sftp-users/:username')
+  async revokeSftpUser(@Param('id') id: string, @Param('username') username: string) {
+    try {
+      return await this.sftp.revoke(id, username);
+    } catch (error) {
+      if (error instanceof SftpCredentialNotFoundError) throw new NotFoundException(error.message);
+      throw error;
+    }
   }
 
   @Post(':id/enabled')
