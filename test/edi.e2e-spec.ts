@@ -132,6 +132,14 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(ack).toMatch(/AK9\*R\*1\*1\*0/);
   });
 
+  it('replays an EDI message (rerun) without calling its own interchange a duplicate', async () => {
+    const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000601').replaceAll('000000102', '000000602');
+    const { messageId } = await (await post('/v1/edi', edi)).json();
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'duplicate'])).toBe('delivered');
+    const replay = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'rerun' } })).json();
+    expect(await spine.waitForStatus(replay.messageId, ['delivered', 'failed', 'duplicate'])).toBe('delivered');
+  });
+
   it('refuses an interchange from a sender id that is not the partner\'s, with a TA1', async () => {
     const { messageId } = await (await post('/v1/edi', fixture('stranger-850.edi'))).json();
     expect(await spine.waitForStatus(messageId, ['rejected', 'delivered', 'failed'])).toBe('rejected');

@@ -31,6 +31,12 @@ describe('gateway operations surface', () => {
     expect(text).toMatch(/^dockbridge_queue_jobs\{queue="deliver",state="waiting"\} \d+/m);
   });
 
+  it('answers a malformed search cursor with 400 naming it', async () => {
+    const response = await spine.call('GET', '/v1/admin/messages?cursor=abc', { auth: 'admin' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).details[0]).toMatch(/^cursor/);
+  });
+
   it('serves the OpenAPI document at /docs', async () => {
     const spec = await (await spine.call('GET', '/docs-json', { auth: null })).json();
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/messages', '/v1/admin/messages', '/v1/admin/messages/{id}/replay', '/health', '/metrics']));

@@ -97,6 +97,18 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect((await documentAt('PO-9002')).status).toBe(404);
   });
 
+  it('never replays a webhook that failed verification', async () => {
+    expect((await sendStandard(purchaseOrder('PO-9012'), { tamper: (raw) => raw.replace('PO-9012', 'PO-FORGED') })).status).toBe(401);
+    const [refused] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
+    const replay = await spine.call('POST', `/v1/admin/messages/${refused.id}/replay`, { auth: 'admin', body: {} });
+    expect(replay.status).toBe(422);
+    expect((await replay.json()).details[0]).toMatch(/refused at ingress/);
+    const bulk = await (await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { partner: 'acme-wms', status: ['rejected'], dryRun: false } })).json();
+    expect(bulk.replayed).toBe(0);
+    expect(bulk.skipped.length).toBeGreaterThan(0);
+    expect((await documentAt('PO-FORGED')).status).toBe(404);
+  });
+
   it('refuses missing signature headers with 401 naming them', async () => {
     const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(purchaseOrder('PO-9003')) });
     expect(response.status).toBe(401);
@@ -170,6 +182,15 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
 
     const again = await sendTms({ eventId: 'ev-3', type: 'booking.status_changed', bookingId, status: 'Arrived', trailer: 'TR-77' });
     expect(again.status).toBe(200);
+  });
+
+  it('does not retry a createBooking whose outcome is unknown (no idempotency key): it fails, saying so', async () => {
+    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'POST', path: '/api/v1/graphql', status: 502, count: 1, graphqlOperation: 'createBooking' }] } });
+    const created = await (await sendTms({ eventId: 'ev-unknown', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-02T08:00:00Z', minutes: 30, pallets: 2 } })).json();
+    expect(await spine.waitForStatus(created.messageId, final)).toBe('failed');
+    const [operation] = await spine.app.get(OperationRepository).listByMessage(created.messageId);
+    expect(operation).toMatchObject({ attemptCount: 1, errorClass: 'permanent' });
+    expect(operation.lastError).toMatch(/outcome unknown after .*check the platform before replaying/);
   });
 
   it('replays with the original mapping version or the current one, as the operator chooses', async () => {

@@ -9,3 +9,6 @@ export function excerpt(text: string | null | undefined, max = EXCERPT_MAX_CHARS
   const clean = text.replace(/\u0000/g, '');
   return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
+
+/** Text Postgres can hold: NUL (U+0000) becomes U+FFFD. The exact bytes, where they matter, are kept elsewhere (partner files). */
+export const storableText = (text: string): string => (text.includes('\u0000') ? text.replace(/\u0000/g, '\uFFFD') : text);

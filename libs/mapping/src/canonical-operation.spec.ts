@@ -43,6 +43,11 @@ describe('checkCanonicalMessage', () => {
     expect(!both.ok && both.problems).toEqual([expect.stringMatching(/not both/)]);
   });
 
+  it('refuses the NUL character, which the store cannot hold', () => {
+    const result = checkCanonicalMessage({ operations: [{ ...upsert, document: { ...upsert.document, id: 'PO-\u0000-1' } }] });
+    expect(result).toEqual({ ok: false, problems: [expect.stringMatching(/NUL character/)] });
+  });
+
   it('names the platform object each operation acts on', () => {
     expect(targetOf(upsert as never)).toBe('PO-1');
     expect(targetOf({ kind: 'document.delete', organisationId: location, documentId: 'PO-2' })).toBe('PO-2');

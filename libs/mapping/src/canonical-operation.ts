@@ -130,6 +130,8 @@ export type CanonicalMessageCheck = { ok: true; operations: CanonicalOperation[]
 
 /** Validates a canonical message; every problem names its path (`operations[3].document.loads[0].quantity`). */
 export function checkCanonicalMessage(plain: unknown): CanonicalMessageCheck {
+  // Postgres jsonb cannot hold U+0000: refuse it here, where the sender can be told.
+  if (JSON.stringify(plain ?? null).includes('\\u0000')) return { ok: false, problems: ['operations: a string contains the NUL character (\\u0000), which cannot be stored'] };
   const result = validatePlain(CanonicalMessageDto, plain);
   if (!result.ok) return result;
   const operations = (plain as { operations: CanonicalOperation[] }).operations;

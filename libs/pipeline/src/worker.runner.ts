@@ -41,10 +41,11 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
       this.start<TranslateJobData>(QUEUES.translate, (job) => this.translate.execute(job.data.messageId), 4),
       this.start<DeliverJobData>(QUEUES.deliver, (job) => this.deliver.execute(job.data.operationId, tryOf(job)), concurrency),
       this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (platformJobId) => job.updateData({ ...job.data, platformJobId })), 2),
-      this.start<ExportJobData>(QUEUES.export, (job) => this.exports.execute(job.data), 1),
+      // The job's own timestamp names the file, so a retried run replaces its file instead of adding one.
+      this.start<ExportJobData>(QUEUES.export, (job) => this.exports.execute(job.data, new Date(job.timestamp)), 1),
       this.start(QUEUES.sweep, async () => {
-        await this.syncExportSchedules();
         const report = await this.sweep.execute();
+        await this.syncExportSchedules();
         if (report.translations || report.deliveries) this.logger.log({ msg: 'sweeper re-queued work', ...report });
         return report;
       }, 1),
@@ -65,7 +66,12 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
         const id = exportSchedulerId(partner.id, spec.id);
         wanted.add(id);
         const data: ExportJobData = { partnerId: partner.id, exportId: spec.id };
-        await queue.upsertJobScheduler(id, spec.cron ? { pattern: spec.cron } : { every: spec.everyMs ?? 86_400_000 }, { name: QUEUES.export, data, opts: this.policy.jobOptions() });
+        try {
+          await queue.upsertJobScheduler(id, spec.cron ? { pattern: spec.cron, tz: 'UTC' } : { every: spec.everyMs ?? 86_400_000 }, { name: QUEUES.export, data, opts: this.policy.jobOptions() });
+        } catch (error) {
+          // One partner's bad schedule must not stop the others (nor the sweeper).
+          this.logger.warn({ msg: 'export not scheduled', partnerId: partner.id, exportId: spec.id, error: (error as Error).message });
+        }
       }
     }
     for (const scheduler of await queue.getJobSchedulers(0, -1)) {

@@ -12,6 +12,7 @@ import {
   SftpCredentialRejectedError,
   SftpCredentialRepository,
   WebhookSecretRepository,
+  parsePublicKeyLine,
 } from '@dockbridge/partners';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
@@ -88,6 +89,7 @@ export class AdminPartnersController {
       return issued;
     } catch (error) {
       if (error instanceof PartnerNotFoundError) throw new NotFoundException(error.message);
+      if (error instanceof RangeError) throw new BadInput('Invalid API key request', [error.message]);
       throw error;
     }
   }
@@ -158,6 +160,9 @@ export class AdminPartnersController {
   async addSftpUser(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(SftpUserDto, body, 'SFTP user');
     if (!dto.password && !dto.publicKey) throw new BadInput('Invalid SFTP user', ['password or publicKey is required']);
+    // Check the key before writing anything, so a bad key never leaves a changed password behind.
+    const key = dto.publicKey ? parsePublicKeyLine(dto.publicKey) : undefined;
+    if (key instanceof Error) throw new BadInput('Invalid SFTP user', [`publicKey: ${key.message}`]);
     await this.existing(id);
     try {
       let summary = dto.password ? await this.sftp.setPassword(id, dto.username, dto.password) : undefined;

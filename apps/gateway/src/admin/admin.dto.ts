@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MESSAGE_STATUSES, MessageFilter, MessageStatus } from '@dockbridge/audit';
 import { validatePlain } from '@dockbridge/platform';
 import { BadInput } from '../http-error.filter';
@@ -17,7 +17,7 @@ export class MessageFilterDto {
 
 export class MessageSearchDto extends MessageFilterDto {
   @IsOptional() @Transform(({ value }) => (typeof value === 'string' ? Number(value) : value)) @IsInt() @Min(1) @Max(500) limit?: number;
-  @IsOptional() @IsString() cursor?: string;
+  @IsOptional() @IsUUID('all', { message: 'cursor must be the nextCursor of a previous page' }) cursor?: string;
 }
 
 export class ReplayDto {

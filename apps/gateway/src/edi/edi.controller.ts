@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { storableText } from '@dockbridge/audit';
 import { translateEdi } from '@dockbridge/mapping';
 import type { PartnerProfile } from '@dockbridge/partners';
 import { AcceptMessage, directoryOf, ediSettingsOf, X12_CONTENT_TYPE } from '@dockbridge/pipeline';
@@ -10,7 +11,7 @@ import { BadInput } from '../http-error.filter';
 export const X12_BODY_TYPES = ['application/edi-x12', 'application/edi', 'text/plain', 'application/octet-stream'];
 
 const textOf = (body: unknown): string => {
-  if (typeof body === 'string' && body.trim() !== '') return body;
+  if (typeof body === 'string' && body.trim() !== '') return storableText(body);
   throw new BadInput('Invalid EDI upload', ['body: send the X12 interchange as the request body (content-type application/edi-x12)']);
 };
 

@@ -30,7 +30,8 @@ export class WebhookEndpoints {
     if (!fresh && cached && Date.now() - cached.at < ENDPOINT_TTL_MS) return cached.endpoint;
     const endpoint = this.load(partnerId);
     this.cache.set(partnerId, { endpoint, at: Date.now() });
-    endpoint.catch(() => this.cache.delete(partnerId));
+    // Only known partners stay cached: a flood of made-up ids must not grow memory.
+    endpoint.then((e) => !e.partner && this.cache.delete(partnerId), () => this.cache.delete(partnerId));
     return endpoint;
   }
 

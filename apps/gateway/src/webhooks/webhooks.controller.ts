@@ -2,7 +2,7 @@ import { Controller, HttpCode, HttpException, NotFoundException, Param, Post, Re
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import jsonata from 'jsonata';
-import { MessageRepository } from '@dockbridge/audit';
+import { MessageRepository, storableText } from '@dockbridge/audit';
 import { verifyWebhook } from '@dockbridge/partners';
 import { MessageQueues, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { WebhookEndpoints } from './webhook-endpoints';
@@ -36,13 +36,13 @@ export class WebhooksController {
     const settings = partner?.settings.webhook;
     if (!partner || !partner.enabled || !settings) throw new NotFoundException(`no webhook endpoint for partner ${partnerId}`);
     const body = request.rawBody ?? Buffer.from(typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
-    const text = body.toString('utf8');
+    const text = storableText(body.toString('utf8'));
     const base = { partnerId, channel: 'webhook' as const, contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway' as const };
 
     const limit = settings.maxBodyBytes ?? DEFAULT_MAX_BODY;
     if (body.length > limit) {
       const reason = `body of ${body.length} bytes exceeds the partner's limit of ${limit} bytes`;
-      await this.messages.record({ ...base, rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size: body.length } });
+      await this.messages.record({ ...base, rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size: body.length, refusedAtIngress: true } });
       throw new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
     }
     let verification = verifyWebhook(settings, WebhookEndpoints.usable(endpoint), body, request.headers);
@@ -52,7 +52,8 @@ export class WebhooksController {
       verification = verifyWebhook(settings, WebhookEndpoints.usable(endpoint), body, request.headers);
     }
     if (!verification.ok) {
-      await this.messages.record({ ...base, rawPayload: text, status: 'rejected', statusReason: `verification failed: ${verification.reason}`, metadata: { verification: settings.verification } });
+      // Kept for the audit, never processed: refusedAtIngress makes replay refuse it too.
+      await this.messages.record({ ...base, rawPayload: text, status: 'rejected', statusReason: `verification failed: ${verification.reason}`, metadata: { verification: settings.verification, refusedAtIngress: true } });
       throw new UnauthorizedException(`webhook verification failed: ${verification.reason}`);
     }
 

@@ -2,7 +2,7 @@ import { MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import { PlatformAccounts, PlatformCallError } from '@dockbridge/platform';
 import { RetryPolicy } from '../retry-policy';
-import { callPlatform, summaryOf } from './platform-call';
+import { CallOutcome, callPlatform, summaryOf } from './platform-call';
 
 export interface DeliveryTry {
   /** 1 for the first try. */
@@ -32,19 +32,12 @@ export class DeliverOperation {
     const payload = operation.payload as CanonicalOperation;
     const client = this.accounts.clientFor(payload.organisationId);
     const startedAt = new Date();
+    let outcome: CallOutcome;
     try {
       if (!client) throw new PlatformCallError('auth', payload.kind, `no platform account is configured for organisation ${payload.organisationId}`);
-      const outcome = await callPlatform(client, payload);
-      if (payload.kind === 'booking.create') await this.operations.setTarget(operationId, outcome.result);
-      await this.operations.recordAttempt(
-        operationId,
-        { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: outcome.httpStatus, outcome: 'success', requestSummary: outcome.summary },
-        { status: 'delivered' },
-      );
-      await this.settleMessage(operation.messageId);
-      return 'delivered';
+      outcome = await callPlatform(client, payload);
     } catch (error) {
-      const failure = error instanceof PlatformCallError ? error : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error));
+      const failure = unsafeToRepeat(payload, error instanceof PlatformCallError ? error : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error)));
       const final = !failure.retryable || attempt.isLast;
       await this.operations.recordAttempt(
         operationId,
@@ -54,10 +47,33 @@ export class DeliverOperation {
       if (final) await this.settleMessage(operation.messageId);
       throw RetryPolicy.toJobError(failure);
     }
+    // The platform call succeeded: a failure from here on is ours (the database), and a retry of the
+    // job repeats an idempotent write; it is not recorded as a platform failure.
+    if (payload.kind === 'booking.create') await this.operations.setTarget(operationId, outcome.result);
+    await this.operations.recordAttempt(
+      operationId,
+      { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: outcome.httpStatus, outcome: 'success', requestSummary: outcome.summary },
+      { status: 'delivered' },
+    );
+    await this.settleMessage(operation.messageId);
+    return 'delivered';
   }
 
   /** Checked after the operation's own statement committed, so of two last operations settling at once the later check sees both. */
   private async settleMessage(messageId: string): Promise<void> {
     if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
   }
+}
+
+/** Failures after which the platform surely did nothing: refused connection, 429 and 503 (asked to come back). */
+const SURELY_NOT_APPLIED = (failure: PlatformCallError) => failure.status === 429 || failure.status === 503 || /ECONNREFUSED/.test(failure.reason);
+
+/**
+ * createBooking has no idempotency key: after a timeout, a reset or a 502 the booking may exist,
+ * and trying again could book twice. Such a failure ends the operation, saying so, instead of
+ * retrying; every other operation is an idempotent write and retries as usual.
+ */
+function unsafeToRepeat(payload: CanonicalOperation, failure: PlatformCallError): PlatformCallError {
+  if (payload.kind !== 'booking.create' || !failure.retryable || SURELY_NOT_APPLIED(failure)) return failure;
+  return new PlatformCallError('permanent', failure.operation, `outcome unknown after ${failure.reason}: the booking may exist; check the platform before replaying`, failure.status);
 }

@@ -41,7 +41,7 @@ export class RunExport {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
-  async execute(job: ExportJobData, now = new Date()): Promise<{ messageId: string; rows: number } | 'unscheduled'> {
+  async execute(job: ExportJobData, runAt = new Date()): Promise<{ messageId: string; rows: number } | 'unscheduled'> {
     const partner = await this.partners.findById(job.partnerId);
     const settings = partner?.settings.exports?.find((e) => e.id === job.exportId);
     if (!partner || !partner.enabled || !settings) return 'unscheduled';
@@ -50,11 +50,11 @@ export class RunExport {
 
     const { content, rows, pages } = await this.collect(client, settings);
     const contentType = settings.format === 'csv' ? 'text/csv' : 'application/json';
-    const name = `export_${settings.id}_${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}.${settings.format}`;
+    const name = `export_${settings.id}_${runAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}.${settings.format}`;
     const message = await this.messages.record({ partnerId: partner.id, channel: 'export', rawPayload: content, contentType, metadata: { exportId: settings.id, fileName: name, rows, pages }, actor: 'worker' });
     try {
       if (settings.sftp !== false) await this.files.put(partner.id, 'outbound', name, Buffer.from(content, 'utf8'), { messageId: message.id, kind: 'export' });
-      if (settings.url) await this.post(partner.id, settings.url, message.id, content, contentType, now);
+      if (settings.url) await this.post(partner.id, settings.url, message.id, content, contentType, new Date());
       await this.messages.transition(message.id, 'delivered', 'worker', `${rows} rows in ${pages} pages${settings.sftp !== false ? `, outbound/${name}` : ''}${settings.url ? `, posted to ${new URL(settings.url).host}` : ''}`);
     } catch (error) {
       await this.messages.transition(message.id, 'failed', 'worker', (error as Error).message);

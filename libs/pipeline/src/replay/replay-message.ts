@@ -41,6 +41,9 @@ export class ReplayMessage {
   async replay(messageId: string, request: ReplayRequest): Promise<Message> {
     const original = await this.messages.findById(messageId);
     if (!original) throw new ReplayError('not-found', `message ${messageId} does not exist`);
+    if (original.metadata?.refusedAtIngress) {
+      throw new ReplayError('not-replayable', `message ${messageId} was refused at ingress (${original.statusReason ?? 'not verified'}): it was never accepted, so it cannot be replayed`);
+    }
     const { rawPayload, contentType } = await this.payloadFor(original, request);
     const replay = await this.messages.record({
       partnerId: original.partnerId,
@@ -88,8 +91,11 @@ export class ReplayMessage {
   private async payloadFor(original: Message, request: ReplayRequest): Promise<{ rawPayload: string; contentType: string }> {
     if (request.payload !== undefined) return { rawPayload: request.payload, contentType: original.contentType };
     if (request.mode === 'rerun') return { rawPayload: original.rawPayload, contentType: original.contentType };
-    const failed = await this.operations.findFailedByMessage(original.id);
-    if (failed.length === 0) throw new ReplayError('nothing-to-retry', `message ${original.id} has no failed operations`);
+    // A refused EDI set has no operation to retry: the file itself must be re-run once the cause is fixed.
+    const failed = (await this.operations.findFailedByMessage(original.id)).filter((op) => !op.payload.refused);
+    if (failed.length === 0) {
+      throw new ReplayError('nothing-to-retry', `message ${original.id} has no failed operations to retry${original.contentType === CANONICAL_CONTENT_TYPE ? '' : ' (refused EDI sets are replayed with mode rerun)'}`);
+    }
     return { rawPayload: JSON.stringify({ operations: failed.map((op) => op.payload) }), contentType: CANONICAL_CONTENT_TYPE };
   }
 

@@ -66,7 +66,8 @@ export class TranslateMessage {
       return 'rejected';
     }
 
-    const keys = translation.interchanges.filter((i) => !i.refused).map((i) => i.key);
+    // A replay re-sends an interchange on purpose: it is not a duplicate of its original.
+    const keys = message.replayOf ? [] : translation.interchanges.filter((i) => !i.refused).map((i) => i.key);
     const duplicates = await this.interchanges.claim(message.partnerId, keys, messageId, translation.duplicateWindowDays ?? 30);
     const { kept: operations, notes: superseded } = dropSupersededWrites(translation.operations.filter((o) => !o.interchangeKey || !duplicates.has(o.interchangeKey)));
     const notes = [...(translation.notes ?? []), ...superseded];

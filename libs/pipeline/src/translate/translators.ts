@@ -98,8 +98,6 @@ export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | und
   };
 }
 
-const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').slice(0, 15);
-
 export const translateX12: Translator = async (message, context) => {
   const partner = context.partner;
   const settings = partner && ediSettingsOf(partner);
@@ -131,7 +129,8 @@ export const translateX12: Translator = async (message, context) => {
   const translation: Translation = {
     operations: result.operations,
     refused,
-    acknowledgments: result.acknowledgments.map((ack, i) => ({ kind: ack.kind, name: `${ack.kind}_${ack.acknowledges}_${stamp(context.now)}_${i + 1}.x12`, content: ack.content })),
+    // Named after the message, so a retried translation replaces its acknowledgments instead of adding more.
+    acknowledgments: result.acknowledgments.map((ack, i) => ({ kind: ack.kind, name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(0, 8)}_${i + 1}.x12`, content: ack.content })),
     interchanges: result.interchanges.map((i) => ({ key: i.key, refused: i.refused })),
     duplicateWindowDays: partner.settings.edi!.duplicateWindowDays ?? 30,
     notes: result.sets.flatMap((set) => (set.rejected ? [] : set.notes)),
