@@ -298,7 +298,8 @@ describe('audit store on Postgres', () => {
     it('records attempts, counts them, and settles the operation', async () => {
       const message = await record(partner());
       const [op] = await operations.addMany(message.id, [upsert('PO-1')]);
-      expect((await operations.markDelivering(op.id)).status).toBe('delivering');
+      expect(await operations.claim(op.id)).toMatchObject({ messageId: message.id });
+      expect((await operations.findById(op.id))?.status).toBe('delivering');
 
       const startedAt = new Date('2026-01-01T12:00:00.123Z');
       const first = await operations.recordAttempt(op.id, {

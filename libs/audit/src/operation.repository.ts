@@ -142,11 +142,6 @@ export class OperationRepository {
     return row ? { messageId: row.message_id, payload: row.payload } : null;
   }
 
-  /** The operation is being sent to the platform (first time, retry or replay). */
-  async markDelivering(id: string): Promise<DocumentOperation> {
-    return this.update(id, { status: 'delivering' });
-  }
-
   /** The operation's final outcome. */
   async settle(id: string, settlement: OperationSettlement): Promise<DocumentOperation> {
     return this.update(id, { ...settled(settlement), status: settlement.status });
