@@ -184,6 +184,20 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(again.status).toBe(200);
   });
 
+  it('delivers status changes to one booking in the order they were sent, even when the first is slow', async () => {
+    const created = await (await sendTms({ eventId: 'ev-order-1', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-03T08:00:00Z', minutes: 30, pallets: 4 } })).json();
+    expect(await spine.waitForStatus(created.messageId, final)).toBe('delivered');
+    const bookingId = (await spine.app.get(OperationRepository).listByMessage(created.messageId))[0].targetId!;
+    // The first change takes 600 ms at the platform; the second must wait for it, not overtake it.
+    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'POST', path: '/api/v1/graphql', graphqlOperation: 'updateBookingStatus', latencyMs: 600, status: 0, count: 1 }] } });
+    const arrived = await (await sendTms({ eventId: 'ev-order-2', type: 'booking.status_changed', bookingId, status: 'Arrived', trailer: 'TR-9' })).json();
+    const unloading = await (await sendTms({ eventId: 'ev-order-3', type: 'booking.status_changed', bookingId, status: 'Unloading' })).json();
+    expect(await spine.waitForStatus(arrived.messageId, final)).toBe('delivered');
+    expect(await spine.waitForStatus(unloading.messageId, final)).toBe('delivered');
+    const gql = await spine.sandbox.call('POST', '/api/v1/graphql', { body: { query: `{ booking(id: "${bookingId}") { status { name } } }` } });
+    expect((await gql.json()).data.booking.status.name).toBe('Unloading');
+  });
+
   it('does not retry a createBooking whose outcome is unknown (no idempotency key): it fails, saying so', async () => {
     await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'POST', path: '/api/v1/graphql', status: 502, count: 1, graphqlOperation: 'createBooking' }] } });
     const created = await (await sendTms({ eventId: 'ev-unknown', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-02T08:00:00Z', minutes: 30, pallets: 2 } })).json();

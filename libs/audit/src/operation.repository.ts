@@ -142,6 +142,27 @@ export class OperationRepository {
     return row ? { messageId: row.message_id, payload: row.payload } : null;
   }
 
+  /**
+   * Whether a booking change received before this one (an earlier message, or earlier in the same
+   * message) on the same booking is still unsettled: booking status changes must reach the platform
+   * in the order they were sent.
+   */
+  async hasEarlierBookingChange(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const [row] = await this.rows<{ earlier: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM operation me JOIN message mm ON mm.id = me.message_id
+           JOIN operation o ON o.target_id = me.target_id AND o.id <> me.id
+           JOIN message m ON m.id = o.message_id
+          WHERE me.id = $1 AND o.status IN ('pending', 'delivering')
+            AND o.kind IN ('booking.status', 'booking.tasks')
+            AND (m.received_at, o.seq) < (mm.received_at, me.seq)
+       ) AS earlier`,
+      [id],
+    );
+    return row?.earlier === true;
+  }
+
   /** The operation's final outcome. */
   async settle(id: string, settlement: OperationSettlement): Promise<DocumentOperation> {
     return this.update(id, { ...settled(settlement), status: settlement.status });

@@ -95,7 +95,7 @@ export class MessageQueues {
   }
 }
 
-export type Processor<T> = (job: Job<T>) => Promise<unknown>;
+export type Processor<T> = (job: Job<T>, token?: string) => Promise<unknown>;
 
 /** A BullMQ worker with the one retry policy's backoff and its own blocking connection. */
 export function startWorker<T>(

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DelayedError } from 'bullmq';
 import type { Job, Worker } from 'bullmq';
 import { AppConfig } from '@dockbridge/config';
 import { DeliverBatch } from './delivery/deliver-batch';
@@ -10,6 +11,9 @@ import { BatchJobData, DeliverJobData, exportSchedulerId, QueueName, QUEUES, Tra
 import { RetryPolicy } from './retry-policy';
 import { SweepStuck } from './sweep/sweep-stuck';
 import { TranslateMessage } from './translate/translate-message';
+
+/** How long a booking change waits for an earlier one to the same booking. */
+const DEFER_MS = 200;
 
 const tryOf = (job: Job): DeliveryTry => ({ attempt: job.attemptsMade + 1, isLast: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) });
 
@@ -39,7 +43,13 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
     const { concurrency } = this.config.delivery;
     this.workers = [
       this.start<TranslateJobData>(QUEUES.translate, (job) => this.translate.execute(job.data.messageId), 4),
-      this.start<DeliverJobData>(QUEUES.deliver, (job) => this.deliver.execute(job.data.operationId, tryOf(job)), concurrency),
+      this.start<DeliverJobData>(QUEUES.deliver, async (job, token) => {
+        const result = await this.deliver.execute(job.data.operationId, tryOf(job));
+        if (result !== 'deferred') return result;
+        // An earlier change to the same booking goes first: wait without spending a try.
+        await job.moveToDelayed(Date.now() + DEFER_MS, token);
+        throw new DelayedError();
+      }, concurrency),
       this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (platformJobId) => job.updateData({ ...job.data, platformJobId })), 2),
       // The job's own timestamp names the file, so a retried run replaces its file instead of adding one.
       this.start<ExportJobData>(QUEUES.export, (job) => this.exports.execute(job.data, new Date(job.timestamp)), 1),
@@ -88,7 +98,7 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
     await Promise.all(this.workers.map((worker) => worker.close()));
   }
 
-  private start<T>(name: QueueName, handle: (job: Job<T>) => Promise<unknown>, concurrency: number): Worker<T> {
+  private start<T>(name: QueueName, handle: (job: Job<T>, token?: string) => Promise<unknown>, concurrency: number): Worker<T> {
     const worker = startWorker<T>(name, handle, { redisUrl: this.config.redis.url, prefix: this.config.redis.prefix, policy: this.policy, concurrency });
     worker.on('failed', (job, error) => {
       if (!job) return;

@@ -11,7 +11,8 @@ export interface DeliveryTry {
   isLast: boolean;
 }
 
-export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missing';
+/** `deferred`: an earlier change to the same booking is still on its way; try again shortly. */
+export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missing' | 'deferred';
 
 /**
  * Delivers one operation: calls the platform, records the attempt, settles the operation when the
@@ -30,6 +31,7 @@ export class DeliverOperation {
     if (!operation) return (await this.operations.findById(operationId)) ? 'already-settled' : 'missing';
 
     const payload = operation.payload as CanonicalOperation;
+    if ((payload.kind === 'booking.status' || payload.kind === 'booking.tasks') && (await this.operations.hasEarlierBookingChange(operationId))) return 'deferred';
     const client = this.accounts.clientFor(payload.organisationId);
     const startedAt = new Date();
     let outcome: CallOutcome;
