@@ -41,7 +41,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
       mappings: spine.app.get(PartnerMappingRepository),
       secrets: spine.app.get(WebhookSecretRepository),
     });
-    expect(imported.imported).toEqual(['acme-wms', 'fast-freight']);
+    expect(imported.imported).toEqual(['acme-wms', 'fast-freight', 'kettle-foods']);
     // Smaller than the shipped 1 MiB, so the 413 test stays small.
     const wms = (await spine.app.get(PartnerRepository).findById('acme-wms'))!;
     await spine.app.get(PartnerRepository).upsert({ ...wms, settings: { ...wms.settings, webhook: { ...wms.settings.webhook!, maxBodyBytes: 4096 }, exports: [] } }, 'api');

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@dockbridge/config';
-import { importPartners, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { importPartners, PartnerMappingRepository, PartnerRepository, SftpCredentialRepository, WebhookSecretRepository } from '@dockbridge/partners';
 
 /** Configuration as code: `config/partners/*.yaml` is imported at start-up; a bad file is reported, not fatal. */
 @Injectable()
@@ -12,11 +12,12 @@ export class PartnerImport implements OnApplicationBootstrap {
     private readonly partners: PartnerRepository,
     private readonly mappings: PartnerMappingRepository,
     private readonly secrets: WebhookSecretRepository,
+    private readonly sftp: SftpCredentialRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const accounts = this.config.platform.accounts.map((a) => a.name);
-    const result = await importPartners(this.partners, this.config.gateway.partnersDir, { env: process.env, platformAccounts: accounts, mappings: this.mappings, secrets: this.secrets });
+    const result = await importPartners(this.partners, this.config.gateway.partnersDir, { env: process.env, platformAccounts: accounts, mappings: this.mappings, secrets: this.secrets, sftp: this.sftp });
     for (const problem of result.problems) this.logger.warn({ msg: 'partner file problem', ...problem });
     if (result.imported.length) this.logger.log({ msg: 'partner profiles imported', partners: result.imported });
   }

@@ -120,13 +120,22 @@ describe('loadPartnerFiles', () => {
   });
 
   it('accepts the example profiles shipped in config/partners', () => {
-    const env = { ACME_WMS_API_KEY: generateApiKey(), FAST_FREIGHT_API_KEY: generateApiKey(), ACME_WMS_WEBHOOK_SECRET: 'whsec_dGVzdA==', FAST_FREIGHT_WEBHOOK_SECRET: 'tms-secret' };
+    const env = {
+      ACME_WMS_API_KEY: generateApiKey(),
+      FAST_FREIGHT_API_KEY: generateApiKey(),
+      KETTLE_FOODS_API_KEY: generateApiKey(),
+      ACME_WMS_WEBHOOK_SECRET: 'whsec_dGVzdA==',
+      FAST_FREIGHT_WEBHOOK_SECRET: 'tms-secret',
+      KETTLE_SFTP_PASSWORD: 'kettle sftp password',
+    };
     const { profiles, problems } = loadPartnerFiles(join(__dirname, '../../../config/partners'), { env });
     expect(problems).toEqual([]);
     expect(profiles.map((p) => [p.profile.id, p.profile.locationOrganisationId, p.keys.length])).toEqual([
       ['acme-wms', MAIN_DC, 1],
       ['fast-freight', MAIN_DC, 1],
+      ['kettle-foods', MAIN_DC, 1],
     ]);
+    expect(profiles[2].sftpUsers).toEqual([{ username: 'kettle', password: 'kettle sftp password', publicKey: undefined }]);
   });
 });
 

@@ -6,6 +6,7 @@ import { PartnerFileDto, toProfileInput, validateDto } from './partner-profile.d
 import { PartnerRepository } from './partner.repository';
 import type { PartnerMappingRepository } from './webhooks/mapping.repository';
 import type { WebhookSecretRepository } from './webhooks/webhook-secret.repository';
+import type { SftpCredentialRepository } from './sftp/sftp-credential.repository';
 import { ConfigApiKey, PartnerProfileInput } from './partner.types';
 
 /** One problem in one file; `field` is a path such as `settings.batchThreshold`, or '' for the whole file. */
@@ -30,6 +31,7 @@ export interface PartnerFile {
   /** The JSONata webhook mapping the file points at, read. */
   mapping?: string;
   webhookSecrets: { label: string; secret: string }[];
+  sftpUsers: { username: string; password?: string; publicKey?: string }[];
 }
 
 export interface PartnerFiles {
@@ -150,7 +152,14 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
       else problems.push(problem(file, `webhookSecrets[${i}].secretEnv`, `environment variable ${entry.secretEnv} is not set; secret "${entry.label}" was not imported`));
     });
 
-    profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete, mapping, webhookSecrets });
+    const sftpUsers: PartnerFile['sftpUsers'] = [];
+    (dto.sftpUsers ?? []).forEach((entry, i) => {
+      const password = entry.passwordEnv ? env[entry.passwordEnv] : undefined;
+      if (entry.passwordEnv && !password) problems.push(problem(file, `sftpUsers[${i}].passwordEnv`, `environment variable ${entry.passwordEnv} is not set; the password of ${entry.username} was not imported`));
+      if (password || entry.publicKey) sftpUsers.push({ username: entry.username, password, publicKey: entry.publicKey });
+    });
+
+    profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete, mapping, webhookSecrets, sftpUsers });
   }
   return { profiles, problems };
 }
@@ -169,11 +178,11 @@ export interface PartnerImport {
 export async function importPartners(
   repo: PartnerRepository,
   dir: string,
-  options: PartnerFilesOptions & { mappings?: PartnerMappingRepository; secrets?: WebhookSecretRepository } = {},
+  options: PartnerFilesOptions & { mappings?: PartnerMappingRepository; secrets?: WebhookSecretRepository; sftp?: SftpCredentialRepository } = {},
 ): Promise<PartnerImport> {
   const { profiles, problems } = loadPartnerFiles(dir, options);
   const imported: string[] = [];
-  for (const { file, profile, keys, keysComplete, mapping, webhookSecrets } of profiles) {
+  for (const { file, profile, keys, keysComplete, mapping, webhookSecrets, sftpUsers } of profiles) {
     await repo.upsert(profile, 'config');
     imported.push(profile.id);
     if (mapping !== undefined && options.mappings) await options.mappings.publish(profile.id, mapping);
@@ -181,6 +190,14 @@ export async function importPartners(
       // Add-only: a secret dropped from the file is expired through the admin API (the end of a rotation).
       const active = new Set(await options.secrets.activeSecrets(profile.id));
       for (const { label, secret } of webhookSecrets) if (!active.has(secret)) await options.secrets.add(profile.id, { label, secret });
+    }
+    for (const user of options.sftp ? sftpUsers : []) {
+      try {
+        if (user.password) await options.sftp!.setPassword(profile.id, user.username, user.password);
+        if (user.publicKey) await options.sftp!.addPublicKey(profile.id, user.username, user.publicKey);
+      } catch (error) {
+        problems.push(problem(file, 'sftpUsers', (error as Error).message));
+      }
     }
     const sync = await repo.syncConfigKeys(profile.id, keys, { revokeUnlisted: keysComplete });
     problems.push(...sync.refused.map((r) => problem(file, 'apiKeys', r.reason)));

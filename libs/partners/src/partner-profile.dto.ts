@@ -137,7 +137,15 @@ export class WebhookSecretFromEnvDto {
   @IsString() @Matches(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: '$property must be an environment variable name' }) secretEnv: string;
 }
 
+/** `sftpUsers` entry of a YAML file: the password comes from an environment variable; a public key may be written out. */
+export class SftpUserFromFileDto {
+  @IsString() @Matches(/^[a-z0-9][a-z0-9._-]{1,62}$/, { message: '$property must be 2 to 63 lowercase letters, digits, dots, underscores or hyphens' }) username: string;
+  @IsOptional() @IsString() @Matches(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: '$property must be an environment variable name' }) passwordEnv?: string;
+  @IsOptional() @IsString() @MinLength(20) publicKey?: string;
+}
+
 export class PartnerFileDto extends PartnerProfileDto {
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => SftpUserFromFileDto) sftpUsers?: SftpUserFromFileDto[];
   /** Path of the partner's JSONata webhook mapping, relative to the YAML file; a changed file publishes a new version. */
   @IsOptional() @IsString() @MinLength(1) webhookMapping?: string;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WebhookSecretFromEnvDto) webhookSecrets?: WebhookSecretFromEnvDto[];
