@@ -50,7 +50,7 @@ export class RunExport {
 
     const { content, rows, pages } = await this.collect(client, settings);
     const contentType = settings.format === 'csv' ? 'text/csv' : 'application/json';
-    const name = `export_${settings.id}_${runAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}.${settings.format}`;
+    const name = `export_${settings.id}_${runAt.toISOString().replace(/[-:.]/g, '').slice(0, 18)}.${settings.format}`;
     const message = await this.messages.record({ partnerId: partner.id, channel: 'export', rawPayload: content, contentType, metadata: { exportId: settings.id, fileName: name, rows, pages }, actor: 'worker' });
     try {
       if (settings.sftp !== false) await this.files.put(partner.id, 'outbound', name, Buffer.from(content, 'utf8'), { messageId: message.id, kind: 'export' });
