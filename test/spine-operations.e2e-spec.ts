@@ -90,7 +90,11 @@ describe('graceful shutdown', () => {
       await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', latencyMs: 800, status: 0 }] } });
       const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert('SHUT-1')] } })).json();
       await spine.waitForStatus(messageId, ['delivering']);
-      await new Promise((resolve) => setTimeout(resolve, 200)); // the PUT is now waiting at the sandbox
+      // Wait until a worker has claimed the operation: its PUT is then waiting at the sandbox.
+      for (let i = 0; i < 100 && (await spine.messages.findDetail(messageId))?.operations[0]?.status !== 'delivering'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await spine.messages.findDetail(messageId))?.operations[0]?.status).toBe('delivering');
       await spine.app.close(); // what SIGTERM triggers (enableShutdownHooks)
 
       const db = new Client({ connectionString: spine.database.url });
