@@ -103,4 +103,24 @@ describe('scheduled bookings exports to partners', () => {
     }
     expect(scheduled).toBeGreaterThanOrEqual(4); // 2 run by the tests above + 2 by the schedulers
   });
+
+  it('keeps scheduling the other exports when one partner has an invalid schedule', async () => {
+    await spine.app.get(PartnerRepository).upsert(
+      { id: 'broken-cron', name: 'Broken cron', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'bad', cron: 'a b c d e', layoutId: DEMO.dailyLayout, format: 'csv' }] } },
+      'api',
+    );
+    await spine.app.get(PartnerRepository).upsert(
+      { id: 'late-partner', name: 'Late partner', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'weekly', cron: '0 5 * * 1', layoutId: DEMO.dailyLayout, format: 'csv' }] } },
+      'api',
+    );
+    const queue = spine.app.get(MessageQueues).queue(QUEUES.export);
+    const deadline = Date.now() + 15_000;
+    let ids: string[] = [];
+    while (Date.now() < deadline && !ids.includes('export-late-partner-weekly')) {
+      ids = (await queue.getJobSchedulers(0, -1)).map((s) => s.key);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(ids).toEqual(expect.arrayContaining(['export-harbour-tms-daily-csv', 'export-late-partner-weekly']));
+    expect(ids).not.toContain('export-broken-cron-bad');
+  });
 });
