@@ -1,4 +1,5 @@
 import { plainToInstance, Type } from 'class-transformer';
+import { FieldProblem, fieldProblems } from '@dockbridge/platform';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -19,7 +20,6 @@ import {
   MinLength,
   ValidateIf,
   ValidateNested,
-  ValidationError,
   validateSync,
 } from 'class-validator';
 import { PARTNER_ID_PATTERN } from './entities/partner.entity';
@@ -153,35 +153,9 @@ export class PartnerFileDto extends PartnerProfileDto {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ApiKeyHashDto) apiKeyHashes?: ApiKeyHashDto[];
 }
 
-/** One problem with one field; `field` is a path such as `settings.batchThreshold` or `apiKeys[0].keyEnv`. */
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+export type { FieldProblem };
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
-
-/** Constraints that say what a field IS; when one fails, the others (length, range) are noise. */
-const TYPE_CONSTRAINTS = ['whitelistValidation', 'isArray', 'isString', 'isInt', 'isBoolean', 'isObject', 'isUuid', 'nestedValidation', 'isIso8601'];
-
-/** The one constraint worth reporting for a field: its type first, then whatever failed first. */
-function mainConstraint(constraints: Record<string, string>): string | undefined {
-  const key = TYPE_CONSTRAINTS.find((name) => name in constraints) ?? Object.keys(constraints)[0];
-  return key === undefined ? undefined : constraints[key];
-}
-
-/** Flattens class-validator errors into one problem per field, each with its field path. */
-export function describeValidationErrors(errors: ValidationError[], prefix = ''): FieldProblem[] {
-  return errors.flatMap((error) => {
-    const field = /^\d+$/.test(error.property) ? `${prefix.replace(/\.$/, '')}[${error.property}]` : `${prefix}${error.property}`;
-    const text = mainConstraint(error.constraints ?? {});
-    const own = text === undefined ? [] : [{
-      field,
-      message: text.startsWith(error.property) ? `${field}${text.slice(error.property.length)}` : `${field}: ${text}`,
-    }];
-    return [...own, ...describeValidationErrors(error.children ?? [], `${field}.`)];
-  });
-}
 
 /** Validates plain data against a DTO class: unknown fields are refused by name, nothing is coerced. */
 export function validateDto<T extends object>(cls: new () => T, plain: unknown): ValidationResult<T> {
@@ -190,7 +164,7 @@ export function validateDto<T extends object>(cls: new () => T, plain: unknown):
   }
   const instance = plainToInstance(cls, plain);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
-  return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: describeValidationErrors(errors) };
+  return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: fieldProblems(errors) };
 }
 
 /** The repository's input from a validated DTO (drops class instances and absent fields). */

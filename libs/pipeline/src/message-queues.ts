@@ -53,6 +53,19 @@ export class MessageQueues {
     await this.queue(QUEUES.translate).add(QUEUES.translate, data, { jobId: translateJobId(messageId), attempts: 5, backoff: { type: 'exponential', delay: 1000 } });
   }
 
+  /**
+   * Queues translation of a recorded message; false when Redis cannot take the job. The message is
+   * durable in Postgres either way: the sweeper queues what is left `received`.
+   */
+  async tryEnqueueTranslate(messageId: string): Promise<boolean> {
+    try {
+      await this.enqueueTranslate(messageId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async enqueueDeliveries(operationIds: string[]): Promise<void> {
     if (operationIds.length === 0) return;
     await this.queue(QUEUES.deliver).addBulk(

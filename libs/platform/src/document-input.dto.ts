@@ -130,16 +130,34 @@ function IsNotBefore(beginProperty: string) {
     });
 }
 
-/** Flattens class-validator errors to one reason per problem, each starting with its field path (`loads[2].quantity`). */
-export function describeValidationErrors(errors: ValidationError[], prefix = ''): string[] {
+/** One problem with one field; `field` is a path such as `loads[2].quantity` or `apiKeys[0].keyEnv`. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** Constraints that say what a field IS; when one fails, the others (length, range) are noise. */
+const TYPE_CONSTRAINTS = ['whitelistValidation', 'isArray', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isUuid', 'nestedValidation', 'isIso8601'];
+
+/** The one constraint worth reporting for a field: its type first, then whatever failed first. */
+function mainConstraint(constraints: Record<string, string>): string | undefined {
+  const key = TYPE_CONSTRAINTS.find((name) => name in constraints) ?? Object.keys(constraints)[0];
+  return key === undefined ? undefined : constraints[key];
+}
+
+/** Flattens class-validator errors into one problem per field, each with its path (`loads[2].quantity`). */
+export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((error) => {
-    const path = /^\d+$/.test(error.property) ? `${prefix.replace(/\.$/, '')}[${error.property}]` : `${prefix}${error.property}`;
-    const own = Object.values(error.constraints ?? {}).map((text) =>
-      text.startsWith(error.property) ? `${path}${text.slice(error.property.length)}` : `${path}: ${text}`,
-    );
-    return [...own, ...describeValidationErrors(error.children ?? [], `${path}.`)];
+    const field = /^\d+$/.test(error.property) ? `${prefix.replace(/\.$/, '')}[${error.property}]` : `${prefix}${error.property}`;
+    const text = mainConstraint(error.constraints ?? {});
+    const own =
+      text === undefined ? [] : [{ field, message: text.startsWith(error.property) ? `${field}${text.slice(error.property.length)}` : `${field}: ${text}` }];
+    return [...own, ...fieldProblems(error.children ?? [], `${field}.`)];
   });
 }
+
+/** The same problems as sentences, each starting with its field path. */
+export const describeValidationErrors = (errors: ValidationError[], prefix = ''): string[] => fieldProblems(errors, prefix).map((p) => p.message);
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
@@ -149,6 +167,6 @@ export function validatePlain<T extends object>(cls: new () => T, plain: unknown
     return { ok: false, problems: [`${prefix || 'body'} must be a JSON object`] };
   }
   const instance = plainToInstance(cls, plain);
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false, stopAtFirstError: true });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
   return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: describeValidationErrors(errors, prefix) };
 }

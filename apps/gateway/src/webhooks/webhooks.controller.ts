@@ -68,11 +68,7 @@ export class WebhooksController {
   }
 
   private async accept(messageId: string) {
-    try {
-      await this.queues.enqueueTranslate(messageId);
-    } catch {
-      // Recorded: the sweeper queues it when Redis is back.
-    }
+    await this.queues.tryEnqueueTranslate(messageId);
     return { messageId, status: 'received' };
   }
 

@@ -30,12 +30,8 @@ export class AcceptMessage {
 
   async execute(incoming: IncomingMessage): Promise<Accepted> {
     const message = await this.messages.record({ ...incoming, actor: 'gateway' });
-    try {
-      await this.queues.enqueueTranslate(message.id);
-      return { messageId: message.id, queued: true };
-    } catch (error) {
-      this.logger.warn({ msg: 'message recorded but not queued; the sweeper will queue it', messageId: message.id, partnerId: incoming.partnerId, error: (error as Error).message });
-      return { messageId: message.id, queued: false };
-    }
+    const queued = await this.queues.tryEnqueueTranslate(message.id);
+    if (!queued) this.logger.warn({ msg: 'message recorded but not queued (Redis unavailable); the sweeper will queue it', messageId: message.id, partnerId: incoming.partnerId });
+    return { messageId: message.id, queued };
   }
 }

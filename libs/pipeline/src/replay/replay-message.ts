@@ -58,7 +58,7 @@ export class ReplayMessage {
       },
       actor: request.actor,
     });
-    await this.enqueue(replay.id);
+    await this.queues.tryEnqueueTranslate(replay.id);
     return replay;
   }
 
@@ -99,14 +99,6 @@ export class ReplayMessage {
     return { rawPayload: JSON.stringify({ operations: failed.map((op) => op.payload) }), contentType: CANONICAL_CONTENT_TYPE };
   }
 
-  /** A replay recorded while Redis is down is still safe: the sweeper queues it later. */
-  private async enqueue(messageId: string): Promise<void> {
-    try {
-      await this.queues.enqueueTranslate(messageId);
-    } catch {
-      // left `received`; the sweeper picks it up
-    }
-  }
 }
 
 /** A replay is not the partner's request again: it must not answer for the original's idempotency key. */
