@@ -97,9 +97,8 @@ export class MessageRepository {
     if (input.rawPayload.includes('\u0000')) {
       throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
     }
-    const id = randomUUID();
-    await manager.insert(Message, {
-      id,
+    const row = {
+      id: randomUUID(),
       partnerId: input.partnerId,
       channel: input.channel,
       rawPayload: input.rawPayload,
@@ -110,9 +109,11 @@ export class MessageRepository {
       replayOf: input.replayOf ?? null,
       metadata: input.metadata ?? {},
       ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
-    });
-    await this.appendEvent(manager, id, null, input.status ?? 'received', input.actor ?? 'gateway', input.statusReason ?? null);
-    return manager.findOneByOrFail(Message, { id });
+    };
+    // The database fills received_at/updated_at (RETURNING): no read-back of a payload that may be megabytes.
+    const inserted = await manager.insert(Message, row);
+    await this.appendEvent(manager, row.id, null, row.status, input.actor ?? 'gateway', row.statusReason);
+    return manager.create(Message, { ...row, ...inserted.generatedMaps[0] });
   }
 
   /**
