@@ -96,6 +96,20 @@ describe('audit store on PGlite', () => {
     expect((await messages.findById(message.id))?.statusReason).toBe('kept');
   });
 
+  it('records a batch in one statement, claiming each idempotency key once (in the batch and across batches)', async () => {
+    const messages = new MessageRepository(dataSource);
+    const entry = (rawPayload: string, idempotencyKey?: string) => ({ message: { ...webhook, partnerId: 'acme-batch', rawPayload }, idempotencyKey });
+    const first = await messages.recordMany([entry('{"n":1}', 'k1'), entry('{"n":2}'), entry('{"n":3}', 'k1'), entry('{"n":4}', 'k2')]);
+    expect(first.map((r) => r.existing)).toEqual([false, false, true, false]);
+    expect(first[2].id).toBe(first[0].id);
+    const again = await messages.recordMany([entry('{"n":5}', 'k2'), entry('{"n":6}', 'k3')]);
+    expect(again).toEqual([{ id: first[3].id, existing: true }, { id: expect.any(String), existing: false }]);
+    const stored = await messages.findById(first[0].id);
+    expect(stored).toMatchObject({ rawPayload: '{"n":1}', status: 'received', metadata: { idempotencyKey: 'k1' } });
+    expect(await messages.countBy({ partnerId: 'acme-batch' })).toBe(4);
+    expect((await messages.findDetail(first[1].id))?.events.map((e) => [e.fromStatus, e.toStatus])).toEqual([[null, 'received']]);
+  });
+
   it('keeps its data across restarts and has nothing left to migrate', async () => {
     await dataSource.destroy();
     dataSource = await open();

@@ -147,6 +147,25 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect((await (await documentAt('PO-9008')).json()).offsite.coreId).toBe('SUP-KETTLE');
   });
 
+  it('records one message for concurrent repeats of a webhook-id (one group commit), and each distinct webhook once', async () => {
+    const id = `msg_${randomUUID()}`;
+    // Sent at once, so they share commits: the key must still be claimed exactly once.
+    const repeats = await Promise.all(Array.from({ length: 12 }, () => sendStandard(purchaseOrder('PO-9010'), { id })));
+    const distinct = await Promise.all(Array.from({ length: 12 }, (_, i) => sendStandard(purchaseOrder(`PO-902${i}`))));
+    const answers = await Promise.all(repeats.map(async (r) => ({ status: r.status, body: await r.json() })));
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(11);
+    const original = answers.find((a) => a.status === 202)!.body.messageId;
+    expect(new Set(answers.map((a) => a.body.messageId))).toEqual(new Set([original]));
+    expect(distinct.map((r) => r.status)).toEqual(Array(12).fill(202));
+    const distinctIds = await Promise.all(distinct.map(async (r) => (await r.json()).messageId));
+    expect(new Set(distinctIds).size).toBe(12);
+    for (const messageId of [original, ...distinctIds]) {
+      expect(await spine.waitForStatus(messageId, final)).toBe('delivered');
+    }
+    expect((await spine.messages.search({ documentId: 'PO-9010' })).items.map((m) => m.id)).toEqual([original]);
+  });
+
   it('refuses a body over the partner limit with 413, recorded as a rejected request', async () => {
     const big: unknown = purchaseOrder('PO-9009', { lines: Array.from({ length: 200 }, (_, i) => ({ sku: `S${i}`, description: 'x'.repeat(20), qty: 1 })) });
     const response = await sendStandard(big);

@@ -117,46 +117,77 @@ export class MessageRepository {
   }
 
   /**
-   * Records a message unless the partner already sent one with this idempotency key: then the
-   * earlier message's id is returned and nothing is written. One statement (claim the key, insert the
-   * message and its first event) on the ingest hot path; the key's primary key settles races.
+   * Records many messages in one statement (one commit: the group commit of ingress). An entry with
+   * an idempotency key is recorded only if the partner has not sent that key before (in this batch
+   * or earlier); otherwise nothing is written for it and the earlier message's id comes back with
+   * `existing: true`. Results are in the order of the entries.
    */
-  async recordOnce(input: NewMessage, idempotencyKey: string): Promise<{ id: string; existing: boolean }> {
-    if (input.rawPayload.includes('\u0000')) throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
-    const id = randomUUID();
-    const [row]: { inserted: number; existing: string | null }[] = await this.dataSource.query(
-      `WITH claim AS (
-         INSERT INTO webhook_receipt (partner_id, idempotency_key, message_id) VALUES ($1, $2, $3)
+  async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<{ id: string; existing: boolean }[]> {
+    if (entries.length === 0) return [];
+    const rows = entries.map(({ message, idempotencyKey }, n) => {
+      if (message.rawPayload.includes('\u0000')) throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
+      return {
+        n,
+        id: randomUUID(),
+        event_id: randomUUID(),
+        partner_id: message.partnerId,
+        idempotency_key: idempotencyKey ?? null,
+        channel: message.channel,
+        raw_payload: message.rawPayload,
+        content_type: message.contentType,
+        sha256: createHash('sha256').update(message.rawPayload, 'utf8').digest('hex'),
+        status: message.status ?? 'received',
+        status_reason: message.statusReason ?? null,
+        replay_of: message.replayOf ?? null,
+        received_at: message.receivedAt?.toISOString() ?? null,
+        metadata: idempotencyKey ? { ...message.metadata, idempotencyKey } : (message.metadata ?? {}),
+        actor: message.actor ?? 'gateway',
+      };
+    });
+    // The rows travel as one JSON parameter (no per-row placeholders, no array escaping). Keys are
+    // claimed in key order, so two concurrent batches never wait on each other's keys in a cycle;
+    // within a batch the first entry with a key wins.
+    const inserted: { id: string }[] = await this.dataSource.query(
+      `WITH input AS (
+         SELECT * FROM json_to_recordset($1::json) AS t(n int, id uuid, event_id uuid, partner_id text, idempotency_key text,
+           channel text, raw_payload text, content_type text, sha256 text, status text, status_reason text, replay_of uuid,
+           received_at timestamptz, metadata jsonb, actor text)
+       ), claim AS (
+         INSERT INTO webhook_receipt (partner_id, idempotency_key, message_id)
+         SELECT partner_id, idempotency_key, id FROM input WHERE idempotency_key IS NOT NULL ORDER BY partner_id, idempotency_key, n
          ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING message_id
        ), m AS (
-         INSERT INTO message (id, partner_id, channel, raw_payload, content_type, sha256, status, metadata)
-         SELECT $3, $1, $4, $5, $6, $7, 'received', $8::jsonb FROM claim RETURNING id
+         INSERT INTO message (id, partner_id, channel, raw_payload, content_type, sha256, status, status_reason, replay_of, received_at, updated_at, metadata)
+         SELECT id, partner_id, channel, raw_payload, content_type, sha256, status, status_reason, replay_of,
+                coalesce(received_at, now()), now(), metadata
+         FROM input WHERE idempotency_key IS NULL OR id IN (SELECT message_id FROM claim) ORDER BY n
+         RETURNING id
        ), e AS (
-         INSERT INTO message_event (id, message_id, from_status, to_status, actor) SELECT $9, id, NULL, 'received', $10 FROM m RETURNING id
+         INSERT INTO message_event (id, message_id, from_status, to_status, actor, reason)
+         SELECT i.event_id, i.id, NULL, i.status, i.actor, i.status_reason FROM input i JOIN m ON m.id = i.id
        )
-       SELECT (SELECT count(*)::int FROM m) AS inserted,
-              (SELECT message_id FROM webhook_receipt WHERE partner_id = $1 AND idempotency_key = $2) AS existing`,
-      [
-        input.partnerId,
-        idempotencyKey,
-        id,
-        input.channel,
-        input.rawPayload,
-        input.contentType,
-        createHash('sha256').update(input.rawPayload, 'utf8').digest('hex'),
-        JSON.stringify({ ...input.metadata, idempotencyKey }),
-        randomUUID(),
-        input.actor ?? 'gateway',
-      ],
+       SELECT id FROM m`,
+      [JSON.stringify(rows)],
     );
-    if (row.inserted > 0) return { id, existing: false };
-    // The key was taken; by a transaction that committed after this statement's snapshot, the
-    // subquery above may not see it yet.
-    const [earlier]: { message_id: string }[] = await this.dataSource.query(
-      `SELECT message_id FROM webhook_receipt WHERE partner_id = $1 AND idempotency_key = $2`,
-      [input.partnerId, idempotencyKey],
-    );
-    return { id: row.existing ?? earlier.message_id, existing: true };
+    const recorded = new Set(inserted.map((row) => row.id));
+    const repeats = rows.filter((row) => !recorded.has(row.id));
+    const earlier = new Map<string, string>();
+    if (repeats.length > 0) {
+      // A key taken before (or by an earlier entry of this batch, or by a batch that committed after
+      // this statement's snapshot): read who holds it now that the statement has committed.
+      const holders: { partner_id: string; idempotency_key: string; message_id: string }[] = await this.dataSource.query(
+        `SELECT partner_id, idempotency_key, message_id FROM webhook_receipt
+         WHERE (partner_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        [repeats.map((row) => row.partner_id), repeats.map((row) => row.idempotency_key)],
+      );
+      for (const holder of holders) earlier.set(JSON.stringify([holder.partner_id, holder.idempotency_key]), holder.message_id);
+    }
+    return rows.map((row) => {
+      if (recorded.has(row.id)) return { id: row.id, existing: false };
+      const holder = earlier.get(JSON.stringify([row.partner_id, row.idempotency_key]));
+      if (!holder) throw new Error(`message for idempotency key ${row.idempotency_key} was neither recorded nor found`);
+      return { id: holder, existing: true };
+    });
   }
 
   /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */

@@ -48,18 +48,21 @@ export class MessageQueues {
     return [...this.queues.values()];
   }
 
-  async enqueueTranslate(messageId: string): Promise<void> {
-    const data: TranslateJobData = { messageId };
-    await this.queue(QUEUES.translate).add(QUEUES.translate, data, { jobId: translateJobId(messageId), attempts: 5, backoff: { type: 'exponential', delay: 1000 } });
+  async enqueueTranslate(...messageIds: string[]): Promise<void> {
+    if (messageIds.length === 0) return;
+    const opts = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } };
+    await this.queue(QUEUES.translate).addBulk(
+      messageIds.map((messageId) => ({ name: QUEUES.translate, data: { messageId } satisfies TranslateJobData, opts: { jobId: translateJobId(messageId), ...opts } })),
+    );
   }
 
   /**
-   * Queues translation of a recorded message; false when Redis cannot take the job. The message is
+   * Queues translation of recorded messages; false when Redis cannot take the jobs. The messages are
    * durable in Postgres either way: the sweeper queues what is left `received`.
    */
-  async tryEnqueueTranslate(messageId: string): Promise<boolean> {
+  async tryEnqueueTranslate(...messageIds: string[]): Promise<boolean> {
     try {
-      await this.enqueueTranslate(messageId);
+      await this.enqueueTranslate(...messageIds);
       return true;
     } catch {
       return false;

@@ -20,14 +20,16 @@ const outboundFolder = (files: PartnerFileRepository): AcknowledgmentOutbox => (
   },
 });
 
-/** Closes the queue and platform connections when the application stops. */
+/** Closes the queue and platform connections when the application stops (after the last ingress commit). */
 @Injectable()
 class ConnectionsCloser implements OnApplicationShutdown {
   constructor(
     @Inject(MessageQueues) private readonly queues: MessageQueues,
     @Inject(PlatformAccounts) private readonly accounts: PlatformAccounts,
+    @Inject(AcceptMessage) private readonly accept: AcceptMessage,
   ) {}
   async onApplicationShutdown(): Promise<void> {
+    await this.accept.drain();
     await Promise.all([this.queues.close(), this.accounts.close()]);
   }
 }

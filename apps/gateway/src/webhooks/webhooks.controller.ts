@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import jsonata from 'jsonata';
 import { MessageRepository, storableText } from '@dockbridge/audit';
 import { verifyWebhook } from '@dockbridge/partners';
-import { MessageQueues, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { AcceptMessage, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { WebhookEndpoints } from './webhook-endpoints';
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -20,7 +20,7 @@ export class WebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpoints,
     private readonly messages: MessageRepository,
-    private readonly queues: MessageQueues,
+    private readonly accept: AcceptMessage,
   ) {}
 
   @Post(':partner')
@@ -59,17 +59,12 @@ export class WebhooksController {
 
     const metadata = { mappingVersion: endpoint.mappingVersion, webhookId: header(request, 'webhook-id') ?? null, size: body.length };
     const key = await this.idempotencyKey(settings, request, text);
-    if (!key) return this.accept((await this.messages.record({ ...base, rawPayload: text, metadata })).id);
-    const { id, existing } = await this.messages.recordOnce({ ...base, rawPayload: text, metadata }, key);
-    if (!existing) return this.accept(id);
+    const accepted = await this.accept.execute({ partnerId, channel: 'webhook', contentType: WEBHOOK_CONTENT_TYPE, rawPayload: text, metadata, idempotencyKey: key });
+    if (!accepted.existing) return { messageId: accepted.messageId, status: 'received' };
+    const id = accepted.messageId;
     await this.messages.record({ ...base, rawPayload: text, status: 'duplicate', statusReason: `repeat of message ${id} (idempotency key ${key})`, metadata: { duplicateOf: id, size: body.length } });
     void reply.status(200);
     return { messageId: id, duplicate: true };
-  }
-
-  private async accept(messageId: string) {
-    await this.queues.tryEnqueueTranslate(messageId);
-    return { messageId, status: 'received' };
   }
 
   private async idempotencyKey(settings: { verification: string; idempotencyHeader?: string; idempotencyPath?: string }, request: FastifyRequest, text: string): Promise<string | undefined> {

@@ -36,6 +36,22 @@ export function verifyWebhook(settings: PartnerWebhookSettings, secrets: readonl
   }
 }
 
+/**
+ * Verifiers by secret: a Webhook decodes its secret when built, so each is built once. Bounded (a
+ * partner holds a few secrets at a time); cleared when full rather than tracking use.
+ */
+const verifiers = new Map<string, Webhook>();
+const MAX_VERIFIERS = 1000;
+function verifierFor(secret: string): Webhook {
+  let verifier = verifiers.get(secret);
+  if (!verifier) {
+    if (verifiers.size >= MAX_VERIFIERS) verifiers.clear();
+    verifier = new Webhook(secret);
+    verifiers.set(secret, verifier);
+  }
+  return verifier;
+}
+
 function standardWebhooks(secrets: readonly string[], body: Buffer, headers: Headers): Verification {
   const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].filter((h) => !header(headers, h));
   if (missing.length) return { ok: false, reason: `missing ${missing.join(', ')} header${missing.length > 1 ? 's' : ''}` };
@@ -43,7 +59,8 @@ function standardWebhooks(secrets: readonly string[], body: Buffer, headers: Hea
   let reason = 'no signature matches an active secret';
   for (const secret of secrets) {
     try {
-      new Webhook(secret).verify(body, wanted);
+      // jsonParse off: the body is verified as bytes here; mapping parses it later.
+      verifierFor(secret).verify(body, wanted, { jsonParse: false });
       return { ok: true };
     } catch (error) {
       // The library's messages name the problem (timestamp too old/new, no matching signature), never the secret.
