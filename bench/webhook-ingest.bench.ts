@@ -1,7 +1,8 @@
 /**
  * Webhook ingest benchmark: `POST /v1/webhooks/{partner}` (Standard Webhooks verification + durable
  * write in Postgres + enqueue in Redis) against a bare Fastify hello-world, on this machine, in the
- * same run. Reports req/s and p99 latency of each at full load, their ratio, and the gateway's p99 at
+ * same run; and a NestJS hello-world on the same adapter (`bare-nest-server.ts`), to show the share
+ * of the gap that is the framework's. Reports req/s and p99 latency of each at full load, their ratio, and the gateway's p99 at
  * a fixed 1,000 req/s. Workers are not running: this measures ingest only.
  *
  *   npm run bench:webhooks        (RUNS=3 SECONDS=10 CONNECTIONS=32; GATEWAY_NODE_ARGS=--cpu-prof to profile the gateway)
@@ -66,9 +67,10 @@ async function main() {
   const pg = new Client({ connectionString: PG_ADMIN });
   await pg.connect();
   await pg.query(`CREATE DATABASE ${dbName}`);
-  const [barePort, gatewayPort] = [await freePort(), await freePort()];
+  const [barePort, nestPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
   try {
     start('bench/bare-server.js', [String(barePort)], {});
+    start('bench/bare-nest-server.js', [String(nestPort)], {});
     start('apps/gateway/src/main.js', [], {
       DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}`,
       REDIS_URL: 'redis://127.0.0.1:6379',
@@ -81,8 +83,10 @@ async function main() {
       PLATFORM_BASE_URL: 'http://127.0.0.1:9',
     }, process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean));
     const bare = `http://127.0.0.1:${barePort}`;
+    const nest = `http://127.0.0.1:${nestPort}`;
     const gateway = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${bare}/`);
+    await waitFor(`${nest}/`);
     await waitFor(`${gateway}/health`);
 
     const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
@@ -121,21 +125,25 @@ async function main() {
     if (probe.status !== 202) throw new Error(`probe webhook answered ${probe.status}: ${await probe.text()}`);
 
     const warm = { connections: CONNECTIONS, duration: 3 };
-    await load({ url: bare, requests: [{ method: 'POST', path: '/hello', body, headers: { 'content-type': 'application/json' } }], ...warm });
+    const hello: autocannon.Request[] = [{ method: 'POST', path: '/hello', body, headers: { 'content-type': 'application/json' } }];
+    await load({ url: bare, requests: hello, ...warm });
+    await load({ url: nest, requests: hello, ...warm });
     await load({ url: gateway, requests: [signed()], ...warm });
 
-    const rows: { run: number; bareRps: number; bareP99: number; gwRps: number; gwP99: number; gwNon2xx: number; fixedP99: number; fixedRps: number }[] = [];
+    const rows: { run: number; bareRps: number; bareP99: number; nestRps: number; gwRps: number; gwP99: number; gwNon2xx: number; fixedP99: number; fixedRps: number }[] = [];
     for (let run = 1; run <= RUNS; run++) {
-      const b = await load({ url: bare, requests: [{ method: 'POST', path: '/hello', body, headers: { 'content-type': 'application/json' } }], connections: CONNECTIONS, duration: SECONDS });
+      const b = await load({ url: bare, requests: hello, connections: CONNECTIONS, duration: SECONDS });
+      const n = await load({ url: nest, requests: hello, connections: CONNECTIONS, duration: SECONDS });
       const g = await load({ url: gateway, requests: [signed()], connections: CONNECTIONS, duration: SECONDS });
       const f = await load({ url: gateway, requests: [signed()], connections: CONNECTIONS, duration: SECONDS, overallRate: 1000 });
-      rows.push({ run, bareRps: b.requests.average, bareP99: b.latency.p99, gwRps: g.requests.average, gwP99: g.latency.p99, gwNon2xx: g.non2xx + g.errors, fixedP99: f.latency.p99, fixedRps: f.requests.average });
-      console.log(`run ${run}: bare ${Math.round(b.requests.average)} req/s p99 ${b.latency.p99} ms | gateway ${Math.round(g.requests.average)} req/s p99 ${g.latency.p99} ms (non-2xx+errors ${g.non2xx + g.errors}) | gateway at 1,000 req/s: ${Math.round(f.requests.average)} req/s served, p99 ${f.latency.p99} ms`);
+      rows.push({ run, bareRps: b.requests.average, bareP99: b.latency.p99, nestRps: n.requests.average, gwRps: g.requests.average, gwP99: g.latency.p99, gwNon2xx: g.non2xx + g.errors, fixedP99: f.latency.p99, fixedRps: f.requests.average });
+      console.log(`run ${run}: bare ${Math.round(b.requests.average)} req/s p99 ${b.latency.p99} ms | nest hello ${Math.round(n.requests.average)} req/s p99 ${n.latency.p99} ms | gateway ${Math.round(g.requests.average)} req/s p99 ${g.latency.p99} ms (non-2xx+errors ${g.non2xx + g.errors}) | gateway at 1,000 req/s: ${Math.round(f.requests.average)} req/s served, p99 ${f.latency.p99} ms`);
     }
     const bareRps = median(rows.map((r) => r.bareRps));
     const gwRps = median(rows.map((r) => r.gwRps));
+    const nestRps = median(rows.map((r) => r.nestRps));
     console.log(
-      `medians: bare ${Math.round(bareRps)} req/s (p99 ${median(rows.map((r) => r.bareP99))} ms), gateway ${Math.round(gwRps)} req/s (p99 ${median(rows.map((r) => r.gwP99))} ms), ` +
+      `medians: bare ${Math.round(bareRps)} req/s (p99 ${median(rows.map((r) => r.bareP99))} ms), nest hello ${Math.round(nestRps)} req/s (${(100 * nestRps / bareRps).toFixed(1)}% of bare), gateway ${Math.round(gwRps)} req/s (p99 ${median(rows.map((r) => r.gwP99))} ms), ` +
         `ratio ${(100 * gwRps / bareRps).toFixed(1)}% of bare; at 1,000 req/s: p99 ${median(rows.map((r) => r.fixedP99))} ms`,
     );
   } finally {

@@ -92,7 +92,6 @@ export class SftpIngest {
       messageId: accepted.messageId,
       fileName: file.name,
       size: bytes.length,
-      queued: accepted.queued,
       ...(payload.encoding !== 'utf-8' ? { encoding: payload.encoding } : {}),
     });
     return accepted.messageId;

@@ -17,24 +17,27 @@ export interface Accepted {
   messageId: string;
   /** True when the idempotency key was seen before: `messageId` is the earlier message, nothing was recorded or queued. */
   existing: boolean;
-  /** False when Redis could not take the job: the message is safe in Postgres and the sweeper queues it. */
-  queued: boolean;
 }
 
 /** Group commit limits: rows per INSERT, payload bytes per INSERT, INSERTs at once (of the pool's connections). */
 const MAX_BATCH = 256;
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 const MAX_IN_FLIGHT = 4;
+/** Enqueues still running past which a commit waits for its own (backpressure when Redis is slower than Postgres). */
+const MAX_PENDING_ENQUEUES = 8;
 
 /**
- * Durable before acknowledged: the message row (and its `received` event) is committed first, then
- * translation is queued. Only after this returns may ingress say "received". Concurrent messages
- * share commits and one `addBulk` (group commit): under load, one WAL flush and one Redis round
- * trip serve hundreds of requests instead of one each.
+ * Durable before acknowledged: once this returns, the message row (and its `received` event) is
+ * committed, and ingress may say "received". Concurrent messages share commits (group commit):
+ * under load one statement and one WAL flush serve hundreds of requests instead of one each.
+ * Translation is queued (one `addBulk` per commit) right after the commit, without holding up the
+ * answer: the message is safe in Postgres, and if Redis cannot take the jobs (or the process dies
+ * first) the sweeper queues what stays `received`.
  */
 export class AcceptMessage {
   private readonly logger = new Logger('Ingress');
   private readonly commits: GroupCommit<IncomingMessage, Accepted>;
+  private readonly enqueuing = new Set<Promise<void>>();
 
   constructor(
     private readonly messages: MessageRepository,
@@ -54,18 +57,27 @@ export class AcceptMessage {
     return this.commits.submit(incoming);
   }
 
-  /** Waits for the messages being committed (shutdown). */
-  drain(): Promise<void> {
-    return this.commits.drain();
+  /** Waits for the messages being committed and queued (shutdown). */
+  async drain(): Promise<void> {
+    await this.commits.drain();
+    await Promise.all(this.enqueuing);
   }
 
   private async commit(batch: IncomingMessage[]): Promise<Accepted[]> {
     const recorded = await this.messages.recordMany(
       batch.map(({ idempotencyKey, ...message }) => ({ message: { ...message, actor: 'gateway' as const }, idempotencyKey })),
     );
-    const fresh = recorded.filter((r) => !r.existing).map((r) => r.id);
-    const queued = await this.queues.tryEnqueueTranslate(...fresh);
-    if (!queued) this.logger.warn({ msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them', messageIds: fresh });
-    return recorded.map((r) => ({ messageId: r.id, existing: r.existing, queued: !r.existing && queued }));
+    const enqueue = this.enqueue(recorded.filter((r) => !r.existing).map((r) => r.id));
+    if (this.enqueuing.size > MAX_PENDING_ENQUEUES) await enqueue;
+    return recorded.map((r) => ({ messageId: r.id, existing: r.existing }));
+  }
+
+  private enqueue(messageIds: string[]): Promise<void> {
+    const enqueue = this.queues.tryEnqueueTranslate(...messageIds).then((queued) => {
+      if (!queued) this.logger.warn({ msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them', messageIds });
+    });
+    this.enqueuing.add(enqueue);
+    void enqueue.finally(() => this.enqueuing.delete(enqueue));
+    return enqueue;
   }
 }
