@@ -184,7 +184,7 @@ export function acknowledgeGroup(group: FunctionalGroup, options: Pick<Acknowled
   else if (sets.length > 0 && accepted === 0) status = 'R';
   else if (accepted < sets.length) status = 'P';
   else status = anyErrors ? 'E' : 'A';
-  const declared = parseCount(group.trailer?.elements[0]);
+  const declared = parseCount(group.trailer?.element(1));
   return {
     functionalId: group.functionalId,
     control: group.control,

@@ -109,7 +109,7 @@ export class EnvelopeReader implements TokenizerSink {
   private openGroup(gs: Segment): void {
     if (!this.interchange) return this.misplaced(gs);
     if (this.group) this.closeGroup(undefined, gs);
-    const e = (n: number) => gs.elements[n - 1] ?? '';
+    const e = (n: number) => gs.element(n);
     const group: FunctionalGroup = {
       header: gs,
       functionalId: e(1),
@@ -150,8 +150,8 @@ export class EnvelopeReader implements TokenizerSink {
     if (!this.group) return this.misplaced(st);
     if (this.set) this.closeSet(undefined, st);
     const set: TransactionSet = {
-      id: (st.elements[0] ?? '').trim(),
-      control: (st.elements[1] ?? '').trim(),
+      id: st.element(1).trim(),
+      control: st.element(2).trim(),
       segments: [st],
       header: st,
       groupControl: this.group.control,
@@ -171,10 +171,11 @@ export class EnvelopeReader implements TokenizerSink {
     }
     for (const p of validateSetTrailer(set, se, where ?? this.last)) this.report(p, set.problems);
     this.set = undefined;
+    const implementationReference = set.header.element(3);
     group.summaries.push({
       id: set.id,
       control: set.control,
-      ...(set.header.elements[2] ? { implementationReference: set.header.elements[2] } : {}),
+      ...(implementationReference ? { implementationReference } : {}),
       segmentCount: set.segments.length,
       problems: set.problems,
     });

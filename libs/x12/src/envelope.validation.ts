@@ -17,36 +17,37 @@ const ISA_FORMATS: Record<number, [RegExp, string]> = {
   15: [/^[PTI]$/, 'P, T or I'],
 };
 
-export function isaFields(isa: Segment): IsaFields {
-  const e = (n: number) => isa.elements[n - 1] ?? '';
+export function isaFields(isa: Pick<Segment, 'elements'>): IsaFields {
+  const e = isa.elements;
   return {
-    authorizationQualifier: e(1),
-    authorizationInfo: e(2),
-    securityQualifier: e(3),
-    securityInfo: e(4),
-    senderQualifier: e(5),
-    senderId: e(6),
-    receiverQualifier: e(7),
-    receiverId: e(8),
-    date: e(9),
-    time: e(10),
-    standardsIdOrRepetition: e(11),
-    version: e(12),
-    controlNumber: e(13),
-    acknowledgmentRequested: e(14),
-    usage: e(15),
-    componentSeparator: e(16),
+    authorizationQualifier: e[0] ?? '',
+    authorizationInfo: e[1] ?? '',
+    securityQualifier: e[2] ?? '',
+    securityInfo: e[3] ?? '',
+    senderQualifier: e[4] ?? '',
+    senderId: e[5] ?? '',
+    receiverQualifier: e[6] ?? '',
+    receiverId: e[7] ?? '',
+    date: e[8] ?? '',
+    time: e[9] ?? '',
+    standardsIdOrRepetition: e[10] ?? '',
+    version: e[11] ?? '',
+    controlNumber: e[12] ?? '',
+    acknowledgmentRequested: e[13] ?? '',
+    usage: e[14] ?? '',
+    componentSeparator: e[15] ?? '',
   };
 }
 
 /** ISA: 16 elements, each of its fixed width, numeric fields numeric. */
-export function validateIsa(isa: Segment): Problem[] {
+export function validateIsa(isa: Located & Pick<Segment, 'elements'>): Problem[] {
   const problems: Problem[] = [];
-  if (isa.elements.length !== 16) {
-    problems.push(at(isa, 'ISA_FIELD_INVALID', `ISA has ${isa.elements.length} elements, 16 expected`));
+  const elements = isa.elements;
+  if (elements.length !== 16) {
+    problems.push(at(isa, 'ISA_FIELD_INVALID', `ISA has ${elements.length} elements, 16 expected`));
   }
   ISA_WIDTHS.forEach((width, i) => {
-    const value = isa.elements[i];
+    const value = elements[i];
     if (value === undefined) return;
     const n = i + 1;
     if (value.length !== width) {
@@ -67,19 +68,19 @@ export function validateInterchangeTrailer(interchange: Interchange, iea: Segmen
     return [at(where ?? interchange.header, 'MISSING_IEA', `interchange ${interchange.fields.controlNumber} has no IEA (truncated?)`)];
   }
   const problems: Problem[] = [];
-  const count = parseCount(iea.elements[0]);
+  const count = parseCount(iea.element(1));
   if (count !== interchange.groups.length) {
-    problems.push({ ...at(iea, 'IEA01_GROUP_COUNT', `IEA01 "${iea.elements[0] ?? ''}" but the interchange has ${interchange.groups.length} group(s)`), element: 1 });
+    problems.push({ ...at(iea, 'IEA01_GROUP_COUNT', `IEA01 "${iea.element(1)}" but the interchange has ${interchange.groups.length} group(s)`), element: 1 });
   }
-  if (!sameControl(iea.elements[1], interchange.fields.controlNumber)) {
-    problems.push({ ...at(iea, 'ISA13_IEA02_MISMATCH', `IEA02 "${iea.elements[1] ?? ''}" does not match ISA13 "${interchange.fields.controlNumber}"`), element: 2 });
+  if (!sameControl(iea.element(2), interchange.fields.controlNumber)) {
+    problems.push({ ...at(iea, 'ISA13_IEA02_MISMATCH', `IEA02 "${iea.element(2)}" does not match ISA13 "${interchange.fields.controlNumber}"`), element: 2 });
   }
   return problems;
 }
 
 /** GS: the 8 elements a group header needs. */
 export function validateGroupHeader(gs: Segment): Problem[] {
-  const missing = [1, 2, 3, 4, 5, 6, 7, 8].filter((n) => !(gs.elements[n - 1] ?? '').trim());
+  const missing = [1, 2, 3, 4, 5, 6, 7, 8].filter((n) => !gs.element(n).trim());
   return missing.length ? [{ ...at(gs, 'GS_INVALID', `GS without ${missing.map((n) => `GS${pad2(n)}`).join(', ')}`), element: missing[0] }] : [];
 }
 
@@ -87,12 +88,12 @@ export function validateGroupHeader(gs: Segment): Problem[] {
 export function validateGroupTrailer(group: FunctionalGroup, ge: Segment | undefined, where?: Segment): Problem[] {
   if (!ge) return [at(where ?? group.header, 'MISSING_GE', `functional group ${group.control} has no GE`)];
   const problems: Problem[] = [];
-  const count = parseCount(ge.elements[0]);
+  const count = parseCount(ge.element(1));
   if (count !== group.summaries.length) {
-    problems.push({ ...at(ge, 'GE01_SET_COUNT', `GE01 "${ge.elements[0] ?? ''}" but the group has ${group.summaries.length} transaction set(s)`), element: 1 });
+    problems.push({ ...at(ge, 'GE01_SET_COUNT', `GE01 "${ge.element(1)}" but the group has ${group.summaries.length} transaction set(s)`), element: 1 });
   }
-  if (!sameControl(ge.elements[1], group.control)) {
-    problems.push({ ...at(ge, 'GS06_GE02_MISMATCH', `GE02 "${ge.elements[1] ?? ''}" does not match GS06 "${group.control}"`), element: 2 });
+  if (!sameControl(ge.element(2), group.control)) {
+    problems.push({ ...at(ge, 'GS06_GE02_MISMATCH', `GE02 "${ge.element(2)}" does not match GS06 "${group.control}"`), element: 2 });
   }
   return problems;
 }
@@ -100,8 +101,8 @@ export function validateGroupTrailer(group: FunctionalGroup, ge: Segment | undef
 /** ST: an id and a control number; the control number unique within its group. */
 export function validateSetHeader(st: Segment, controlsInGroup: ReadonlySet<string>): Problem[] {
   const problems: Problem[] = [];
-  const id = (st.elements[0] ?? '').trim();
-  const control = (st.elements[1] ?? '').trim();
+  const id = st.element(1).trim();
+  const control = st.element(2).trim();
   if (!/^[0-9A-Z]{3}$/.test(id)) problems.push({ ...at(st, 'ST_INVALID', `ST01 "${id}" is not a transaction set id`), element: 1, setPosition: 1 });
   if (!control) problems.push({ ...at(st, 'ST_INVALID', 'ST02 (control number) is missing'), element: 2, setPosition: 1 });
   else if (controlsInGroup.has(control)) {
@@ -114,17 +115,17 @@ export function validateSetHeader(st: Segment, controlsInGroup: ReadonlySet<stri
 export function validateSetTrailer(set: TransactionSet, se: Segment | undefined, where?: Segment): Problem[] {
   if (!se) return [at(where ?? set.header, 'MISSING_SE', `transaction set ${set.id} ${set.control} has no SE`)];
   const problems: Problem[] = [];
-  const count = parseCount(se.elements[0]);
+  const count = parseCount(se.element(1));
   if (count !== set.segments.length) {
     problems.push({
-      ...at(se, 'SE01_SEGMENT_COUNT', `SE01 "${se.elements[0] ?? ''}" but the set has ${set.segments.length} segments (ST..SE)`),
+      ...at(se, 'SE01_SEGMENT_COUNT', `SE01 "${se.element(1)}" but the set has ${set.segments.length} segments (ST..SE)`),
       element: 1,
       setPosition: set.segments.length,
     });
   }
-  if (!sameControl(se.elements[1], set.control)) {
+  if (!sameControl(se.element(2), set.control)) {
     problems.push({
-      ...at(se, 'ST02_SE02_MISMATCH', `SE02 "${se.elements[1] ?? ''}" does not match ST02 "${set.control}"`),
+      ...at(se, 'ST02_SE02_MISMATCH', `SE02 "${se.element(2)}" does not match ST02 "${set.control}"`),
       element: 2,
       setPosition: set.segments.length,
     });
@@ -155,7 +156,10 @@ export function sameControl(a: string | undefined, b: string | undefined): boole
   return /^\d+$/.test(x) && /^\d+$/.test(y) && Number(x) === Number(y);
 }
 
-function at(segment: Segment, code: ProblemCode, message: string): Problem {
+/** What a problem needs to say where it is. */
+type Located = Pick<Segment, 'index' | 'line' | 'column' | 'tag'>;
+
+function at(segment: Located, code: ProblemCode, message: string): Problem {
   return { code, severity: 'error', message, segmentIndex: segment.index, line: segment.line, column: segment.column, tag: segment.tag };
 }
 

@@ -73,8 +73,8 @@ export function tokenizeX12(text: string, options: X12ReadOptions = {}): { segme
 }
 
 /** Element n (1-based, as X12 numbers them: `element(seg, 3)` is BEG03); '' when absent. */
-export function element(segment: Pick<Segment, 'elements'>, n: number): string {
-  return segment.elements[n - 1] ?? '';
+export function element(segment: Pick<Segment, 'element'>, n: number): string {
+  return segment.element(n);
 }
 
 /** Splits a composite element with the interchange's component separator (ISA16). */

@@ -76,56 +76,50 @@ function compiled(notes: Readonly<Record<string, readonly string[]>>, tag: strin
   return table.get(tag);
 }
 
-/** Element `element` (1-based) is there and not blank. */
-function present(values: readonly string[], element: number): boolean {
-  const v = values[element - 1];
-  return v !== undefined && v.length > 0 && v.trim().length > 0;
-}
-
 /** Checks one segment of a transaction set; `setPosition` is its position in the set (ST = 1). */
 export function checkSyntaxNotes(segment: Segment, setPosition: number, notes = SYNTAX_NOTES): Problem[] {
   // Most segments have no note: one Map lookup in the table compiled last (nearly always this one).
   const rules = notes === lastNotes ? lastTable!.get(segment.tag) : notes[segment.tag] === undefined ? undefined : compiled(notes, segment.tag);
   if (!rules) return NONE;
   let problems: Problem[] | undefined;
-  const values = segment.elements;
+  const count = segment.elementCount;
   for (let r = 0; r < rules.length; r++) {
     const { note, kind, elements } = rules[r];
-    let count = 0;
+    let found = 0;
     let firstMissing = 0;
     let secondPresent = 0;
-    if (values.length < rules[r].restFrom) break; // none of the remaining notes can be violated
-    if (values.length < rules[r].lowest) {
+    if (count < rules[r].restFrom) break; // none of the remaining notes can be violated
+    if (count < rules[r].lowest) {
       // None of its elements is there (LIN has 14 pair notes, most LINs fill one or two pairs).
       if (kind !== 'R') continue;
       firstMissing = elements[0];
     } else {
       for (let i = 0; i < elements.length; i++) {
         const el = elements[i];
-        if (present(values, el)) {
-          count++;
-          if (count === 2) secondPresent = el;
+        if (segment.hasValue(el)) {
+          found++;
+          if (found === 2) secondPresent = el;
         } else if (!firstMissing) firstMissing = el;
       }
-      if (count === 0 && kind !== 'R') continue; // the common case: nothing there, nothing required
+      if (found === 0 && kind !== 'R') continue; // the common case: nothing there, nothing required
     }
-    const first = count > 0 && present(values, elements[0]);
+    const first = found > 0 && segment.hasValue(elements[0]);
     let badElement: number | undefined;
     switch (kind) {
       case 'P':
-        if (count > 0 && count < elements.length) badElement = firstMissing;
+        if (found > 0 && found < elements.length) badElement = firstMissing;
         break;
       case 'R':
-        if (count === 0) badElement = elements[0];
+        if (found === 0) badElement = elements[0];
         break;
       case 'E':
-        if (count > 1) badElement = secondPresent;
+        if (found > 1) badElement = secondPresent;
         break;
       case 'C':
-        if (first && count < elements.length) badElement = firstMissing;
+        if (first && found < elements.length) badElement = firstMissing;
         break;
       case 'L':
-        if (first && count === 1) badElement = elements[1];
+        if (first && found === 1) badElement = elements[1];
         break;
     }
     if (badElement !== undefined) {

@@ -1,4 +1,5 @@
-import type { Delimiters, Problem, Segment } from './x12.types';
+import { internalized, Segment } from './segment';
+import type { Delimiters, Problem } from './x12.types';
 
 /** Receives what the tokenizer reads, in input order. */
 export interface TokenizerSink {
@@ -27,55 +28,31 @@ const isTag = (tag: string) => {
 /**
  * Well-formed tags are handed out as one shared, internalized string each (there are few of them),
  * so a file's millions of segments do not each allocate their tag, and `tag === 'HL'` or a table
- * lookup by tag compares one pointer. Keyed by the characters' codes; bounded, anything else is sliced.
+ * lookup by tag compares one pointer. Indexed directly by the characters ('0'..'Z', 43 codes each:
+ * no hashing, no collisions); anything else is sliced.
  */
-const TAGS = new Map<number, string>();
-const MAX_TAGS = 4096;
+const TAG_CODES = 43;
+const TAGS: (string | undefined)[] = new Array(TAG_CODES * TAG_CODES * (TAG_CODES + 1));
 /** Set by tagOf: the tag it returned came from TAGS (so it is a valid tag). */
 let tagIsKnown = false;
 function tagOf(text: string, from: number, to: number): string {
   tagIsKnown = false;
   const length = to - from;
   if (length === 2 || length === 3) {
-    const a = text.charCodeAt(from);
-    const b = text.charCodeAt(from + 1);
-    const c = length === 3 ? text.charCodeAt(from + 2) : 0;
-    if (a < 128 && b < 128 && c < 128) {
-      const key = (length << 21) | (a << 14) | (b << 7) | c;
-      const known = TAGS.get(key);
+    const a = text.charCodeAt(from) - 48;
+    const b = text.charCodeAt(from + 1) - 48;
+    const c = length === 3 ? text.charCodeAt(from + 2) - 47 : 0; // 0: no third character, else 1..43
+    if (a >= 0 && a < TAG_CODES && b >= 0 && b < TAG_CODES && (length === 2 || (c > 0 && c <= TAG_CODES))) {
+      const key = (a * TAG_CODES + b) * (TAG_CODES + 1) + c;
+      const known = TAGS[key];
       if (known !== undefined) {
         tagIsKnown = true;
         return known;
       }
       const tag = text.slice(from, to);
-      if (!isTag(tag) || TAGS.size >= MAX_TAGS) return tag;
-      const shared = internalized(tag);
-      TAGS.set(key, shared);
+      if (!isTag(tag)) return tag;
       tagIsKnown = true;
-      return shared;
-    }
-  }
-  return text.slice(from, to);
-}
-/** The engine's own copy of a string (property names are internalized): compared by pointer. */
-const internalized = (s: string): string => Object.keys({ [s]: 0 })[0] ?? s;
-
-/** Element ends of the segment being split (reused; kept up to 4096 elements, bigger ones are one-off). */
-let CUTS = new Int32Array(64);
-const MAX_KEPT_CUTS = 4096;
-
-/**
- * Two-character elements ("EA", "SK", "00", "92" ...) shared the same way: they are most of an
- * X12 file's elements. (Slicing one character or none allocates nothing already.)
- */
-const PAIRS: (string | undefined)[] = new Array(128 * 128);
-function slice(text: string, from: number, to: number): string {
-  if (to - from === 2) {
-    const a = text.charCodeAt(from);
-    const b = text.charCodeAt(from + 1);
-    if (a < 128 && b < 128) {
-      const key = (a << 7) | b;
-      return (PAIRS[key] ??= internalized(text.slice(from, to)));
+      return (TAGS[key] = internalized(tag));
     }
   }
   return text.slice(from, to);
@@ -128,20 +105,35 @@ export class X12Tokenizer {
 
   write(text: string): void {
     if (text.length === 0) return;
-    const all = this.pending.length > 0 ? this.pending + text : text;
-    this.pending = '';
-    this.run(all, false);
+    let from = 0;
+    if (this.pending.length > 0) {
+      // Finish the unfinished segment on a short joined string, then read on in `text` itself:
+      // `pending + text` would be a cons string, slower to index for every segment after it.
+      const terminator = this.state === 'body' ? text.indexOf(this.delimiters!.segment) : -1;
+      const head = this.pending + (terminator === -1 ? text : text.slice(0, terminator + 1));
+      this.pending = '';
+      this.run(head, 0, false);
+      if (terminator === -1) return;
+      from = terminator + 1;
+      if (this.pending.length > 0) {
+        // The head did not end a segment (a new ISA changed the delimiters): join as usual.
+        const rest = this.pending + text.slice(from);
+        this.pending = '';
+        return this.run(rest, 0, false);
+      }
+    }
+    this.run(text, from, false);
   }
 
   end(): void {
     const all = this.pending;
     this.pending = '';
-    this.run(all, true);
+    this.run(all, 0, true);
   }
 
-  private run(text: string, final: boolean): void {
+  private run(text: string, from: number, final: boolean): void {
     const n = text.length;
-    let pos = 0;
+    let pos = from;
     // Next CR/LF at or after pos (Infinity when none): tells in O(1) whether a segment is wrapped.
     let nextLF = -1;
     let nextCR = -1;
@@ -182,9 +174,8 @@ export class X12Tokenizer {
         this.delimiters = isa.delimiters;
         this.state = 'body';
         this.junkReported = false;
-        const parts = isa.segmentText.split(isa.delimiters.element);
-        parts.shift();
-        this.sink.segment({ tag: 'ISA', elements: parts, index: this.index++, line, column }, isa.delimiters);
+        const isaText = isa.segmentText;
+        this.sink.segment(new Segment(isaText, 0, isaText.length, isa.delimiters.element.charCodeAt(0), 'ISA', this.index++, line, column), isa.delimiters);
         continue;
       }
       if (this.state === 'seek') {
@@ -232,7 +223,7 @@ export class X12Tokenizer {
         const raw = text.slice(start, end).replace(NEWLINES, '');
         this.emit(raw, 0, raw.length, d, line, column, idx === -1);
       } else {
-        // The common case: elements are cut straight out of the text (no copy of the segment).
+        // The common case: the segment points into the text (nothing copied).
         this.column += end - start;
         this.previousWasCR = false;
         if (idx !== -1) this.advance(text.charCodeAt(idx));
@@ -248,42 +239,13 @@ export class X12Tokenizer {
       this.sink.problem({ code: 'EMPTY_SEGMENT', severity: 'warning', message: 'empty segment (two terminators in a row)', segmentIndex: this.index, line, column });
       return;
     }
-    const sep = d.element;
-    let cut = text.indexOf(sep, from);
-    if (cut >= to) cut = -1;
-    const tag = tagOf(text, from, cut === -1 ? to : cut);
+    // The tag runs up to the first separator (2-3 characters); elements are left in the text.
+    const separator = d.element.charCodeAt(0);
+    let tagEnd = from;
+    while (tagEnd < to && text.charCodeAt(tagEnd) !== separator) tagEnd++;
+    const tag = tagOf(text, from, tagEnd);
     const validTag = tagIsKnown || isTag(tag);
-    // Split by hand: indexOf + slice is about twice as fast as slice(...).split(sep) here. The
-    // cuts are found first so the array is allocated at its size (a growing one takes 17 slots).
-    let elements: string[];
-    if (cut === -1) elements = [];
-    else {
-      let cuts = CUTS;
-      let count = 0;
-      let start = cut + 1;
-      for (;;) {
-        if (count === cuts.length) {
-          const bigger = new Int32Array(cuts.length * 2);
-          bigger.set(cuts);
-          cuts = bigger;
-          if (bigger.length <= MAX_KEPT_CUTS) CUTS = bigger;
-        }
-        const next = text.indexOf(sep, start);
-        if (next === -1 || next >= to) {
-          cuts[count++] = to;
-          break;
-        }
-        cuts[count++] = next;
-        start = next + 1;
-      }
-      elements = new Array<string>(count);
-      start = cut + 1;
-      for (let i = 0; i < count; i++) {
-        elements[i] = slice(text, start, cuts[i]);
-        start = cuts[i] + 1;
-      }
-    }
-    const segment: Segment = { tag, elements, index: this.index++, line, column };
+    const segment = new Segment(text, from, to, separator, tag, this.index++, line, column);
     if (!validTag) {
       this.sink.problem({
         code: 'INVALID_SEGMENT_TAG',

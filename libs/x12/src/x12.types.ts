@@ -1,7 +1,8 @@
 /**
- * The shapes the X12 reader produces. Plain data: no classes, no I/O, so they cross queue and
- * process boundaries as they are.
+ * The shapes the X12 reader produces. Plain data apart from `Segment`, which points into the text
+ * it was read from (its `toJSON()` gives the plain shape); no I/O.
  */
+import type { Segment } from './segment';
 
 /** The four separators of one interchange, read from its ISA (never assumed). */
 export interface Delimiters {
@@ -15,16 +16,8 @@ export interface Delimiters {
   segment: string;
 }
 
-/** One segment as read. `elements[0]` is element 01 (the tag is not an element). */
-export interface Segment {
-  tag: string;
-  elements: string[];
-  /** 0-based ordinal of the segment in the whole input (ISA included). */
-  index: number;
-  /** 1-based line and column of the segment's first character in the input. */
-  line: number;
-  column: number;
-}
+/** One segment as read (see segment.ts): tag, position, and its elements found on demand. */
+export { Segment } from './segment';
 
 export type Severity = 'error' | 'warning';
 

@@ -22,12 +22,17 @@ export interface DatesResult {
 }
 
 /** DTM segments → validDates / preferredDates (ISO 8601 UTC; an end date without a time is the end of that day). */
-export function datesOf(segments: readonly EdiSegment[], rules: DateRules): DatesResult {
+export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: readonly number[]): DatesResult {
   const problems: DatesResult['problems'] = [];
   const byQualifier = new Map<string, { segment: EdiSegment; position: number }>();
-  segments.forEach((segment, i) => {
-    if (segment.tag === 'DTM' && !byQualifier.has(el(segment, 1))) byQualifier.set(el(segment, 1), { segment, position: i + 1 });
-  });
+  // `at`: the DTMs' indexes, when known (spares looking at every segment).
+  for (let k = 0, count = at ? at.length : segments.length; k < count; k++) {
+    const i = at ? at[k] : k;
+    const segment = segments[i];
+    if (segment.tag !== 'DTM') continue;
+    const qualifier = el(segment, 1);
+    if (!byQualifier.has(qualifier)) byQualifier.set(qualifier, { segment, position: i + 1 });
+  }
   const read = (qualifiers: string[], endOfDay: boolean): string | undefined => {
     for (const qualifier of qualifiers) {
       const found = byQualifier.get(qualifier);

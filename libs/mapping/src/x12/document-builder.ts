@@ -21,12 +21,41 @@ export type Purpose = 'upsert' | 'delete' | 'duplicate';
 /** REF qualifiers copied into attributes: bill of lading, carrier reference (PRO), department, internal vendor number. */
 const REFERENCE_ATTRIBUTES: Record<string, string> = { BM: 'billOfLading', CN: 'carrierReference', DP: 'department', IA: 'internalVendorNumber' };
 
+/**
+ * Where the segments `buildMapping` reads are (0-based indexes into the set, in order), noted by a
+ * mapper during its own pass so that a set is walked once rather than once per part.
+ */
+export class SharedSegments {
+  readonly n1: number[] = [];
+  readonly td5: number[] = [];
+  readonly dtm: number[] = [];
+  readonly ref: number[] = [];
+
+  /** Notes segment `index` when it is one buildMapping reads. */
+  note(tag: string, index: number): void {
+    if (tag === 'N1') this.n1.push(index);
+    else if (tag === 'REF') this.ref.push(index);
+    else if (tag === 'DTM') this.dtm.push(index);
+    else if (tag === 'TD5') this.td5.push(index);
+  }
+}
+
 /** The parts every X12 document shares: parties, dates, attributes, settings, and the operation itself. */
 export function buildMapping(
   transaction: EdiTransaction,
   settings: EdiMappingSettings,
   directory: PartyDirectory,
-  spec: { documentId: string; purpose: Purpose; statusName: string; typeName: string; loads: Load[]; dates: DateRules; diagnostics: MappingDiagnostic[] },
+  spec: {
+    documentId: string;
+    purpose: Purpose;
+    statusName: string;
+    typeName: string;
+    loads: Load[];
+    dates: DateRules;
+    diagnostics: MappingDiagnostic[];
+    /** The set's N1, TD5, DTM and REF segments (found by looking at every segment when not given). */
+    shared?: SharedSegments;
+  },
 ): TransactionMapping {
   const control = transaction.envelope.transactionControl;
   const diagnostics = [...spec.diagnostics];
@@ -44,10 +73,11 @@ export function buildMapping(
     return { ...base, rejected, diagnostics, ...(!rejected && { operation: { kind: 'document.delete', organisationId: settings.organisationId, documentId: spec.documentId } }) };
   }
 
-  const parties = resolveParties(transaction.segments, settings, directory);
+  const shared = spec.shared;
+  const parties = resolveParties(transaction.segments, settings, directory, 'SCAC', shared);
   parties.problems.forEach((p) => error(p));
   if (!parties.occupant && !parties.offsite && !parties.carrier) error('no party could be resolved: give N1*ST, N1*SF/SH/VN/SU/SE, a TD5 with a SCAC (TD502 = 2) or N1*CA');
-  const dates = datesOf(transaction.segments, spec.dates);
+  const dates = datesOf(transaction.segments, spec.dates, shared?.dtm);
   dates.problems.forEach((p) => error(p.message, p.position));
 
   const attributes: Record<string, string> = {
@@ -57,9 +87,14 @@ export function buildMapping(
     groupControl: transaction.envelope.groupControl,
     transactionControl: control,
   };
-  for (const segment of transaction.segments) {
+  const segments = transaction.segments;
+  for (let k = 0, count = shared ? shared.ref.length : segments.length; k < count; k++) {
+    const segment = segments[shared ? shared.ref[k] : k];
     const name = segment.tag === 'REF' ? REFERENCE_ATTRIBUTES[el(segment, 1)] : undefined;
-    if (name && el(segment, 2) && !attributes[name]) attributes[name] = el(segment, 2);
+    if (name && !attributes[name]) {
+      const value = el(segment, 2);
+      if (value) attributes[name] = value;
+    }
   }
 
   // Built property by property (same keys, same order as spreading optional parts): this runs per set.

@@ -2,7 +2,8 @@ import type { EdiSegment } from './edi-types';
 
 /** Element `n` (1-based) of a segment, trimmed; '' when absent. */
 export const el = (segment: EdiSegment | undefined, n: number): string => {
-  const value = segment?.elements[n - 1] ?? '';
+  if (!segment) return '';
+  const value = segment.element(n);
   // Mappers read hundreds of elements per set and almost none is padded: only call trim() when an
   // end is not a printable ASCII character (nothing in '!'..'~' is white space).
   const last = value.length - 1;
@@ -15,7 +16,7 @@ export const el = (segment: EdiSegment | undefined, n: number): string => {
 /** Qualifier/id pairs starting at element `from` (PO106/PO107, PO108/PO109, ... or LIN02/LIN03, ...). */
 export function productIds(segment: EdiSegment, from: number): { qualifier: string; id: string }[] {
   const pairs: { qualifier: string; id: string }[] = [];
-  for (let n = from; n < segment.elements.length; n += 2) {
+  for (let n = from, count = segment.elementCount; n < count; n += 2) {
     const qualifier = el(segment, n);
     const id = el(segment, n + 1);
     if (qualifier && id) pairs.push({ qualifier, id });
@@ -42,7 +43,7 @@ export function loadTagOf(segment: EdiSegment, from: number, priority: readonly 
   let first: string | undefined;
   let best: string | undefined;
   let bestRank = priority.length;
-  for (let n = from; n < segment.elements.length; n += 2) {
+  for (let n = from, count = segment.elementCount; n < count; n += 2) {
     const qualifier = el(segment, n);
     if (!qualifier) continue;
     const id = el(segment, n + 1);

@@ -1,4 +1,5 @@
 import type { OrgRef } from '@dockbridge/platform';
+import { Segment } from '@dockbridge/x12';
 import { mapTransaction } from './edi-mapping';
 import type { TransactionMapping } from './document-builder';
 
@@ -17,12 +18,12 @@ function transaction(setId: string, body: string, control = '0001'): EdiTransact
     .filter(Boolean)
     .map((s) => {
       const [tag, ...elements] = s.split('*');
-      return { tag, elements };
+      return Segment.of(tag, elements);
     });
   return {
     setId,
     envelope: { senderId: 'KETTLE', receiverId: 'ACMEDC', interchangeControl: '000000101', groupControl: '101', transactionControl: control, componentSeparator: '>' },
-    segments: [{ tag: 'ST', elements: [setId, control] }, ...segments, { tag: 'SE', elements: [String(segments.length + 2), control] }],
+    segments: [Segment.of('ST', [setId, control]), ...segments, Segment.of('SE', [String(segments.length + 2), control])],
   };
 }
 

@@ -1,9 +1,12 @@
 import type { DocumentMode, Direction, OrgRef } from '@dockbridge/platform';
 
-/** The least a mapper needs of a segment: its tag and its elements (`elements[0]` is element 01). */
+/** The least a mapper needs of a segment (the reader's `Segment` is one): its tag and its elements by number. */
 export interface EdiSegment {
   tag: string;
-  elements: readonly string[];
+  /** Element n (1-based, as X12 numbers them) as sent; '' when absent. */
+  element(n: number): string;
+  /** How many elements it has. */
+  readonly elementCount: number;
 }
 
 /** Envelope facts a mapper copies into document attributes and diagnostics. */

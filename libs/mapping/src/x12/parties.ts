@@ -22,21 +22,28 @@ export interface ResolvedParties {
   problems: string[];
 }
 
-/** The first N1 of each entity code, with its position in the set. */
-export function partiesOf(segments: readonly EdiSegment[]): Map<string, EdiParty> {
+/** The first N1 of each entity code, with its position in the set. `at`: the N1s' indexes, when known. */
+export function partiesOf(segments: readonly EdiSegment[], at?: readonly number[]): Map<string, EdiParty> {
   const parties = new Map<string, EdiParty>();
-  segments.forEach((segment, i) => {
-    if (segment.tag !== 'N1') return;
+  for (let k = 0, count = at ? at.length : segments.length; k < count; k++) {
+    const i = at ? at[k] : k;
+    const segment = segments[i];
+    if (segment.tag !== 'N1') continue;
     const entity = el(segment, 1);
     if (entity && !parties.has(entity)) parties.set(entity, { entity, name: el(segment, 2), qualifier: el(segment, 3), code: el(segment, 4), position: i + 1 });
-  });
+  }
   return parties;
 }
 
-/** SCAC of the first TD5 whose id qualifier (TD502) is 2 (Standard Carrier Alpha Code). */
-export function scacOf(segments: readonly EdiSegment[]): string | undefined {
-  const td5 = segments.find((s) => s.tag === 'TD5' && el(s, 2) === '2' && el(s, 3));
-  return td5 ? el(td5, 3) : undefined;
+/** SCAC of the first TD5 whose id qualifier (TD502) is 2 (Standard Carrier Alpha Code). `at`: the TD5s' indexes, when known. */
+export function scacOf(segments: readonly EdiSegment[], at?: readonly number[]): string | undefined {
+  for (let k = 0, count = at ? at.length : segments.length; k < count; k++) {
+    const segment = segments[at ? at[k] : k];
+    if (segment.tag !== 'TD5' || el(segment, 2) !== '2') continue;
+    const scac = el(segment, 3);
+    if (scac) return scac;
+  }
+  return undefined;
 }
 
 /**
@@ -44,8 +51,15 @@ export function scacOf(segments: readonly EdiSegment[]): string | undefined {
  * coreId: N104, else N102}`. The location is the ship-to of an Inbound document and the ship-from of
  * an Outbound one: the direction is decided by which side carries one of the partner's location codes.
  */
-export function resolveParties(segments: readonly EdiSegment[], settings: EdiMappingSettings, directory: PartyDirectory, scacCoreName = 'SCAC'): ResolvedParties {
-  const parties = partiesOf(segments);
+export function resolveParties(
+  segments: readonly EdiSegment[],
+  settings: EdiMappingSettings,
+  directory: PartyDirectory,
+  scacCoreName = 'SCAC',
+  /** Where the set's N1 and TD5 segments are, when known. */
+  at?: { n1: readonly number[]; td5: readonly number[] },
+): ResolvedParties {
+  const parties = partiesOf(segments, at?.n1);
   const problems: string[] = [];
   const toRef = (party: EdiParty | undefined): OrgRef | undefined => {
     if (!party) return undefined;
@@ -66,7 +80,7 @@ export function resolveParties(segments: readonly EdiSegment[], settings: EdiMap
   const direction: Direction = isLocation(shipFrom) && !isLocation(shipTo) ? 'Outbound' : isLocation(shipTo) ? 'Inbound' : (settings.defaultDirection ?? 'Inbound');
   const [occupantParty, offsiteParty] = direction === 'Inbound' ? [shipTo, shipFrom] : [shipFrom, shipTo];
 
-  const scac = scacOf(segments);
+  const scac = scacOf(segments, at?.td5);
   const carrier = scac ? (directory.byScac(scac) ?? { coreName: scacCoreName, coreId: scac }) : toRef(parties.get('CA'));
   return { direction, occupant: toRef(occupantParty), offsite: toRef(offsiteParty), carrier, problems };
 }

@@ -1,5 +1,5 @@
 import type { Load } from '@dockbridge/platform';
-import { buildMapping, Purpose, quantity, TransactionMapping } from './document-builder';
+import { buildMapping, Purpose, quantity, SharedSegments, TransactionMapping } from './document-builder';
 import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
 import { PURCHASE_ORDER_DATES } from './dates';
 import type { EdiMappingSettings, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
@@ -32,8 +32,11 @@ export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappi
 
   const loads: Load[] = [];
   const segments = transaction.segments;
+  // The same pass notes the segments buildMapping reads.
+  const shared = new SharedSegments();
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
+    shared.note(segment.tag, i);
     if (segment.tag !== 'PO1') continue;
     const qty = quantity(el(segment, 2), { control, position: i + 1, tag: 'PO1', element: 2 }, diagnostics);
     if (qty === undefined) continue;
@@ -61,5 +64,6 @@ export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappi
     loads,
     dates: PURCHASE_ORDER_DATES,
     diagnostics,
+    shared,
   });
 }

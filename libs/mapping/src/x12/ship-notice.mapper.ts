@@ -1,5 +1,5 @@
 import type { Load } from '@dockbridge/platform';
-import { buildMapping, Purpose, quantity, TransactionMapping } from './document-builder';
+import { buildMapping, Purpose, quantity, SharedSegments, TransactionMapping } from './document-builder';
 import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
 import { SHIP_NOTICE_DATES } from './dates';
 import type { EdiMappingSettings, EdiSegment, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
@@ -20,12 +20,12 @@ interface HierarchicalLevel {
   /**
    * What an item level's load is read from, found while the set is indexed (its loop is the
    * segments after its HL up to the next HL, SE and CTT excluded): the first LIN, the first SN1 and
-   * its offset in that loop, the first PID with a description (PID05).
+   * its offset in that loop, the description (PID05) of the first PID that has one.
    */
   lin?: EdiSegment;
   sn1?: EdiSegment;
   sn1Offset: number;
-  pid?: EdiSegment;
+  description: string;
 }
 
 /**
@@ -38,8 +38,10 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
   const error = (message: string, position?: number, tag?: string, element?: number) =>
     diagnostics.push({ level: 'error', transactionControl: control, message, ...(position && { segmentPosition: position, segmentTag: tag }), ...(element && { element }) });
 
-  // One pass over the set: the BSN and the HL levels with what their loads need.
+  // One pass over the set: the BSN, the HL levels with what their loads need, and the segments
+  // buildMapping reads (parties, carrier, dates, references).
   const segments = transaction.segments;
+  const shared = new SharedSegments();
   let bsnIndex = -1;
   const levels: HierarchicalLevel[] = [];
   let current: HierarchicalLevel | undefined;
@@ -47,12 +49,15 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
     const tag = segment.tag;
-    if (bsnIndex === -1 && tag === 'BSN') bsnIndex = i;
     if (tag === 'HL') {
-      current = { id: el(segment, 1), parent: el(segment, 2), level: el(segment, 3), position: i + 1, lin: undefined, sn1: undefined, sn1Offset: 0, pid: undefined };
+      current = { id: el(segment, 1), parent: el(segment, 2), level: el(segment, 3), position: i + 1, lin: undefined, sn1: undefined, sn1Offset: 0, description: '' };
       levels.push(current);
       offset = 0;
-    } else if (current && tag !== 'SE' && tag !== 'CTT') {
+      continue;
+    }
+    if (bsnIndex === -1 && tag === 'BSN') bsnIndex = i;
+    shared.note(tag, i);
+    if (current && tag !== 'SE' && tag !== 'CTT') {
       if (current.level === 'I') {
         if (tag === 'LIN') current.lin ??= segment;
         else if (tag === 'SN1') {
@@ -60,7 +65,7 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
             current.sn1 = segment;
             current.sn1Offset = offset;
           }
-        } else if (tag === 'PID' && !current.pid && el(segment, 5)) current.pid = segment;
+        } else if (tag === 'PID' && !current.description) current.description = el(segment, 5);
       }
       offset++;
     }
@@ -112,6 +117,7 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
     loads,
     dates: SHIP_NOTICE_DATES,
     diagnostics,
+    shared,
   });
 }
 
@@ -213,7 +219,7 @@ function itemLoad(level: HierarchicalLevel, control: string, priority: readonly 
     qty = checked;
   }
   const tag = lin ? loadTagOf(lin, 2, priority) : undefined;
-  const description = el(level.pid, 5);
+  const description = level.description;
   const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };
   if (tag) load.loadTag = tag;
   return load;
