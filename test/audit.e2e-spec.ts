@@ -139,7 +139,10 @@ describe('audit store on Postgres', () => {
     it('does nothing when the message already has the status', async () => {
       const message = await record(partner());
       const same = await messages.transition(message.id, 'received', 'operator:alice', 'again');
-      expect(same).toEqual(message);
+      const { rawPayload, ...summary } = message;
+      expect(rawPayload).not.toBe('');
+      // Status changes never read the payload (it may be megabytes).
+      expect(same).toEqual(summary);
       expect(await eventsOf(message.id)).toHaveLength(1);
     });
 

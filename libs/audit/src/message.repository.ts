@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsSelect, SelectQueryBuilder } from 'typeorm';
 import { AuditRecordNotFoundError, isUuid } from './audit.errors';
 import { Actor, MessageChannel, MessageStatus, OperationStatus } from './audit.types';
 import { deriveMessageStatus } from './derive-message-status';
@@ -69,20 +69,10 @@ export const SEARCH_MAX_LIMIT = 500;
 /** Statuses translation decides; delivery outcomes never override them. */
 const FINAL_BEFORE_DELIVERY: readonly MessageStatus[] = ['rejected', 'duplicate'];
 
-/** Every column but the payload, for lists. */
-const SUMMARY_COLUMNS = [
-  'id',
-  'partnerId',
-  'channel',
-  'contentType',
-  'sha256',
-  'status',
-  'statusReason',
-  'replayOf',
-  'receivedAt',
-  'updatedAt',
-  'metadata',
-].map((property) => `m.${property}`);
+/** Every property but the payload (which may be megabytes), for lists and status changes. */
+const SUMMARY_PROPERTIES = ['id', 'partnerId', 'channel', 'contentType', 'sha256', 'status', 'statusReason', 'replayOf', 'receivedAt', 'updatedAt', 'metadata'] as const;
+const SUMMARY_COLUMNS = SUMMARY_PROPERTIES.map((property) => `m.${property}`);
+const SUMMARY_SELECT = Object.fromEntries(SUMMARY_PROPERTIES.map((property) => [property, true])) as FindOptionsSelect<Message>;
 
 /** Messages and their lifecycle events in the audit store. */
 export class MessageRepository {
@@ -274,9 +264,9 @@ export class MessageRepository {
   /**
    * Moves the message to `toStatus` and appends the event, atomically (the row is locked, so
    * concurrent transitions are serialised). Nothing happens when it already has that status.
-   * The reason is kept to 2,000 characters.
+   * The reason is kept to 2,000 characters. Returns the message without its payload.
    */
-  async transition(id: string, toStatus: MessageStatus, actor: Actor, reason?: string | null): Promise<Message> {
+  async transition(id: string, toStatus: MessageStatus, actor: Actor, reason?: string | null): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
       return this.moveTo(manager, message, toStatus, actor, excerpt(reason));
@@ -289,7 +279,7 @@ export class MessageRepository {
    * workers settling at once the second sees the first one's operation. `rejected` and
    * `duplicate` messages are left alone.
    */
-  async settleMessage(id: string, actor: Actor = 'worker'): Promise<Message> {
+  async settleMessage(id: string, actor: Actor = 'worker'): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
       if (FINAL_BEFORE_DELIVERY.includes(message.status)) return message;
@@ -317,9 +307,10 @@ export class MessageRepository {
     return qb;
   }
 
-  private async lock(manager: EntityManager, id: string): Promise<Message> {
+  /** Locks the message row (FOR UPDATE) and reads it without its payload. */
+  private async lock(manager: EntityManager, id: string): Promise<MessageSummary> {
     const message = isUuid(id)
-      ? await manager.findOne(Message, { where: { id }, lock: { mode: 'pessimistic_write' } })
+      ? await manager.findOne(Message, { where: { id }, select: SUMMARY_SELECT, lock: { mode: 'pessimistic_write' } })
       : null;
     if (!message) throw new AuditRecordNotFoundError('message', id);
     return message;
@@ -327,15 +318,15 @@ export class MessageRepository {
 
   private async moveTo(
     manager: EntityManager,
-    message: Message,
+    message: MessageSummary,
     toStatus: MessageStatus,
     actor: Actor,
     reason: string | null,
-  ): Promise<Message> {
+  ): Promise<MessageSummary> {
     if (message.status === toStatus) return message;
     await manager.update(Message, { id: message.id }, { status: toStatus, statusReason: reason });
     await this.appendEvent(manager, message.id, message.status, toStatus, actor, reason);
-    return manager.findOneByOrFail(Message, { id: message.id });
+    return manager.findOneOrFail(Message, { where: { id: message.id }, select: SUMMARY_SELECT });
   }
 
   private async appendEvent(
