@@ -12,6 +12,7 @@
  */
 import { ChildProcess, fork } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -57,6 +58,34 @@ async function waitFor(url: string, seconds = 60) {
   throw new Error(`${url} did not answer`);
 }
 
+/**
+ * CPU seconds used so far by the processes of each role (Linux /proc; clock ticks of 10 ms), so a run
+ * can say where the machine's two cores went: the gateway, Postgres (all its processes), Redis, and
+ * this process (the load generator).
+ */
+function cpuSeconds(gatewayPid: number): Record<'gateway' | 'postgres' | 'redis' | 'loadgen', number> {
+  const ticks = (pid: number | string) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return 0;
+    }
+  };
+  const byName = (name: string) => {
+    let total = 0;
+    for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(name)) total += ticks(pid);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return total;
+  };
+  return { gateway: ticks(gatewayPid), postgres: byName('postgres'), redis: byName('redis-server'), loadgen: ticks(process.pid) };
+}
+
 function load(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
 }
@@ -71,7 +100,7 @@ async function main() {
   try {
     start('bench/bare-server.js', [String(barePort)], {});
     start('bench/bare-nest-server.js', [String(nestPort)], {});
-    start('apps/gateway/src/main.js', [], {
+    const gatewayProcess = start('apps/gateway/src/main.js', [], {
       DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}`,
       REDIS_URL: 'redis://127.0.0.1:6379',
       REDIS_PREFIX: prefix,
@@ -130,14 +159,21 @@ async function main() {
     await load({ url: nest, requests: hello, ...warm });
     await load({ url: gateway, requests: [signed()], ...warm });
 
-    const rows: { run: number; bareRps: number; bareP99: number; nestRps: number; gwRps: number; gwP99: number; gwNon2xx: number; fixedP99: number; fixedRps: number }[] = [];
+    const rows: { run: number; bareRps: number; bareP99: number; nestRps: number; gwRps: number; gwP99: number; gwNon2xx: number; fixedP99: number; fixedRps: number; cpuPerRequest: Record<string, number> }[] = [];
     for (let run = 1; run <= RUNS; run++) {
       const b = await load({ url: bare, requests: hello, connections: CONNECTIONS, duration: SECONDS });
       const n = await load({ url: nest, requests: hello, connections: CONNECTIONS, duration: SECONDS });
+      const cpuBefore = cpuSeconds(gatewayProcess.pid!);
       const g = await load({ url: gateway, requests: [signed()], connections: CONNECTIONS, duration: SECONDS });
+      const cpuAfter = cpuSeconds(gatewayProcess.pid!);
+      // Microseconds of CPU per webhook, by role, under full load.
+      const cpuPerRequest = Object.fromEntries(
+        Object.entries(cpuAfter).map(([role, seconds]) => [role, Math.round((1e6 * (seconds - cpuBefore[role as keyof typeof cpuBefore])) / (g.requests.average * SECONDS))]),
+      );
       const f = await load({ url: gateway, requests: [signed()], connections: CONNECTIONS, duration: SECONDS, overallRate: 1000 });
-      rows.push({ run, bareRps: b.requests.average, bareP99: b.latency.p99, nestRps: n.requests.average, gwRps: g.requests.average, gwP99: g.latency.p99, gwNon2xx: g.non2xx + g.errors, fixedP99: f.latency.p99, fixedRps: f.requests.average });
+      rows.push({ run, bareRps: b.requests.average, bareP99: b.latency.p99, nestRps: n.requests.average, gwRps: g.requests.average, gwP99: g.latency.p99, gwNon2xx: g.non2xx + g.errors, fixedP99: f.latency.p99, fixedRps: f.requests.average, cpuPerRequest });
       console.log(`run ${run}: bare ${Math.round(b.requests.average)} req/s p99 ${b.latency.p99} ms | nest hello ${Math.round(n.requests.average)} req/s p99 ${n.latency.p99} ms | gateway ${Math.round(g.requests.average)} req/s p99 ${g.latency.p99} ms (non-2xx+errors ${g.non2xx + g.errors}) | gateway at 1,000 req/s: ${Math.round(f.requests.average)} req/s served, p99 ${f.latency.p99} ms`);
+      console.log(`       CPU per webhook at full load (µs): ${Object.entries(cpuPerRequest).map(([role, us]) => `${role} ${us}`).join(', ')}`);
     }
     const bareRps = median(rows.map((r) => r.bareRps));
     const gwRps = median(rows.map((r) => r.gwRps));
