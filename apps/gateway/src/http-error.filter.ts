@@ -21,16 +21,22 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
+      // /health when something is down: 503 with the report itself (which dependency, why), as probes expect.
+      void reply.status(exception.getStatus()).send(exception.getResponse());
+      return;
+    }
     const body = this.describe(exception);
     void reply.status(body.statusCode).send(body);
   }
 
   private describe(exception: unknown): ErrorBody {
     if (exception instanceof HttpException) {
+      const statusCode = exception.getStatus();
       const response = exception.getResponse();
-      if (typeof response === 'object' && response && 'details' in response) return response as ErrorBody;
+      if (isErrorBody(response)) return response;
       const message = typeof response === 'string' ? response : (response as { message?: string | string[] }).message;
-      return { statusCode: exception.getStatus(), error: exception.name.replace(/Exception$/, ''), details: [message ?? exception.message].flat() };
+      return { statusCode, error: exception.name.replace(/Exception$/, ''), details: [message ?? exception.message].flat() };
     }
     const status = (exception as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return { statusCode: status, error: 'Bad request', details: [(exception as Error).message] };
@@ -38,3 +44,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     return { statusCode: 500, error: 'Internal error', details: ['dockbridge failed unexpectedly; the error is logged'] };
   }
 }
+
+const isErrorBody = (response: unknown): response is ErrorBody =>
+  typeof response === 'object' && response !== null && typeof (response as ErrorBody).statusCode === 'number' && Array.isArray((response as ErrorBody).details);
+
+/** The body @nestjs/terminus throws when a check fails: {status: 'error', info, error, details}. */
+const isHealthReport = (response: unknown): boolean =>
+  typeof response === 'object' && response !== null && (response as { status?: unknown }).status === 'error' && 'info' in response && 'error' in response;
