@@ -5,14 +5,25 @@ import { AppConfig, ConfigModule, LoadConfigOptions } from '@dockbridge/config';
 import { PARTNER_ENTITIES, PARTNER_MIGRATIONS, PartnersModule } from '@dockbridge/partners';
 import { PipelineModule } from './pipeline.module';
 
-/** Headers that carry secrets: pino writes `[Redacted]` in their place. */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  'req.headers["webhook-signature"]',
-  'req.headers["x-hub-signature-256"]',
-];
+/**
+ * The request headers a request log line may show. An allowlist, not a redact list: partners name
+ * their own signature and API-key headers, and none of those may reach a log.
+ */
+export const LOGGED_REQUEST_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-request-id', 'webhook-id', 'webhook-timestamp'];
+
+interface SerializedRequest {
+  id?: unknown;
+  method?: string;
+  url?: string;
+  remoteAddress?: string;
+  headers?: Record<string, unknown>;
+}
+
+/** What a request log line says of the request: what was asked, by whom (address), never credentials. */
+export function requestForLog(req: SerializedRequest): SerializedRequest {
+  const headers = Object.fromEntries(LOGGED_REQUEST_HEADERS.filter((name) => req.headers?.[name] !== undefined).map((name) => [name, req.headers![name]]));
+  return { id: req.id, method: req.method, url: req.url, remoteAddress: req.remoteAddress, headers };
+}
 
 /**
  * What every dockbridge process shares: the validated configuration, structured logs, the database
@@ -31,10 +42,12 @@ export class CoreModule {
           useFactory: (c: AppConfig) => ({
             pinoHttp: {
               level: c.log.level,
-              redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
+              serializers: { req: requestForLog },
               // Health and metrics scrapes would drown the log.
               autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
             },
+            // nestjs-pino's default route pattern does not match under Nest 12's router: no request was logged.
+            forRoutes: ['{*splat}'],
           }),
         }),
         AuditModule.forRootAsync({
