@@ -150,7 +150,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
   it('records one message for concurrent repeats of a webhook-id (one group commit), and each distinct webhook once', async () => {
     const id = `msg_${randomUUID()}`;
     // Sent at once, so they share commits: the key must still be claimed exactly once.
-    const repeats = await Promise.all(Array.from({ length: 12 }, () => sendStandard(purchaseOrder('PO-9010'), { id })));
+    const repeats = await Promise.all(Array.from({ length: 12 }, () => sendStandard(purchaseOrder('PO-9030'), { id })));
     const distinct = await Promise.all(Array.from({ length: 12 }, (_, i) => sendStandard(purchaseOrder(`PO-902${i}`))));
     const answers = await Promise.all(repeats.map(async (r) => ({ status: r.status, body: await r.json() })));
     expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
@@ -163,7 +163,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     for (const messageId of [original, ...distinctIds]) {
       expect(await spine.waitForStatus(messageId, final)).toBe('delivered');
     }
-    expect((await spine.messages.search({ documentId: 'PO-9010' })).items.map((m) => m.id)).toEqual([original]);
+    expect((await spine.messages.search({ documentId: 'PO-9030' })).items.map((m) => m.id)).toEqual([original]);
   });
 
   it('refuses a body over the partner limit with 413, recorded as a rejected request', async () => {
@@ -172,6 +172,59 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(response.status).toBe(413);
     const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
     expect(rejected.statusReason).toMatch(/exceeds the partner's limit of 4096 bytes/);
+  });
+
+  /** Sets acme-wms's body limit for the duration of `run` (endpoints are cached for a second). */
+  const withWmsBodyLimit = async (maxBodyBytes: number, run: () => Promise<void>) => {
+    const partners = spine.app.get(PartnerRepository);
+    const setLimit = async (limit: number) => {
+      const wms = (await partners.findById('acme-wms'))!;
+      await partners.upsert({ ...wms, settings: { ...wms.settings, webhook: { ...wms.settings.webhook!, maxBodyBytes: limit } } }, 'api');
+      await new Promise((resolve) => setTimeout(resolve, ENDPOINT_TTL_MS + 100));
+    };
+    await setLimit(maxBodyBytes);
+    try {
+      await run();
+    } finally {
+      await setLimit(4096);
+    }
+  };
+
+  it("takes bodies up to the partner's limit even above the gateway's general one, and refuses one declared over it unread", async () => {
+    const gatewayLimit = spine.config.gateway.bodyLimitBytes;
+    await withWmsBodyLimit(gatewayLimit + 2 * 1024 * 1024, async () => {
+      const accepted = await sendStandard(purchaseOrder('PO-9040', { notes: 'x'.repeat(gatewayLimit + 1024 * 1024) }));
+      expect(accepted.status).toBe(202);
+      expect(await spine.waitForStatus((await accepted.json()).messageId, final)).toBe('delivered');
+
+      const over = await sendStandard(purchaseOrder('PO-9041', { notes: 'x'.repeat(gatewayLimit + 3 * 1024 * 1024) }));
+      expect(over.status).toBe(413);
+      expect((await over.json()).details[0]).toMatch(/exceeds the partner's limit of \d+ bytes/);
+      const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
+      expect(rejected.statusReason).toBe(`body of ${JSON.stringify(purchaseOrder('PO-9041', { notes: 'x'.repeat(gatewayLimit + 3 * 1024 * 1024) })).length} bytes exceeds the partner's limit of ${gatewayLimit + 2 * 1024 * 1024} bytes`);
+    });
+  });
+
+  it('measures a body sent without a declared length (chunked) against the partner limit', async () => {
+    const raw = JSON.stringify(purchaseOrder('PO-9042', { notes: 'y'.repeat(8000) }));
+    const id = `msg_${randomUUID()}`;
+    const at = new Date();
+    const chunked = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(raw.slice(0, 3000)));
+        controller.enqueue(new TextEncoder().encode(raw.slice(3000)));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(wmsSecret).sign(id, at, raw) },
+      body: chunked,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
+    expect(rejected.statusReason).toBe(`body of ${raw.length} bytes exceeds the partner's limit of 4096 bytes`);
   });
 
   it('rejects a payload the mapping turns into invalid operations, naming the path', async () => {

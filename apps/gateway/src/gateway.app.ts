@@ -8,6 +8,7 @@ import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
 
 import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
+import { applyWebhookBodyLimits } from './webhooks/webhook-body-limit';
 
 export interface GatewayAppOptions {
   config: AppConfig;
@@ -32,6 +33,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   app.useLogger(app.get(Logger));
   // X12 bodies are text, taken as sent (the durable record is the exact payload).
   app.getHttpAdapter().getInstance().addContentTypeParser(X12_BODY_TYPES, { parseAs: 'string' }, (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => done(null, body));
+  applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,

@@ -23,7 +23,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { PARTNER_ID_PATTERN } from './entities/partner.entity';
-import { DirectoryEntry, PartnerEdiSettings, PartnerExportSettings, PartnerProfileInput, PartnerSettings, PartnerWebhookSettings } from './partner.types';
+import { DirectoryEntry, MAX_WEBHOOK_BODY_BYTES, PartnerEdiSettings, PartnerExportSettings, PartnerProfileInput, PartnerSettings, PartnerWebhookSettings } from './partner.types';
 
 const CODE = /^[A-Za-z0-9 ._:/-]{1,80}$/;
 
@@ -64,7 +64,7 @@ export class PartnerWebhookSettingsDto implements PartnerWebhookSettings {
   @IsOptional() @IsIn(['hex', 'base64']) encoding?: 'hex' | 'base64';
   @IsOptional() @IsString() @MaxLength(50) prefix?: string;
   @ValidateIf((o: PartnerWebhookSettingsDto) => o.verification === 'api-key') @IsString() @Matches(/^[A-Za-z0-9-]{1,100}$/) apiKeyHeader?: string;
-  @IsOptional() @IsInt() @Min(1) @Max(64 * 1024 * 1024) maxBodyBytes?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_WEBHOOK_BODY_BYTES) maxBodyBytes?: number;
   @IsOptional() @IsInt() @Min(1) @Max(86_400) toleranceSeconds?: number;
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9-]{1,100}$/) idempotencyHeader?: string;
   @IsOptional() @IsString() @MinLength(1) @MaxLength(500) idempotencyPath?: string;

@@ -129,7 +129,7 @@ export interface PartnerWebhookSettings {
   prefix?: string;
   /** api-key: the header carrying the key. */
   apiKeyHeader?: string;
-  /** Largest body accepted, bytes (default 1 MiB); larger → 413. */
+  /** Largest body accepted, bytes (default 1 MiB, at most MAX_WEBHOOK_BODY_BYTES); larger → 413. */
   maxBodyBytes?: number;
   /** Standard Webhooks timestamp tolerance, seconds (default 300). */
   toleranceSeconds?: number;
@@ -154,3 +154,8 @@ export interface PartnerExportSettings {
   /** Also POST it here, signed with Standard Webhooks using the partner's newest active webhook secret. */
   url?: string;
 }
+
+/** A webhook body's size limit when the partner names none. */
+export const DEFAULT_WEBHOOK_BODY_BYTES = 1024 * 1024;
+/** The largest limit a partner may set (the webhook route reads up to this much). */
+export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024 * 1024;

@@ -5,9 +5,8 @@ import jsonata from 'jsonata';
 import { MessageRepository, storableText } from '@dockbridge/audit';
 import { verifyWebhook } from '@dockbridge/partners';
 import { AcceptMessage, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { refuseOversizedWebhook, webhookBodyLimit } from './webhook-body-limit';
 import { WebhookEndpoints } from './webhook-endpoints';
-
-const DEFAULT_MAX_BODY = 1024 * 1024;
 
 /**
  * Partner webhooks: the exact bytes are verified (Standard Webhooks, HMAC or API key, any active
@@ -39,12 +38,9 @@ export class WebhooksController {
     const text = storableText(body.toString('utf8'));
     const base = { partnerId, channel: 'webhook' as const, contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway' as const };
 
-    const limit = settings.maxBodyBytes ?? DEFAULT_MAX_BODY;
-    if (body.length > limit) {
-      const reason = `body of ${body.length} bytes exceeds the partner's limit of ${limit} bytes`;
-      await this.messages.record({ ...base, rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size: body.length, refusedAtIngress: true } });
-      throw new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
-    }
+    // Bodies declared too large were refused before reading (webhook-body-limit.ts); this catches the undeclared.
+    const limit = webhookBodyLimit(settings);
+    if (body.length > limit) throw await refuseOversizedWebhook(this.messages, partnerId, body.length, limit);
     let verification = verifyWebhook(settings, WebhookEndpoints.usable(endpoint), body, request.headers);
     if (!verification.ok) {
       // Perhaps a secret added a moment ago: read afresh before refusing.

@@ -1,0 +1,50 @@
+import { HttpException } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MessageRepository } from '@dockbridge/audit';
+import { DEFAULT_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, PartnerWebhookSettings } from '@dockbridge/partners';
+import { WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { WebhookEndpoints } from './webhook-endpoints';
+
+/** The webhook route as Fastify names it. */
+const WEBHOOK_ROUTE = '/v1/webhooks/:partner';
+
+export const webhookBodyLimit = (settings: PartnerWebhookSettings): number => settings.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
+
+/** Records a webhook refused for its size (a rejected request, kept without its body) and returns the 413 to answer. */
+export async function refuseOversizedWebhook(messages: MessageRepository, partnerId: string, size: number, limit: number): Promise<HttpException> {
+  const reason = `body of ${size} bytes exceeds the partner's limit of ${limit} bytes`;
+  await messages.record({ partnerId, channel: 'webhook', contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway', rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size, refusedAtIngress: true } });
+  return new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
+}
+
+/**
+ * Each partner's own body limit, whatever the gateway's general one: the webhook route reads up to
+ * the largest limit a partner may set, and a body whose declared length is over its partner's limit
+ * is refused (413, recorded) before a byte of it is read. Bodies without a declared length are
+ * measured by the controller once read.
+ */
+export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit: number): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  const endpoints = app.get(WebhookEndpoints);
+  const messages = app.get(MessageRepository);
+  fastify.addHook('onRoute', (route) => {
+    if (route.url === WEBHOOK_ROUTE) route.bodyLimit = Math.max(gatewayLimit, MAX_WEBHOOK_BODY_BYTES);
+  });
+  fastify.addHook('preParsing', async (request, reply, payload) => {
+    if (request.routeOptions.url !== WEBHOOK_ROUTE) return payload;
+    const declared = Number(request.headers['content-length']);
+    if (!Number.isSafeInteger(declared)) return payload;
+    const partnerId = (request.params as { partner: string }).partner;
+    const { partner } = await endpoints.get(partnerId);
+    const settings = partner?.enabled ? partner.settings.webhook : undefined;
+    // No endpoint: the controller answers 404, but not after reading more than the gateway's limit.
+    const limit = settings ? webhookBodyLimit(settings) : gatewayLimit;
+    if (declared <= limit) return payload;
+    const refusal = settings
+      ? await refuseOversizedWebhook(messages, partnerId, declared, limit)
+      : new HttpException({ statusCode: 413, error: 'Payload too large', details: [`body of ${declared} bytes exceeds the limit of ${limit} bytes`] }, 413);
+    // The connection is closed after this answer: the unread body is never consumed.
+    void reply.header('connection', 'close').status(413).send(refusal.getResponse());
+    return reply;
+  });
+}
