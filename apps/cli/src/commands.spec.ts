@@ -1,0 +1,156 @@
+import { CliIo, DEFAULT_URL, run, secretsOf } from './commands';
+
+const TOKEN = 'admin-token-do-not-print';
+
+interface Sent {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Runs the CLI in-process against a fake gateway that answers `status` + `body` to every request. */
+async function cli(argv: string[], answer: { status?: number; body?: unknown; fail?: Error } = {}, env: CliIo['env'] = { DOCKBRIDGE_ADMIN_TOKEN: TOKEN }) {
+  const sent: Sent[] = [];
+  let stdout = '';
+  let stderr = '';
+  const fakeFetch = (async (url: string, init: RequestInit) => {
+    sent.push({ url, method: String(init.method), headers: init.headers as Record<string, string>, body: init.body as string | undefined });
+    if (answer.fail) throw answer.fail;
+    return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), { status: answer.status ?? 200 });
+  }) as unknown as typeof fetch;
+  const code = await run(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env,
+    fetch: fakeFetch,
+    readFile: (path) => {
+      if (path === 'fix.json') return '{"operations":[]}';
+      if (path === 'po.edi') return 'ISA*00*~';
+      throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    },
+  });
+  return { code, stdout, stderr, sent };
+}
+
+describe('dockbridge commands (fake gateway)', () => {
+  it('lists messages with the admin token, at the default URL, as a table', async () => {
+    const { code, stdout, sent } = await cli(['messages', 'list', '--status', 'failed', '--partner', 'acme'], { body: { items: [], nextCursor: null } });
+    expect(code).toBe(0);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].url).toBe(`${DEFAULT_URL}/v1/admin/messages?status=failed&partner=acme`);
+    expect(sent[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(stdout).toBe('No messages match.\n');
+  });
+
+  it('takes --url and --token before or after the command, and DOCKBRIDGE_URL', async () => {
+    const { sent } = await cli(['messages', 'list', '--url', 'http://gw.example:8080/', '--token', 'other'], { body: { items: [], nextCursor: null } }, {});
+    expect(sent[0].url).toBe('http://gw.example:8080/v1/admin/messages');
+    expect(sent[0].headers.authorization).toBe('Bearer other');
+    const before = await cli(['--url', 'http://gw.example:8080', 'messages', 'list'], { body: { items: [], nextCursor: null } });
+    expect(before.sent[0].url).toBe('http://gw.example:8080/v1/admin/messages');
+    const fromEnv = await cli(['messages', 'list'], { body: { items: [], nextCursor: null } }, { DOCKBRIDGE_URL: 'http://env:1234', DOCKBRIDGE_ADMIN_TOKEN: TOKEN });
+    expect(fromEnv.sent[0].url).toBe('http://env:1234/v1/admin/messages');
+  });
+
+  it('prints --json answers as JSON', async () => {
+    const page = { items: [], nextCursor: null };
+    const { stdout } = await cli(['messages', 'list', '--json'], { body: page });
+    expect(JSON.parse(stdout)).toEqual(page);
+  });
+
+  it('prints only the raw payload with show --payload', async () => {
+    const detail = { message: { id: 'm', rawPayload: 'ISA*00*~\nGS*', status: 'failed' }, operations: [], events: [] };
+    const { code, stdout } = await cli(['messages', 'show', 'm', '--payload'], { body: detail });
+    expect(code).toBe(0);
+    expect(stdout).toBe('ISA*00*~\nGS*');
+  });
+
+  it('sends a single replay with the corrected payload file, and a bulk dry run by default', async () => {
+    const one = await cli(['messages', 'replay', 'id-1', '--payload-file', 'fix.json', '--reason', 'fixed'], { status: 202, body: { messageId: 'new', replayOf: 'id-1', status: 'received' } });
+    expect(one.code).toBe(0);
+    expect(one.sent[0]).toMatchObject({ method: 'POST', url: `${DEFAULT_URL}/v1/admin/messages/id-1/replay` });
+    expect(JSON.parse(one.sent[0].body!)).toEqual({ payload: '{"operations":[]}', reason: 'fixed' });
+    expect(one.stdout).toContain('Replayed id-1 as new message new (received).');
+
+    const bulk = await cli(['messages', 'replay', '--status', 'failed'], { body: { dryRun: true, matching: 2 } });
+    expect(JSON.parse(bulk.sent[0].body!)).toEqual({ status: ['failed'] });
+    expect(bulk.stdout).toContain('Dry run: 2 messages match');
+    const real = await cli(['messages', 'replay', '--status', 'failed', '--no-dry-run', '--failed-only'], { body: { dryRun: false, replayed: 0, messageIds: [], skipped: [] } });
+    expect(JSON.parse(real.sent[0].body!)).toEqual({ status: ['failed'], mode: 'failed-only', dryRun: false });
+  });
+
+  it('posts an EDI file to the preview with the API key header, not the admin token', async () => {
+    const preview = { interchanges: [], transactionSets: [], documents: [], acknowledgments: [], problems: [] };
+    const { code, sent } = await cli(['edi', 'preview', 'po.edi', '--api-key', 'dbk_key'], { body: preview });
+    expect(code).toBe(0);
+    expect(sent[0]).toMatchObject({ method: 'POST', url: `${DEFAULT_URL}/v1/edi/preview`, body: 'ISA*00*~' });
+    expect(sent[0].headers).toMatchObject({ 'x-api-key': 'dbk_key', 'content-type': 'application/edi-x12' });
+    expect(sent[0].headers.authorization).toBeUndefined();
+  });
+
+  it("exits 1 on a refusal and prints the gateway's error and details", async () => {
+    const { code, stdout, stderr } = await cli(['messages', 'show', 'c0ffee00-0000-4000-8000-000000000000'], {
+      status: 404,
+      body: { statusCode: 404, error: 'NotFound', details: ['message c0ffee00-0000-4000-8000-000000000000 does not exist'] },
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('error: NotFound (HTTP 404)\n  message c0ffee00-0000-4000-8000-000000000000 does not exist\n');
+  });
+
+  it('exits 1 on a 401 with a hint naming the credential, never its value, even when the gateway echoes it', async () => {
+    const { code, stderr } = await cli(['messages', 'list', '--token', 'wrong-token-1234', '--verbose'], { status: 401, body: { statusCode: 401, error: 'Unauthorized', details: ['bad token wrong-token-1234'] } }, {});
+    expect(code).toBe(1);
+    expect(stderr).toContain('error: Unauthorized (HTTP 401)');
+    expect(stderr).toContain('check DOCKBRIDGE_ADMIN_TOKEN or --token');
+    expect(stderr).toContain('> GET http://127.0.0.1:3000/v1/admin/messages -> 401');
+    expect(stderr).not.toContain('wrong-token-1234');
+  });
+
+  it('exits 1 naming the URL (without credentials) when the gateway cannot be reached', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:3000'), { code: 'ECONNREFUSED' }) });
+    const { code, stderr } = await cli(['messages', 'list', '--url', 'http://ops:pw@10.0.0.1:3000'], { fail: refused });
+    expect(code).toBe(1);
+    expect(stderr).toContain('cannot reach the gateway at http://10.0.0.1:3000: connect ECONNREFUSED 10.0.0.1:3000');
+    expect(stderr).not.toContain('pw@');
+  });
+
+  it.each([
+    ['an unknown option', ['messages', 'list', '--colour', 'red']],
+    ['a missing id', ['messages', 'show']],
+    ['a bad --limit', ['messages', 'list', '--limit', 'ten']],
+    ['a bad --mapping', ['messages', 'replay', 'id-1', '--mapping', 'latest']],
+    ['a bulk replay without a filter', ['messages', 'replay', '--no-dry-run']],
+    ['--dry-run with an id', ['messages', 'replay', 'id-1', '--dry-run']],
+    ['a bad --url', ['messages', 'list', '--url', 'ftp://x']],
+    ['an unreadable file', ['edi', 'preview', 'missing.edi', '--api-key', 'k']],
+    ['a group without its command', ['messages']],
+  ])('exits 2 and sends nothing on %s', async (_name, argv) => {
+    const { code, sent, stderr } = await cli(argv);
+    expect(code).toBe(2);
+    expect(sent).toHaveLength(0);
+    expect(stderr).not.toBe('');
+  });
+
+  it('exits 2 without a token or API key, and says where to set it', async () => {
+    const admin = await cli(['messages', 'list'], {}, {});
+    expect(admin).toMatchObject({ code: 2, sent: [] });
+    expect(admin.stderr).toContain('no admin token: set DOCKBRIDGE_ADMIN_TOKEN');
+    const edi = await cli(['edi', 'preview', 'po.edi'], {}, {});
+    expect(edi).toMatchObject({ code: 2, sent: [] });
+    expect(edi.stderr).toContain('no partner API key');
+  });
+
+  it('prints help with exit 0', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: dockbridge');
+  });
+});
+
+describe('secretsOf', () => {
+  it('finds the token and API key in both argument forms and in the environment', () => {
+    expect(secretsOf(['--token', 'a1', '--api-key=b2', 'list'], { DOCKBRIDGE_ADMIN_TOKEN: 'c3', DOCKBRIDGE_API_KEY: undefined }).sort()).toEqual(['a1', 'b2', 'c3']);
+  });
+});

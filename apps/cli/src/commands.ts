@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { ConnectionError, GatewayClient, GatewayError } from './client';
+import {
+  BulkReplayResult,
+  EdiPreview,
+  formatBulkReplay,
+  formatGatewayError,
+  formatMessageDetail,
+  formatMessageList,
+  formatPreview,
+  formatReplay,
+  MessageDetail,
+  MessagePage,
+  redact,
+  ReplayResult,
+} from './format';
+import { detailRequest, ListOptions, MAPPING_CHOICES, previewRequest, replayRequest, ReplayOptions, searchRequest, UsageError } from './requests';
+
+/** The gateway's default listen address (libs/config: gateway.port = 3000). */
+export const DEFAULT_URL = 'http://127.0.0.1:3000';
+
+export const EXIT_OK = 0;
+/** The gateway refused the request, the thing does not exist, or the gateway could not be reached. */
+export const EXIT_REFUSED = 1;
+/** The command line is wrong; nothing was sent. */
+export const EXIT_USAGE = 2;
+
+/** Everything the CLI touches outside itself, so tests can run it in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+  fetch?: typeof fetch;
+  readFile?(path: string): string;
+}
+
+interface GlobalOptions {
+  url?: string;
+  token?: string;
+  verbose?: boolean;
+}
+
+const SECRET_FLAGS = ['--token', '--api-key'];
+
+/** The secret values on this command line or in the environment, to be scrubbed from anything printed. */
+export function secretsOf(argv: readonly string[], env: CliIo['env']): string[] {
+  const secrets = [env.DOCKBRIDGE_ADMIN_TOKEN, env.DOCKBRIDGE_API_KEY];
+  argv.forEach((arg, i) => {
+    for (const flag of SECRET_FLAGS) {
+      if (arg === flag) secrets.push(argv[i + 1]);
+      else if (arg.startsWith(`${flag}=`)) secrets.push(arg.slice(flag.length + 1));
+    }
+  });
+  return secrets.filter((s): s is string => !!s);
+}
+
+/** Runs one command line; returns the exit code. */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const secrets = secretsOf(argv, io.env);
+  const err = (lines: string[]) => io.stderr(redact(lines.join('\n'), secrets) + '\n');
+  const out = (lines: string[]) => io.stdout(lines.join('\n') + '\n');
+  const json = (value: unknown) => io.stdout(JSON.stringify(value, null, 2) + '\n');
+  const readFile = io.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
+
+  const program = new Command('dockbridge')
+    .description("Find, inspect and replay dockbridge messages through the gateway's admin API")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: (text) => io.stderr(redact(text, secrets)) })
+    .showHelpAfterError('(add --help for usage)')
+    .option('--url <url>', `gateway base URL (default: $DOCKBRIDGE_URL, else ${DEFAULT_URL})`)
+    .option('--token <token>', 'admin token (default: $DOCKBRIDGE_ADMIN_TOKEN; prefer the variable: arguments show in ps and shell history)')
+    .option('-v, --verbose', 'print each request (method, URL, status, time; never headers) to stderr');
+
+  const baseUrl = (globals: GlobalOptions): string => {
+    const url = globals.url ?? io.env.DOCKBRIDGE_URL ?? DEFAULT_URL;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}`);
+    return url;
+  };
+  // Said when the gateway answers 401: which credential to check (never its value).
+  let credentialHint = '(check DOCKBRIDGE_ADMIN_TOKEN or --token)';
+  const trace = (globals: GlobalOptions) => (globals.verbose ? (line: string) => err([`> ${line}`]) : undefined);
+
+  /** A client of the admin API; the token is required before anything is sent. */
+  const admin = (command: Command): GatewayClient => {
+    const globals = command.optsWithGlobals<GlobalOptions>();
+    const token = globals.token ?? io.env.DOCKBRIDGE_ADMIN_TOKEN;
+    if (!token) throw new UsageError("no admin token: set DOCKBRIDGE_ADMIN_TOKEN (the gateway's ADMIN_TOKEN) or pass --token");
+    return new GatewayClient({ baseUrl: baseUrl(globals), adminToken: token, fetch: io.fetch, trace: trace(globals) });
+  };
+
+  const messages = program.command('messages').description('search, inspect and replay messages');
+
+  messages
+    .command('list')
+    .description('search messages, newest first (a readable table; --json for scripts)')
+    .option('--status <list>', 'comma list: received, translating, delivering, delivered, partially_failed, failed, rejected, duplicate')
+    .option('--channel <list>', 'comma list: api, sftp, http-edi, webhook, replay, export')
+    .option('--partner <id>', 'partner id')
+    .option('--from <iso>', 'received at or after (ISO 8601)')
+    .option('--to <iso>', 'received before (ISO 8601)')
+    .option('--document <id>', 'messages with an operation on this document or booking id')
+    .option('--limit <n>', 'page size, 1 to 500 (gateway default 50)')
+    .option('--cursor <id>', 'the next page: the cursor printed under the previous page')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (options: ListOptions & { json?: boolean }, command: Command) => {
+      const page = await admin(command).send<MessagePage>(searchRequest(options));
+      if (options.json) json(page);
+      else out(formatMessageList(page));
+    });
+
+  messages
+    .command('show')
+    .description('one message with its operations (outcome, attempts, last error) and events')
+    .argument('<id>', 'message id')
+    .option('--json', 'print the API answer as JSON')
+    .option('--payload', 'print only the raw payload, exactly as stored (e.g. to edit it and replay with --payload-file)')
+    .action(async (id: string, options: { json?: boolean; payload?: boolean }, command: Command) => {
+      if (options.json && options.payload) throw new UsageError('--json and --payload are alternatives; give one');
+      const detail = await admin(command).send<MessageDetail>(detailRequest(id));
+      if (options.payload) io.stdout(detail.message.rawPayload);
+      else if (options.json) json(detail);
+      else out(formatMessageDetail(detail));
+    });
+
+  messages
+    .command('replay')
+    .description('replay one message (by id) or every message a filter matches (bulk; a dry run unless --no-dry-run). Replays are new messages; originals are never changed')
+    .argument('[id]', 'message id; omit it and give filters for a bulk replay')
+    .option('--failed-only', 'retry only the failed operations (default: rerun the whole raw payload)')
+    .addOption(new Option('--mapping <version>', 'webhook messages: the mapping version to use (gateway default: original)').choices(MAPPING_CHOICES))
+    .option('--payload-file <path>', 'one message: edit-and-replay with this corrected payload (EDI or JSON text)')
+    .option('--reason <text>', 'why, recorded with the replay')
+    .option('--operator <name>', 'who, recorded as operator:<name> (gateway default: admin)')
+    .option('--status <list>', 'bulk filter: comma list of statuses')
+    .option('--channel <list>', 'bulk filter: comma list of channels')
+    .option('--partner <id>', 'bulk filter: partner id')
+    .option('--from <iso>', 'bulk filter: received at or after (ISO 8601)')
+    .option('--to <iso>', 'bulk filter: received before (ISO 8601)')
+    .option('--document <id>', 'bulk filter: document or booking id')
+    .option('--dry-run', 'bulk: only count the matching messages (the default)')
+    .option('--no-dry-run', 'bulk: replay the matching messages')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (id: string | undefined, options: ReplayOptions & { payloadFile?: string; json?: boolean }, command: Command) => {
+      const { payloadFile, json: asJson, ...rest } = options;
+      const payload = payloadFile === undefined ? undefined : readText(readFile, payloadFile);
+      const request = replayRequest(id, { ...rest, payload });
+      const result = await admin(command).send<ReplayResult | BulkReplayResult>(request);
+      if (asJson) json(result);
+      else out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult));
+    });
+
+  program
+    .command('edi')
+    .description('X12 EDI tools')
+    .command('preview')
+    .description('dry run: the documents and diagnostics an X12 file would produce; nothing is recorded or delivered')
+    .argument('<file>', 'X12 file')
+    .option('--api-key <key>', "the partner's API key (default: $DOCKBRIDGE_API_KEY)")
+    .option('--json', 'print the API answer as JSON')
+    .action(async (file: string, options: { apiKey?: string; json?: boolean }, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const apiKey = options.apiKey ?? io.env.DOCKBRIDGE_API_KEY;
+      if (!apiKey) throw new UsageError("no partner API key: set DOCKBRIDGE_API_KEY or pass --api-key (the preview runs with that partner's EDI settings)");
+      credentialHint = '(check DOCKBRIDGE_API_KEY or --api-key)';
+      const text = readText(readFile, file);
+      const client = new GatewayClient({ baseUrl: baseUrl(globals), apiKey, fetch: io.fetch, trace: trace(globals) });
+      const preview = await client.send<EdiPreview>(previewRequest(text));
+      if (options.json) json(preview);
+      else out(formatPreview(preview));
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE; // commander printed it
+    if (error instanceof UsageError) {
+      err([`error: ${error.message}`, '(add --help for usage)']);
+      return EXIT_USAGE;
+    }
+    if (error instanceof GatewayError) {
+      err(formatGatewayError(error.status, error.error, error.details, error.status === 401 ? credentialHint : undefined));
+      return EXIT_REFUSED;
+    }
+    if (error instanceof ConnectionError) {
+      err([`error: ${error.message}`, `(is the gateway running there? set --url or DOCKBRIDGE_URL)`]);
+      return EXIT_REFUSED;
+    }
+    err([`error: ${error instanceof Error ? error.message : String(error)}`]);
+    return EXIT_REFUSED;
+  }
+}
+
+function readText(readFile: (path: string) => string, path: string): string {
+  try {
+    return readFile(path);
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as { code?: string }).code ?? (error as Error).message}`);
+  }
+}

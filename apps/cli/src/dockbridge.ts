@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+import { run } from './commands';
+
+// `dockbridge … | head` closes stdout early: that is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+run(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+}).then((code) => {
+  // exitCode, not exit(): lets piped output flush.
+  process.exitCode = code;
+});

@@ -1,0 +1,152 @@
+import { excerpt, formatBulkReplay, formatGatewayError, formatMessageDetail, formatMessageList, formatPreview, MessageDetail, MessageSummary, redact, table, time } from './format';
+
+const summary = (over: Partial<MessageSummary> = {}): MessageSummary => ({
+  id: '3f2c1d00-0000-4000-8000-000000000001',
+  partnerId: 'acme-wms',
+  channel: 'api',
+  contentType: 'application/json',
+  sha256: 'ab'.repeat(32),
+  status: 'failed',
+  statusReason: null,
+  replayOf: null,
+  receivedAt: '2026-11-01T12:34:56.789Z',
+  updatedAt: '2026-11-01T12:35:00.000Z',
+  metadata: {},
+  ...over,
+});
+
+describe('excerpt and time', () => {
+  it('keeps short text, folds whitespace to one line and cuts long text with an ellipsis', () => {
+    expect(excerpt('short', 10)).toBe('short');
+    expect(excerpt('a\n  b\tc', 10)).toBe('a b c');
+    expect(excerpt('0123456789abc', 10)).toBe('012345678…');
+    expect(excerpt('0123456789abc', 10)).toHaveLength(10);
+    expect(excerpt(null, 10)).toBe('');
+  });
+
+  it('shows ISO times in UTC to the second, and leaves what it cannot parse', () => {
+    expect(time('2026-11-01T13:34:56.789+01:00')).toBe('2026-11-01 12:34:56Z');
+    expect(time('yesterday')).toBe('yesterday');
+    expect(time(null)).toBe('');
+  });
+});
+
+describe('table', () => {
+  it('pads every column but the last to its widest cell', () => {
+    expect(table(['A', 'BB', 'C'], [['xxx', 'y', 'last cell'], ['', 'zzz', '']])).toEqual(['A    BB   C', 'xxx  y    last cell', '     zzz']);
+  });
+});
+
+describe('formatMessageList', () => {
+  it('prints id, received, partner, channel, status and a one-line reason excerpt per message', () => {
+    const reason = `1 of 1 operations failed: ${'x'.repeat(100)}\nsecond line`;
+    const lines = formatMessageList({ items: [summary({ statusReason: reason }), summary({ id: 'b', partnerId: 'p', channel: 'sftp', status: 'delivered' })], nextCursor: null });
+    expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'RECEIVED', 'PARTNER', 'CHANNEL', 'STATUS', 'REASON']);
+    expect(lines[1]).toMatch(/^3f2c1d00-0000-4000-8000-000000000001 {2}2026-11-01 12:34:56Z {2}acme-wms {2}api {6}failed {5}1 of 1 operations failed: x+…$/);
+    expect(lines[1]).not.toContain('second line');
+    expect(lines[2].trimEnd()).toMatch(/^b +2026-11-01 12:34:56Z {2}p +sftp +delivered$/);
+    expect(lines.at(-1)).toBe('2 messages');
+  });
+
+  it('says when nothing matches, and how to get the next page', () => {
+    expect(formatMessageList({ items: [], nextCursor: null })).toEqual(['No messages match.']);
+    expect(formatMessageList({ items: [summary()], nextCursor: 'c1' }).at(-1)).toBe('1 message; more with --cursor c1');
+  });
+});
+
+describe('formatMessageDetail', () => {
+  const detail: MessageDetail = {
+    message: { ...summary({ status: 'partially_failed', statusReason: '1 of 2 operations failed', replayOf: 'orig-id', metadata: { mappingVersion: 3 } }), rawPayload: '{"operations":[]}' },
+    operations: [
+      { seq: 1, kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-1', status: 'delivered', lastError: null, errorClass: null, attemptCount: 1, attempts: [{ startedAt: '2026-11-01T12:35:00Z', durationMs: 12, httpStatus: 201, outcome: 'success', errorExcerpt: null, requestSummary: 'PUT …' }] },
+      {
+        seq: 2,
+        kind: 'document.upsert',
+        organisationId: 'org-1',
+        targetId: 'BAD-1',
+        status: 'failed',
+        lastError: 'offsite: no organisation with Core ID ACME/SUP-UNKNOWN',
+        errorClass: 'permanent',
+        attemptCount: 1,
+        attempts: [{ startedAt: '2026-11-01T12:35:01Z', durationMs: 8, httpStatus: 400, outcome: 'permanent', errorExcerpt: 'Bad request: offsite', requestSummary: null }],
+      },
+    ],
+    events: [
+      { at: '2026-11-01T12:34:56Z', fromStatus: null, toStatus: 'received', actor: 'gateway', reason: null },
+      { at: '2026-11-01T12:35:02Z', fromStatus: 'delivering', toStatus: 'partially_failed', actor: 'worker', reason: '1 of 2 operations failed' },
+    ],
+  };
+
+  it('shows the message, each operation with its outcome, attempts and last error, and the events', () => {
+    const text = formatMessageDetail(detail).join('\n');
+    expect(text).toContain('Message 3f2c1d00-0000-4000-8000-000000000001');
+    expect(text).toContain('  status    partially_failed (1 of 2 operations failed)');
+    expect(text).toContain('  replay of orig-id');
+    expect(text).toContain('17 bytes, sha256 abab');
+    expect(text).toContain('  #1 document.upsert PO-1 at org-1: delivered, 1 attempt');
+    expect(text).toContain('  #2 document.upsert BAD-1 at org-1: failed (permanent), 1 attempt');
+    expect(text).toContain('      last error: offsite: no organisation with Core ID ACME/SUP-UNKNOWN');
+    expect(text).toContain('      2026-11-01 12:35:01Z  permanent  HTTP 400  8 ms  Bad request: offsite');
+    expect(text).toContain('  2026-11-01 12:35:02Z  delivering -> partially_failed  by worker: 1 of 2 operations failed');
+    expect(text).not.toContain('{"operations":[]}'); // the payload only with --payload
+  });
+});
+
+describe('formatBulkReplay', () => {
+  it('reports a dry run count and says how to replay for real', () => {
+    expect(formatBulkReplay({ dryRun: true, matching: 1 })).toEqual(['Dry run: 1 message matches; nothing was replayed.', 'Add --no-dry-run to replay them.']);
+    expect(formatBulkReplay({ dryRun: true, matching: 3 })[0]).toBe('Dry run: 3 messages match; nothing was replayed.');
+  });
+
+  it('lists the new message ids and the skipped ones with their reason', () => {
+    expect(formatBulkReplay({ dryRun: false, replayed: 1, messageIds: ['new-1'], skipped: [{ id: 'old-2', reason: 'refused at ingress' }] })).toEqual([
+      'Replayed 1 message; 1 skipped.',
+      '  new-1',
+      'Skipped:',
+      '  old-2: refused at ingress',
+    ]);
+  });
+});
+
+describe('formatPreview', () => {
+  it('shows interchanges, sets with located diagnostics, documents, acknowledgments and problems', () => {
+    const lines = formatPreview({
+      interchanges: [{ senderId: 'KETTLE', control: '000000101', refused: false }],
+      transactionSets: [
+        { transactionControl: '0001', setId: '850', documentId: 'PO-7001', rejected: false, diagnostics: [] },
+        { transactionControl: '0002', setId: '850', rejected: true, diagnostics: [{ level: 'error', transactionControl: '0002', segmentPosition: 7, segmentTag: 'PO1', element: 2, message: 'quantity must be a number' }] },
+      ],
+      documents: [{ kind: 'document.upsert', organisationId: 'org-1', document: { id: 'PO-7001' } }],
+      acknowledgments: [{ kind: '997', acknowledges: '000000101', content: 'ISA…' }],
+      problems: ['garbage before the first ISA (line 1, column 1)'],
+    });
+    expect(lines).toEqual([
+      'Interchanges (1)',
+      '  sender KETTLE control 000000101: accepted',
+      '',
+      'Transaction sets (2)',
+      '  850 control 0001 document PO-7001: accepted',
+      '  850 control 0002: rejected',
+      '      error PO1 (segment 7) element 2: quantity must be a number',
+      '',
+      'Documents (1)',
+      '  document.upsert PO-7001 at org-1',
+      '',
+      'Acknowledgments: 997 for 000000101',
+      '',
+      'Problems (1)',
+      '  garbage before the first ISA (line 1, column 1)',
+    ]);
+  });
+});
+
+describe('formatGatewayError and redact', () => {
+  it("prints the gateway's error and each detail line", () => {
+    expect(formatGatewayError(400, 'Invalid search', ['status: must be one of …', 'from: must be ISO 8601'])).toEqual(['error: Invalid search (HTTP 400)', '  status: must be one of …', '  from: must be ISO 8601']);
+  });
+
+  it('scrubs every secret, wherever it appears', () => {
+    expect(redact('Bearer s3cret-token and again s3cret-token', ['s3cret-token', undefined])).toBe('Bearer *** and again ***');
+    expect(redact('abc', ['b'])).toBe('abc'); // too short to be a real secret: left alone
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Command-line options → admin API requests. Pure: no I/O, so every mapping is unit-tested.
+ * Options mirror apps/gateway/src/admin/admin.dto.ts; the gateway validates values and names the bad field.
+ */
+
+/** An HTTP request to the gateway, relative to its base URL. */
+export interface GatewayRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  /** A JSON body (object) or a raw text body (string, sent with `contentType`). */
+  body?: unknown;
+  contentType?: string;
+}
+
+/** Something wrong with the command line itself: exit code 2, nothing sent. */
+export class UsageError extends Error {}
+
+/** The search filter shared by `messages list` and bulk `messages replay` (MessageFilterDto). */
+export interface FilterOptions {
+  /** Comma list of statuses, as typed. */
+  status?: string;
+  /** Comma list of channels (api, sftp, http-edi, webhook, replay, export), as typed. */
+  channel?: string;
+  partner?: string;
+  from?: string;
+  to?: string;
+  document?: string;
+}
+
+export interface ListOptions extends FilterOptions {
+  limit?: string;
+  cursor?: string;
+}
+
+export interface ReplayOptions extends FilterOptions {
+  failedOnly?: boolean;
+  mapping?: string;
+  /** Edit-and-replay: the corrected payload's text (read from --payload-file by the caller). */
+  payload?: string;
+  reason?: string;
+  operator?: string;
+  /** Bulk only; undefined means the API's default, a dry run. */
+  dryRun?: boolean;
+}
+
+export const SEARCH_MAX_LIMIT = 500;
+export const MAPPING_CHOICES = ['original', 'current'] as const;
+export const X12_CONTENT_TYPE = 'application/edi-x12';
+
+const commaList = (typed: string | undefined) => {
+  const list = typed?.split(',').map((s) => s.trim()).filter(Boolean);
+  return list?.length ? list : undefined;
+};
+
+const filterOf = (options: FilterOptions) => ({
+  status: commaList(options.status),
+  channel: commaList(options.channel),
+  partner: options.partner,
+  from: options.from,
+  to: options.to,
+  documentId: options.document,
+});
+
+const hasFilter = (options: FilterOptions) => Object.values(filterOf(options)).some((v) => v !== undefined);
+
+/** Drops undefined members so bodies and queries carry only what the operator typed. */
+const defined = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+export function searchRequest(options: ListOptions): GatewayRequest {
+  const query = new URLSearchParams();
+  const filter = filterOf(options);
+  if (filter.status) query.set('status', filter.status.join(','));
+  if (filter.channel) query.set('channel', filter.channel.join(','));
+  for (const key of ['partner', 'from', 'to', 'documentId'] as const) if (filter[key] !== undefined) query.set(key, filter[key]);
+  if (options.limit !== undefined) {
+    const limit = Number(options.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${SEARCH_MAX_LIMIT}`);
+    query.set('limit', String(limit));
+  }
+  if (options.cursor !== undefined) query.set('cursor', options.cursor);
+  const search = query.toString();
+  return { method: 'GET', path: `/v1/admin/messages${search ? `?${search}` : ''}` };
+}
+
+export function detailRequest(id: string): GatewayRequest {
+  return { method: 'GET', path: `/v1/admin/messages/${encodeURIComponent(id)}` };
+}
+
+/** One message (`id` given) or bulk by filter; options that the chosen endpoint does not take are usage errors. */
+export function replayRequest(id: string | undefined, options: ReplayOptions): GatewayRequest {
+  if (options.mapping !== undefined && !(MAPPING_CHOICES as readonly string[]).includes(options.mapping)) {
+    throw new UsageError(`--mapping must be one of ${MAPPING_CHOICES.join(', ')}`);
+  }
+  const mode = options.failedOnly ? 'failed-only' : undefined; // undefined: the API's default, rerun
+  const common = { mode, reason: options.reason, operator: options.operator };
+  if (id !== undefined) {
+    if (hasFilter(options)) throw new UsageError('give a message id or filters (--status, --channel, --partner, --from, --to, --document), not both');
+    if (options.dryRun !== undefined) throw new UsageError('--dry-run and --no-dry-run apply to bulk replay only (filters instead of an id)');
+    return { method: 'POST', path: `/v1/admin/messages/${encodeURIComponent(id)}/replay`, body: defined({ ...common, mapping: options.mapping, payload: options.payload }) };
+  }
+  if (!hasFilter(options)) throw new UsageError('give a message id, or at least one filter (--status, --channel, --partner, --from, --to, --document) for a bulk replay');
+  if (options.payload !== undefined) throw new UsageError('--payload-file applies to one message only (give its id)');
+  return { method: 'POST', path: '/v1/admin/messages/replay', body: defined({ ...defined(filterOf(options)), ...common, mapping: options.mapping, dryRun: options.dryRun }) };
+}
+
+export function previewRequest(x12Text: string): GatewayRequest {
+  return { method: 'POST', path: '/v1/edi/preview', body: x12Text, contentType: X12_CONTENT_TYPE };
+}

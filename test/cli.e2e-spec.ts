@@ -1,0 +1,189 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { PartnerRepository } from '@dockbridge/partners';
+import { DEMO } from './support/sandbox';
+import { ADMIN_TOKEN, Spine, startSpine } from './support/spine';
+
+const ROOT = join(__dirname, '..');
+const CLI = join(ROOT, 'dist/apps/cli/src/dockbridge.js');
+const EDI_FIXTURES = join(__dirname, 'fixtures/edi');
+const FINAL = ['delivered', 'failed', 'partially_failed'];
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `dockbridge` binary as a child process (asynchronously: the gateway answers from this process). */
+function dockbridge(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const document = (id: string) => ({
+  id,
+  direction: 'Inbound',
+  occupant: { coreName: 'ACME', coreId: 'DC01' },
+  offsite: { coreName: 'ACME', coreId: 'SUP-KETTLE' },
+  carrier: { coreName: 'SCAC', coreId: 'FFRT' },
+  type: { name: 'PurchaseOrder' },
+});
+const upsert = (id: string) => ({ kind: 'document.upsert', organisationId: DEMO.mainDc, document: document(id) });
+
+describe('dockbridge CLI against a real gateway', () => {
+  let spine: Spine;
+  let env: Record<string, string>;
+  let deliveredId: string;
+  let failedId: string;
+  let failedBody: string;
+
+  beforeAll(async () => {
+    // The binary under test is the swc build of apps/cli/src, exactly what `npm run build` emits there.
+    execFileSync(join(ROOT, 'node_modules/.bin/swc'), ['apps/cli/src', '--out-dir', 'dist', '--config-file', '.swcrc', '-q'], { cwd: ROOT, stdio: 'pipe' });
+    spine = await startSpine();
+    env = { DOCKBRIDGE_URL: spine.url, DOCKBRIDGE_ADMIN_TOKEN: ADMIN_TOKEN };
+
+    // One message delivered, then one failed for good by an injected permanent 400.
+    deliveredId = (await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert('CLI-OK-1')] } })).json()).messageId;
+    expect(await spine.waitForStatus(deliveredId, FINAL)).toBe('delivered');
+    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 400 }] } });
+    failedBody = JSON.stringify({ operations: [upsert('CLI-1')] });
+    failedId = (await (await spine.call('POST', '/v1/messages', { body: failedBody })).json()).messageId;
+    expect(await spine.waitForStatus(failedId, FINAL)).toBe('failed');
+    await spine.sandbox.call('DELETE', '/__sandbox/faults', { token: null });
+  }, 120_000);
+  afterAll(() => spine?.close());
+
+  it('lists the failed messages as a table, and as JSON', async () => {
+    const table = await dockbridge(['messages', 'list', '--status', 'failed', '--partner', 'test-wms'], env);
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID +RECEIVED +PARTNER +CHANNEL +STATUS +REASON$/);
+    expect(lines[1]).toMatch(new RegExp(`^${failedId}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ  test-wms  api +failed`));
+    expect(table.stdout).not.toContain(deliveredId);
+    expect(lines.at(-1)).toBe('1 message');
+
+    const json = await dockbridge(['messages', 'list', '--status', 'failed', '--json'], env);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).items.map((m: { id: string }) => m.id)).toEqual([failedId]);
+
+    const both = await dockbridge(['messages', 'list', '--status', 'delivered,failed', '--document', 'CLI-OK-1', '--json'], env);
+    expect(JSON.parse(both.stdout).items.map((m: { id: string }) => m.id)).toEqual([deliveredId]);
+  });
+
+  it('shows the failed message: the operation, its permanent outcome, the attempt and last error, the events', async () => {
+    const shown = await dockbridge(['messages', 'show', failedId], env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`Message ${failedId}`);
+    expect(shown.stdout).toMatch(/ {2}status {4}failed/);
+    expect(shown.stdout).toMatch(/#1 document\.upsert CLI-1 at \S+: failed \(permanent\), 1 attempt/);
+    expect(shown.stdout).toMatch(/last error: .*Injected fault|last error: .*sandbox fault rule/);
+    expect(shown.stdout).toMatch(/permanent {2}HTTP 400 {2}\d+ ms/);
+    expect(shown.stdout).toMatch(/delivering -> failed {2}by worker/);
+
+    const payload = await dockbridge(['messages', 'show', failedId, '--payload'], env);
+    expect(payload).toMatchObject({ code: 0, stdout: failedBody });
+  });
+
+  it('counts a bulk replay as a dry run, then replays the message after the fault is cleared and it is delivered', async () => {
+    const dry = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms'], env);
+    expect(dry).toMatchObject({ code: 0, stdout: 'Dry run: 1 message matches; nothing was replayed.\nAdd --no-dry-run to replay them.\n' });
+    expect(await spine.messages.countBy({ partnerId: 'test-wms' })).toBe(2); // nothing recorded by the dry run
+
+    const replay = await dockbridge(['messages', 'replay', failedId, '--failed-only', '--reason', 'sandbox fault cleared', '--operator', 'cli-test'], env);
+    expect(replay.code).toBe(0);
+    const replayId = /as new message (\S+) /.exec(replay.stdout)?.[1];
+    expect(replayId).toBeDefined();
+    expect(await spine.waitForStatus(replayId!, FINAL)).toBe('delivered');
+    expect((await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/CLI-1`)).status).toBe(200);
+
+    const shown = await dockbridge(['messages', 'show', replayId!, '--json'], env);
+    const detail = JSON.parse(shown.stdout);
+    expect(detail.message).toMatchObject({ status: 'delivered', channel: 'replay', replayOf: failedId, metadata: { replay: { mode: 'failed-only', by: 'operator:cli-test', reason: 'sandbox fault cleared' } } });
+    expect((await spine.messages.findById(failedId))?.status).toBe('failed'); // the original is never rewritten
+
+    const bulk = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run', '--json'], env);
+    expect(bulk.code).toBe(0);
+    const result = JSON.parse(bulk.stdout);
+    expect(result).toMatchObject({ dryRun: false, replayed: 1, skipped: [] });
+    expect(await spine.waitForStatus(result.messageIds[0], FINAL)).toBe('delivered');
+  });
+
+  it('previews an EDI file with a partner API key: documents and diagnostics, nothing recorded', async () => {
+    const partners = spine.app.get(PartnerRepository);
+    await partners.upsert({ id: 'kettle-cli', name: 'Kettle (CLI)', locationOrganisationId: DEMO.mainDc, settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } } }, 'api');
+    const { key } = await partners.issueApiKey('kettle-cli', { label: 'cli test' });
+    const before = await spine.messages.countBy({});
+
+    const good = await dockbridge(['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-856.edi'), '--api-key', key], { DOCKBRIDGE_URL: spine.url });
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/Documents \(2\)\n {2}document\.upsert PO-7001 at \S+\n {2}document\.upsert ASN-7001 at \S+/);
+    expect(good.stdout).toMatch(/Acknowledgments: 997 for/);
+
+    const bad = await dockbridge(['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-bad-quantity.edi'), '--api-key', key], { DOCKBRIDGE_URL: spine.url });
+    expect(bad.code).toBe(0);
+    expect(bad.stdout).toMatch(/850 control \S+ document PO-7001: rejected\n {6}error PO1 \(segment \d+\) element 2: /);
+    expect(bad.stdout).toContain('Documents (0)');
+    expect(await spine.messages.countBy({})).toBe(before);
+
+    const wrongKey = await dockbridge(['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-856.edi'), '--api-key', 'dbk_not-a-real-key-000'], { DOCKBRIDGE_URL: spine.url });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain('(HTTP 401)');
+    expect(wrongKey.stderr).toContain('check DOCKBRIDGE_API_KEY or --api-key');
+    expect(wrongKey.stderr + wrongKey.stdout).not.toContain('dbk_not-a-real-key-000');
+  });
+
+  it("exits 1 with the gateway's reason for an unknown message", async () => {
+    const unknown = randomUUID();
+    const shown = await dockbridge(['messages', 'show', unknown], env);
+    expect(shown).toMatchObject({ code: 1, stdout: '', stderr: `error: NotFound (HTTP 404)\n  message ${unknown} does not exist\n` });
+    const replay = await dockbridge(['messages', 'replay', unknown], env);
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toContain(`message ${unknown} does not exist`);
+    const notAnId = await dockbridge(['messages', 'show', 'not-an-id'], env);
+    expect(notAnId.code).toBe(1);
+    expect(notAnId.stderr).toMatch(/\(HTTP 400\)\n {2}.*uuid/);
+  });
+
+  it('refuses a wrong token clearly without echoing it, even with --verbose', async () => {
+    const wrong = 'wrong-admin-token-4242';
+    const run = await dockbridge(['messages', 'list', '--token', wrong, '--verbose'], { DOCKBRIDGE_URL: spine.url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error: Unauthorized (HTTP 401)\n  missing or invalid admin token\n(check DOCKBRIDGE_ADMIN_TOKEN or --token)');
+    expect(run.stderr).toContain(`> GET ${spine.url}/v1/admin/messages -> 401`);
+    expect(run.stderr + run.stdout).not.toContain(wrong);
+
+    const fromEnv = await dockbridge(['messages', 'list', '-v'], { DOCKBRIDGE_URL: spine.url, DOCKBRIDGE_ADMIN_TOKEN: wrong });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr + fromEnv.stdout).not.toContain(wrong);
+  });
+
+  it('names the URL it could not reach, and exits 2 on usage errors without sending anything', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const down = await dockbridge(['messages', 'list'], { DOCKBRIDGE_URL: url, DOCKBRIDGE_ADMIN_TOKEN: ADMIN_TOKEN });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(`error: cannot reach the gateway at ${url}: connect ECONNREFUSED`);
+    expect(down.stderr).not.toContain(ADMIN_TOKEN);
+
+    expect((await dockbridge(['messages', 'list', '--limit', '0'], env)).code).toBe(2);
+    expect((await dockbridge(['messages', 'replay', failedId, '--dry-run'], env)).code).toBe(2);
+    const noToken = await dockbridge(['messages', 'list'], { DOCKBRIDGE_URL: spine.url });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('no admin token');
+  });
+});
