@@ -171,7 +171,7 @@ describe('audit store on Postgres', () => {
       for (let i = 0; i < 6; i++) ids[`a${i}`] = (await record(a, { receivedAt: t(i) })).id;
       ids.a2bis = (await record(a, { receivedAt: t(2) })).id;
       ids.b0 = (await record(b, { receivedAt: t(1) })).id;
-      ids.b1 = (await record(b, { receivedAt: t(4) })).id;
+      ids.b1 = (await record(b, { receivedAt: t(4), channel: 'webhook' })).id;
       await messages.transition(ids.a1, 'failed', 'worker');
       await messages.transition(ids.a4, 'failed', 'worker');
       await messages.transition(ids.b1, 'partially_failed', 'worker');
@@ -191,7 +191,7 @@ describe('audit store on Postgres', () => {
       expect(times).toEqual([...times].sort((x, y) => y - x));
     });
 
-    it('filters by status (one or several), time range and document id', async () => {
+    it('filters by status (one or several), time range, document id and channel', async () => {
       const ofAB = (items: { id: string }[]) => items.map((m) => m.id).filter((id) => Object.values(ids).includes(id));
       expect(ofAB((await messages.search({ status: 'failed', partnerId: a })).items)).toEqual([ids.a4, ids.a1]);
       const sameTime = [ids.a4, ids.b1].sort().reverse(); // equal received_at: id descending
@@ -204,6 +204,8 @@ describe('audit store on Postgres', () => {
       const byDocument = await messages.search({ documentId: `PO-${a}` });
       expect(byDocument.items.map((m) => m.id)).toEqual([ids.a3, ids.b0]);
       expect((await messages.search({ status: [] })).items).toEqual([]);
+      expect((await messages.search({ partnerId: b, channel: 'webhook' })).items.map((m) => m.id)).toEqual([ids.b1]);
+      expect((await messages.search({ partnerId: b, channel: ['sftp', 'webhook'] })).items.map((m) => m.id)).toEqual([ids.b1, ids.b0]);
     });
 
     it('pages through everything exactly once, ties on received_at included', async () => {
@@ -373,7 +375,9 @@ describe('audit store on Postgres', () => {
       await operations.settle(a.id, { status: 'delivered' });
       expect((await messages.settleMessage(message.id)).status).toBe('delivering');
       await operations.settle(b.id, { status: 'failed', lastError: '400 invalid date', errorClass: 'permanent' });
-      expect((await messages.settleMessage(message.id)).status).toBe('partially_failed');
+      const settled = await messages.settleMessage(message.id);
+      // The list view's "why": how many failed, and the first failure's error.
+      expect(settled).toMatchObject({ status: 'partially_failed', statusReason: '1 of 2 operations failed; first: 400 invalid date' });
       expect((await messages.settleMessage(message.id)).status).toBe('partially_failed');
 
       const events = await eventsOf(message.id);
@@ -382,6 +386,7 @@ describe('audit store on Postgres', () => {
         ['received', 'delivering', 'worker'],
         ['delivering', 'partially_failed', 'worker'],
       ]);
+      expect((await eventsOf(message.id)).at(-1)?.reason).toBe('1 of 2 operations failed; first: 400 invalid date');
     });
 
     it('leaves rejected and duplicate messages alone', async () => {

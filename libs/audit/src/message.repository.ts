@@ -25,6 +25,7 @@ export interface NewMessage {
 export interface MessageFilter {
   status?: MessageStatus | readonly MessageStatus[];
   partnerId?: string;
+  channel?: MessageChannel | readonly MessageChannel[];
   /** received_at >= from */
   from?: Date;
   /** received_at < to */
@@ -65,6 +66,17 @@ export interface StuckQuery {
 }
 
 export const SEARCH_MAX_LIMIT = 500;
+
+/**
+ * Why a message failed, for lists and searches: how many operations failed, and the first one's
+ * error (each operation keeps its own). Null when none failed.
+ */
+function failureSummary(present: { status: OperationStatus; count: number; first_error: string | null }[]): string | null {
+  const failed = present.find((row) => row.status === 'failed');
+  if (!failed) return null;
+  const total = present.reduce((sum, row) => sum + row.count, 0);
+  return excerpt(`${failed.count} of ${total} operation${total === 1 ? '' : 's'} failed; first: ${failed.first_error ?? 'no error recorded'}`);
+}
 
 /** Statuses translation decides; delivery outcomes never override them. */
 const FINAL_BEFORE_DELIVERY: readonly MessageStatus[] = ['rejected', 'duplicate'];
@@ -283,10 +295,13 @@ export class MessageRepository {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
       if (FINAL_BEFORE_DELIVERY.includes(message.status)) return message;
-      // The status follows from which statuses occur, not how often: one row per status, not per operation.
-      const present: { status: OperationStatus }[] = await manager.query(`SELECT DISTINCT status FROM operation WHERE message_id = $1`, [id]);
+      // The status follows from which statuses occur: one row per status, not per operation.
+      const present: { status: OperationStatus; count: number; first_error: string | null }[] = await manager.query(
+        `SELECT status, count(*)::int AS count, (array_agg(last_error ORDER BY seq))[1] AS first_error FROM operation WHERE message_id = $1 GROUP BY status`,
+        [id],
+      );
       const status = deriveMessageStatus(present.map((row) => row.status));
-      return this.moveTo(manager, message, status, actor, null);
+      return this.moveTo(manager, message, status, actor, failureSummary(present));
     });
   }
 
@@ -297,6 +312,10 @@ export class MessageRepository {
       qb.andWhere(statuses.length ? 'm.status IN (:...statuses)' : 'FALSE', { statuses });
     }
     if (filter.partnerId !== undefined) qb.andWhere('m.partner_id = :partnerId', { partnerId: filter.partnerId });
+    if (filter.channel !== undefined) {
+      const channels = typeof filter.channel === 'string' ? [filter.channel] : [...filter.channel];
+      qb.andWhere(channels.length ? 'm.channel IN (:...channels)' : 'FALSE', { channels });
+    }
     if (filter.from) qb.andWhere('m.received_at >= :from', { from: filter.from });
     if (filter.to) qb.andWhere('m.received_at < :to', { to: filter.to });
     if (filter.documentId !== undefined) {

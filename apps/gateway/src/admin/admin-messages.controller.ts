@@ -17,7 +17,7 @@ export class AdminMessagesController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Search messages: status (comma list), partner, from/to (ISO 8601), documentId; keyset paging with cursor' })
+  @ApiOperation({ summary: 'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId; keyset paging with cursor' })
   async search(@Query() query: Record<string, unknown>) {
     const dto = parse(MessageSearchDto, query, 'search');
     return this.messages.search({ ...toFilter(dto), limit: dto.limit, cursor: dto.cursor });
@@ -54,7 +54,7 @@ export class AdminMessagesController {
     const dto = parse(BulkReplayDto, body, 'bulk replay request');
     const filter = toFilter(dto);
     if (dto.dryRun !== false) return { dryRun: true, matching: await this.replays.count(filter) };
-    const result = await this.replays.replayMany(filter, { mode: dto.mode ?? 'rerun', actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason });
+    const result = await this.replays.replayMany(filter, { mode: dto.mode ?? 'rerun', mapping: dto.mapping, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason });
     return { dryRun: false, replayed: result.replayed.length, messageIds: result.replayed, skipped: result.skipped };
   }
 }

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { MESSAGE_STATUSES, MessageFilter, MessageStatus } from '@dockbridge/audit';
+import { MESSAGE_CHANNELS, MESSAGE_STATUSES, MessageChannel, MessageFilter, MessageStatus } from '@dockbridge/audit';
 import { validatePlain } from '@dockbridge/platform';
 import { BadInput } from '../http-error.filter';
 
@@ -10,6 +10,7 @@ const csv = ({ value }: { value: unknown }) => (typeof value === 'string' ? valu
 export class MessageFilterDto {
   @IsOptional() @Transform(csv) @IsIn(MESSAGE_STATUSES, { each: true }) status?: MessageStatus[];
   @IsOptional() @IsString() @MinLength(1) partner?: string;
+  @IsOptional() @Transform(csv) @IsIn(MESSAGE_CHANNELS, { each: true }) channel?: MessageChannel[];
   @IsOptional() @IsISO8601({ strict: true }) from?: string;
   @IsOptional() @IsISO8601({ strict: true }) to?: string;
   @IsOptional() @IsString() @MinLength(1) documentId?: string;
@@ -32,6 +33,8 @@ export class ReplayDto {
 
 export class BulkReplayDto extends MessageFilterDto {
   @IsOptional() @IsIn(['rerun', 'failed-only']) mode?: 'rerun' | 'failed-only';
+  /** Webhook messages: the mapping version to use, each message's original (default) or the current one. */
+  @IsOptional() @IsIn(['original', 'current']) mapping?: 'original' | 'current';
   /** true (default): only count what would be replayed. */
   @IsOptional() dryRun?: boolean;
   @IsOptional() @IsString() @MaxLength(500) reason?: string;
@@ -49,6 +52,7 @@ export function toFilter(dto: MessageFilterDto): MessageFilter {
   return {
     status: dto.status,
     partnerId: dto.partner,
+    channel: dto.channel,
     from: dto.from ? new Date(dto.from) : undefined,
     to: dto.to ? new Date(dto.to) : undefined,
     documentId: dto.documentId,
