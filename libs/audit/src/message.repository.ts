@@ -86,36 +86,57 @@ const SUMMARY_PROPERTIES = ['id', 'partnerId', 'channel', 'contentType', 'sha256
 const SUMMARY_COLUMNS = SUMMARY_PROPERTIES.map((property) => `m.${property}`);
 const SUMMARY_SELECT = Object.fromEntries(SUMMARY_PROPERTIES.map((property) => [property, true])) as FindOptionsSelect<Message>;
 
+/** Refuses what the audit store cannot hold, before anything is written. */
+export function assertStorablePayload(payload: string): void {
+  if (payload.includes('\u0000')) throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
+}
+
+type MessageRow = ReturnType<typeof messageRow>;
+
+/** A message as the one INSERT takes it (column names; `n` keeps the entries' order). */
+function messageRow(message: NewMessage, idempotencyKey: string | undefined, n: number) {
+  assertStorablePayload(message.rawPayload);
+  return {
+    n,
+    id: randomUUID(),
+    event_id: randomUUID(),
+    partner_id: message.partnerId,
+    idempotency_key: idempotencyKey ?? null,
+    channel: message.channel,
+    raw_payload: message.rawPayload,
+    content_type: message.contentType,
+    sha256: createHash('sha256').update(message.rawPayload, 'utf8').digest('hex'),
+    status: message.status ?? 'received',
+    status_reason: message.statusReason ?? null,
+    replay_of: message.replayOf ?? null,
+    received_at: message.receivedAt?.toISOString() ?? null,
+    metadata: (idempotencyKey ? { ...message.metadata, idempotencyKey } : (message.metadata ?? {})) as MessageMetadata,
+    actor: message.actor ?? 'gateway',
+  };
+}
+
 /** Messages and their lifecycle events in the audit store. */
 export class MessageRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Stores a message as `received` with its first event, in one transaction. */
+  /** Stores a message (`received` unless told otherwise) with its first event, in one statement. */
   async record(input: NewMessage): Promise<Message> {
-    return this.dataSource.transaction((manager) => this.recordWith(manager, input));
-  }
-
-  private async recordWith(manager: EntityManager, input: NewMessage): Promise<Message> {
-    if (input.rawPayload.includes('\u0000')) {
-      throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
-    }
-    const row = {
-      id: randomUUID(),
-      partnerId: input.partnerId,
-      channel: input.channel,
-      rawPayload: input.rawPayload,
-      contentType: input.contentType,
-      sha256: createHash('sha256').update(input.rawPayload, 'utf8').digest('hex'),
-      status: input.status ?? 'received',
-      statusReason: input.statusReason ?? null,
-      replayOf: input.replayOf ?? null,
-      metadata: input.metadata ?? {},
-      ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
-    };
-    // The database fills received_at/updated_at (RETURNING): no read-back of a payload that may be megabytes.
-    const inserted = await manager.insert(Message, row);
-    await this.appendEvent(manager, row.id, null, row.status, input.actor ?? 'gateway', row.statusReason);
-    return manager.create(Message, { ...row, ...inserted.generatedMaps[0] });
+    const row = messageRow(input, undefined, 0);
+    const [inserted] = await this.insertRows([row]);
+    return this.dataSource.manager.create(Message, {
+      id: row.id,
+      partnerId: row.partner_id,
+      channel: row.channel,
+      rawPayload: row.raw_payload,
+      contentType: row.content_type,
+      sha256: row.sha256,
+      status: row.status,
+      statusReason: row.status_reason,
+      replayOf: row.replay_of,
+      metadata: row.metadata,
+      receivedAt: inserted.received_at,
+      updatedAt: inserted.updated_at,
+    });
   }
 
   /**
@@ -126,52 +147,8 @@ export class MessageRepository {
    */
   async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<{ id: string; existing: boolean }[]> {
     if (entries.length === 0) return [];
-    const rows = entries.map(({ message, idempotencyKey }, n) => {
-      if (message.rawPayload.includes('\u0000')) throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
-      return {
-        n,
-        id: randomUUID(),
-        event_id: randomUUID(),
-        partner_id: message.partnerId,
-        idempotency_key: idempotencyKey ?? null,
-        channel: message.channel,
-        raw_payload: message.rawPayload,
-        content_type: message.contentType,
-        sha256: createHash('sha256').update(message.rawPayload, 'utf8').digest('hex'),
-        status: message.status ?? 'received',
-        status_reason: message.statusReason ?? null,
-        replay_of: message.replayOf ?? null,
-        received_at: message.receivedAt?.toISOString() ?? null,
-        metadata: idempotencyKey ? { ...message.metadata, idempotencyKey } : (message.metadata ?? {}),
-        actor: message.actor ?? 'gateway',
-      };
-    });
-    // The rows travel as one JSON parameter (no per-row placeholders, no array escaping). Keys are
-    // claimed in key order, so two concurrent batches never wait on each other's keys in a cycle;
-    // within a batch the first entry with a key wins.
-    const inserted: { id: string }[] = await this.dataSource.query(
-      `WITH input AS (
-         SELECT * FROM json_to_recordset($1::json) AS t(n int, id uuid, event_id uuid, partner_id text, idempotency_key text,
-           channel text, raw_payload text, content_type text, sha256 text, status text, status_reason text, replay_of uuid,
-           received_at timestamptz, metadata jsonb, actor text)
-       ), claim AS (
-         INSERT INTO webhook_receipt (partner_id, idempotency_key, message_id)
-         SELECT partner_id, idempotency_key, id FROM input WHERE idempotency_key IS NOT NULL ORDER BY partner_id, idempotency_key, n
-         ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING message_id
-       ), m AS (
-         INSERT INTO message (id, partner_id, channel, raw_payload, content_type, sha256, status, status_reason, replay_of, received_at, updated_at, metadata)
-         SELECT id, partner_id, channel, raw_payload, content_type, sha256, status, status_reason, replay_of,
-                coalesce(received_at, now()), now(), metadata
-         FROM input WHERE idempotency_key IS NULL OR id IN (SELECT message_id FROM claim) ORDER BY n
-         RETURNING id
-       ), e AS (
-         INSERT INTO message_event (id, message_id, from_status, to_status, actor, reason)
-         SELECT i.event_id, i.id, NULL, i.status, i.actor, i.status_reason FROM input i JOIN m ON m.id = i.id
-       )
-       SELECT id FROM m`,
-      [JSON.stringify(rows)],
-    );
-    const recorded = new Set(inserted.map((row) => row.id));
+    const rows = entries.map(({ message, idempotencyKey }, n) => messageRow(message, idempotencyKey, n));
+    const recorded = new Set((await this.insertRows(rows)).map((row) => row.id));
     const repeats = rows.filter((row) => !recorded.has(row.id));
     const earlier = new Map<string, string>();
     if (repeats.length > 0) {
@@ -190,6 +167,38 @@ export class MessageRepository {
       if (!holder) throw new Error(`message for idempotency key ${row.idempotency_key} was neither recorded nor found`);
       return { id: holder, existing: true };
     });
+  }
+
+  /**
+   * The one INSERT of messages: claims the idempotency keys, inserts the messages whose key was free
+   * (or that have none) and their first events; returns those inserted. The rows travel as one JSON
+   * parameter (no per-row placeholders, no array escaping). Keys are claimed in key order, so two
+   * concurrent batches never wait on each other's keys in a cycle; within a batch the first entry
+   * with a key wins. The database clock stamps received_at/updated_at: no read-back of payloads.
+   */
+  private insertRows(rows: MessageRow[]): Promise<{ id: string; received_at: Date; updated_at: Date }[]> {
+    return this.dataSource.query(
+      `WITH input AS (
+         SELECT * FROM json_to_recordset($1::json) AS t(n int, id uuid, event_id uuid, partner_id text, idempotency_key text,
+           channel text, raw_payload text, content_type text, sha256 text, status text, status_reason text, replay_of uuid,
+           received_at timestamptz, metadata jsonb, actor text)
+       ), claim AS (
+         INSERT INTO webhook_receipt (partner_id, idempotency_key, message_id)
+         SELECT partner_id, idempotency_key, id FROM input WHERE idempotency_key IS NOT NULL ORDER BY partner_id, idempotency_key, n
+         ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING message_id
+       ), m AS (
+         INSERT INTO message (id, partner_id, channel, raw_payload, content_type, sha256, status, status_reason, replay_of, received_at, updated_at, metadata)
+         SELECT id, partner_id, channel, raw_payload, content_type, sha256, status, status_reason, replay_of,
+                coalesce(received_at, now()), now(), metadata
+         FROM input WHERE idempotency_key IS NULL OR id IN (SELECT message_id FROM claim) ORDER BY n
+         RETURNING id, received_at, updated_at
+       ), e AS (
+         INSERT INTO message_event (id, message_id, from_status, to_status, actor, reason)
+         SELECT i.event_id, i.id, NULL, i.status, i.actor, i.status_reason FROM input i JOIN m ON m.id = i.id
+       )
+       SELECT id, received_at, updated_at FROM m`,
+      [JSON.stringify(rows)],
+    ) as Promise<{ id: string; received_at: Date; updated_at: Date }[]>;
   }
 
   /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */

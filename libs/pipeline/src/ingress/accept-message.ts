@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { JsonObject, MessageChannel, MessageRepository } from '@dockbridge/audit';
+import { assertStorablePayload, JsonObject, MessageChannel, MessageRepository } from '@dockbridge/audit';
 import type { MessageQueues } from '../message-queues';
 import { GroupCommit } from './group-commit';
 
@@ -53,7 +53,7 @@ export class AcceptMessage {
 
   async execute(incoming: IncomingMessage): Promise<Accepted> {
     // Checked here, not in the shared commit, so a bad payload fails only its own caller.
-    if (incoming.rawPayload.includes('\u0000')) throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
+    assertStorablePayload(incoming.rawPayload);
     return this.commits.submit(incoming);
   }
 
