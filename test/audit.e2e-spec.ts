@@ -6,6 +6,7 @@ import {
   AuditRecordNotFoundError,
   createAuditDataSource,
   DocumentOperation,
+  InterchangeRepository,
   Message,
   MessageEvent,
   MessageRepository,
@@ -14,6 +15,7 @@ import {
   OperationRepository,
   runMigrations,
 } from '@dockbridge/audit';
+import { PurgeExpired } from '@dockbridge/pipeline';
 import { createTestDatabase, TestDatabase } from './support/database';
 
 const X12 = 'ISA*00*          *00*          *ZZ*SENDER         *ZZ*RECEIVER       *260101*1200*U*00401*000000001*0*P*>~';
@@ -53,7 +55,7 @@ describe('audit store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the schema once; a second run applies nothing', async () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000']);
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000']);
       expect(await runMigrations(dataSource)).toEqual([]);
     });
 
@@ -65,7 +67,7 @@ describe('audit store on Postgres', () => {
     it('migrate() brings a fresh database up to date and is idempotent', async () => {
       const fresh = await createTestDatabase();
       try {
-        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000']);
+        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000']);
         expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual([]);
       } finally {
         await fresh.drop();
@@ -418,6 +420,59 @@ describe('audit store on Postgres', () => {
       const events = await eventsOf(message.id);
       expect(events.map((e) => e.toStatus)).toEqual(['received', 'delivering', 'partially_failed']);
       for (let i = 1; i < events.length; i++) expect(events[i].fromStatus).toBe(events[i - 1].toStatus);
+    });
+  });
+
+  describe('retention (PurgeExpired)', () => {
+    const DAY = 86_400_000;
+    /** A message of its own partner in `status`, last changed `days` ago, with an operation, an attempt and a webhook key. */
+    const aged = async (status: 'delivered' | 'rejected' | 'failed' | 'delivering', days: number) => {
+      const partnerId = partner();
+      const [{ id }] = await messages.recordMany([{ message: { partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' }, idempotencyKey: `key-${partnerId}` }]);
+      const [op] = await operations.addMany(id, [upsert(`PO-${partnerId}`)]);
+      await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 3, httpStatus: 200, outcome: 'success' });
+      await dataSource.query(`UPDATE message SET status = $2, updated_at = now() - make_interval(days => $3) WHERE id = $1`, [id, status, days]);
+      return { id, partnerId, operationId: op.id };
+    };
+    const exists = async (table: string, column: string, id: string) => (await dataSource.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [id])).length > 0;
+
+    it('deletes settled messages past their retention with everything hanging off them, and nothing else', async () => {
+      const oldDelivered = await aged('delivered', 100);
+      const recentDelivered = await aged('delivered', 10);
+      const oldRejected = await aged('rejected', 91);
+      const failedWithinYear = await aged('failed', 100);
+      const failedOverYear = await aged('failed', 400);
+      const inFlight = await aged('delivering', 400);
+      const replay = await messages.record({ partnerId: oldDelivered.partnerId, channel: 'replay', rawPayload: '{}', contentType: 'application/json', replayOf: oldDelivered.id });
+      const interchanges = new InterchangeRepository(dataSource);
+      await interchanges.claim(oldDelivered.partnerId, ['SENDER:000000001'], oldDelivered.id, 30);
+
+      const purge = new PurgeExpired(messages, interchanges, { retentionDays: 90, failedRetentionDays: 365, chunk: 2 });
+      const report = await purge.execute();
+      expect(report.messages).toBeGreaterThanOrEqual(3);
+
+      for (const gone of [oldDelivered, oldRejected, failedOverYear]) {
+        expect(await messages.findById(gone.id)).toBeNull();
+        expect(await exists('operation', 'message_id', gone.id)).toBe(false);
+        expect(await exists('attempt', 'operation_id', gone.operationId)).toBe(false);
+        expect(await exists('message_event', 'message_id', gone.id)).toBe(false);
+        expect(await exists('webhook_receipt', 'message_id', gone.id)).toBe(false);
+      }
+      for (const kept of [recentDelivered, failedWithinYear, inFlight]) expect(await messages.findById(kept.id)).not.toBeNull();
+      // A replay outlives its original (the link becomes null); duplicate detection outlives both.
+      expect((await messages.findById(replay.id))?.replayOf).toBeNull();
+      expect(await interchanges.claim(oldDelivered.partnerId, ['SENDER:000000001'], randomUUID(), 30)).toEqual(new Set(['SENDER:000000001']));
+    });
+
+    it('keeps everything when retention is 0, and forgets interchange receipts only past any duplicate window', async () => {
+      const old = await aged('delivered', 5000);
+      const interchanges = new InterchangeRepository(dataSource);
+      await interchanges.claim(old.partnerId, ['SENDER:000000002'], old.id, 30);
+      await dataSource.query(`UPDATE interchange_receipt SET received_at = now() - interval '3651 days' WHERE message_id = $1`, [old.id]);
+      const report = await new PurgeExpired(messages, interchanges, { retentionDays: 0, failedRetentionDays: 0 }).execute(new Date(Date.now() + DAY));
+      expect(await messages.findById(old.id)).not.toBeNull();
+      expect(report.receipts).toBeGreaterThanOrEqual(1);
+      expect(await exists('interchange_receipt', 'message_id', old.id)).toBe(false);
     });
   });
 

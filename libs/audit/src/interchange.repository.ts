@@ -30,6 +30,12 @@ export class InterchangeRepository {
     });
   }
 
+  /** Forgets interchanges received before `before` (older than any duplicate window); returns how many. */
+  async purgeReceipts(before: Date): Promise<number> {
+    const deleted: unknown[] = await this.dataSource.query(`DELETE FROM interchange_receipt WHERE received_at < $1 RETURNING 1`, [before]);
+    return deleted.length;
+  }
+
   /** The next ISA13 for an acknowledgment (1..999999999, cycling). */
   async nextControlNumber(): Promise<number> {
     const [row]: { n: string }[] = await this.dataSource.query(`SELECT nextval('acknowledgment_control_number') AS n`);

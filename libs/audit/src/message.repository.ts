@@ -201,6 +201,21 @@ export class MessageRepository {
     ) as Promise<{ id: string; received_at: Date; updated_at: Date }[]>;
   }
 
+  /**
+   * Deletes up to `limit` messages in `statuses` that have not changed since `settledBefore`, with
+   * their operations, attempts, events and idempotency keys (foreign keys cascade; replays and
+   * partner files keep a null link). Oldest first; returns how many were deleted.
+   */
+  async purgeSettled(statuses: readonly MessageStatus[], settledBefore: Date, limit: number): Promise<number> {
+    const deleted: { id: string }[] = await this.dataSource.query(
+      `DELETE FROM message WHERE id IN (
+         SELECT id FROM message WHERE status = ANY($1) AND updated_at < $2 ORDER BY updated_at LIMIT $3
+       ) RETURNING id`,
+      [statuses, settledBefore, limit],
+    );
+    return deleted.length;
+  }
+
   /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */
   async annotate(id: string, facts: MessageMetadata): Promise<void> {
     await this.dataSource.query(`UPDATE message SET metadata = metadata || $2::jsonb WHERE id = $1`, [id, JSON.stringify(facts)]);

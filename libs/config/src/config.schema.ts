@@ -38,6 +38,14 @@ export class DatabaseConfig {
   @Transform(toBoolean) @IsBoolean() migrateOnStart = true;
 }
 
+/** How long the audit store keeps settled messages (with their operations, attempts and events). */
+export class AuditConfig {
+  /** Days a delivered, rejected or duplicate message is kept after it settled; 0 keeps them forever. */
+  @IsInt() @Min(0) @Max(36_500) retentionDays = 90;
+  /** Days a failed or partially failed message is kept (longer: it may still be replayed); 0 keeps them forever. */
+  @IsInt() @Min(0) @Max(36_500) failedRetentionDays = 365;
+}
+
 export class RedisConfig {
   @Matches(/^rediss?:\/\//, { message: 'url must be a redis:// or rediss:// URL' }) url = 'redis://127.0.0.1:6379';
   /** Queue key prefix; the braces make it one Redis Cluster hash slot. */
@@ -104,6 +112,7 @@ export class AppConfig {
   @ValidateNested() @Type(() => SandboxConfig) sandbox = new SandboxConfig();
   @ValidateNested() @Type(() => LogConfig) log = new LogConfig();
   @ValidateNested() @Type(() => DatabaseConfig) database = new DatabaseConfig();
+  @ValidateNested() @Type(() => AuditConfig) audit = new AuditConfig();
   @ValidateNested() @Type(() => RedisConfig) redis = new RedisConfig();
   @ValidateNested() @Type(() => PlatformConfig) platform = new PlatformConfig();
   @ValidateNested() @Type(() => DeliveryConfig) delivery = new DeliveryConfig();
@@ -126,6 +135,8 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   DATABASE_DATA_DIR: 'database.dataDir',
   DATABASE_MIGRATE_ON_START: 'database.migrateOnStart',
   DATABASE_POOL_SIZE: 'database.poolSize',
+  AUDIT_RETENTION_DAYS: 'audit.retentionDays',
+  AUDIT_FAILED_RETENTION_DAYS: 'audit.failedRetentionDays',
   REDIS_URL: 'redis.url',
   REDIS_PREFIX: 'redis.prefix',
   PLATFORM_BASE_URL: 'platform.baseUrl',

@@ -9,6 +9,7 @@ export * from './translate/translators';
 export * from './translate/delivery-plan';
 export * from './translate/translate-message';
 export * from './sweep/sweep-stuck';
+export * from './retention/purge-expired';
 export * from './replay/replay-message';
 export * from './pipeline.module';
 export * from './ingress/accept-message';

@@ -11,6 +11,7 @@ import { MessageQueues } from './message-queues';
 import { ReplayMessage } from './replay/replay-message';
 import { RetryPolicy } from './retry-policy';
 import { SweepStuck } from './sweep/sweep-stuck';
+import { PurgeExpired } from './retention/purge-expired';
 import { AcknowledgmentOutbox, TranslateMessage } from './translate/translate-message';
 
 /** Acknowledgments land in the partner's SFTP outbound folder (stored in Postgres, so any replica serves them). */
@@ -90,6 +91,11 @@ class ConnectionsCloser implements OnApplicationShutdown {
         new SweepStuck(m, o, q, t, { staleMs: c.delivery.sweepStaleMs }),
     },
     {
+      provide: PurgeExpired,
+      inject: [MessageRepository, InterchangeRepository, AppConfig],
+      useFactory: (m: MessageRepository, i: InterchangeRepository, c: AppConfig) => new PurgeExpired(m, i, c.audit),
+    },
+    {
       provide: ReplayMessage,
       inject: [MessageRepository, OperationRepository, MessageQueues],
       useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues) => new ReplayMessage(m, o, q),
@@ -106,6 +112,6 @@ class ConnectionsCloser implements OnApplicationShutdown {
     },
     ConnectionsCloser,
   ],
-  exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, ReplayMessage],
+  exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, PurgeExpired, ReplayMessage],
 })
 export class PipelineModule {}

@@ -10,6 +10,7 @@ import { ExportJobData, RunExport } from './export/run-export';
 import { BatchJobData, DeliverJobData, exportSchedulerId, QueueName, QUEUES, TranslateJobData } from './queues';
 import { RetryPolicy } from './retry-policy';
 import { SweepStuck } from './sweep/sweep-stuck';
+import { PurgeExpired } from './retention/purge-expired';
 import { TranslateMessage } from './translate/translate-message';
 
 /** How long a booking change waits for an earlier one to the same booking. */
@@ -18,7 +19,8 @@ const DEFER_MS = 200;
 const tryOf = (job: Job): DeliveryTry => ({ attempt: job.attemptsMade + 1, isLast: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) });
 
 /**
- * Starts one BullMQ worker per queue, each handing its jobs to a use case; schedules the sweeper.
+ * Starts one BullMQ worker per queue, each handing its jobs to a use case; schedules the sweeper
+ * (which also applies the audit retention).
  * On shutdown (SIGTERM) each worker stops taking jobs and waits for its running ones to finish, so
  * nothing is half-recorded.
  */
@@ -35,6 +37,7 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly deliver: DeliverOperation,
     private readonly batch: DeliverBatch,
     private readonly sweep: SweepStuck,
+    private readonly retention: PurgeExpired,
     private readonly exports: RunExport,
     private readonly partners: PartnerRepository,
   ) {}
@@ -57,7 +60,9 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
         const report = await this.sweep.execute();
         await this.syncExportSchedules();
         if (report.translations || report.deliveries) this.logger.log({ msg: 'sweeper re-queued work', ...report });
-        return report;
+        const purged = await this.retention.execute();
+        if (purged.messages || purged.receipts) this.logger.log({ msg: 'retention purged settled messages', ...purged });
+        return { ...report, purged };
       }, 1),
     ];
     await this.scheduleSweep();
