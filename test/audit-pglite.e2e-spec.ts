@@ -99,15 +99,33 @@ describe('audit store on PGlite', () => {
   it('records a batch in one statement, claiming each idempotency key once (in the batch and across batches)', async () => {
     const messages = new MessageRepository(dataSource);
     const entry = (rawPayload: string, idempotencyKey?: string) => ({ message: { ...webhook, partnerId: 'acme-batch', rawPayload }, idempotencyKey });
-    const first = await messages.recordMany([entry('{"n":1}', 'k1'), entry('{"n":2}'), entry('{"n":3}', 'k1'), entry('{"n":4}', 'k2')]);
+    const recorded = async (entries: ReturnType<typeof entry>[]) => {
+      const results = await messages.recordMany(entries);
+      return results.map((r) => {
+        if (r instanceof Error) throw r;
+        return r;
+      });
+    };
+    const first = await recorded([entry('{"n":1}', 'k1'), entry('{"n":2}'), entry('{"n":3}', 'k1'), entry('{"n":4}', 'k2')]);
     expect(first.map((r) => r.existing)).toEqual([false, false, true, false]);
     expect(first[2].id).toBe(first[0].id);
-    const again = await messages.recordMany([entry('{"n":5}', 'k2'), entry('{"n":6}', 'k3')]);
+    const again = await recorded([entry('{"n":5}', 'k2'), entry('{"n":6}', 'k3')]);
     expect(again).toEqual([{ id: first[3].id, existing: true }, { id: expect.any(String), existing: false }]);
     const stored = await messages.findById(first[0].id);
     expect(stored).toMatchObject({ rawPayload: '{"n":1}', status: 'received', metadata: { idempotencyKey: 'k1' } });
     expect(await messages.countBy({ partnerId: 'acme-batch' })).toBe(4);
     expect((await messages.findDetail(first[1].id))?.events.map((e) => [e.fromStatus, e.toStatus])).toEqual([[null, 'received']]);
+    // One batch keeps its arrival order (booking changes are delivered in receipt order).
+    const inBatch = [first[0].id, first[1].id, first[3].id];
+    const byArrival: { id: string }[] = await dataSource.query(`SELECT id FROM message WHERE id = ANY($1) ORDER BY arrival`, [inBatch]);
+    expect(byArrival.map((r) => r.id)).toEqual(inBatch);
+    // Keys are stored well-formed and bounded: a long one by its hash, and it still deduplicates.
+    const long = 'k'.repeat(5000);
+    const [kept, repeated] = await recorded([entry('{"n":7}', long), entry('{"n":8}', long)]);
+    expect(repeated).toEqual({ id: kept.id, existing: true });
+    expect((await messages.findById(kept.id))?.metadata.idempotencyKey).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const [odd] = await recorded([entry('{"n":9}', 'lone \ud800 and nul \u0000')]);
+    expect((await messages.findById(odd.id))?.metadata.idempotencyKey).toBe('lone \ufffd and nul \ufffd');
   });
 
   it('keeps its data across restarts and has nothing left to migrate', async () => {

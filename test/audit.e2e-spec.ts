@@ -55,7 +55,7 @@ describe('audit store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the schema once; a second run applies nothing', async () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000']);
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000']);
       expect(await runMigrations(dataSource)).toEqual([]);
     });
 
@@ -67,7 +67,7 @@ describe('audit store on Postgres', () => {
     it('migrate() brings a fresh database up to date and is idempotent', async () => {
       const fresh = await createTestDatabase();
       try {
-        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000']);
+        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000']);
         expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual([]);
       } finally {
         await fresh.drop();
@@ -428,7 +428,9 @@ describe('audit store on Postgres', () => {
     /** A message of its own partner in `status`, last changed `days` ago, with an operation, an attempt and a webhook key. */
     const aged = async (status: 'delivered' | 'rejected' | 'failed' | 'delivering', days: number) => {
       const partnerId = partner();
-      const [{ id }] = await messages.recordMany([{ message: { partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' }, idempotencyKey: `key-${partnerId}` }]);
+      const [result] = await messages.recordMany([{ message: { partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' }, idempotencyKey: `key-${partnerId}` }]);
+      if (result instanceof Error) throw result;
+      const { id } = result;
       const [op] = await operations.addMany(id, [upsert(`PO-${partnerId}`)]);
       await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 3, httpStatus: 200, outcome: 'success' });
       await dataSource.query(`UPDATE message SET status = $2, updated_at = now() - make_interval(days => $3) WHERE id = $1`, [id, status, days]);

@@ -205,26 +205,31 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     });
   });
 
-  it('measures a body sent without a declared length (chunked) against the partner limit', async () => {
-    const raw = JSON.stringify(purchaseOrder('PO-9042', { notes: 'y'.repeat(8000) }));
-    const id = `msg_${randomUUID()}`;
-    const at = new Date();
-    const chunked = new ReadableStream({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode(raw.slice(0, 3000)));
-        controller.enqueue(new TextEncoder().encode(raw.slice(3000)));
-        controller.close();
+  it('reads a body sent without a declared length (chunked) only up to the partner limit', async () => {
+    // An endless body (up to 64 MiB, the most a route admits) in 16 KiB chunks, made as they are pulled.
+    const chunk = new TextEncoder().encode(`{"pad":"${'y'.repeat(16 * 1024)}`);
+    let pulled = 0;
+    const endless = new ReadableStream({
+      pull(controller) {
+        if (pulled >= 64 * 1024 * 1024) return controller.close();
+        pulled += chunk.length;
+        controller.enqueue(chunk);
       },
     });
+    const id = `msg_${randomUUID()}`;
+    const at = new Date();
     const response = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(wmsSecret).sign(id, at, raw) },
-      body: chunked,
+      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(wmsSecret).sign(id, at, 'x') },
+      body: endless,
       duplex: 'half',
     } as RequestInit);
     expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ statusCode: 413, details: [expect.stringMatching(/^body of at least \d+ bytes exceeds the partner's limit of 4096 bytes$/)] });
+    // The gateway stopped reading at the limit: far less than the whole body was ever sent.
+    expect(pulled).toBeLessThan(8 * 1024 * 1024);
     const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
-    expect(rejected.statusReason).toBe(`body of ${raw.length} bytes exceeds the partner's limit of 4096 bytes`);
+    expect(rejected.statusReason).toMatch(/^body of at least \d+ bytes exceeds the partner's limit of 4096 bytes$/);
   });
 
   it('rejects a payload the mapping turns into invalid operations, naming the path', async () => {

@@ -206,7 +206,7 @@ export function formatGatewayError(status: number, error: string, details: strin
   return [`error: ${error} (HTTP ${status})`, ...details.map((d) => `  ${d}`), ...(hint ? [hint] : [])];
 }
 
-/** Replaces every secret in text printed to the terminal: a gateway or proxy could echo one back. */
+/** Replaces every secret in what goes to stderr (errors, traces): an error from a gateway or proxy could echo one back. */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
   return secrets.reduce<string>((out, secret) => (secret && secret.length >= 4 ? out.split(secret).join('***') : out), text);
 }

@@ -36,7 +36,7 @@ describe('HttpErrorFilter', () => {
   });
 
   it('answers a client error from the HTTP layer as 4xx, and anything unexpected as 500 without internals', () => {
-    expect(answer(Object.assign(new Error('Request body is too large'), { statusCode: 413 }))).toEqual({ status: 413, body: { statusCode: 413, error: 'Bad request', details: ['Request body is too large'] } });
+    expect(answer(Object.assign(new Error('Request body is too large'), { statusCode: 413 }))).toEqual({ status: 413, body: { statusCode: 413, error: 'Payload Too Large', details: ['Request body is too large'] } });
     const unexpected = answer(new Error('connection string postgres://user:secret@db'));
     expect(unexpected.status).toBe(500);
     expect(JSON.stringify(unexpected.body)).not.toContain('secret');

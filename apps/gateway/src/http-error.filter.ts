@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /** Body of every gateway error: a status, a summary, and one reason per problem (each naming its field). */
@@ -39,7 +40,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       return { statusCode, error: exception.name.replace(/Exception$/, ''), details: [message ?? exception.message].flat() };
     }
     const status = (exception as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) return { statusCode: status, error: 'Bad request', details: [(exception as Error).message] };
+    if (status && status >= 400 && status < 500) return { statusCode: status, error: STATUS_CODES[status] ?? 'Bad request', details: [(exception as Error).message] };
     this.logger.error({ msg: 'unexpected error', error: exception instanceof Error ? exception.stack : String(exception) });
     return { statusCode: 500, error: 'Internal error', details: ['dockbridge failed unexpectedly; the error is logged'] };
   }

@@ -91,26 +91,43 @@ export function assertStorablePayload(payload: string): void {
   if (payload.includes('\u0000')) throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
 }
 
+/** Lone UTF-16 surrogates (text cut from JSON escapes) become U+FFFD, as invalid UTF-8 does when bytes are decoded. */
+const wellFormed = (text: string): string => (text as string & { toWellFormed(): string }).toWellFormed();
+
+/** Longest idempotency key stored as sent; a longer one is stored as its SHA-256 (index entries are bounded). */
+const MAX_KEY_CHARS = 500;
+
+/** An idempotency key as stored: well-formed text without NUL, at most MAX_KEY_CHARS. */
+export function storableKey(key: string): string {
+  const text = wellFormed(key).replace(/\u0000/g, '\ufffd');
+  return text.length <= MAX_KEY_CHARS ? text : `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
 type MessageRow = ReturnType<typeof messageRow>;
 
-/** A message as the one INSERT takes it (column names; `n` keeps the entries' order). */
+/**
+ * A message as the one INSERT takes it (column names; `n` keeps the entries' order). Only what
+ * the caller controls is made storable here; a payload with NUL is refused (it would be mangled).
+ */
 function messageRow(message: NewMessage, idempotencyKey: string | undefined, n: number) {
   assertStorablePayload(message.rawPayload);
+  const key = idempotencyKey === undefined ? null : storableKey(idempotencyKey);
+  const payload = wellFormed(message.rawPayload);
   return {
     n,
     id: randomUUID(),
     event_id: randomUUID(),
     partner_id: message.partnerId,
-    idempotency_key: idempotencyKey ?? null,
+    idempotency_key: key,
     channel: message.channel,
-    raw_payload: message.rawPayload,
+    raw_payload: payload,
     content_type: message.contentType,
-    sha256: createHash('sha256').update(message.rawPayload, 'utf8').digest('hex'),
+    sha256: createHash('sha256').update(payload, 'utf8').digest('hex'),
     status: message.status ?? 'received',
     status_reason: message.statusReason ?? null,
     replay_of: message.replayOf ?? null,
     received_at: message.receivedAt?.toISOString() ?? null,
-    metadata: (idempotencyKey ? { ...message.metadata, idempotencyKey } : (message.metadata ?? {})) as MessageMetadata,
+    metadata: (key !== null ? { ...message.metadata, idempotencyKey: key } : (message.metadata ?? {})) as MessageMetadata,
     actor: message.actor ?? 'gateway',
   };
 }
@@ -145,27 +162,32 @@ export class MessageRepository {
    * or earlier); otherwise nothing is written for it and the earlier message's id comes back with
    * `existing: true`. Results are in the order of the entries.
    */
-  async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<{ id: string; existing: boolean }[]> {
+  async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<({ id: string; existing: boolean } | Error)[]> {
     if (entries.length === 0) return [];
     const rows = entries.map(({ message, idempotencyKey }, n) => messageRow(message, idempotencyKey, n));
     const recorded = new Set((await this.insertRows(rows)).map((row) => row.id));
+    // Committed from here on: a failure below concerns only the repeats, never the recorded ones.
     const repeats = rows.filter((row) => !recorded.has(row.id));
     const earlier = new Map<string, string>();
+    let lookupFailed: Error | undefined;
     if (repeats.length > 0) {
       // A key taken before (or by an earlier entry of this batch, or by a batch that committed after
       // this statement's snapshot): read who holds it now that the statement has committed.
-      const holders: { partner_id: string; idempotency_key: string; message_id: string }[] = await this.dataSource.query(
-        `SELECT partner_id, idempotency_key, message_id FROM webhook_receipt
-         WHERE (partner_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-        [repeats.map((row) => row.partner_id), repeats.map((row) => row.idempotency_key)],
-      );
-      for (const holder of holders) earlier.set(JSON.stringify([holder.partner_id, holder.idempotency_key]), holder.message_id);
+      try {
+        const holders: { partner_id: string; idempotency_key: string; message_id: string }[] = await this.dataSource.query(
+          `SELECT partner_id, idempotency_key, message_id FROM webhook_receipt
+           WHERE (partner_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+          [repeats.map((row) => row.partner_id), repeats.map((row) => row.idempotency_key)],
+        );
+        for (const holder of holders) earlier.set(JSON.stringify([holder.partner_id, holder.idempotency_key]), holder.message_id);
+      } catch (error) {
+        lookupFailed = error as Error;
+      }
     }
     return rows.map((row) => {
       if (recorded.has(row.id)) return { id: row.id, existing: false };
       const holder = earlier.get(JSON.stringify([row.partner_id, row.idempotency_key]));
-      if (!holder) throw new Error(`message for idempotency key ${row.idempotency_key} was neither recorded nor found`);
-      return { id: holder, existing: true };
+      return holder ? { id: holder, existing: true } : (lookupFailed ?? new Error(`the message holding idempotency key ${row.idempotency_key} was not found`));
     });
   }
 
@@ -175,6 +197,8 @@ export class MessageRepository {
    * parameter (no per-row placeholders, no array escaping). Keys are claimed in key order, so two
    * concurrent batches never wait on each other's keys in a cycle; within a batch the first entry
    * with a key wins. The database clock stamps received_at/updated_at: no read-back of payloads.
+   * Rows are inserted in entry order, so each takes its `arrival` number (the column's sequence
+   * default) in the order the messages arrived: booking changes are delivered in that order.
    */
   private insertRows(rows: MessageRow[]): Promise<{ id: string; received_at: Date; updated_at: Date }[]> {
     return this.dataSource.query(

@@ -156,7 +156,7 @@ export class OperationRepository {
            JOIN message m ON m.id = o.message_id
           WHERE me.id = $1 AND o.status IN ('pending', 'delivering')
             AND o.kind IN ('booking.status', 'booking.tasks')
-            AND (m.received_at, o.seq) < (mm.received_at, me.seq)
+            AND (m.arrival, o.seq) < (mm.arrival, me.seq)
        ) AS earlier`,
       [id],
     );

@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { EnvelopeReader } from './envelope.reader';
+import { forgetScannedSegment } from './segment';
 import { X12Tokenizer } from './tokenizer';
 import type { Delimiters, Interchange, Problem, Segment, X12Document, X12Event, X12ReadOptions } from './x12.types';
 
@@ -42,6 +43,7 @@ export async function* readX12(
   tokenizer.end();
   envelope.end();
   for (let i = 0; i < queue.length; i++) yield queue[i];
+  forgetScannedSegment();
 }
 
 /** Reads a whole text at once, on the same tokenizer: every interchange with its sets retained. */
@@ -59,6 +61,7 @@ export function parseX12(text: string, options: X12ReadOptions = {}): X12Documen
   tokenizer.write(text);
   tokenizer.end();
   envelope.end();
+  forgetScannedSegment();
   return { interchanges, problems, segmentCount: tokenizer.segmentCount };
 }
 
@@ -69,6 +72,7 @@ export function tokenizeX12(text: string, options: X12ReadOptions = {}): { segme
   const tokenizer = new X12Tokenizer({ segment: (s) => segments.push(s), problem: (p) => problems.push(p) }, options);
   tokenizer.write(text);
   tokenizer.end();
+  forgetScannedSegment();
   return { segments, problems };
 }
 

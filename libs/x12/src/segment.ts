@@ -97,6 +97,14 @@ export class Segment {
 let starts = new Int32Array(64);
 let lastScanned: Segment | undefined;
 let lastCount = 0;
+
+/**
+ * Drops the scan cache's reference to the segment read last: its text is (a slice of) a whole
+ * decoded payload, which would otherwise stay in memory until the next X12 is read.
+ */
+export function forgetScannedSegment(): void {
+  lastScanned = undefined;
+}
 const MAX_KEPT_STARTS = 4096;
 
 function grow(size: number): void {

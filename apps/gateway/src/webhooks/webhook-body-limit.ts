@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream';
 import { HttpException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MessageRepository } from '@dockbridge/audit';
@@ -10,18 +11,21 @@ const WEBHOOK_ROUTE = '/v1/webhooks/:partner';
 
 export const webhookBodyLimit = (settings: PartnerWebhookSettings): number => settings.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
 
-/** Records a webhook refused for its size (a rejected request, kept without its body) and returns the 413 to answer. */
-export async function refuseOversizedWebhook(messages: MessageRepository, partnerId: string, size: number, limit: number): Promise<HttpException> {
-  const reason = `body of ${size} bytes exceeds the partner's limit of ${limit} bytes`;
+/**
+ * Records a webhook refused for its size (a rejected request, kept without its body) and returns
+ * the 413 to answer. `atLeast`: the size is what was read before stopping, not the whole body's.
+ */
+export async function refuseOversizedWebhook(messages: MessageRepository, partnerId: string, size: number, limit: number, atLeast = false): Promise<HttpException> {
+  const reason = `body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds the partner's limit of ${limit} bytes`;
   await messages.record({ partnerId, channel: 'webhook', contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway', rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size, refusedAtIngress: true } });
   return new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
 }
 
 /**
- * Each partner's own body limit, whatever the gateway's general one: the webhook route reads up to
- * the largest limit a partner may set, and a body whose declared length is over its partner's limit
- * is refused (413, recorded) before a byte of it is read. Bodies without a declared length are
- * measured by the controller once read.
+ * Each partner's own body limit, whatever the gateway's general one: a body whose declared length
+ * is over its partner's limit is refused (413, recorded) before a byte of it is read, and one
+ * without a declared length is read only up to that limit. The route itself admits the largest
+ * limit a partner may set; an unknown partner gets the gateway's general limit.
  */
 export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit: number): void {
   const fastify = app.getHttpAdapter().getInstance();
@@ -32,19 +36,40 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
   });
   fastify.addHook('preParsing', async (request, reply, payload) => {
     if (request.routeOptions.url !== WEBHOOK_ROUTE) return payload;
-    const declared = Number(request.headers['content-length']);
-    if (!Number.isSafeInteger(declared)) return payload;
     const partnerId = (request.params as { partner: string }).partner;
     const { partner } = await endpoints.get(partnerId);
     const settings = partner?.enabled ? partner.settings.webhook : undefined;
     // No endpoint: the controller answers 404, but not after reading more than the gateway's limit.
     const limit = settings ? webhookBodyLimit(settings) : gatewayLimit;
+    const refuse = (size: number, atLeast = false) =>
+      settings
+        ? refuseOversizedWebhook(messages, partnerId, size, limit, atLeast)
+        : Promise.resolve(new HttpException({ statusCode: 413, error: 'Payload too large', details: [`body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds the limit of ${limit} bytes`] }, 413));
+    const declared = Number(request.headers['content-length']);
+    if (!Number.isSafeInteger(declared)) return payload.pipe(capped(limit, refuse));
     if (declared <= limit) return payload;
-    const refusal = settings
-      ? await refuseOversizedWebhook(messages, partnerId, declared, limit)
-      : new HttpException({ statusCode: 413, error: 'Payload too large', details: [`body of ${declared} bytes exceeds the limit of ${limit} bytes`] }, 413);
+    const refusal = await refuse(declared);
     // The connection is closed after this answer: the unread body is never consumed.
     void reply.header('connection', 'close').status(413).send(refusal.getResponse());
     return reply;
+  });
+}
+
+/**
+ * A body without a declared length, read only up to `limit` bytes: past it the stream fails with
+ * the refusal (recorded by `refuse`), which Fastify answers with its status, 413.
+ */
+function capped(limit: number, refuse: (size: number, atLeast: boolean) => Promise<HttpException>): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (size <= limit) return callback(null, chunk);
+      // Only the bytes read so far are known: the reason says "at least".
+      refuse(size, true).then(
+        (refusal) => callback(Object.assign(new Error((refusal.getResponse() as { details: string[] }).details[0]), { statusCode: 413 })),
+        (error: Error) => callback(error),
+      );
+    },
   });
 }

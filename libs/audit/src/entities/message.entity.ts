@@ -55,7 +55,14 @@ export class Message {
 
   @Column({ type: 'jsonb' })
   metadata: MessageMetadata;
+
+  /**
+   * The order messages were recorded in (a sequence; the database assigns it). Changes to one
+   * booking are delivered in this order. Not read into entities.
+   */
+  @Column({ type: 'bigint', generated: 'increment', select: false, insert: false, update: false })
+  arrival?: string;
 }
 
 /** A message without its payload: what lists and searches return. */
-export type MessageSummary = Omit<Message, 'rawPayload' | 'replayOfMessage'>;
+export type MessageSummary = Omit<Message, 'rawPayload' | 'replayOfMessage' | 'arrival'>;

@@ -1,6 +1,7 @@
 import { CreateAuditTables1767225600000 } from './1767225600000-create-audit-tables';
 import { CreateInterchangeReceipts1767484800000 } from './1767484800000-create-interchange-receipts';
 import { InterchangeReceiptsOutliveMessages1767657600000 } from './1767657600000-interchange-receipts-outlive-messages';
+import { MessageArrivalOrder1767744000000 } from './1767744000000-message-arrival-order';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
-export const AUDIT_MIGRATIONS = [CreateAuditTables1767225600000, CreateInterchangeReceipts1767484800000, InterchangeReceiptsOutliveMessages1767657600000];
+export const AUDIT_MIGRATIONS = [CreateAuditTables1767225600000, CreateInterchangeReceipts1767484800000, InterchangeReceiptsOutliveMessages1767657600000, MessageArrivalOrder1767744000000];

@@ -1,4 +1,4 @@
-import { build997, buildTA1, Interchange, interchangeKey, readX12, ta1NoteCode, TransactionSet } from '@dockbridge/x12';
+import { build997, buildTA1, forgetScannedSegment, Interchange, interchangeKey, readX12, ta1NoteCode, TransactionSet } from '@dockbridge/x12';
 import type { CanonicalOperation } from '../canonical-operation';
 import type { TransactionMapping } from './document-builder';
 import { MAPPED_SETS, mapTransaction } from './edi-mapping';
@@ -92,6 +92,7 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
     }
   }
   if (result.interchanges.length === 0 && result.problems.length === 0) result.problems.push('no X12 interchange found (the payload must start with ISA)');
+  forgetScannedSegment(); // the mappers read segments after the reader finished
   return result;
 }
 

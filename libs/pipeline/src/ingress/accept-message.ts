@@ -19,10 +19,22 @@ export interface Accepted {
   existing: boolean;
 }
 
-/** Group commit limits: rows per INSERT, payload bytes per INSERT, INSERTs at once (of the pool's connections). */
+/**
+ * Group commit limits: rows per INSERT, payload characters per INSERT (its JSON parameter is a few
+ * times that at most: control characters are escaped), INSERTs at once (of the pool's connections).
+ */
 const MAX_BATCH = 256;
-const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 const MAX_IN_FLIGHT = 4;
+/**
+ * The database answered with an error (a SQLSTATE, not a lost connection, class 08): the one
+ * statement did not commit, so its messages may be recorded again one by one.
+ */
+function refusedByDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
+}
+
 /** Enqueues still running past which a commit waits for its own (backpressure when Redis is slower than Postgres). */
 const MAX_PENDING_ENQUEUES = 8;
 
@@ -45,9 +57,10 @@ export class AcceptMessage {
   ) {
     this.commits = new GroupCommit((batch) => this.commit(batch), {
       maxBatch: MAX_BATCH,
-      maxWeight: MAX_BATCH_BYTES,
+      maxWeight: MAX_BATCH_CHARS,
       weigh: (incoming) => incoming.rawPayload.length,
       maxInFlight: MAX_IN_FLIGHT,
+      wroteNothing: refusedByDatabase,
     });
   }
 
@@ -63,13 +76,14 @@ export class AcceptMessage {
     await Promise.all(this.enqueuing);
   }
 
-  private async commit(batch: IncomingMessage[]): Promise<Accepted[]> {
-    const recorded = await this.messages.recordMany(
+  private async commit(batch: IncomingMessage[]): Promise<(Accepted | Error)[]> {
+    const results = await this.messages.recordMany(
       batch.map(({ idempotencyKey, ...message }) => ({ message: { ...message, actor: 'gateway' as const }, idempotencyKey })),
     );
-    const enqueue = this.enqueue(recorded.filter((r) => !r.existing).map((r) => r.id));
+    const fresh = results.flatMap((r) => (r instanceof Error || r.existing ? [] : [r.id]));
+    const enqueue = this.enqueue(fresh);
     if (this.enqueuing.size > MAX_PENDING_ENQUEUES) await enqueue;
-    return recorded.map((r) => ({ messageId: r.id, existing: r.existing }));
+    return results.map((r) => (r instanceof Error ? r : { messageId: r.id, existing: r.existing }));
   }
 
   private enqueue(messageIds: string[]): Promise<void> {

@@ -52,7 +52,7 @@ describe('GroupCommit', () => {
     await Promise.all(all);
   });
 
-  it('fails every caller of a failed commit with its error, and goes on with the next batch', async () => {
+  it('fails every caller of a commit whose outcome is unknown, and goes on with the next batch', async () => {
     let calls = 0;
     const group = new GroupCommit<number, number>(async (items) => {
       if (++calls === 1) throw new Error('connection lost');
@@ -61,6 +61,28 @@ describe('GroupCommit', () => {
     const failed = [1, 2].map((n) => group.submit(n));
     await expect(Promise.all(failed.map((p) => p.catch((e: Error) => e.message)))).resolves.toEqual(['connection lost', 'connection lost']);
     await expect(group.submit(3)).resolves.toBe(3);
+  });
+
+  it('fails only the callers whose items the commit answered with an Error', async () => {
+    const group = new GroupCommit<number, number>(async (items) => items.map((n) => (n < 0 ? new Error(`bad ${n}`) : n)), options);
+    const results = await Promise.allSettled([1, -2, 3].map((n) => group.submit(n)));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 'bad -2', 3]);
+  });
+
+  it('commits the items one by one when a failed commit certainly wrote nothing, so one bad item fails alone', async () => {
+    const batches: number[][] = [];
+    const refused = Object.assign(new Error('value too long'), { refused: true });
+    const group = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        if (items.includes(-1)) throw refused;
+        return items;
+      },
+      { ...options, wroteNothing: (error) => (error as { refused?: boolean }).refused === true },
+    );
+    const results = await Promise.allSettled([1, -1, 2].map((n) => group.submit(n)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(batches).toEqual([[1, -1, 2], [1], [-1], [2]]);
   });
 
   it('drain waits until every submitted item is settled', async () => {

@@ -6,6 +6,12 @@ export interface GroupCommitOptions<T> {
   weigh: (item: T) => number;
   /** Commits running at once; items arriving meanwhile wait and go together in the next one. */
   maxInFlight: number;
+  /**
+   * Whether a failed commit certainly wrote nothing (e.g. the database refused the statement), so
+   * its items may be committed again one by one: one bad item then fails only its own caller. A
+   * commit whose outcome is unknown (connection lost) fails all its callers instead.
+   */
+  wroteNothing?: (error: unknown) => boolean;
 }
 
 interface Waiting<T, R> {
@@ -18,8 +24,8 @@ interface Waiting<T, R> {
  * Group commit: callers submit one item each and are answered when the commit that carried it is
  * done; the items of concurrent callers share commits. Self-tuning: a lone caller is committed on
  * the next turn of the event loop (no added wait), and under load the items that arrive while
- * commits are running form the next batch. A failed commit fails every caller in it, so items are
- * checked before they are submitted.
+ * commits are running form the next batch. A commit answers each item with its result or an Error
+ * (that caller alone fails).
  */
 export class GroupCommit<T, R> {
   private readonly waiting: Waiting<T, R>[] = [];
@@ -28,7 +34,7 @@ export class GroupCommit<T, R> {
   private idle?: { promise: Promise<void>; resolve: () => void };
 
   constructor(
-    private readonly commit: (items: T[]) => Promise<R[]>,
+    private readonly commit: (items: T[]) => Promise<(R | Error)[]>,
     private readonly options: GroupCommitOptions<T>,
   ) {}
 
@@ -89,12 +95,24 @@ export class GroupCommit<T, R> {
 
   private async run(batch: Waiting<T, R>[]): Promise<void> {
     try {
-      const results = await this.commit(batch.map((w) => w.item));
-      batch.forEach((w, i) => w.resolve(results[i]));
+      settle(batch, await this.commit(batch.map((w) => w.item)));
     } catch (error) {
-      // Not retried item by item: a commit that failed may have happened (connection lost after
-      // COMMIT), and a retry would record messages twice. Callers check their items beforehand.
-      for (const w of batch) w.reject(error);
+      if (batch.length === 1 || !this.options.wroteNothing?.(error)) {
+        // The outcome may be unknown (a COMMIT whose answer was lost): retrying could write twice.
+        for (const w of batch) w.reject(error);
+        return;
+      }
+      for (const w of batch) {
+        try {
+          settle([w], await this.commit([w.item]));
+        } catch (alone) {
+          w.reject(alone);
+        }
+      }
     }
   }
+}
+
+function settle<T, R>(batch: Waiting<T, R>[], results: (R | Error)[]): void {
+  batch.forEach((w, i) => (results[i] instanceof Error ? w.reject(results[i]) : w.resolve(results[i] as R)));
 }
