@@ -2,12 +2,13 @@ import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@dockbridge/config';
 import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
 
 import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
+import { logRequests } from './request-log';
 import { applyWebhookBodyLimits } from './webhooks/webhook-body-limit';
 
 export interface GatewayAppOptions {
@@ -33,6 +34,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   app.useLogger(app.get(Logger));
   // X12 bodies are text, taken as sent (the durable record is the exact payload).
   app.getHttpAdapter().getInstance().addContentTypeParser(X12_BODY_TYPES, { parseAs: 'string' }, (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => done(null, body));
+  logRequests(app.getHttpAdapter().getInstance(), PinoLogger.root);
   applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
