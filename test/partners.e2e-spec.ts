@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import {
   PartnerProfileInput,
   PartnerRepository,
   PartnersModule,
+  SecretBox,
 } from '@dockbridge/partners';
 import { createTestDatabase, TestDatabase } from './support/database';
 
@@ -318,7 +320,7 @@ describe('partner store on Postgres', () => {
       const moduleRef = await Test.createTestingModule({
         imports: [
           AuditModule.forRoot({ url: db.url, dataDir: '', migrationsRun: true, extraEntities: PARTNER_ENTITIES, extraMigrations: PARTNER_MIGRATIONS }),
-          PartnersModule.forRoot(),
+          PartnersModule.forRoot({ provide: SecretBox, useValue: SecretBox.withKey(randomBytes(32)) }),
         ],
       }).compile();
       try {

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
 import { createHmac } from 'node:crypto';
 import { OperationRepository } from '@dockbridge/audit';
 import { importPartners, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
@@ -131,6 +132,25 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(afterExpiry.status).toBe(202);
     await spine.waitForStatus((await afterExpiry.json()).messageId, final);
     wmsSecret = rotated.secret;
+  });
+
+  it('keeps webhook secrets encrypted in the database, sealing any stored before, and still verifies with them', async () => {
+    const db = spine.app.get(DataSource);
+    const stored: { secret: string }[] = await db.query(`SELECT secret FROM partner_webhook_secret WHERE partner_id = 'fast-freight'`);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const { secret } of stored) {
+      expect(secret).toMatch(/^enc:v1:/);
+      expect(secret).not.toContain(tmsSecret);
+    }
+    // A secret written in plain text (as before encryption at rest) is read, then sealed at start.
+    await db.query(`UPDATE partner_webhook_secret SET secret = $1 WHERE partner_id = 'fast-freight'`, [tmsSecret]);
+    await new Promise((resolve) => setTimeout(resolve, ENDPOINT_TTL_MS + 100));
+    expect((await sendTms({ eventId: 'seal-1', type: 'ping' })).status).toBe(202);
+    expect(await spine.app.get(WebhookSecretRepository).sealPlaintext()).toBe(stored.length);
+    const resealed: { secret: string }[] = await db.query(`SELECT secret FROM partner_webhook_secret WHERE partner_id = 'fast-freight'`);
+    expect(resealed.every((row) => row.secret.startsWith('enc:v1:'))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, ENDPOINT_TTL_MS + 100));
+    expect((await sendTms({ eventId: 'seal-2', type: 'ping' })).status).toBe(202);
   });
 
   it('answers a repeated webhook-id with 200 and the original message id, and does not deliver it again', async () => {

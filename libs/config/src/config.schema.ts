@@ -46,6 +46,15 @@ export class AuditConfig {
   @IsInt() @Min(0) @Max(36_500) failedRetentionDays = 365;
 }
 
+/** The key that encrypts secrets kept readable (webhook signing secrets) at rest. */
+export class SecretsConfig {
+  /** Base64 of 32 random bytes; every replica must have the same (e.g. SECRETS_KEY from a secret store). */
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'key must be base64 of 32 bytes (openssl rand -base64 32)' }) key?: string;
+  /** Without `key`: the key file, created on first start when `generateKey` is on (one machine, development). */
+  @IsString() @MinLength(1) keyPath = 'data/secrets.key';
+  @Transform(toBoolean) @IsBoolean() generateKey = true;
+}
+
 export class RedisConfig {
   @Matches(/^rediss?:\/\//, { message: 'url must be a redis:// or rediss:// URL' }) url = 'redis://127.0.0.1:6379';
   /** Queue key prefix; the braces make it one Redis Cluster hash slot. */
@@ -113,6 +122,7 @@ export class AppConfig {
   @ValidateNested() @Type(() => LogConfig) log = new LogConfig();
   @ValidateNested() @Type(() => DatabaseConfig) database = new DatabaseConfig();
   @ValidateNested() @Type(() => AuditConfig) audit = new AuditConfig();
+  @ValidateNested() @Type(() => SecretsConfig) secrets = new SecretsConfig();
   @ValidateNested() @Type(() => RedisConfig) redis = new RedisConfig();
   @ValidateNested() @Type(() => PlatformConfig) platform = new PlatformConfig();
   @ValidateNested() @Type(() => DeliveryConfig) delivery = new DeliveryConfig();
@@ -137,6 +147,9 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   DATABASE_POOL_SIZE: 'database.poolSize',
   AUDIT_RETENTION_DAYS: 'audit.retentionDays',
   AUDIT_FAILED_RETENTION_DAYS: 'audit.failedRetentionDays',
+  SECRETS_KEY: 'secrets.key',
+  SECRETS_KEY_PATH: 'secrets.keyPath',
+  SECRETS_GENERATE_KEY: 'secrets.generateKey',
   REDIS_URL: 'redis.url',
   REDIS_PREFIX: 'redis.prefix',
   PLATFORM_BASE_URL: 'platform.baseUrl',

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from '@dockbridge/audit';
 import { AppConfig, ConfigModule, LoadConfigOptions } from '@dockbridge/config';
-import { PARTNER_ENTITIES, PARTNER_MIGRATIONS, PartnersModule } from '@dockbridge/partners';
+import { PARTNER_ENTITIES, PARTNER_MIGRATIONS, PartnersModule, SecretBox } from '@dockbridge/partners';
 import { PipelineModule } from './pipeline.module';
 
 /**
@@ -37,7 +37,7 @@ export class CoreModule {
             extraMigrations: PARTNER_MIGRATIONS,
           }),
         }),
-        PartnersModule.forRoot(),
+        PartnersModule.forRoot({ provide: SecretBox, inject: [AppConfig], useFactory: (c: AppConfig) => SecretBox.load(c.secrets) }),
         PipelineModule,
       ],
       exports: [configModule, PartnersModule],

@@ -1,3 +1,4 @@
 export * from './webhook-secret.repository';
 export * from './mapping.repository';
 export * from './webhook-verifier';
+export * from './secret-box';

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { SecretBox } from './secret-box';
 
 export interface WebhookSecretSummary {
   id: string;
@@ -14,32 +15,41 @@ export interface WebhookSecretSummary {
 
 type Row = { id: string; partner_id: string; label: string; secret: string; created_at: Date; expires_at: Date | null; revoked_at: Date | null };
 
-const summary = (row: Row): WebhookSecretSummary => ({
-  id: row.id,
-  partnerId: row.partner_id,
-  label: row.label,
-  hint: `${row.secret.slice(0, row.secret.startsWith('whsec_') ? 10 : 4)}…`,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  revokedAt: row.revoked_at,
-});
+/** The first characters, to tell secrets apart. */
+const hintOf = (secret: string) => `${secret.slice(0, secret.startsWith('whsec_') ? 10 : 4)}…`;
 
 /**
- * Webhook signing secrets. Verification needs the secret itself (HMAC), so it is stored as given and
- * leaves this class only through `activeSecrets`, for the verifier; listings show a hint. Several
+ * Webhook signing secrets. Verification needs the secret itself (HMAC), so it is stored encrypted
+ * (SecretBox) rather than hashed, and leaves this class only through `activeSecrets`, for the
+ * verifier; listings show a hint. Several
  * may be active at once, each with an optional expiry: rotation without downtime.
  */
 export class WebhookSecretRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+  ) {}
+
+  private summary(row: Row): WebhookSecretSummary {
+    return {
+      id: row.id,
+      partnerId: row.partner_id,
+      label: row.label,
+      hint: hintOf(this.box.open(row.secret)),
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+    };
+  }
 
   /** Adds a secret (a Standard Webhooks `whsec_…` one is generated when none is given); returns it once. */
   async add(partnerId: string, options: { label: string; secret?: string; expiresAt?: Date | null }): Promise<{ secret: string; record: WebhookSecretSummary }> {
     const secret = options.secret ?? `whsec_${randomBytes(32).toString('base64')}`;
     const rows: Row[] = await this.dataSource.query(
       `INSERT INTO partner_webhook_secret (id, partner_id, label, secret, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-      [randomUUID(), partnerId, options.label, secret, options.expiresAt ?? null],
+      [randomUUID(), partnerId, options.label, this.box.seal(secret), options.expiresAt ?? null],
     );
-    return { secret, record: summary(rows[0]) };
+    return { secret, record: this.summary(rows[0]) };
   }
 
   /** Secrets that verify now: not revoked, not expired. */
@@ -53,12 +63,12 @@ export class WebhookSecretRepository {
       `SELECT secret, expires_at FROM partner_webhook_secret WHERE partner_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) ORDER BY created_at DESC`,
       [partnerId],
     );
-    return rows.map((r) => ({ secret: r.secret, expiresAt: r.expires_at }));
+    return rows.map((r) => ({ secret: this.box.open(r.secret), expiresAt: r.expires_at }));
   }
 
   async list(partnerId: string): Promise<WebhookSecretSummary[]> {
     const rows: Row[] = await this.dataSource.query(`SELECT * FROM partner_webhook_secret WHERE partner_id = $1 ORDER BY created_at`, [partnerId]);
-    return rows.map(summary);
+    return rows.map((row) => this.summary(row));
   }
 
   /** Ends a secret now, or at `at` (the end of a rotation's overlap). */
@@ -68,6 +78,15 @@ export class WebhookSecretRepository {
       [partnerId, id, at],
     );
     return rows.length > 0;
+  }
+
+  /** Encrypts the secrets stored before encryption at rest (they were readable as they were); returns how many. */
+  async sealPlaintext(): Promise<number> {
+    const rows: Pick<Row, 'id' | 'secret'>[] = await this.dataSource.query(`SELECT id, secret FROM partner_webhook_secret WHERE secret NOT LIKE 'enc:v1:%'`);
+    for (const row of rows) {
+      await this.dataSource.query(`UPDATE partner_webhook_secret SET secret = $2 WHERE id = $1 AND secret = $3`, [row.id, this.box.seal(row.secret), row.secret]);
+    }
+    return rows.length;
   }
 
   async revoke(partnerId: string, id: string): Promise<boolean> {
