@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DEMO } from './support/sandbox';
-import { Spine, startSpine } from './support/spine';
+import { ADMIN_TOKEN, Spine, startSpine } from './support/spine';
 
 const upsert = (id: string) => ({
   kind: 'document.upsert',
@@ -29,6 +29,24 @@ describe('gateway operations surface', () => {
     expect(text).toMatch(/^dockbridge_messages\{status="delivered"\} [1-9]/m);
     expect(text).toMatch(/^dockbridge_delivery_attempts\{outcome="success"\} [1-9]/m);
     expect(text).toMatch(/^dockbridge_queue_jobs\{queue="deliver",state="waiting"\} \d+/m);
+  });
+
+  it('serves the read-only queue dashboard behind the admin token (Bearer, or Basic for browsers)', async () => {
+    const refused = await fetch(`${spine.url}/admin/queues`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+    expect((await fetch(`${spine.url}/admin/queues`, { headers: { authorization: 'Bearer not-the-token-0000' } })).status).toBe(401);
+
+    const basic = `Basic ${Buffer.from(`ops:${ADMIN_TOKEN}`).toString('base64')}`;
+    const page = await fetch(`${spine.url}/admin/queues`, { headers: { authorization: basic } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<html/i);
+
+    const api = await fetch(`${spine.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(api.status).toBe(200);
+    const { queues } = (await api.json()) as { queues: { name: string; readOnlyMode: boolean }[] };
+    expect(queues.map((q) => q.name).sort()).toEqual(['batch', 'deliver', 'export', 'sweep', 'translate']);
+    expect(queues.every((q) => q.readOnlyMode)).toBe(true);
   });
 
   it('answers a malformed search cursor with 400 naming it', async () => {

@@ -8,6 +8,7 @@ import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
 
 import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
+import { mountQueueDashboard } from './admin/queue-dashboard';
 import { logRequests } from './request-log';
 import { applyWebhookBodyLimits } from './webhooks/webhook-body-limit';
 
@@ -36,6 +37,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   app.getHttpAdapter().getInstance().addContentTypeParser(X12_BODY_TYPES, { parseAs: 'string' }, (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => done(null, body));
   logRequests(app.getHttpAdapter().getInstance(), PinoLogger.root);
   applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
+  await mountQueueDashboard(app, options.config.gateway.adminToken);
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,

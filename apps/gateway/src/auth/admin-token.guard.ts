@@ -4,20 +4,36 @@ import { AppConfig } from '@dockbridge/config';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
+/** Checks a presented admin token against the configured one, in constant time (digests of equal length). */
+export class AdminToken {
+  private readonly expected?: Buffer;
+
+  constructor(configured: string | undefined) {
+    this.expected = configured ? digest(configured) : undefined;
+  }
+
+  get enabled(): boolean {
+    return this.expected !== undefined;
+  }
+
+  matches(presented: string | undefined): boolean {
+    return !!this.expected && !!presented && timingSafeEqual(digest(presented), this.expected);
+  }
+}
+
 /** The admin API: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. Off (503) until a token is configured. */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  private readonly expected?: Buffer;
+  private readonly token: AdminToken;
 
   constructor(config: AppConfig) {
-    this.expected = config.gateway.adminToken ? digest(config.gateway.adminToken) : undefined;
+    this.token = new AdminToken(config.gateway.adminToken);
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.expected) throw new ServiceUnavailableException('the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
+    if (!this.token.enabled) throw new ServiceUnavailableException('the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
     const header = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization ?? '';
-    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-    if (!token || !timingSafeEqual(digest(token), this.expected)) throw new UnauthorizedException('missing or invalid admin token');
+    if (!this.token.matches(/^Bearer\s+(\S+)$/i.exec(header)?.[1])) throw new UnauthorizedException('missing or invalid admin token');
     return true;
   }
 }
