@@ -1,6 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartnerRepository } from '@dockbridge/partners';
 import { DEMO } from './support/sandbox';
@@ -185,5 +187,27 @@ describe('dockbridge CLI against a real gateway', () => {
     const noToken = await dockbridge(['messages', 'list'], { DOCKBRIDGE_URL: spine.url });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain('no admin token');
+  });
+
+  it('lists and shows partners, and sends a file as the partner, waiting for its outcome', async () => {
+    const list = await dockbridge(['partners', 'list'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`^test-wms +Test WMS +yes +${DEMO.mainDc}`, 'm'));
+    const shown = await dockbridge(['partners', 'show', 'test-wms'], env);
+    expect(shown.stdout).toMatch(/^ {2}dbk_\S+… {2}tests {2}active/m);
+    expect(shown.stdout).not.toContain(spine.partnerKey);
+
+    const dir = mkdtempSync(join(tmpdir(), 'dockbridge-cli-'));
+    try {
+      const file = join(dir, 'po.json');
+      writeFileSync(file, JSON.stringify({ operations: [upsert('CLI-SEND-1')] }));
+      const sent = await dockbridge(['send', file, '--wait'], { DOCKBRIDGE_URL: spine.url, DOCKBRIDGE_API_KEY: spine.partnerKey });
+      expect(sent).toMatchObject({ code: 0, stderr: '' });
+      expect(sent.stdout).toMatch(/^Message \S+: delivered\n {2}#1 document\.upsert CLI-SEND-1: delivered\n$/);
+      expect(sent.stdout).not.toContain(spine.partnerKey);
+      expect((await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/CLI-SEND-1`)).status).toBe(200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -53,6 +53,37 @@ describe('dockbridge commands (fake gateway)', () => {
     expect(fromEnv.sent[0].url).toBe('http://env:1234/v1/admin/messages');
   });
 
+  it('sends a file as its partner: X12 to /v1/edi, JSON to /v1/messages, with the API key', async () => {
+    const env = { DOCKBRIDGE_API_KEY: 'dbk_partner_key_secret' };
+    const edi = await cli(['send', 'po.edi'], { status: 202, body: { messageId: 'm-1', status: 'received' } }, env);
+    expect(edi.code).toBe(0);
+    expect(edi.sent[0]).toMatchObject({ url: `${DEFAULT_URL}/v1/edi`, method: 'POST', body: 'ISA*00*~' });
+    expect(edi.sent[0].headers).toMatchObject({ 'x-api-key': 'dbk_partner_key_secret', 'content-type': 'application/edi-x12' });
+    expect(edi.stdout).toBe('Message m-1: received\n');
+    const canonical = await cli(['send', 'fix.json'], { status: 202, body: { messageId: 'm-2', status: 'received' } }, env);
+    expect(canonical.sent[0]).toMatchObject({ url: `${DEFAULT_URL}/v1/messages`, body: '{"operations":[]}' });
+    expect((await cli(['send', 'po.edi'], {}, {})).code).toBe(2); // no API key: nothing sent
+  });
+
+  it('send --wait polls the message until it settles and prints each operation', async () => {
+    const settled = { messageId: 'm-1', status: 'partially_failed', reason: '1 of 2 operations failed; first: 400 bad date', operations: [{ seq: 1, kind: 'document.upsert', target: 'PO-1', status: 'delivered', error: null, attempts: 1 }, { seq: 2, kind: 'document.upsert', target: 'PO-2', status: 'failed', error: '400 bad date', attempts: 1 }] };
+    // The fake answers every request alike: the POST's answer doubles as the settled status.
+    const { code, stdout, sent } = await cli(['send', 'fix.json', '--wait'], { body: settled }, { DOCKBRIDGE_API_KEY: 'k' });
+    expect(code).toBe(0);
+    expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${DEFAULT_URL}/v1/messages`, `GET ${DEFAULT_URL}/v1/messages/m-1`]);
+    expect(stdout).toBe(['Message m-1: partially_failed (1 of 2 operations failed; first: 400 bad date)', '  #1 document.upsert PO-1: delivered', '  #2 document.upsert PO-2: failed: 400 bad date', ''].join('\n'));
+  });
+
+  it('lists and shows partners with the admin token', async () => {
+    const partner = { id: 'acme-wms', name: 'Acme WMS', enabled: true, locationOrganisationId: 'loc-1', platformAccount: null, settings: { webhook: { verification: 'standard-webhooks' }, edi: { senderIds: ['ACME'] } }, source: 'file', updatedAt: '2026-11-22T03:00:00Z' };
+    const list = await cli(['partners', 'list'], { body: [partner] });
+    expect(list.sent[0].url).toBe(`${DEFAULT_URL}/v1/admin/partners`);
+    expect(list.stdout).toContain('acme-wms  Acme WMS  yes      loc-1     edi(ACME) webhook(standard-webhooks)');
+    const show = await cli(['partners', 'show', 'acme-wms'], { body: { ...partner, apiKeys: [{ keyPrefix: 'AbCdEfGh', label: 'prod', createdAt: '2026-11-01T00:00:00Z', expiresAt: null, revokedAt: null, lastUsedAt: null }] } });
+    expect(show.sent[0].url).toBe(`${DEFAULT_URL}/v1/admin/partners/acme-wms`);
+    expect(show.stdout).toContain('  dbk_AbCdEfGh…  prod  active');
+  });
+
   it('prints --json answers as JSON', async () => {
     const page = { items: [], nextCursor: null };
     const { stdout } = await cli(['messages', 'list', '--json'], { body: page });

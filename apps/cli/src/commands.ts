@@ -9,13 +9,32 @@ import {
   formatMessageDetail,
   formatMessageList,
   formatPreview,
+  formatPartner,
+  formatPartnerList,
   formatReplay,
+  formatSent,
   MessageDetail,
   MessagePage,
+  PartnerMessageStatus,
+  PartnerSummary,
+  ApiKeyView,
   redact,
   ReplayResult,
 } from './format';
-import { detailRequest, ListOptions, MAPPING_CHOICES, previewRequest, replayRequest, ReplayOptions, searchRequest, UsageError } from './requests';
+import {
+  detailRequest,
+  ListOptions,
+  MAPPING_CHOICES,
+  messageStatusRequest,
+  partnerRequest,
+  partnersRequest,
+  previewRequest,
+  replayRequest,
+  ReplayOptions,
+  searchRequest,
+  sendRequest,
+  UsageError,
+} from './requests';
 
 /** The gateway's default listen address (libs/config: gateway.port = 3000). */
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
@@ -95,6 +114,15 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return new GatewayClient({ baseUrl: baseUrl(globals), adminToken: token, fetch: io.fetch, trace: trace(globals) });
   };
 
+  /** A client acting as a partner (its API key), for sending and previewing. */
+  const partner = (command: Command, apiKeyOption: string | undefined): GatewayClient => {
+    const globals = command.optsWithGlobals<GlobalOptions>();
+    const apiKey = apiKeyOption ?? io.env.DOCKBRIDGE_API_KEY;
+    if (!apiKey) throw new UsageError("no partner API key: set DOCKBRIDGE_API_KEY or pass --api-key (the gateway acts with that partner's settings)");
+    credentialHint = '(check DOCKBRIDGE_API_KEY or --api-key)';
+    return new GatewayClient({ baseUrl: baseUrl(globals), apiKey, fetch: io.fetch, trace: trace(globals) });
+  };
+
   const messages = program.command('messages').description('search, inspect and replay messages');
 
   messages
@@ -156,6 +184,55 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       else out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult));
     });
 
+  const partners = program.command('partners').description('partner profiles (read-only here; change them with the admin API or config/partners/*.yaml)');
+
+  partners
+    .command('list')
+    .description('every partner: id, name, enabled, location, what it sends')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const list = await admin(command).send<PartnerSummary[]>(partnersRequest());
+      if (options.json) json(list);
+      else out(formatPartnerList(list));
+    });
+
+  partners
+    .command('show')
+    .description('one partner with its API keys (prefixes only: keys are never shown again)')
+    .argument('<id>', 'partner id')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (id: string, options: { json?: boolean }, command: Command) => {
+      const partner = await admin(command).send<PartnerSummary & { apiKeys: ApiKeyView[] }>(partnerRequest(id));
+      if (options.json) json(partner);
+      else out(formatPartner(partner));
+    });
+
+  program
+    .command('send')
+    .description("send a file as its partner would: X12 to /v1/edi, canonical JSON to /v1/messages (the partner's API key)")
+    .argument('<file>', 'X12 or JSON file')
+    .option('--api-key <key>', "the partner's API key (default: $DOCKBRIDGE_API_KEY)")
+    .option('--wait', 'wait until the message is settled and print its outcome')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (file: string, options: { apiKey?: string; wait?: boolean; json?: boolean }, command: Command) => {
+      const client = partner(command, options.apiKey);
+      const request = sendRequest(readText(readFile, file));
+      const accepted = await client.send<{ messageId: string; status: string }>(request);
+      if (!options.wait) {
+        if (options.json) json(accepted);
+        else out([`Message ${accepted.messageId}: ${accepted.status}`]);
+        return;
+      }
+      let status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
+      for (const started = Date.now(); !SETTLED.includes(status.status) && Date.now() - started < WAIT_MS; ) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
+      }
+      if (options.json) json(status);
+      else out(formatSent(status));
+      if (!SETTLED.includes(status.status)) throw new StillRunning(`message ${accepted.messageId} is still ${status.status} after ${WAIT_MS / 1000} s`);
+    });
+
   program
     .command('edi')
     .description('X12 EDI tools')
@@ -165,12 +242,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--api-key <key>', "the partner's API key (default: $DOCKBRIDGE_API_KEY)")
     .option('--json', 'print the API answer as JSON')
     .action(async (file: string, options: { apiKey?: string; json?: boolean }, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const apiKey = options.apiKey ?? io.env.DOCKBRIDGE_API_KEY;
-      if (!apiKey) throw new UsageError("no partner API key: set DOCKBRIDGE_API_KEY or pass --api-key (the preview runs with that partner's EDI settings)");
-      credentialHint = '(check DOCKBRIDGE_API_KEY or --api-key)';
+      const client = partner(command, options.apiKey);
       const text = readText(readFile, file);
-      const client = new GatewayClient({ baseUrl: baseUrl(globals), apiKey, fetch: io.fetch, trace: trace(globals) });
       const preview = await client.send<EdiPreview>(previewRequest(text));
       if (options.json) json(preview);
       else out(formatPreview(preview));
@@ -189,6 +262,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       err(formatGatewayError(error.status, error.error, error.details, error.status === 401 ? credentialHint : undefined));
       return EXIT_REFUSED;
     }
+    if (error instanceof StillRunning) {
+      err([`error: ${error.message}`]);
+      return EXIT_REFUSED;
+    }
     if (error instanceof ConnectionError) {
       err([`error: ${error.message}`, `(is the gateway running there? set --url or DOCKBRIDGE_URL)`]);
       return EXIT_REFUSED;
@@ -197,6 +274,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT_REFUSED;
   }
 }
+
+/** Statuses a message ends in (`send --wait` stops there), and how long it waits. */
+const SETTLED = ['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate'];
+const WAIT_MS = 120_000;
+
+/** `send --wait` gave up before the message settled. */
+class StillRunning extends Error {}
 
 function readText(readFile: (path: string) => string, path: string): string {
   try {

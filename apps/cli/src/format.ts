@@ -210,3 +210,70 @@ export function formatGatewayError(status: number, error: string, details: strin
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
   return secrets.reduce<string>((out, secret) => (secret && secret.length >= 4 ? out.split(secret).join('***') : out), text);
 }
+
+export interface PartnerSummary {
+  id: string;
+  name: string;
+  enabled: boolean;
+  locationOrganisationId: string;
+  platformAccount: string | null;
+  settings: { edi?: { senderIds?: string[] }; webhook?: { verification?: string }; exports?: { id: string }[] };
+  source: string;
+  updatedAt: string;
+}
+
+export interface ApiKeyView {
+  keyPrefix: string | null;
+  label: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** What a partner can send: EDI (with its sender ids), webhooks (with the verification), exports. */
+function ingressOf(partner: PartnerSummary): string {
+  const parts: string[] = [];
+  if (partner.settings.edi) parts.push(`edi(${(partner.settings.edi.senderIds ?? []).join(',') || 'no sender id'})`);
+  if (partner.settings.webhook) parts.push(`webhook(${partner.settings.webhook.verification ?? '?'})`);
+  if (partner.settings.exports?.length) parts.push(`exports(${partner.settings.exports.length})`);
+  return parts.join(' ') || 'api only';
+}
+
+export function formatPartnerList(partners: PartnerSummary[]): string[] {
+  if (partners.length === 0) return ['No partners.'];
+  return [
+    ...table(
+      ['ID', 'NAME', 'ENABLED', 'LOCATION', 'INGRESS'],
+      partners.map((p) => [p.id, p.name, p.enabled ? 'yes' : 'no', p.locationOrganisationId, ingressOf(p)]),
+    ),
+    '',
+    plural(partners.length, 'partner'),
+  ];
+}
+
+export function formatPartner(partner: PartnerSummary & { apiKeys: ApiKeyView[] }): string[] {
+  const keyState = (k: ApiKeyView) => (k.revokedAt ? `revoked ${time(k.revokedAt)}` : k.expiresAt ? `expires ${time(k.expiresAt)}` : 'active');
+  return [
+    `Partner ${partner.id}: ${partner.name}${partner.enabled ? '' : ' (disabled)'}`,
+    `  location ${partner.locationOrganisationId}${partner.platformAccount ? `, platform account ${partner.platformAccount}` : ''}`,
+    `  ingress ${ingressOf(partner)}; profile from ${partner.source}, updated ${time(partner.updatedAt)}`,
+    '',
+    `API keys (${partner.apiKeys.length})`,
+    ...partner.apiKeys.map((k) => `  ${k.keyPrefix ? `dbk_${k.keyPrefix}…` : '(imported by hash)'}  ${k.label}  ${keyState(k)}${k.lastUsedAt ? `, last used ${time(k.lastUsedAt)}` : ''}`),
+  ];
+}
+
+export interface PartnerMessageStatus {
+  messageId: string;
+  status: string;
+  reason: string | null;
+  operations: { seq: number; kind: string; target: string | null; status: string; error: string | null; attempts: number }[];
+}
+
+export function formatSent(status: PartnerMessageStatus): string[] {
+  return [
+    `Message ${status.messageId}: ${status.status}${status.reason ? ` (${status.reason})` : ''}`,
+    ...status.operations.map((op) => `  #${op.seq} ${op.kind} ${op.target ?? ''}: ${op.status}${op.error ? `: ${op.error}` : ''}`),
+  ];
+}

@@ -1,4 +1,4 @@
-import { detailRequest, previewRequest, replayRequest, searchRequest, UsageError } from './requests';
+import { detailRequest, isX12, previewRequest, replayRequest, searchRequest, sendRequest, UsageError } from './requests';
 
 describe('searchRequest', () => {
   it('maps every filter to the query the admin search takes', () => {
@@ -79,5 +79,16 @@ describe('replayRequest', () => {
   ])('refuses %s as a usage error', (_name, messageId, options, reason) => {
     expect(() => replayRequest(messageId, options)).toThrow(UsageError);
     expect(() => replayRequest(messageId, options)).toThrow(reason);
+  });
+});
+
+describe('sendRequest', () => {
+  it('tells X12 (ISA first, after a BOM or blank lines) from JSON, and refuses anything else', () => {
+    expect(isX12('\uFEFF\r\n  ISA*00*')).toBe(true);
+    expect(isX12('{"ISA":1}')).toBe(false);
+    expect(sendRequest('ISA*00*~')).toEqual({ method: 'POST', path: '/v1/edi', body: 'ISA*00*~', contentType: 'application/edi-x12' });
+    expect(sendRequest('{"operations":[]}')).toEqual({ method: 'POST', path: '/v1/messages', body: '{"operations":[]}', contentType: 'application/json' });
+    expect(() => sendRequest('GS*PO*')).toThrow(UsageError);
+    expect(() => sendRequest('GS*PO*')).toThrow(/neither X12 \(starting with ISA\) nor JSON/);
   });
 });

@@ -106,3 +106,30 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
 export function previewRequest(x12Text: string): GatewayRequest {
   return { method: 'POST', path: '/v1/edi/preview', body: x12Text, contentType: X12_CONTENT_TYPE };
 }
+
+export function partnersRequest(): GatewayRequest {
+  return { method: 'GET', path: '/v1/admin/partners' };
+}
+
+export function partnerRequest(id: string): GatewayRequest {
+  return { method: 'GET', path: `/v1/admin/partners/${encodeURIComponent(id)}` };
+}
+
+/** X12 starts with ISA (after a BOM or blank lines); anything else is sent as canonical JSON. */
+export const isX12 = (text: string): boolean => /^[\uFEFF\s]*ISA/.test(text);
+
+/** `send`: a file as its partner would send it: X12 to /v1/edi, anything else to /v1/messages (JSON). */
+export function sendRequest(text: string): GatewayRequest {
+  if (isX12(text)) return { method: 'POST', path: '/v1/edi', body: text, contentType: X12_CONTENT_TYPE };
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`the file is neither X12 (starting with ISA) nor JSON: ${(error as Error).message}`);
+  }
+  return { method: 'POST', path: '/v1/messages', body: text, contentType: 'application/json' };
+}
+
+/** A partner's own view of one message (its status and each operation's outcome). */
+export function messageStatusRequest(id: string): GatewayRequest {
+  return { method: 'GET', path: `/v1/messages/${encodeURIComponent(id)}` };
+}
