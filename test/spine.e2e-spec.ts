@@ -1,3 +1,4 @@
+import { PartnerRepository } from '@dockbridge/partners';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
 
@@ -129,5 +130,21 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect(stats.requests['PUT /api/v2/organisations/:orgId/documents/:docId']).toBeUndefined();
     const counts = await spine.app.get(require('@dockbridge/audit').OperationRepository).statusCounts(messageId);
     expect(counts.delivered).toBe(1000);
+  });
+
+  it("takes the batch path from the partner's own batch threshold when it has one", async () => {
+    const partners = spine.app.get(PartnerRepository);
+    const partner = (await partners.findById('test-wms'))!;
+    await partners.upsert({ ...partner, settings: { ...partner.settings, batchThreshold: 3 } }, 'api');
+    try {
+      const operations = ['T-1', 'T-2', 'T-3'].map((id) => upsert(document(id)));
+      const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations } })).json();
+      expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
+      const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
+      expect(stats.requests['POST /api/v2/organisations/:orgId/document-jobs']).toEqual({ '200': 1 });
+      expect(stats.requests['PUT /api/v2/organisations/:orgId/documents/:docId']).toBeUndefined();
+    } finally {
+      await partners.upsert(partner, 'api');
+    }
   });
 });

@@ -121,10 +121,20 @@ export function buildMapping(
   return result;
 }
 
+/** An X12 decimal (R) that is not negative: digits with an optional point, and 5010's optional exponent. Not hex, not "Infinity". */
+const X12_QUANTITY = /^(\d+\.?\d*|\.\d+)(E-?\d+)?$/;
+
+/** The value of a quantity element, or undefined when it is not one. */
+export function quantityValue(raw: string): number | undefined {
+  if (!X12_QUANTITY.test(raw)) return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : undefined;
+}
+
 /** A quantity element as a number, or an error diagnostic naming segment and element. */
 export function quantity(raw: string, where: { control: string; position: number; tag: string; element: number }, diagnostics: MappingDiagnostic[]): number | undefined {
-  const value = Number(raw);
-  if (raw !== '' && Number.isFinite(value) && value >= 0) return value;
+  const value = quantityValue(raw);
+  if (value !== undefined) return value;
   diagnostics.push({
     level: 'error',
     transactionControl: where.control,

@@ -1,7 +1,7 @@
 import type { OrgRef } from '@dockbridge/platform';
 import { Segment } from '@dockbridge/x12';
 import { mapTransaction } from './edi-mapping';
-import type { TransactionMapping } from './document-builder';
+import { quantityValue, type TransactionMapping } from './document-builder';
 
 /** The document of an upsert mapping. */
 const documentOf = (result: TransactionMapping) => (result.operation as unknown as { document: Record<string, unknown> }).document;
@@ -148,5 +148,12 @@ describe('856 ship notice mapping', () => {
 
   it('refuses sets it does not map', () => {
     expect(mapTransaction(transaction('810', 'BIG*20261201*INV-1'), settings)).toMatchObject({ rejected: true, diagnostics: [{ message: expect.stringMatching(/810 is not supported/) }] });
+  });
+});
+
+describe('quantityValue', () => {
+  it('reads X12 decimals (point, 5010 exponent) and nothing JavaScript alone would take', () => {
+    expect(['12', '0', '12.5', '.5', '7.', '1E3', '25E-1'].map(quantityValue)).toEqual([12, 0, 12.5, 0.5, 7, 1000, 2.5]);
+    expect(['', '-1', '0x10', '1e3', 'Infinity', '1,5', '+3', 'three', '1E'].map(quantityValue)).toEqual(Array(9).fill(undefined));
   });
 });

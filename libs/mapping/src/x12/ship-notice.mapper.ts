@@ -210,14 +210,8 @@ function itemLoad(level: HierarchicalLevel, control: string, priority: readonly 
     diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: level.position, segmentTag: 'HL', message: `item HL ${level.id} has no SN1 quantity` });
     return undefined;
   }
-  const raw = el(sn1, 2);
-  let qty = Number(raw);
-  if (!(raw !== '' && Number.isFinite(qty) && qty >= 0)) {
-    // Not a quantity: `quantity` says so (the same test, done inline for the usual good value).
-    const checked = quantity(raw, { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
-    if (checked === undefined) return undefined;
-    qty = checked;
-  }
+  const qty = quantity(el(sn1, 2), { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
+  if (qty === undefined) return undefined;
   const tag = lin ? loadTagOf(lin, 2, priority) : undefined;
   const description = level.description;
   const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };

@@ -5,7 +5,10 @@ import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 export type ReplayMode = 'rerun' | 'failed-only';
 
 export interface ReplayRequest {
-  /** `rerun`: the whole raw payload through today's mapping; `failed-only`: only the operations that failed. */
+  /**
+   * `rerun`: the whole raw payload translated again (EDI with today's partner settings; webhooks with
+   * the mapping version of `mapping`); `failed-only`: only the operations that failed.
+   */
   mode: ReplayMode;
   /** Edit-and-replay: this payload instead of the original (same content type). */
   payload?: string;

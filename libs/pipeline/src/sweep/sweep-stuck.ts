@@ -47,7 +47,7 @@ export class SweepStuck {
         await this.messages.settleMessage(message.id, 'sweeper');
         continue;
       }
-      await this.translate.enqueueDelivery(message.id, unsettled, true);
+      await this.translate.enqueueDelivery(message, unsettled, true);
       report.deliveries += unsettled.length;
     }
     return report;

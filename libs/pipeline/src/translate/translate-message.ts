@@ -1,6 +1,6 @@
-import { DocumentOperation, InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { DocumentOperation, InterchangeRepository, Message, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { targetOf } from '@dockbridge/mapping';
-import type { PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
+import type { PartnerMappingRepository, PartnerProfile, PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues } from '../message-queues';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { dropSupersededWrites, planDelivery } from './delivery-plan';
@@ -45,14 +45,15 @@ export class TranslateMessage {
     if (existing.length > 0) {
       // A retry after the rows were written: only the queueing may be missing.
       await this.messages.transition(messageId, 'delivering', 'worker');
-      await this.enqueueDelivery(messageId, existing);
+      await this.enqueueDelivery(message, existing);
       return 'queued';
     }
 
+    const partner = await this.partners.findById(message.partnerId);
     const translate = TRANSLATORS[message.contentType];
     const translation: Translation = translate
       ? await translate(message, {
-          partner: await this.partners.findById(message.partnerId),
+          partner,
           mapping: (version) => (version === 'current' ? this.mappings.current(message.partnerId) : this.mappings.get(message.partnerId, version)),
           nextControlNumber: () => this.interchanges.nextControlNumber(),
           now: new Date(),
@@ -87,7 +88,7 @@ export class TranslateMessage {
       })),
     ]);
     await this.messages.transition(messageId, 'delivering', 'worker', notes.length ? notes.join('; ') : null);
-    await this.enqueueDelivery(messageId, rows);
+    await this.enqueueDelivery(message, rows, false, partner);
     if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
     return 'queued';
   }
@@ -95,10 +96,13 @@ export class TranslateMessage {
   /**
    * Queues delivery of a message's unsettled operations under their stable job ids. With `redrive`,
    * finished jobs whose operations never settled (lost with a Redis restart) are removed first, so
-   * they can be queued again; live jobs are left alone (same id: BullMQ adds nothing).
+   * they can be queued again; live jobs are left alone (same id: BullMQ adds nothing). The batch
+   * threshold is the partner's `settings.batchThreshold`, else `delivery.batchThreshold`.
    */
-  async enqueueDelivery(messageId: string, rows: readonly DocumentOperation[], redrive = false): Promise<void> {
-    const plan = planDelivery(messageId, rows, this.options.batchThreshold, this.options.batchSize);
+  async enqueueDelivery(message: Pick<Message, 'id' | 'partnerId'>, rows: readonly DocumentOperation[], redrive = false, partner?: PartnerProfile | null): Promise<void> {
+    const messageId = message.id;
+    const profile = partner === undefined ? await this.partners.findById(message.partnerId) : partner;
+    const plan = planDelivery(messageId, rows, profile?.settings.batchThreshold ?? this.options.batchThreshold, this.options.batchSize);
     if (redrive) {
       for (const id of plan.single) await this.queues.removeFinished(QUEUES.deliver, deliverJobId(id));
       for (const batch of plan.batches) await this.queues.removeFinished(QUEUES.batch, batchJobId(batch.operationIds));
