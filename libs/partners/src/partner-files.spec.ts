@@ -32,6 +32,19 @@ describe('loadPartnerFiles', () => {
     ]);
   });
 
+  it('reads the webhook mapping a file points at, and keeps one that does not compile from being published', () => {
+    write('good.jsonata', '{"operations": []}');
+    write('bad.jsonata', '{"operations": [}');
+    write('a.yaml', `id: alpha\nname: Alpha\nlocationOrganisationId: ${MAIN_DC}\nwebhookMapping: good.jsonata\n`);
+    write('b.yaml', `id: beta\nname: Beta\nlocationOrganisationId: ${MAIN_DC}\nwebhookMapping: bad.jsonata\n`);
+    const { profiles, problems } = loadPartnerFiles(dir);
+    expect(profiles.map((p) => [p.profile.id, p.mapping])).toEqual([
+      ['alpha', '{"operations": []}'],
+      ['beta', undefined],
+    ]);
+    expect(problems).toEqual([{ file: join(dir, 'b.yaml'), field: 'webhookMapping', message: expect.stringMatching(/webhookMapping: bad\.jsonata is not a valid JSONata expression: .+ at position \d+$/) }]);
+  });
+
   it('names the file and the field of every problem, and leaves the file out', () => {
     write(
       'bad.yaml',

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { apiKeyDisplayPrefix, hashApiKey, isApiKeyFormat } from './api-key';
 import { PartnerFileDto, toProfileInput, validateDto } from './partner-profile.dto';
 import { PartnerRepository } from './partner.repository';
-import type { PartnerMappingRepository } from './webhooks/mapping.repository';
+import { mappingCompileError, type PartnerMappingRepository } from './webhooks/mapping.repository';
 import type { WebhookSecretRepository } from './webhooks/webhook-secret.repository';
 import type { SftpCredentialRepository } from './sftp/sftp-credential.repository';
 import { ConfigApiKey, PartnerProfileInput } from './partner.types';
@@ -143,6 +143,12 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
         mapping = readFileSync(resolve(dirname(file), dto.webhookMapping), 'utf8');
       } catch (error) {
         problems.push(problem(file, 'webhookMapping', `cannot read ${dto.webhookMapping}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`));
+      }
+      const invalid = mapping === undefined ? undefined : mappingCompileError(mapping);
+      if (invalid) {
+        // Not published: the partner keeps the version it had.
+        problems.push(problem(file, 'webhookMapping', `${dto.webhookMapping} is not a valid JSONata expression: ${invalid}`));
+        mapping = undefined;
       }
     }
     const webhookSecrets: PartnerFile['webhookSecrets'] = [];

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import jsonata from 'jsonata';
 import {
   ApiKeyNotFoundError,
+  mappingCompileError,
   PartnerMappingRepository,
   PartnerNotFoundError,
   PartnerProfileDto,
@@ -133,12 +133,8 @@ export class AdminPartnersController {
   async publishMapping(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PublishMappingDto, body, 'mapping');
     await this.existing(id);
-    try {
-      jsonata(dto.expression);
-    } catch (error) {
-      const e = error as { message?: string; position?: number };
-      throw new BadInput('Invalid mapping', [`expression: ${e.message}${e.position !== undefined ? ` at position ${e.position}` : ''}`]);
-    }
+    const invalid = mappingCompileError(dto.expression);
+    if (invalid) throw new BadInput('Invalid mapping', [`expression: ${invalid}`]);
     return this.mappings.publish(id, dto.expression);
   }
 

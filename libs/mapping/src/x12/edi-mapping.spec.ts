@@ -73,6 +73,10 @@ describe('850 purchase order mapping', () => {
     expect(duplicate.operation).toBeUndefined();
     const unknown = mapTransaction(transaction('850', PO.replace('BEG*00', 'BEG*99')), settings);
     expect(unknown).toMatchObject({ rejected: true, diagnostics: [{ level: 'error', segmentTag: 'BEG', element: 1, segmentPosition: 2 }] });
+    // A release number without the order number names no order: refused, pointing at BEG03.
+    const noNumber = mapTransaction(transaction('850', PO.replace('BEG*00*SA*PO-4711*R2', 'BEG*00*SA**R2')), settings);
+    expect(noNumber.rejected).toBe(true);
+    expect(noNumber.diagnostics).toContainEqual(expect.objectContaining({ level: 'error', segmentTag: 'BEG', element: 3, message: 'BEG03 (purchase order number) is missing' }));
   });
 
   it('uses the directory first, and falls back to N102 when N104 is absent', () => {

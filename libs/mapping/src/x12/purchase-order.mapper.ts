@@ -27,7 +27,11 @@ export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappi
   if (beg && !purpose) {
     diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: begIndex + 1, segmentTag: 'BEG', element: 1, message: `BEG01 purpose code ${JSON.stringify(code)} is not handled (00, 01, 05, 07)` });
   }
-  const documentId = [el(beg, 3), el(beg, 4)].filter(Boolean).join('-');
+  // BEG03 is the purchase order number; a release number (BEG04) alone names nothing.
+  if (beg && !el(beg, 3)) {
+    diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: begIndex + 1, segmentTag: 'BEG', element: 3, message: 'BEG03 (purchase order number) is missing' });
+  }
+  const documentId = el(beg, 3) ? [el(beg, 3), el(beg, 4)].filter(Boolean).join('-') : '';
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
 
   const loads: Load[] = [];

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import jsonata from 'jsonata';
 import { DataSource } from 'typeorm';
 
 export interface PartnerMapping {
@@ -46,5 +47,16 @@ export class PartnerMappingRepository {
   async list(partnerId: string): Promise<PartnerMapping[]> {
     const rows: Row[] = await this.dataSource.query(`SELECT * FROM partner_mapping WHERE partner_id = $1 ORDER BY version`, [partnerId]);
     return rows.map(toMapping);
+  }
+}
+
+/** Why a JSONata expression does not compile (message and position), or undefined when it does. */
+export function mappingCompileError(expression: string): string | undefined {
+  try {
+    jsonata(expression);
+    return undefined;
+  } catch (error) {
+    const e = error as { message?: string; position?: number };
+    return `${e.message ?? String(error)}${e.position !== undefined ? ` at position ${e.position}` : ''}`;
   }
 }
