@@ -16,7 +16,7 @@ export interface EdiTranslationInput {
 }
 
 export interface InterchangeOutcome {
-  /** `sender|ISA13`: what duplicate detection keys on. */
+  /** `ISA05/ISA06/ISA13` (sender qualifier, sender, control number): what duplicate detection keys on. */
   key: string;
   senderId: string;
   control: string;

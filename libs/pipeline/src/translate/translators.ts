@@ -38,7 +38,7 @@ export interface Translation {
   operations: { operation: CanonicalOperation; interchangeKey?: string }[];
   refused: RefusedUnit[];
   acknowledgments: Acknowledgment[];
-  /** Interchanges (sender|ISA13) the payload carried and their acceptance. */
+  /** Interchanges (`ISA05/ISA06/ISA13`, see interchangeKey) the payload carried and their acceptance. */
   interchanges: { key: string; refused: boolean }[];
   /** Set when the message as a whole is refused: nothing to deliver, and this is why. */
   rejection?: string;
