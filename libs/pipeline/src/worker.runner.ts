@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError } from 'bullmq';
 import type { Job, Worker } from 'bullmq';
 import { AppConfig } from '@dockbridge/config';
@@ -25,7 +25,7 @@ const tryOf = (job: Job): DeliveryTry => ({ attempt: job.attemptsMade + 1, isLas
  * nothing is half-recorded.
  */
 @Injectable()
-export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Worker');
   private workers: Worker[] = [];
 
@@ -99,7 +99,11 @@ export class WorkerRunner implements OnApplicationBootstrap, OnApplicationShutdo
     return this.queues.queue(QUEUES.sweep).upsertJobScheduler('sweep', { every: this.config.delivery.sweepEveryMs }, { name: 'sweep', data: {} });
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before any module lets go of its connections (onApplicationShutdown closes the platform client,
+   * Redis and the database): running jobs finish with everything they need, and no new one starts.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.close()));
   }
 

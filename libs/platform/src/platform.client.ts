@@ -244,9 +244,11 @@ export class PlatformClient {
     throw new PlatformCallError(classifyStatus(status), operation, reasonFromBody(text), status, parseRetryAfter((Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null));
   }
 
-  /** Closes the keep-alive connections (application shutdown). */
-  async close(): Promise<void> {
-    await this.agent.close();
+  private closing?: Promise<void>;
+
+  /** Closes the keep-alive connections (application shutdown); closing again waits for the same close. */
+  close(): Promise<void> {
+    return (this.closing ??= this.agent.close());
   }
 
   private async gql<T>(operationName: string, document: string, variables: Record<string, unknown>): Promise<T> {
