@@ -80,6 +80,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const err = (lines: string[]) => io.stderr(redact(lines.join('\n'), secrets) + '\n');
   const out = (lines: string[]) => io.stdout(lines.join('\n') + '\n');
   const json = (value: unknown) => io.stdout(JSON.stringify(value, null, 2) + '\n');
+  /** An answer as JSON (`--json`, for scripts) or as the text `format` makes of it. */
+  const print = <T>(value: T, asJson: boolean | undefined, format: (value: T) => string[]) => (asJson ? json(value) : out(format(value)));
   const readFile = io.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
 
   const program = new Command('dockbridge')
@@ -139,8 +141,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the API answer as JSON')
     .action(async (options: ListOptions & { json?: boolean }, command: Command) => {
       const page = await admin(command).send<MessagePage>(searchRequest(options));
-      if (options.json) json(page);
-      else out(formatMessageList(page));
+      print(page, options.json, formatMessageList);
     });
 
   messages
@@ -192,8 +193,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the API answer as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const list = await admin(command).send<PartnerSummary[]>(partnersRequest());
-      if (options.json) json(list);
-      else out(formatPartnerList(list));
+      print(list, options.json, formatPartnerList);
     });
 
   partners
@@ -203,8 +203,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the API answer as JSON')
     .action(async (id: string, options: { json?: boolean }, command: Command) => {
       const partner = await admin(command).send<PartnerSummary & { apiKeys: ApiKeyView[] }>(partnerRequest(id));
-      if (options.json) json(partner);
-      else out(formatPartner(partner));
+      print(partner, options.json, formatPartner);
     });
 
   program
@@ -228,8 +227,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         await new Promise((resolve) => setTimeout(resolve, 500));
         status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
       }
-      if (options.json) json(status);
-      else out(formatSent(status));
+      print(status, options.json, formatSent);
       if (!SETTLED.includes(status.status)) throw new StillRunning(`message ${accepted.messageId} is still ${status.status} after ${WAIT_MS / 1000} s`);
     });
 
@@ -245,8 +243,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const client = partner(command, options.apiKey);
       const text = readText(readFile, file);
       const preview = await client.send<EdiPreview>(previewRequest(text));
-      if (options.json) json(preview);
-      else out(formatPreview(preview));
+      print(preview, options.json, formatPreview);
     });
 
   try {
