@@ -10,3 +10,4 @@ export * from './files';
 export * from './sftp';
 export * from './webhooks';
 export * from './partners.module';
+export * from './private-file';

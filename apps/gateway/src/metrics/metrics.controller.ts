@@ -14,39 +14,27 @@ export class MetricsController {
   private readonly registry = new Registry();
 
   constructor(dataSource: DataSource, queues: MessageQueues) {
-    const count = (sql: string) => dataSource.query(sql) as Promise<{ label: string; n: string }[]>;
-    new Gauge({
-      name: 'dockbridge_messages',
-      help: 'Messages by status',
-      labelNames: ['status'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const row of await count('SELECT status AS label, count(*) AS n FROM message GROUP BY status')) this.set({ status: row.label }, Number(row.n));
-      },
-    });
-    new Gauge({
-      name: 'dockbridge_delivery_attempts',
-      help: 'Delivery attempts by outcome class (success, retryable, permanent, auth)',
-      labelNames: ['outcome'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const row of await count('SELECT outcome AS label, count(*) AS n FROM attempt GROUP BY outcome')) this.set({ outcome: row.label }, Number(row.n));
-      },
-    });
-    new Gauge({
-      name: 'dockbridge_operations_failed',
-      help: 'Failed operations by error class; auth > 0 needs a token or permission fixed',
-      labelNames: ['class'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const row of await count("SELECT error_class AS label, count(*) AS n FROM operation WHERE status = 'failed' GROUP BY error_class")) {
-          this.set({ class: row.label ?? 'unknown' }, Number(row.n));
-        }
-      },
-    });
+    /** A gauge of counts by one label, from a `SELECT <label> AS label, count(*) AS n ... GROUP BY` at scrape time. */
+    const countsBy = (name: string, help: string, label: string, sql: string) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          const rows: { label: string | null; n: string }[] = await dataSource.query(sql);
+          for (const row of rows) this.set({ [label]: row.label ?? 'unknown' }, Number(row.n));
+        },
+      });
+    countsBy('dockbridge_messages', 'Messages by status', 'status', 'SELECT status AS label, count(*) AS n FROM message GROUP BY status');
+    countsBy('dockbridge_delivery_attempts', 'Delivery attempts by outcome class (success, retryable, permanent, auth)', 'outcome', 'SELECT outcome AS label, count(*) AS n FROM attempt GROUP BY outcome');
+    countsBy(
+      'dockbridge_operations_failed',
+      'Failed operations by error class; auth > 0 needs a token or permission fixed',
+      'class',
+      "SELECT error_class AS label, count(*) AS n FROM operation WHERE status = 'failed' GROUP BY error_class",
+    );
     new Gauge({
       name: 'dockbridge_queue_jobs',
       help: 'Jobs per queue and state',

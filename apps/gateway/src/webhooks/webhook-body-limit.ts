@@ -12,12 +12,13 @@ const WEBHOOK_ROUTE = '/v1/webhooks/:partner';
 export const webhookBodyLimit = (settings: PartnerWebhookSettings): number => settings.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
 
 /**
- * Records a webhook refused for its size (a rejected request, kept without its body) and returns
- * the 413 to answer. `atLeast`: the size is what was read before stopping, not the whole body's.
+ * The 413 for a webhook body over `limit`, recorded as a rejected request (without its body) when
+ * `messages` is given; null for a partner without an endpoint (nothing to record it under).
+ * `atLeast`: the size is what was read before stopping, not the whole body's.
  */
-export async function refuseOversizedWebhook(messages: MessageRepository, partnerId: string, size: number, limit: number, atLeast = false): Promise<HttpException> {
-  const reason = `body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds the partner's limit of ${limit} bytes`;
-  await messages.record({ partnerId, channel: 'webhook', contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway', rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size, refusedAtIngress: true } });
+export async function refuseOversizedWebhook(messages: MessageRepository | null, partnerId: string, size: number, limit: number, atLeast = false): Promise<HttpException> {
+  const reason = `body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds ${messages ? "the partner's limit" : 'the limit'} of ${limit} bytes`;
+  await messages?.record({ partnerId, channel: 'webhook', contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway', rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size, refusedAtIngress: true } });
   return new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
 }
 
@@ -41,10 +42,7 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
     const settings = partner?.enabled ? partner.settings.webhook : undefined;
     // No endpoint: the controller answers 404, but not after reading more than the gateway's limit.
     const limit = settings ? webhookBodyLimit(settings) : gatewayLimit;
-    const refuse = (size: number, atLeast = false) =>
-      settings
-        ? refuseOversizedWebhook(messages, partnerId, size, limit, atLeast)
-        : Promise.resolve(new HttpException({ statusCode: 413, error: 'Payload too large', details: [`body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds the limit of ${limit} bytes`] }, 413));
+    const refuse = (size: number, atLeast = false) => refuseOversizedWebhook(settings ? messages : null, partnerId, size, limit, atLeast);
     const declared = Number(request.headers['content-length']);
     if (!Number.isSafeInteger(declared)) return payload.pipe(capped(limit, refuse));
     if (declared <= limit) return payload;

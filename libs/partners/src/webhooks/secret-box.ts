@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createPrivateFileOnce } from '../private-file';
 
 const PREFIX = 'enc:v1:';
 const KEY_BYTES = 32;
@@ -28,27 +28,12 @@ export class SecretBox {
     return new SecretBox(key);
   }
 
-  /**
-   * The key from `key`, else from `keyPath`. A missing file is created when allowed: written to a
-   * private temporary file and hard-linked into place, so replicas starting together on one volume
-   * end with the same key.
-   */
+  /** The key from `key`, else from the file `keyPath`, created on first start when allowed. */
   static load(source: SecretBoxSource): SecretBox {
     if (source.key) return SecretBox.withKey(Buffer.from(source.key, 'base64'));
     const path = source.keyPath;
-    if (!existsSync(path)) {
-      if (!source.generateKey) throw new Error(`secrets key file ${path} does not exist (set SECRETS_KEY, or secrets.generateKey to create one)`);
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      writeFileSync(temporary, randomBytes(KEY_BYTES).toString('base64'), { mode: 0o600, flag: 'wx' });
-      try {
-        linkSync(temporary, path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      } finally {
-        unlinkSync(temporary);
-      }
-    }
+    if (!existsSync(path) && !source.generateKey) throw new Error(`secrets key file ${path} does not exist (set SECRETS_KEY, or secrets.generateKey to create one)`);
+    createPrivateFileOnce(path, () => randomBytes(KEY_BYTES).toString('base64'));
     return SecretBox.withKey(Buffer.from(readFileSync(path, 'utf8').trim(), 'base64'));
   }
 
