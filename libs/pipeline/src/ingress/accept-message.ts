@@ -26,6 +26,8 @@ export interface Accepted {
 const MAX_BATCH = 256;
 const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 const MAX_IN_FLIGHT = 4;
+/** Enqueues still running past which a commit waits for its own (backpressure when Redis is slower than Postgres). */
+const MAX_PENDING_ENQUEUES = 8;
 /**
  * The database answered with an error (a SQLSTATE, not a lost connection, class 08): the one
  * statement did not commit, so its messages may be recorded again one by one.
@@ -34,9 +36,6 @@ function refusedByDatabase(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
 }
-
-/** Enqueues still running past which a commit waits for its own (backpressure when Redis is slower than Postgres). */
-const MAX_PENDING_ENQUEUES = 8;
 
 /**
  * Durable before acknowledged: once this returns, the message row (and its `received` event) is
