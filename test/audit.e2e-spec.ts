@@ -55,7 +55,7 @@ describe('audit store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the schema once; a second run applies nothing', async () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000']);
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000']);
       expect(await runMigrations(dataSource)).toEqual([]);
     });
 
@@ -67,7 +67,7 @@ describe('audit store on Postgres', () => {
     it('migrate() brings a fresh database up to date and is idempotent', async () => {
       const fresh = await createTestDatabase();
       try {
-        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000']);
+        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000']);
         expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual([]);
       } finally {
         await fresh.drop();
@@ -458,7 +458,9 @@ describe('audit store on Postgres', () => {
         expect(await exists('operation', 'message_id', gone.id)).toBe(false);
         expect(await exists('attempt', 'operation_id', gone.operationId)).toBe(false);
         expect(await exists('message_event', 'message_id', gone.id)).toBe(false);
-        expect(await exists('webhook_receipt', 'message_id', gone.id)).toBe(false);
+        // Its idempotency key went with it: the same key is a new message now.
+        const [again] = await messages.recordMany([{ message: { partnerId: gone.partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' }, idempotencyKey: `key-${gone.partnerId}` }]);
+        expect(again).toMatchObject({ existing: false });
       }
       for (const kept of [recentDelivered, failedWithinYear, inFlight]) expect(await messages.findById(kept.id)).not.toBeNull();
       // A replay outlives its original (the link becomes null); duplicate detection outlives both.

@@ -1,4 +1,5 @@
 import { PartnerRepository } from '@dockbridge/partners';
+import { AcceptMessage, CANONICAL_CONTENT_TYPE, MessageQueues, QUEUES, SweepStuck, translateJobId } from '@dockbridge/pipeline';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
 
@@ -42,6 +43,42 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
 
     const own = await (await spine.call('GET', `/v1/messages/${messageId}`)).json();
     expect(own).toMatchObject({ messageId, status: 'delivered' });
+  });
+
+  it('queues the messages of one commit as one translate job, and delivers every one of them', async () => {
+    const accept = spine.app.get(AcceptMessage);
+    const messageOf = (id: string) => ({ partnerId: 'test-wms', channel: 'api' as const, contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document(id))] }) });
+    // Submitted in one turn of the event loop: one group commit.
+    const accepted = await Promise.all(['G-1', 'G-2', 'G-3', 'G-4'].map((id) => accept.execute(messageOf(id))));
+    const ids = accepted.map((a) => a.messageId);
+    const jobIds = new Set((await Promise.all(ids.map((id) => spine.messages.findById(id)))).map((m) => m?.metadata.ingressJob));
+    expect(jobIds.size).toBe(1);
+    const [jobId] = jobIds as Set<string>;
+    expect(jobId).toMatch(/^ingress-/);
+    const job = await spine.app.get(MessageQueues).queue(QUEUES.translate).getJob(jobId);
+    expect(job?.data).toEqual({ messageIds: ids });
+    for (const id of ids) expect(await spine.waitForStatus(id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
+    const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
+    expect(stats.documents[DEMO.mainDc]).toBe(4);
+  });
+
+  it('sweeps a received message only once the job of its commit is gone', async () => {
+    const queue = spine.app.get(MessageQueues).queue(QUEUES.translate);
+    const ingressJob = `ingress-test-${Date.now()}`;
+    const [recorded] = await spine.messages.recordMany([
+      { message: { partnerId: 'test-wms', channel: 'api', contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document('S-1'))] }), metadata: { ingressJob } } },
+    ]);
+    if (recorded instanceof Error) throw recorded;
+    // Its commit's job waits (a backlog): the sweeper leaves the message to it.
+    const backlog = await queue.add(QUEUES.translate, { messageIds: [recorded.id] }, { jobId: ingressJob, delay: 3_600_000 });
+    const later = new Date(Date.now() + 3_600_000);
+    const sweep = spine.app.get(SweepStuck);
+    await sweep.execute(later);
+    expect(await queue.getJob(translateJobId(recorded.id))).toBeUndefined();
+    // The job is lost (a Redis restart, say): the sweeper queues the message on its own.
+    await backlog.remove();
+    await sweep.execute(later);
+    expect(await spine.waitForStatus(recorded.id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
   });
 
   it('refuses a bad body with 400 naming the field, and records nothing', async () => {

@@ -175,8 +175,8 @@ export class MessageRepository {
       // this statement's snapshot): read who holds it now that the statement has committed.
       try {
         const holders: { partner_id: string; idempotency_key: string; message_id: string }[] = await this.dataSource.query(
-          `SELECT partner_id, idempotency_key, message_id FROM webhook_receipt
-           WHERE (partner_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+          `SELECT partner_id, idempotency_key, id AS message_id FROM message
+           WHERE idempotency_key IS NOT NULL AND (partner_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
           [repeats.map((row) => row.partner_id), repeats.map((row) => row.idempotency_key)],
         );
         for (const holder of holders) earlier.set(JSON.stringify([holder.partner_id, holder.idempotency_key]), holder.message_id);
@@ -192,29 +192,27 @@ export class MessageRepository {
   }
 
   /**
-   * The one INSERT of messages: claims the idempotency keys, inserts the messages whose key was free
-   * (or that have none) and their first events; returns those inserted. The rows travel as one JSON
-   * parameter (no per-row placeholders, no array escaping). Keys are claimed in key order, so two
+   * The one INSERT of messages: inserts the messages whose idempotency key is free (or that have
+   * none), each with its first event; returns those inserted. The rows travel as one JSON parameter
+   * (no per-row placeholders, no array escaping). Each row takes its `arrival` number in entry
+   * order (booking changes are delivered in that order), then rows are inserted in key order, so two
    * concurrent batches never wait on each other's keys in a cycle; within a batch the first entry
-   * with a key wins. The database clock stamps received_at/updated_at: no read-back of payloads.
-   * Rows are inserted in entry order, so each takes its `arrival` number (the column's sequence
-   * default) in the order the messages arrived: booking changes are delivered in that order.
+   * with a key wins. The database clock stamps received_at/updated_at: nothing is read back.
    */
   private insertRows(rows: MessageRow[]): Promise<{ id: string; received_at: Date; updated_at: Date }[]> {
     return this.dataSource.query(
       `WITH input AS (
-         SELECT * FROM json_to_recordset($1::json) AS t(n int, id uuid, event_id uuid, partner_id text, idempotency_key text,
+         SELECT t.*, nextval('message_arrival_seq') AS arrival
+         FROM json_to_recordset($1::json) AS t(n int, id uuid, event_id uuid, partner_id text, idempotency_key text,
            channel text, raw_payload text, content_type text, sha256 text, status text, status_reason text, replay_of uuid,
            received_at timestamptz, metadata jsonb, actor text)
-       ), claim AS (
-         INSERT INTO webhook_receipt (partner_id, idempotency_key, message_id)
-         SELECT partner_id, idempotency_key, id FROM input WHERE idempotency_key IS NOT NULL ORDER BY partner_id, idempotency_key, n
-         ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING message_id
        ), m AS (
-         INSERT INTO message (id, partner_id, channel, raw_payload, content_type, sha256, status, status_reason, replay_of, received_at, updated_at, metadata)
-         SELECT id, partner_id, channel, raw_payload, content_type, sha256, status, status_reason, replay_of,
-                coalesce(received_at, now()), now(), metadata
-         FROM input WHERE idempotency_key IS NULL OR id IN (SELECT message_id FROM claim) ORDER BY n
+         INSERT INTO message (id, partner_id, idempotency_key, channel, raw_payload, content_type, sha256, status, status_reason, replay_of,
+                              received_at, updated_at, metadata, arrival)
+         SELECT id, partner_id, idempotency_key, channel, raw_payload, content_type, sha256, status, status_reason, replay_of,
+                coalesce(received_at, now()), now(), metadata, arrival
+         FROM input ORDER BY partner_id, idempotency_key, n
+         ON CONFLICT (partner_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
          RETURNING id, received_at, updated_at
        ), e AS (
          INSERT INTO message_event (id, message_id, from_status, to_status, actor, reason)
@@ -227,17 +225,22 @@ export class MessageRepository {
 
   /**
    * Deletes up to `limit` messages in `statuses` that have not changed since `settledBefore`, with
-   * their operations, attempts, events and idempotency keys (foreign keys cascade; replays and
-   * partner files keep a null link). Oldest first; returns how many were deleted.
+   * their operations and attempts (foreign keys cascade), events and idempotency keys; replays and
+   * partner files keep a null link. Oldest first; returns how many were deleted.
    */
   async purgeSettled(statuses: readonly MessageStatus[], settledBefore: Date, limit: number): Promise<number> {
-    const deleted: { id: string }[] = await this.dataSource.query(
-      `DELETE FROM message WHERE id IN (
-         SELECT id FROM message WHERE status = ANY($1) AND updated_at < $2 ORDER BY updated_at LIMIT $3
-       ) RETURNING id`,
+    const [{ count }]: { count: number }[] = await this.dataSource.query(
+      `WITH gone AS (
+         DELETE FROM message WHERE id IN (
+           SELECT id FROM message WHERE status = ANY($1) AND updated_at < $2 ORDER BY updated_at LIMIT $3
+         ) RETURNING id
+       ), events AS (
+         DELETE FROM message_event WHERE message_id IN (SELECT id FROM gone)
+       )
+       SELECT count(*)::int AS count FROM gone`,
       [statuses, settledBefore, limit],
     );
-    return deleted.length;
+    return count;
   }
 
   /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */

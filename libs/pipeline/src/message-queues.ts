@@ -8,7 +8,6 @@ import {
   QueueName,
   QUEUES,
   TranslateJobData,
-  translateJobId,
 } from './queues';
 import { createRedisConnection } from './redis-connection';
 import { RetryPolicy } from './retry-policy';
@@ -48,21 +47,20 @@ export class MessageQueues {
     return [...this.queues.values()];
   }
 
-  async enqueueTranslate(...messageIds: string[]): Promise<void> {
+  /** Queues translation of recorded messages as one job (see TranslateJobData for the job ids). */
+  async enqueueTranslate(messageIds: string[], jobId: string): Promise<void> {
     if (messageIds.length === 0) return;
-    const opts = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } };
-    await this.queue(QUEUES.translate).addBulk(
-      messageIds.map((messageId) => ({ name: QUEUES.translate, data: { messageId } satisfies TranslateJobData, opts: { jobId: translateJobId(messageId), ...opts } })),
-    );
+    const data: TranslateJobData = { messageIds };
+    await this.queue(QUEUES.translate).add(QUEUES.translate, data, { jobId, attempts: 5, backoff: { type: 'exponential', delay: 1000 } });
   }
 
   /**
-   * Queues translation of recorded messages; false when Redis cannot take the jobs. The messages are
+   * Queues translation of recorded messages; false when Redis cannot take the job. The messages are
    * durable in Postgres either way: the sweeper queues what is left `received`.
    */
-  async tryEnqueueTranslate(...messageIds: string[]): Promise<boolean> {
+  async tryEnqueueTranslate(messageIds: string[], jobId: string): Promise<boolean> {
     try {
-      await this.enqueueTranslate(...messageIds);
+      await this.enqueueTranslate(messageIds, jobId);
       return true;
     } catch {
       return false;

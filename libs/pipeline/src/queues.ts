@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
+
 /** Queue names and job payloads: the one registry of jobs. Job ids derive from row ids, so a job is never queued twice. */
 export const QUEUES = {
-  /** Parse and map a recorded message into operations. Job id = message id. */
+  /** Parse and map recorded messages into operations (TranslateJobData). */
   translate: 'translate',
   /** Deliver one operation to the platform. Job id = operation id. */
   deliver: 'deliver',
@@ -14,9 +16,17 @@ export const QUEUES = {
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/**
+ * Messages to translate: one (replay, sweeper; job id = its message id) or those one ingress commit
+ * recorded (job id from `ingressJobId`, kept in each message's metadata as `ingressJob`), so a burst
+ * of webhooks costs one job, not one each.
+ */
 export interface TranslateJobData {
-  messageId: string;
+  messageIds: string[];
 }
+
+/** The messages of a translate job (jobs queued before `messageIds` carried one `messageId`). */
+export const messageIdsOf = (data: TranslateJobData | { messageId: string }): string[] => ('messageIds' in data ? data.messageIds : [data.messageId]);
 
 export interface DeliverJobData {
   operationId: string;
@@ -34,6 +44,8 @@ export interface BatchJobData {
 export type SweepJobData = Record<string, never>;
 
 export const translateJobId = (messageId: string) => messageId;
+/** A translate job for the messages of one ingress commit. */
+export const ingressJobId = () => `ingress-${randomUUID()}`;
 export const deliverJobId = (operationId: string) => operationId;
 /** The first operation id names a batch: unique per chunk, stable across retries and sweeps. */
 export const batchJobId = (operationIds: string[]) => `batch-${operationIds[0]}`;

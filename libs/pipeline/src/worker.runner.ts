@@ -7,7 +7,7 @@ import { DeliverOperation, DeliveryTry } from './delivery/deliver-operation';
 import { MessageQueues, startWorker } from './message-queues';
 import { PartnerRepository } from '@dockbridge/partners';
 import { ExportJobData, RunExport } from './export/run-export';
-import { BatchJobData, DeliverJobData, exportSchedulerId, QueueName, QUEUES, TranslateJobData } from './queues';
+import { BatchJobData, DeliverJobData, exportSchedulerId, messageIdsOf, QueueName, QUEUES, TranslateJobData } from './queues';
 import { RetryPolicy } from './retry-policy';
 import { SweepStuck } from './sweep/sweep-stuck';
 import { PurgeExpired } from './retention/purge-expired';
@@ -45,7 +45,14 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     const { concurrency } = this.config.delivery;
     this.workers = [
-      this.start<TranslateJobData>(QUEUES.translate, (job) => this.translate.execute(job.data.messageId), 4),
+      this.start<TranslateJobData>(QUEUES.translate, async (job) => {
+        const messageIds = messageIdsOf(job.data);
+        const { failed, error } = await this.translate.executeMany(messageIds);
+        if (failed.length === 0) return;
+        // Retried with the messages that failed only; the others are done.
+        if (failed.length < messageIds.length) await job.updateData({ messageIds: failed });
+        throw error;
+      }, 4),
       this.start<DeliverJobData>(QUEUES.deliver, async (job, token) => {
         const result = await this.deliver.execute(job.data.operationId, tryOf(job));
         if (result !== 'deferred') return result;

@@ -12,8 +12,12 @@ export class MessageEvent {
   @Column({ name: 'message_id', type: 'uuid' })
   messageId: string;
 
-  @ManyToOne(() => Message, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'message_event_message_id_fkey' })
+  /**
+   * No foreign key: events are written only with their message row locked or by the statement that
+   * inserts it, and retention deletes them with their message (the key's check cost every webhook).
+   */
+  @ManyToOne(() => Message, { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'message_id' })
   message?: Message;
 
   /** Wall-clock time of the change (clock_timestamp(), so events in one transaction keep their order). */

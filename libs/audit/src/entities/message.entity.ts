@@ -12,6 +12,7 @@ export type MessageMetadata = JsonObject;
 @Index('message_received_at_idx', ['receivedAt'])
 @Index('message_sha256_idx', ['sha256'])
 @Index('message_status_updated_at_idx', ['status', 'updatedAt'])
+@Index('message_partner_id_idempotency_key_idx', ['partnerId', 'idempotencyKey'], { unique: true, where: 'idempotency_key IS NOT NULL' })
 @Check('message_status_check', oneOf('status', MESSAGE_STATUSES))
 export class Message {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'message_pkey' })
@@ -19,6 +20,13 @@ export class Message {
 
   @Column({ name: 'partner_id', type: 'text' })
   partnerId: string;
+
+  /**
+   * Unique per partner (e.g. a webhook id): a message repeating a key is not recorded again. Set by
+   * the ingest INSERT; shown through `metadata.idempotencyKey`, not read into entities.
+   */
+  @Column({ name: 'idempotency_key', type: 'text', nullable: true, select: false, insert: false, update: false })
+  idempotencyKey?: string | null;
 
   @Column({ type: 'text' })
   channel: MessageChannel;
@@ -65,4 +73,4 @@ export class Message {
 }
 
 /** A message without its payload: what lists and searches return. */
-export type MessageSummary = Omit<Message, 'rawPayload' | 'replayOfMessage' | 'arrival'>;
+export type MessageSummary = Omit<Message, 'rawPayload' | 'replayOfMessage' | 'arrival' | 'idempotencyKey'>;

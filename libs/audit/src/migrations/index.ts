@@ -2,6 +2,7 @@ import { CreateAuditTables1767225600000 } from './1767225600000-create-audit-tab
 import { CreateInterchangeReceipts1767484800000 } from './1767484800000-create-interchange-receipts';
 import { InterchangeReceiptsOutliveMessages1767657600000 } from './1767657600000-interchange-receipts-outlive-messages';
 import { MessageArrivalOrder1767744000000 } from './1767744000000-message-arrival-order';
+import { IdempotencyKeyOnMessage1767830400000 } from './1767830400000-idempotency-key-on-message';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
-export const AUDIT_MIGRATIONS = [CreateAuditTables1767225600000, CreateInterchangeReceipts1767484800000, InterchangeReceiptsOutliveMessages1767657600000, MessageArrivalOrder1767744000000];
+export const AUDIT_MIGRATIONS = [CreateAuditTables1767225600000, CreateInterchangeReceipts1767484800000, InterchangeReceiptsOutliveMessages1767657600000, MessageArrivalOrder1767744000000, IdempotencyKeyOnMessage1767830400000];

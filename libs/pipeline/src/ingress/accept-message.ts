@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { assertStorablePayload, JsonObject, MessageChannel, MessageRepository } from '@dockbridge/audit';
 import type { MessageQueues } from '../message-queues';
+import { ingressJobId } from '../queues';
 import { GroupCommit } from './group-commit';
 
 export interface IncomingMessage {
@@ -41,7 +42,7 @@ function refusedByDatabase(error: unknown): boolean {
  * Durable before acknowledged: once this returns, the message row (and its `received` event) is
  * committed, and ingress may say "received". Concurrent messages share commits (group commit):
  * under load one statement and one WAL flush serve hundreds of requests instead of one each.
- * Translation is queued (one `addBulk` per commit) right after the commit, without holding up the
+ * Translation is queued (one job per commit) right after the commit, without holding up the
  * answer: the message is safe in Postgres, and if Redis cannot take the jobs (or the process dies
  * first) the sweeper queues what stays `received`.
  */
@@ -76,17 +77,19 @@ export class AcceptMessage {
   }
 
   private async commit(batch: IncomingMessage[]): Promise<(Accepted | Error)[]> {
+    // One translate job for the commit; each message names it, so the sweeper knows it is queued.
+    const jobId = ingressJobId();
     const results = await this.messages.recordMany(
-      batch.map(({ idempotencyKey, ...message }) => ({ message: { ...message, actor: 'gateway' as const }, idempotencyKey })),
+      batch.map(({ idempotencyKey, metadata, ...message }) => ({ message: { ...message, metadata: { ...metadata, ingressJob: jobId }, actor: 'gateway' as const }, idempotencyKey })),
     );
     const fresh = results.flatMap((r) => (r instanceof Error || r.existing ? [] : [r.id]));
-    const enqueue = this.enqueue(fresh);
+    const enqueue = this.enqueue(fresh, jobId);
     if (this.enqueuing.size > MAX_PENDING_ENQUEUES) await enqueue;
     return results.map((r) => (r instanceof Error ? r : { messageId: r.id, existing: r.existing }));
   }
 
-  private enqueue(messageIds: string[]): Promise<void> {
-    const enqueue = this.queues.tryEnqueueTranslate(...messageIds).then((queued) => {
+  private enqueue(messageIds: string[], jobId: string): Promise<void> {
+    const enqueue = this.queues.tryEnqueueTranslate(messageIds, jobId).then((queued) => {
       if (!queued) this.logger.warn({ msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them', messageIds });
     });
     this.enqueuing.add(enqueue);

@@ -1,5 +1,6 @@
 import { Actor, Message, MessageFilter, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { MessageQueues } from '../message-queues';
+import { translateJobId } from '../queues';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 
 export type ReplayMode = 'rerun' | 'failed-only';
@@ -55,13 +56,13 @@ export class ReplayMessage {
       contentType,
       replayOf: original.id,
       metadata: {
-        ...withoutIdempotencyKey(original.metadata),
+        ...ownFactsOnly(original.metadata),
         ...(request.mapping === 'current' && { mappingVersion: 'current' }),
         replay: { mode: request.mode, edited: request.payload !== undefined, by: request.actor, reason: request.reason ?? null, mapping: request.mapping ?? 'original' },
       },
       actor: request.actor,
     });
-    await this.queues.tryEnqueueTranslate(replay.id);
+    await this.queues.tryEnqueueTranslate([replay.id], translateJobId(replay.id));
     return replay;
   }
 
@@ -105,6 +106,7 @@ export class ReplayMessage {
 }
 
 /** A replay is not the partner's request again: it must not answer for the original's idempotency key. */
-function withoutIdempotencyKey({ idempotencyKey: _key, ...metadata }: Record<string, unknown>) {
+/** The original's metadata without what belonged to its receipt alone (its idempotency key, its ingress job). */
+function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, ...metadata }: Record<string, unknown>) {
   return metadata;
 }

@@ -17,7 +17,7 @@ export interface SweepReport {
 
 /**
  * Nothing accepted is lost: messages recorded while Redis was down (or whose jobs a Redis restart
- * lost) are queued again. Received/translating messages without a live translate job get one;
+ * lost) are queued again. Received/translating messages without a live translate job (their own or their ingress commit's) get one;
  * delivering messages get their unsettled operations re-queued under the same job ids.
  */
 export class SweepStuck {
@@ -35,10 +35,13 @@ export class SweepStuck {
     const report: SweepReport = { translations: 0, deliveries: 0 };
 
     for (const message of await this.messages.findStuck({ olderThan, statuses: ['received', 'translating'], limit })) {
+      // Still waiting in the job of the commit that recorded it (a backlog, not a loss)?
+      const ingressJob = message.metadata.ingressJob;
+      if (typeof ingressJob === 'string' && (await this.queues.isLive(QUEUES.translate, ingressJob))) continue;
       const jobId = translateJobId(message.id);
       if (await this.queues.isLive(QUEUES.translate, jobId)) continue;
       await this.queues.removeFinished(QUEUES.translate, jobId);
-      await this.queues.enqueueTranslate(message.id);
+      await this.queues.enqueueTranslate([message.id], jobId);
       report.translations++;
     }
     for (const message of await this.messages.findStuck({ olderThan, statuses: ['delivering'], limit })) {

@@ -16,6 +16,9 @@ export interface AcknowledgmentOutbox {
   deliver(partnerId: string, messageId: string, acknowledgment: Acknowledgment): Promise<void>;
 }
 
+/** Messages of one translate job translated at once (each waits on the database most of its time). */
+const TRANSLATE_PARALLEL = 4;
+
 const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate']);
 
 /**
@@ -35,6 +38,30 @@ export class TranslateMessage {
     private readonly outbox: AcknowledgmentOutbox | null,
     private readonly options: TranslateOptions,
   ) {}
+
+  /**
+   * Translates the messages of one job, TRANSLATE_PARALLEL at a time. One message failing (the
+   * database away, say) does not stop the others: the ids that failed come back with the first
+   * error, for the job to keep and retry.
+   */
+  async executeMany(messageIds: readonly string[]): Promise<{ failed: string[]; error?: unknown }> {
+    const failed: string[] = [];
+    let error: unknown;
+    let next = 0;
+    const lane = async () => {
+      while (next < messageIds.length) {
+        const id = messageIds[next++];
+        try {
+          await this.execute(id);
+        } catch (e) {
+          failed.push(id);
+          error ??= e;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(TRANSLATE_PARALLEL, messageIds.length) }, lane));
+    return { failed: messageIds.filter((id) => failed.includes(id)), error };
+  }
 
   async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
     const message = await this.messages.findById(messageId);
