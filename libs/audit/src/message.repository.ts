@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager, FindOptionsSelect, SelectQueryBuilder } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -103,7 +103,7 @@ const MAX_KEY_CHARS = 500;
 /** An idempotency key as stored: well-formed text without NUL, at most MAX_KEY_CHARS. */
 export function storableKey(key: string): string {
   const text = wellFormed(key).replace(/\u0000/g, '\ufffd');
-  return text.length <= MAX_KEY_CHARS ? text : `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+  return text.length <= MAX_KEY_CHARS ? text : `sha256:${hash('sha256', text, 'hex')}`;
 }
 
 type MessageRow = ReturnType<typeof messageRow>;
@@ -125,7 +125,7 @@ function messageRow(message: NewMessage, idempotencyKey: string | undefined, n: 
     channel: message.channel,
     raw_payload: payload,
     content_type: message.contentType,
-    sha256: createHash('sha256').update(payload, 'utf8').digest('hex'),
+    sha256: hash('sha256', payload, 'hex'),
     status: message.status ?? 'received',
     status_reason: message.statusReason ?? null,
     replay_of: message.replayOf ?? null,

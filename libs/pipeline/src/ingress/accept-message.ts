@@ -80,7 +80,10 @@ export class AcceptMessage {
     // One translate job for the commit; each message names it, so the sweeper knows it is queued.
     const jobId = ingressJobId();
     const results = await this.messages.recordMany(
-      batch.map(({ idempotencyKey, metadata, ...message }) => ({ message: { ...message, metadata: { ...metadata, ingressJob: jobId }, actor: 'gateway' as const }, idempotencyKey })),
+      batch.map((m) => ({
+        message: { partnerId: m.partnerId, channel: m.channel, rawPayload: m.rawPayload, contentType: m.contentType, metadata: { ...m.metadata, ingressJob: jobId }, actor: 'gateway' as const },
+        idempotencyKey: m.idempotencyKey,
+      })),
     );
     const fresh = results.flatMap((r) => (r instanceof Error || r.existing ? [] : [r.id]));
     const enqueue = this.enqueue(fresh, jobId);
