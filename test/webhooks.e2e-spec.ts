@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { createHmac } from 'node:crypto';
 import { OperationRepository } from '@dockbridge/audit';
 import { importPartners, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { RefusalLog } from '../apps/gateway/src/webhooks/refusal-log';
 import { ENDPOINT_TTL_MS } from '../apps/gateway/src/webhooks/webhook-endpoints';
 import { DEMO, TestResponse } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
@@ -192,6 +193,31 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(response.status).toBe(413);
     const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
     expect(rejected.statusReason).toMatch(/exceeds the partner's limit of 4096 bytes/);
+  });
+
+  it('records a flood of refusals one by one only up to the per-minute limit, then as one summary', async () => {
+    // A partner of its own, so the flood leaves the other tests' refusals alone.
+    await spine.app.get(PartnerRepository).upsert(
+      { id: 'flood-wms', name: 'Flood WMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-flood-key' } } },
+      'api',
+    );
+    await spine.app.get(WebhookSecretRepository).add('flood-wms', { secret: 'the-right-key-0123456789', label: 'flood' });
+    const limit = spine.config.gateway.refusalsPerMinute;
+    const send = (key: string) => fetch(`${spine.url}/v1/webhooks/flood-wms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': key }, body: '{"n":1}' });
+    for (let i = 0; i < limit + 7; i++) expect((await send(`wrong-key-${i}`)).status).toBe(401);
+    const refused = () => spine.messages.search({ partnerId: 'flood-wms', status: 'rejected', limit: 500 });
+    expect((await refused()).items).toHaveLength(limit);
+
+    await spine.app.get(RefusalLog).flush();
+    const items = (await refused()).items;
+    expect(items).toHaveLength(limit + 1);
+    const summary = items.find((m) => m.metadata.suppressed !== undefined)!;
+    expect(summary.metadata).toMatchObject({ refusedAtIngress: true, suppressed: 7, suppressedByKind: { 'verification failed': 7 } });
+    expect(summary.statusReason).toMatch(/^7 more webhooks refused in the minute from .+ \(7 verification failed\), counted, not recorded one by one$/);
+    // The key itself is never written anywhere.
+    expect(JSON.stringify(items)).not.toContain('wrong-key-');
+    // Accepted webhooks are never limited.
+    expect((await send('the-right-key-0123456789')).status).toBe(202);
   });
 
   /** Sets acme-wms's body limit for the duration of `run` (endpoints are cached for a second). */

@@ -7,6 +7,7 @@ import { AdminTokenGuard } from './auth/admin-token.guard';
 import { PartnerApiKeyGuard } from './auth/partner-api-key.guard';
 import { EdiController } from './edi/edi.controller';
 import { HealthController } from './health/health.controller';
+import { RefusalLog } from './webhooks/refusal-log';
 import { WebhookEndpoints } from './webhooks/webhook-endpoints';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { HttpErrorFilter } from './http-error.filter';
@@ -19,6 +20,6 @@ import { SftpServer } from './sftp/sftp.server';
 @Module({
   imports: [TerminusModule],
   controllers: [MessagesController, EdiController, WebhooksController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
-  providers: [WebhookEndpoints, PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, SftpServer, { provide: APP_FILTER, useClass: HttpErrorFilter }],
+  providers: [WebhookEndpoints, RefusalLog, PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, SftpServer, { provide: APP_FILTER, useClass: HttpErrorFilter }],
 })
 export class GatewayModule {}

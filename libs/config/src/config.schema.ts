@@ -104,6 +104,8 @@ export class GatewayConfig {
   @Transform(toBoolean) @IsBoolean() withWorker = false;
   /** Folder of partner profiles (`*.yaml`) imported at start-up. */
   @IsString() partnersDir = 'config/partners';
+  /** Refused webhooks recorded one by one per partner and minute; more are counted in one summary. */
+  @IsInt() @Min(1) refusalsPerMinute = 100;
 }
 
 export class SftpConfig {
@@ -165,6 +167,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   ADMIN_TOKEN: 'gateway.adminToken',
   PARTNERS_DIR: 'gateway.partnersDir',
   GATEWAY_WITH_WORKER: 'gateway.withWorker',
+  GATEWAY_REFUSALS_PER_MINUTE: 'gateway.refusalsPerMinute',
   SFTP_ENABLED: 'sftp.enabled',
   SFTP_HOST: 'sftp.host',
   SFTP_PORT: 'sftp.port',

@@ -1,9 +1,8 @@
 import { Transform } from 'node:stream';
 import { HttpException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { MessageRepository } from '@dockbridge/audit';
 import { DEFAULT_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, PartnerWebhookSettings } from '@dockbridge/partners';
-import { WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { RefusalLog } from './refusal-log';
 import { WebhookEndpoints } from './webhook-endpoints';
 
 /** The webhook route as Fastify names it. */
@@ -13,12 +12,12 @@ export const webhookBodyLimit = (settings: PartnerWebhookSettings): number => se
 
 /**
  * The 413 for a webhook body over `limit`, recorded as a rejected request (without its body) when
- * `messages` is given; null for a partner without an endpoint (nothing to record it under).
+ * `refusals` is given; null for a partner without an endpoint (nothing to record it under).
  * `atLeast`: the size is what was read before stopping, not the whole body's.
  */
-export async function refuseOversizedWebhook(messages: MessageRepository | null, partnerId: string, size: number, limit: number, atLeast = false): Promise<HttpException> {
-  const reason = `body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds ${messages ? "the partner's limit" : 'the limit'} of ${limit} bytes`;
-  await messages?.record({ partnerId, channel: 'webhook', contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway', rawPayload: '', status: 'rejected', statusReason: reason, metadata: { size, refusedAtIngress: true } });
+export async function refuseOversizedWebhook(refusals: RefusalLog | null, partnerId: string, size: number, limit: number, atLeast = false): Promise<HttpException> {
+  const reason = `body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds ${refusals ? "the partner's limit" : 'the limit'} of ${limit} bytes`;
+  await refusals?.record({ partnerId, kind: 'too large', reason, rawPayload: '', metadata: { size } });
   return new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
 }
 
@@ -31,7 +30,7 @@ export async function refuseOversizedWebhook(messages: MessageRepository | null,
 export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit: number): void {
   const fastify = app.getHttpAdapter().getInstance();
   const endpoints = app.get(WebhookEndpoints);
-  const messages = app.get(MessageRepository);
+  const refusals = app.get(RefusalLog);
   fastify.addHook('onRoute', (route) => {
     if (route.url === WEBHOOK_ROUTE) route.bodyLimit = Math.max(gatewayLimit, MAX_WEBHOOK_BODY_BYTES);
   });
@@ -42,7 +41,7 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
     const settings = partner?.enabled ? partner.settings.webhook : undefined;
     // No endpoint: the controller answers 404, but not after reading more than the gateway's limit.
     const limit = settings ? webhookBodyLimit(settings) : gatewayLimit;
-    const refuse = (size: number, atLeast = false) => refuseOversizedWebhook(settings ? messages : null, partnerId, size, limit, atLeast);
+    const refuse = (size: number, atLeast = false) => refuseOversizedWebhook(settings ? refusals : null, partnerId, size, limit, atLeast);
     const declared = Number(request.headers['content-length']);
     if (!Number.isSafeInteger(declared)) return payload.pipe(capped(limit, refuse));
     if (declared <= limit) return payload;

@@ -6,12 +6,13 @@ import { MessageRepository, storableText } from '@dockbridge/audit';
 import { verifyWebhook } from '@dockbridge/partners';
 import { AcceptMessage, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { refuseOversizedWebhook, webhookBodyLimit } from './webhook-body-limit';
+import { RefusalLog } from './refusal-log';
 import { WebhookEndpoints } from './webhook-endpoints';
 
 /**
  * Partner webhooks: the exact bytes are verified (Standard Webhooks, HMAC or API key, any active
  * secret), deduplicated by idempotency key, recorded, then queued. Refusals are recorded too, with
- * the reason (never a secret), and never processed.
+ * the reason (never a secret; beyond a per-minute limit counted in a summary), and never processed.
  */
 @ApiTags('webhooks')
 @Controller('v1/webhooks')
@@ -20,6 +21,7 @@ export class WebhooksController {
     private readonly endpoints: WebhookEndpoints,
     private readonly messages: MessageRepository,
     private readonly accept: AcceptMessage,
+    private readonly refusals: RefusalLog,
   ) {}
 
   @Post(':partner')
@@ -40,7 +42,7 @@ export class WebhooksController {
 
     // Bodies declared too large were refused before reading (webhook-body-limit.ts); this catches the undeclared.
     const limit = webhookBodyLimit(settings);
-    if (body.length > limit) throw await refuseOversizedWebhook(this.messages, partnerId, body.length, limit);
+    if (body.length > limit) throw await refuseOversizedWebhook(this.refusals, partnerId, body.length, limit);
     let verification = verifyWebhook(settings, WebhookEndpoints.usable(endpoint), body, request.headers);
     if (!verification.ok) {
       // Perhaps a secret added a moment ago: read afresh before refusing.
@@ -49,7 +51,7 @@ export class WebhooksController {
     }
     if (!verification.ok) {
       // Kept for the audit, never processed: refusedAtIngress makes replay refuse it too.
-      await this.messages.record({ ...base, rawPayload: text, status: 'rejected', statusReason: `verification failed: ${verification.reason}`, metadata: { verification: settings.verification, refusedAtIngress: true } });
+      await this.refusals.record({ partnerId, kind: 'verification failed', reason: `verification failed: ${verification.reason}`, rawPayload: text, metadata: { verification: settings.verification } });
       throw new UnauthorizedException(`webhook verification failed: ${verification.reason}`);
     }
 

@@ -1,0 +1,105 @@
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { MessageRepository } from '@dockbridge/audit';
+import { AppConfig } from '@dockbridge/config';
+import { WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+
+export interface Refusal {
+  partnerId: string;
+  /** Why, as recorded (never a secret). */
+  reason: string;
+  /** What kind of refusal, to count them by in a summary: `verification`, `too large`. */
+  kind: string;
+  /** Kept for the audit when recorded one by one ('' when the body was not read). */
+  rawPayload: string;
+  metadata: Record<string, unknown>;
+}
+
+interface Window {
+  startedAt: number;
+  recorded: number;
+  /** Refusals past the limit in this window, by kind. */
+  suppressed: Map<string, number>;
+  timer?: NodeJS.Timeout;
+}
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Refused webhooks (failed verification, too large) are recorded with their reason and never
+ * processed. A flood of them (a misconfigured sender, an attack) must not grow the audit store or
+ * load the database without bound: per partner, the first `gateway.refusalsPerMinute` of a minute
+ * are recorded one by one, the rest counted and recorded as one summary when the minute ends.
+ * Partners without an endpoint are never recorded, so this holds one entry per known partner.
+ */
+@Injectable()
+export class RefusalLog implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('Ingress');
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async record(refusal: Refusal, now = Date.now()): Promise<void> {
+    let window = this.windows.get(refusal.partnerId);
+    if (window && now - window.startedAt >= WINDOW_MS) window = await this.close(refusal.partnerId);
+    if (!window) {
+      window = { startedAt: now, recorded: 0, suppressed: new Map() };
+      this.windows.set(refusal.partnerId, window);
+    }
+    if (window.recorded < this.config.gateway.refusalsPerMinute) {
+      window.recorded++;
+      await this.messages.record({
+        partnerId: refusal.partnerId,
+        channel: 'webhook',
+        contentType: WEBHOOK_CONTENT_TYPE,
+        actor: 'gateway',
+        rawPayload: refusal.rawPayload,
+        status: 'rejected',
+        statusReason: refusal.reason,
+        metadata: { ...refusal.metadata, refusedAtIngress: true },
+      });
+      return;
+    }
+    window.suppressed.set(refusal.kind, (window.suppressed.get(refusal.kind) ?? 0) + 1);
+    window.timer ??= setTimeout(() => void this.close(refusal.partnerId).catch(() => undefined), window.startedAt + WINDOW_MS - now).unref();
+  }
+
+  /** Records the summaries of every open window (shutdown; tests). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.windows.keys()].map((partnerId) => this.close(partnerId)));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /** Ends a partner's window, recording the summary of what it suppressed. */
+  private async close(partnerId: string): Promise<undefined> {
+    const window = this.windows.get(partnerId);
+    if (!window) return;
+    this.windows.delete(partnerId);
+    clearTimeout(window.timer);
+    const total = [...window.suppressed.values()].reduce((sum, n) => sum + n, 0);
+    if (total === 0) return;
+    const byKind = [...window.suppressed].map(([kind, n]) => `${n} ${kind}`).join(', ');
+    const from = new Date(window.startedAt).toISOString();
+    const reason = `${total} more webhooks refused in the minute from ${from} (${byKind}), counted, not recorded one by one`;
+    this.logger.warn({ msg: 'webhook refusals over the recording limit', partnerId, suppressed: total, from });
+    try {
+      await this.messages.record({
+        partnerId,
+        channel: 'webhook',
+        contentType: WEBHOOK_CONTENT_TYPE,
+        actor: 'gateway',
+        rawPayload: '',
+        status: 'rejected',
+        statusReason: reason,
+        metadata: { refusedAtIngress: true, suppressed: total, suppressedByKind: Object.fromEntries(window.suppressed), windowStartedAt: from },
+      });
+    } catch (error) {
+      this.logger.warn({ msg: 'refusal summary not recorded', partnerId, suppressed: total, error: (error as Error).message });
+    }
+  }
+}
