@@ -9,7 +9,7 @@ import {
 } from './envelope.validation';
 import { checkSyntaxNotes } from './syntax-notes';
 import type { TokenizerSink } from './tokenizer';
-import type { Delimiters, FunctionalGroup, Interchange, Problem, Segment, TransactionSet, X12Event, X12ReadOptions } from './x12.types';
+import type { Delimiters, FunctionalGroup, Interchange, Problem, Segment, TransactionSet, TransactionSetSummary, X12Event, X12ReadOptions } from './x12.types';
 
 /**
  * Groups tokenized segments into Interchange > FunctionalGroup > TransactionSet and runs the
@@ -48,6 +48,25 @@ export class EnvelopeReader implements TokenizerSink {
 
   segment(segment: Segment, delimiters: Delimiters): void {
     this.last = segment;
+    const tag = segment.tag;
+    const set = this.set;
+    // The common case on its own: a segment inside a set. The envelope's segments take another
+    // method: a path not taken yet in here (the first GE) would send the optimised tokenizer loop,
+    // which this is compiled into, back to slow code for a while.
+    if (set && tag !== 'SE' && tag !== 'ST' && tag !== 'GE' && tag !== 'GS' && tag !== 'IEA' && tag !== 'ISA') {
+      const segments = set.segments;
+      segments.push(segment);
+      if (this.syntaxNotes) {
+        const problems = checkSyntaxNotes(segment, segments.length);
+        for (let i = 0; i < problems.length; i++) this.report(problems[i], set.problems);
+      }
+      return;
+    }
+    this.envelopeSegment(segment, delimiters);
+  }
+
+  /** ISA, IEA, GS, GE, ST, SE, and any segment outside a set. */
+  private envelopeSegment(segment: Segment, delimiters: Delimiters): void {
     switch (segment.tag) {
       case 'ISA':
         return this.openInterchange(segment, delimiters);
@@ -63,15 +82,6 @@ export class EnvelopeReader implements TokenizerSink {
         if (this.set) return this.closeSet(segment);
         return this.misplaced(segment);
       default:
-        if (this.set) {
-          const segments = this.set.segments;
-          segments.push(segment);
-          if (this.syntaxNotes) {
-            const problems = checkSyntaxNotes(segment, segments.length);
-            for (let i = 0; i < problems.length; i++) this.report(problems[i], this.set.problems);
-          }
-          return;
-        }
         // TA1 (interchange acknowledgment) legitimately sits between ISA and GS.
         if (segment.tag === 'TA1' && this.interchange && !this.group) return;
         return this.misplaced(segment);
@@ -89,7 +99,7 @@ export class EnvelopeReader implements TokenizerSink {
     this.interchange = interchange;
     this.misplacedReported = false;
     this.emit({ type: 'interchange', interchange });
-    for (const p of validateIsa(isa)) this.report(p, interchange.problems);
+    this.reportAll(validateIsa(isa), interchange.problems);
   }
 
   private closeInterchange(iea: Segment | undefined, where?: Segment): void {
@@ -100,7 +110,7 @@ export class EnvelopeReader implements TokenizerSink {
       return;
     }
     interchange.trailer = iea;
-    for (const p of validateInterchangeTrailer(interchange, iea, where ?? this.last)) this.report(p, interchange.problems);
+    this.reportAll(validateInterchangeTrailer(interchange, iea, where ?? this.last), interchange.problems);
     this.interchange = undefined;
     this.misplacedReported = false;
     this.emit({ type: 'interchangeEnd', interchange });
@@ -129,7 +139,7 @@ export class EnvelopeReader implements TokenizerSink {
     this.misplacedReported = false;
     this.interchange.groups.push(group);
     this.emit({ type: 'group', interchange: this.interchange, group });
-    for (const p of validateGroupHeader(gs)) this.report(p, group.problems);
+    this.reportAll(validateGroupHeader(gs), group.problems);
   }
 
   private closeGroup(ge: Segment | undefined, where?: Segment): void {
@@ -140,7 +150,7 @@ export class EnvelopeReader implements TokenizerSink {
       return;
     }
     group.trailer = ge;
-    for (const p of validateGroupTrailer(group, ge, where ?? this.last)) this.report(p, group.problems);
+    this.reportAll(validateGroupTrailer(group, ge, where ?? this.last), group.problems);
     this.group = undefined;
     this.misplacedReported = false;
     this.emit({ type: 'groupEnd', interchange: this.interchange, group });
@@ -157,7 +167,7 @@ export class EnvelopeReader implements TokenizerSink {
       groupControl: this.group.control,
       problems: [],
     };
-    for (const p of validateSetHeader(st, this.controlsInGroup)) this.report(p, set.problems);
+    this.reportAll(validateSetHeader(st, this.controlsInGroup), set.problems);
     if (set.control) this.controlsInGroup.add(set.control);
     this.set = set;
   }
@@ -169,16 +179,16 @@ export class EnvelopeReader implements TokenizerSink {
       set.segments.push(se);
       set.trailer = se;
     }
-    for (const p of validateSetTrailer(set, se, where ?? this.last)) this.report(p, set.problems);
+    this.reportAll(validateSetTrailer(set, se, where ?? this.last), set.problems);
     this.set = undefined;
+    // Two literals rather than spreading an optional part (same keys, same order): this runs per set.
     const implementationReference = set.header.element(3);
-    group.summaries.push({
-      id: set.id,
-      control: set.control,
-      ...(implementationReference ? { implementationReference } : {}),
-      segmentCount: set.segments.length,
-      problems: set.problems,
-    });
+    const { id, control, problems } = set;
+    const segmentCount = set.segments.length;
+    const summary: TransactionSetSummary = implementationReference
+      ? { id, control, implementationReference, segmentCount, problems }
+      : { id, control, segmentCount, problems };
+    group.summaries.push(summary);
     if (this.retain) group.transactionSets.push(set);
     this.emit({ type: 'transactionSet', interchange: this.interchange!, group, transactionSet: set });
   }
@@ -194,6 +204,10 @@ export class EnvelopeReader implements TokenizerSink {
     } else {
       this.report(at(segment, 'SEGMENT_OUTSIDE_SET', `${segment.tag} outside a transaction set (no open ST)`), this.group.problems);
     }
+  }
+
+  private reportAll(problems: readonly Problem[], into: Problem[]): void {
+    for (let i = 0; i < problems.length; i++) this.report(problems[i], into);
   }
 
   private report(problem: Problem, into?: Problem[]): void {

@@ -32,7 +32,7 @@ export class Segment {
   element(n: number): string {
     const count = this.scanned();
     if (n < 1 || n > count) return '';
-    return slice(this.text, starts[n - 1], starts[n] - 1);
+    return slice(this.text, offsets[base + n - 1], offsets[base + n] - 1);
   }
 
   /** Element n is there and not blank. */
@@ -40,8 +40,8 @@ export class Segment {
     const count = this.scanned();
     if (n < 1 || n > count) return false;
     const text = this.text;
-    const from = starts[n - 1];
-    const to = starts[n] - 1;
+    const from = offsets[base + n - 1];
+    const to = offsets[base + n] - 1;
     // Nothing in '!'..'~' is white space; a value of other characters only (rare) is left to trim().
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
@@ -68,49 +68,91 @@ export class Segment {
   }
 
   /**
-   * Finds where this segment's elements start (into `starts`) unless it is the segment read last,
-   * and returns its element count: reading several elements of a segment scans it once.
+   * Finds where this segment's elements start unless they are known, and returns its element
+   * count; then element n starts at `offsets[base + n - 1]`, and `offsets[base + count]` is the
+   * segment's end + 1. Known: the last few hundred segments read (by their index), so reading
+   * several elements of a segment, or reading it again soon, scans it once: the syntax notes read
+   * a segment as it arrives, the mapping once its whole set is there.
    */
   private scanned(): number {
-    if (this === lastScanned) return lastCount;
-    const text = this.text;
-    const separator = this.separator;
-    const end = this.end;
-    let count = 0;
-    // A huge segment's offsets are dropped once another segment is read.
-    if (starts.length > MAX_KEPT_STARTS) starts = new Int32Array(64);
-    // The tag runs up to the first separator, so the separator before element 01 is right after it.
-    let at = this.start + this.tag.length;
-    while (at < end) {
-      if (count + 1 >= starts.length) grow(count + 2);
-      starts[count++] = ++at;
-      while (at < end && text.charCodeAt(at) !== separator) at++;
+    const slot = this.index & (SLOTS - 1);
+    if (slotSegments[slot] === this) {
+      offsets = slotStarts;
+      base = slot * SLOT_SIZE;
+      return slotCounts[slot];
     }
-    starts[count] = end + 1;
-    lastScanned = this;
-    lastCount = count;
-    return count;
+    if (this === lastLong) {
+      offsets = longStarts;
+      base = 0;
+      return lastLongCount;
+    }
+    // A huge segment's starts are dropped once another segment is read.
+    if (longStarts.length > MAX_KEPT_STARTS) {
+      longStarts = new Int32Array(SLOT_SIZE);
+      lastLong = undefined;
+    }
+    const count = scan(this, slotStarts, slot * SLOT_SIZE, SLOT_SIZE);
+    if (count !== -1) {
+      slotSegments[slot] = this;
+      slotCounts[slot] = count;
+      offsets = slotStarts;
+      base = slot * SLOT_SIZE;
+      return count;
+    }
+    // More elements than a slot holds (rare): kept aside, for this segment only.
+    let long: number;
+    while ((long = scan(this, longStarts, 0, longStarts.length)) === -1) longStarts = new Int32Array(longStarts.length * 2);
+    lastLong = this;
+    lastLongCount = long;
+    offsets = longStarts;
+    base = 0;
+    return long;
   }
 }
 
-/** Element starts of the segment scanned last (`starts[n - 1]` for element n, `starts[count]` = end + 1). */
-let starts = new Int32Array(64);
-let lastScanned: Segment | undefined;
-let lastCount = 0;
+/**
+ * Writes where `segment`'s elements start into `into[at ..]`, then its end + 1, and returns its
+ * element count; -1 when that takes more than `room` entries.
+ */
+function scan(segment: Segment, into: Int32Array, at: number, room: number): number {
+  const text = segment.text;
+  const separator = segment.separator;
+  const end = segment.end;
+  const last = at + room - 1;
+  let count = 0;
+  // The tag runs up to the first separator, so the separator before element 01 is right after it.
+  let i = segment.start + segment.tag.length;
+  while (i < end) {
+    if (at + count >= last) return -1;
+    into[at + count++] = ++i;
+    while (i < end && text.charCodeAt(i) !== separator) i++;
+  }
+  into[at + count] = end + 1;
+  return count;
+}
+
+/** Segments whose element starts are known, by index modulo SLOTS; SLOT_SIZE starts each. */
+const SLOTS = 256;
+const SLOT_SIZE = 32;
+const slotSegments: (Segment | undefined)[] = new Array<Segment | undefined>(SLOTS).fill(undefined);
+const slotCounts = new Int32Array(SLOTS);
+const slotStarts = new Int32Array(SLOTS * SLOT_SIZE);
+/** The segment with more elements than a slot holds read last, and its element starts. */
+let lastLong: Segment | undefined;
+let lastLongCount = 0;
+let longStarts = new Int32Array(SLOT_SIZE);
+const MAX_KEPT_STARTS = 4096;
+/** Where the segment scanned() answered for has its element starts: `offsets[base ..]`. */
+let offsets = slotStarts;
+let base = 0;
 
 /**
- * Drops the scan cache's reference to the segment read last: its text is (a slice of) a whole
- * decoded payload, which would otherwise stay in memory until the next X12 is read.
+ * Drops the scan cache's references to the segments read last: their text is (a slice of) a
+ * whole decoded payload, which would otherwise stay in memory until the next X12 is read.
  */
 export function forgetScannedSegment(): void {
-  lastScanned = undefined;
-}
-const MAX_KEPT_STARTS = 4096;
-
-function grow(size: number): void {
-  const bigger = new Int32Array(Math.max(size, starts.length * 2));
-  bigger.set(starts);
-  starts = bigger;
+  slotSegments.fill(undefined);
+  lastLong = undefined;
 }
 
 /**
@@ -132,3 +174,21 @@ function slice(text: string, from: number, to: number): string {
 
 /** The engine's own copy of a string (property names are internalized): compared by pointer. */
 export const internalized = (s: string): string => Object.keys({ [s]: 0 })[0] ?? s;
+
+/**
+ * Tags are 2-3 characters of '0'..'Z' (43 codes): each has its own slot in a table of TAG_SLOTS
+ * entries, so a table indexed by tag needs no hashing. Returns the slot of `text[from, to)`, or -1
+ * when it cannot be a tag (longer, shorter, other characters; the slot does not check that each
+ * character is a digit or an upper-case letter).
+ */
+export function tagSlot(text: string, from: number, to: number): number {
+  const length = to - from;
+  if (length !== 2 && length !== 3) return -1;
+  const a = text.charCodeAt(from) - 48;
+  const b = text.charCodeAt(from + 1) - 48;
+  const c = length === 3 ? text.charCodeAt(from + 2) - 47 : 0; // 0: no third character, else 1..43
+  if (a < 0 || a >= TAG_CODES || b < 0 || b >= TAG_CODES || (length === 3 && (c <= 0 || c > TAG_CODES))) return -1;
+  return (a * TAG_CODES + b) * (TAG_CODES + 1) + c;
+}
+const TAG_CODES = 43;
+export const TAG_SLOTS = TAG_CODES * TAG_CODES * (TAG_CODES + 1);

@@ -1,3 +1,4 @@
+import { TAG_SLOTS, tagSlot as segmentTagSlot } from './segment';
 import type { Problem, Segment } from './x12.types';
 
 /**
@@ -27,6 +28,10 @@ function two(n: number): string {
   return String(n).padStart(2, '0');
 }
 
+// A module-local binding: the build's CommonJS output reads an import through a getter at every
+// call (this one runs for every segment).
+const tagSlot = segmentTagSlot;
+
 /** AK4 syntax error codes (AK403) for a violated note. */
 const AK4_CODE: Record<string, string> = { P: '2', R: '2', C: '2', L: '2', E: '10' };
 
@@ -40,47 +45,62 @@ interface CompiledNote {
   restFrom: number;
 }
 
-/** Notes parsed once per table (this runs for every segment of every set). */
-const compiledTables = new WeakMap<object, Map<string, CompiledNote[]>>();
+/**
+ * Notes parsed once per table, by tag: `bySlot[tagSlot(tag)]`, a plain array read (this runs for
+ * every segment of every set, and most have no note), and `byTag` for keys that are no tag.
+ */
+interface CompiledTable {
+  bySlot: (CompiledNote[] | undefined)[];
+  byTag: Map<string, CompiledNote[]>;
+}
+const compiledTables = new WeakMap<object, CompiledTable>();
 /** The table compiled last (nearly always SYNTAX_NOTES): spares the WeakMap lookup per segment. */
 let lastNotes: object | undefined;
-let lastTable: Map<string, CompiledNote[]> | undefined;
+let lastTable: CompiledTable | undefined;
 
-function compiled(notes: Readonly<Record<string, readonly string[]>>, tag: string): CompiledNote[] | undefined {
-  if (notes === lastNotes) return lastTable!.get(tag);
+function compiled(notes: Readonly<Record<string, readonly string[]>>): CompiledTable {
+  if (notes === lastNotes) return lastTable!;
   let table = compiledTables.get(notes);
   if (!table) {
-    table = new Map();
+    table = { bySlot: new Array(TAG_SLOTS), byTag: new Map() };
     for (const [t, list] of Object.entries(notes)) {
-      table.set(
-        t,
-        list.map((note) => {
-          const elements: number[] = [];
-          for (let i = 1; i + 2 <= note.length; i += 2) elements.push(Number(note.slice(i, i + 2)));
-          return { note, kind: note[0], elements, lowest: elements.length ? Math.min(...elements) : 0, restFrom: 0 };
-        }),
-      );
+      const rules = list.map((note) => {
+        const elements: number[] = [];
+        for (let i = 1; i + 2 <= note.length; i += 2) elements.push(Number(note.slice(i, i + 2)));
+        return { note, kind: note[0], elements, lowest: elements.length ? Math.min(...elements) : 0, restFrom: 0 };
+      });
       // restFrom: a segment with fewer elements than this cannot break this note or any after it.
-      const rules = table.get(t)!;
       let from = Infinity;
       for (let r = rules.length - 1; r >= 0; r--) {
         const lowest = rules[r].kind === 'R' || !(rules[r].lowest > 0) ? 0 : rules[r].lowest;
         from = Math.min(from, lowest);
         rules[r].restFrom = from;
       }
+      const slot = tagSlot(t, 0, t.length);
+      if (slot === -1) table.byTag.set(t, rules);
+      else table.bySlot[slot] = rules;
     }
     compiledTables.set(notes, table);
   }
   lastNotes = notes;
   lastTable = table;
-  return table.get(tag);
+  return table;
+}
+
+function rulesFor(table: CompiledTable, tag: string): CompiledNote[] | undefined {
+  const slot = tagSlot(tag, 0, tag.length);
+  return slot === -1 ? table.byTag.get(tag) : table.bySlot[slot];
 }
 
 /** Checks one segment of a transaction set; `setPosition` is its position in the set (ST = 1). */
 export function checkSyntaxNotes(segment: Segment, setPosition: number, notes = SYNTAX_NOTES): Problem[] {
-  // Most segments have no note: one Map lookup in the table compiled last (nearly always this one).
-  const rules = notes === lastNotes ? lastTable!.get(segment.tag) : notes[segment.tag] === undefined ? undefined : compiled(notes, segment.tag);
-  if (!rules) return NONE;
+  // Most segments have no note: one array read in the table compiled last (nearly always this
+  // one). Kept this short so that it is compiled into its caller; the notes are checked apart.
+  const rules = rulesFor(notes === lastNotes ? lastTable! : compiled(notes), segment.tag);
+  return rules ? checkRules(segment, setPosition, rules) : NONE;
+}
+
+function checkRules(segment: Segment, setPosition: number, rules: readonly CompiledNote[]): Problem[] {
   let problems: Problem[] | undefined;
   const count = segment.elementCount;
   for (let r = 0; r < rules.length; r++) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseX12, tokenizeX12, components, element, repetitions } from './reader';
+import { X12Tokenizer } from './tokenizer';
 import type { Problem } from './x12.types';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
@@ -153,5 +154,50 @@ describe('X12 tokenizer: bad input is reported, never thrown', () => {
     const { segments } = tokenizeX12(fixture('two-interchanges.edi'));
     expect(segments.map((s) => s.index)).toEqual(segments.map((_, i) => i));
     expect(segments[19]).toMatchObject({ tag: 'ISA', line: 20, column: 1 });
+  });
+});
+
+describe('X12 tokenizer: pausing (readX12 hands out each set as it completes)', () => {
+  /** Everything a sink is given, as JSON, tokenizing `pieces` in order; pausing after every segment when asked. */
+  const tokenize = (pieces: string[], pauseEverySegment: boolean) => {
+    const seen: string[] = [];
+    const tokenizer: X12Tokenizer = new X12Tokenizer({
+      segment: (segment) => {
+        seen.push(JSON.stringify(segment));
+        if (pauseEverySegment) tokenizer.pause();
+      },
+      problem: (problem) => seen.push(JSON.stringify(problem)),
+    });
+    let resumes = 0;
+    for (const piece of pieces) {
+      tokenizer.write(piece);
+      while (tokenizer.paused) {
+        resumes++;
+        tokenizer.resume();
+      }
+    }
+    tokenizer.end();
+    return { seen, resumes };
+  };
+
+  it.each(['wrapped-80-columns.x12', 'caret-repetition-crlf-856.edi', 'two-interchanges.edi', 'bom-leading-whitespace.edi'])(
+    'gives the sink the same segments and problems as without pauses (%s)',
+    (name) => {
+      const text = fixture(name);
+      const pieces = [text.slice(0, 150), text.slice(150, 151), text.slice(151)];
+      const paused = tokenize(pieces, true);
+      expect(paused.resumes).toBeGreaterThan(3);
+      expect(paused.seen).toEqual(tokenize(pieces, false).seen);
+    },
+  );
+
+  it('finds line breaks inside segments when the same text is written twice', () => {
+    const body = 'ST*850*0001~\nBEG*00*SA*PO\n-1~\nSE*3*0001~\n';
+    const text = `${isa('*', '>')}~\nGS*PO*A*B*20260105*0930*1*X*004010~\n${body}${body}`;
+    const halves = [text.slice(0, text.length - body.length), body];
+    const once = tokenize([text], true).seen.filter((s) => s.includes('"BEG"'));
+    expect(once).toHaveLength(2);
+    expect(once.every((s) => s.includes('"PO-1"'))).toBe(true);
+    expect(tokenize([...halves, body], true).seen.filter((s) => s.includes('"PO-1"'))).toHaveLength(3);
   });
 });

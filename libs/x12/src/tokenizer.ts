@@ -1,4 +1,4 @@
-import { internalized, Segment } from './segment';
+import { internalized, Segment, TAG_SLOTS, tagSlot as segmentTagSlot } from './segment';
 import type { Delimiters, Problem } from './x12.types';
 
 /** Receives what the tokenizer reads, in input order. */
@@ -28,34 +28,28 @@ const isTag = (tag: string) => {
 /**
  * Well-formed tags are handed out as one shared, internalized string each (there are few of them),
  * so a file's millions of segments do not each allocate their tag, and `tag === 'HL'` or a table
- * lookup by tag compares one pointer. Indexed directly by the characters ('0'..'Z', 43 codes each:
- * no hashing, no collisions); anything else is sliced.
+ * lookup by tag compares one pointer. Indexed by tagSlot (no hashing, no collisions); anything
+ * else is sliced.
  */
-const TAG_CODES = 43;
-const TAGS: (string | undefined)[] = new Array(TAG_CODES * TAG_CODES * (TAG_CODES + 1));
+const TAGS: (string | undefined)[] = new Array(TAG_SLOTS);
+// A module-local binding: the build's CommonJS output reads an import through a getter at every
+// call, which costs more than this little function itself (it runs for every segment).
+const tagSlot = segmentTagSlot;
 /** Set by tagOf: the tag it returned came from TAGS (so it is a valid tag). */
 let tagIsKnown = false;
 function tagOf(text: string, from: number, to: number): string {
   tagIsKnown = false;
-  const length = to - from;
-  if (length === 2 || length === 3) {
-    const a = text.charCodeAt(from) - 48;
-    const b = text.charCodeAt(from + 1) - 48;
-    const c = length === 3 ? text.charCodeAt(from + 2) - 47 : 0; // 0: no third character, else 1..43
-    if (a >= 0 && a < TAG_CODES && b >= 0 && b < TAG_CODES && (length === 2 || (c > 0 && c <= TAG_CODES))) {
-      const key = (a * TAG_CODES + b) * (TAG_CODES + 1) + c;
-      const known = TAGS[key];
-      if (known !== undefined) {
-        tagIsKnown = true;
-        return known;
-      }
-      const tag = text.slice(from, to);
-      if (!isTag(tag)) return tag;
-      tagIsKnown = true;
-      return (TAGS[key] = internalized(tag));
-    }
+  const slot = tagSlot(text, from, to);
+  if (slot === -1) return text.slice(from, to);
+  const known = TAGS[slot];
+  if (known !== undefined) {
+    tagIsKnown = true;
+    return known;
   }
-  return text.slice(from, to);
+  const tag = text.slice(from, to);
+  if (!isTag(tag)) return tag;
+  tagIsKnown = true;
+  return (TAGS[slot] = internalized(tag));
 }
 const NEWLINES = /[\r\n]/g;
 
@@ -82,6 +76,15 @@ type IsaResult = { end: number; segmentText: string; delimiters: Delimiters } | 
  */
 export class X12Tokenizer {
   private pending = '';
+  private pauseRequested = false;
+  /** What a paused write left: `restText` from `restFrom` (-1: not paused). */
+  private restText = '';
+  private restFrom = -1;
+  /** readPlainSegments' next LF and CR at or after `breaksAt` in `breaksIn` (-1: not looked for yet, Infinity: none). */
+  private breaksIn = '';
+  private breaksAt = 0;
+  private nextLF = -1;
+  private nextCR = -1;
   private state: 'seek' | 'body' | 'discard' = 'seek';
   private delimiters?: Delimiters;
   private line = 1;
@@ -103,7 +106,27 @@ export class X12Tokenizer {
     return this.index;
   }
 
+  /**
+   * Called by the sink: the write (or resume) under way returns right after the segment being
+   * handed over, so that its consumer can use what it was given while it is fresh in the CPU's
+   * caches (readX12 hands out each transaction set as it completes). `paused` then tells that
+   * text is left, which resume() reads on; write() and end() first read it all.
+   */
+  pause(): void {
+    this.pauseRequested = true;
+  }
+
+  get paused(): boolean {
+    return this.restFrom !== -1;
+  }
+
+  /** Reads on where a pause stopped, up to the next pause. */
+  resume(): void {
+    this.readRest(true);
+  }
+
   write(text: string): void {
+    this.finishPaused();
     if (text.length === 0) return;
     let from = 0;
     if (this.pending.length > 0) {
@@ -119,25 +142,52 @@ export class X12Tokenizer {
         // The head did not end a segment (a new ISA changed the delimiters): join as usual.
         const rest = this.pending + text.slice(from);
         this.pending = '';
-        return this.run(rest, 0, false);
+        return this.run(rest, 0, false, true);
       }
     }
-    this.run(text, from, false);
+    this.run(text, from, false, true);
   }
 
   end(): void {
+    this.finishPaused();
     const all = this.pending;
     this.pending = '';
     this.run(all, 0, true);
   }
 
-  private run(text: string, from: number, final: boolean): void {
+  /** Reads what a pause left, without pausing again. */
+  private finishPaused(): void {
+    this.readRest(false);
+  }
+
+  private readRest(mayPause: boolean): void {
+    this.pauseRequested = false;
+    const from = this.restFrom;
+    if (from === -1) return;
+    const text = this.restText;
+    this.restText = '';
+    this.restFrom = -1;
+    this.run(text, from, false, mayPause);
+  }
+
+  /** Reads `text` from `from`; with `mayPause`, stops where pause() asks (the rest is kept for resume()). */
+  private run(text: string, from: number, final: boolean, mayPause = false): void {
     const n = text.length;
     let pos = from;
     // Next CR/LF at or after pos (Infinity when none): tells in O(1) whether a segment is wrapped.
     let nextLF = -1;
     let nextCR = -1;
     while (pos < n) {
+      if (this.pauseRequested && mayPause) {
+        this.restText = text;
+        this.restFrom = pos;
+        return;
+      }
+      if (this.state === 'body') {
+        pos = this.readPlainSegments(text, pos);
+        if (pos >= n) break;
+        if (this.pauseRequested && mayPause) continue;
+      }
       if (this.state === 'discard') {
         const term = this.delimiters!.segment;
         const idx = text.indexOf(term, pos);
@@ -231,6 +281,53 @@ export class X12Tokenizer {
       }
     }
     this.pending = pos < n ? text.slice(pos) : '';
+  }
+
+  /**
+   * The common case, in a tight loop: body segments that start with their tag, end with the
+   * terminator within `text` and hold no line break, and the line breaks between them. Stops at
+   * anything else (other blanks, an ISA, a wrapped, unterminated or too long segment, the last 3
+   * characters, a pause) and returns where: run() deals with that as it does with everything.
+   */
+  private readPlainSegments(text: string, pos: number): number {
+    const n = text.length;
+    const d = this.delimiters!;
+    const terminator = d.segment;
+    // Next LF and CR at or after pos (Infinity when none): tells in O(1) whether a segment is
+    // wrapped. Kept between calls that read on in the same text (a text without CR is searched
+    // once, not once per pause).
+    if (text !== this.breaksIn || pos < this.breaksAt) {
+      this.breaksIn = text;
+      this.nextLF = -1;
+      this.nextCR = -1;
+    }
+    let nextLF = this.nextLF;
+    let nextCR = this.nextCR;
+    while (n - pos >= 4 && !this.pauseRequested) {
+      const c = text.charCodeAt(pos);
+      if (c === LF || c === CR) {
+        this.advance(c);
+        pos++;
+        continue;
+      }
+      if (c <= 32 || c === BOM || (c === 73 && this.startsIsa(text, pos))) break;
+      const idx = text.indexOf(terminator, pos);
+      if (idx === -1 || idx - pos > this.maxSegmentLength) break;
+      if (nextLF !== Infinity && nextLF < pos) nextLF = indexOrInfinity(text, '\n', pos);
+      if (nextCR !== Infinity && nextCR < pos) nextCR = indexOrInfinity(text, '\r', pos);
+      if (nextLF < idx || nextCR < idx) break;
+      const line = this.line;
+      const column = this.column;
+      this.column += idx - pos;
+      this.previousWasCR = false;
+      this.advance(text.charCodeAt(idx));
+      this.emit(text, pos, idx, d, line, column, false);
+      pos = idx + 1;
+    }
+    this.nextLF = nextLF;
+    this.nextCR = nextCR;
+    this.breaksAt = pos;
+    return pos;
   }
 
   /** Emits the segment `text[from, to)` (no terminator, no line breaks). */

@@ -34,7 +34,8 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
     if (!byQualifier.has(qualifier)) byQualifier.set(qualifier, { segment, position: i + 1 });
   }
   const read = (qualifiers: string[], endOfDay: boolean): string | undefined => {
-    for (const qualifier of qualifiers) {
+    for (let i = 0; i < qualifiers.length; i++) {
+      const qualifier = qualifiers[i];
       const found = byQualifier.get(qualifier);
       if (!found) continue;
       const value = x12DateTime(el(found.segment, 2), el(found.segment, 3), endOfDay);
@@ -47,7 +48,13 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
   const end = read(rules.validEnd, true);
   const preferredBegin = read(rules.preferred, false);
   const result: DatesResult = { problems };
-  if (begin || end) result.validDates = { ...(begin && { begin }), ...(end && { end }) };
+  if (begin || end) {
+    // Property by property, not by spreading optional parts (same keys, same order): this runs per set.
+    const validDates: DateRange = {};
+    if (begin) validDates.begin = begin;
+    if (end) validDates.end = end;
+    result.validDates = validDates;
+  }
   if (begin && end && end < begin) problems.push({ position: byQualifier.get(rules.validEnd.find((q) => byQualifier.has(q))!)!.position, message: `the valid window ends (${end}) before it begins (${begin})` });
   if (preferredBegin) result.preferredDates = { begin: preferredBegin, end: preferredBegin.slice(0, 10) + (preferredBegin.endsWith('T00:00:00Z') ? 'T23:59:59Z' : preferredBegin.slice(10)) };
   return result;

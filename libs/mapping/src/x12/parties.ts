@@ -46,6 +46,13 @@ export function scacOf(segments: readonly EdiSegment[], at?: readonly number[]):
   return undefined;
 }
 
+/** The party is named (N104 or N102) by one of the location's codes. */
+function isLocation(party: EdiParty | undefined, codes: readonly string[]): boolean {
+  if (!party) return false;
+  for (let i = 0; i < codes.length; i++) if (codes[i] === party.code || codes[i] === party.name) return true;
+  return false;
+}
+
 /**
  * Parties → OrgRefs (ship-to: N1*ST, else N1*BY). The directory wins; otherwise a party is `{coreName: <partner's scheme>,
  * coreId: N104, else N102}`. The location is the ship-to of an Inbound document and the ship-from of
@@ -75,10 +82,12 @@ export function resolveParties(
 
   // A retailer's PO may name its DC only as the buying party (N1*BY) when it has no N1*ST.
   const shipTo = parties.get('ST') ?? parties.get('BY');
-  const shipFrom = SHIP_FROM_ENTITIES.map((e) => parties.get(e)).find(Boolean);
-  const isLocation = (party?: EdiParty) => !!party && (settings.locationCodes ?? []).some((code) => code === party.code || code === party.name);
-  const direction: Direction = isLocation(shipFrom) && !isLocation(shipTo) ? 'Outbound' : isLocation(shipTo) ? 'Inbound' : (settings.defaultDirection ?? 'Inbound');
-  const [occupantParty, offsiteParty] = direction === 'Inbound' ? [shipTo, shipFrom] : [shipFrom, shipTo];
+  let shipFrom: EdiParty | undefined;
+  for (let i = 0; i < SHIP_FROM_ENTITIES.length && !shipFrom; i++) shipFrom = parties.get(SHIP_FROM_ENTITIES[i]);
+  const codes = settings.locationCodes ?? [];
+  const direction: Direction = isLocation(shipFrom, codes) && !isLocation(shipTo, codes) ? 'Outbound' : isLocation(shipTo, codes) ? 'Inbound' : (settings.defaultDirection ?? 'Inbound');
+  const occupantParty = direction === 'Inbound' ? shipTo : shipFrom;
+  const offsiteParty = direction === 'Inbound' ? shipFrom : shipTo;
 
   const scac = scacOf(segments, at?.td5);
   const carrier = scac ? (directory.byScac(scac) ?? { coreName: scacCoreName, coreId: scac }) : toRef(parties.get('CA'));

@@ -1,5 +1,5 @@
 import type { Load } from '@dockbridge/platform';
-import { buildMapping, Purpose, quantity, SharedSegments, TransactionMapping } from './document-builder';
+import { buildMapping, Purpose, quantity, quantityValue, SharedSegments, TransactionMapping } from './document-builder';
 import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
 import { SHIP_NOTICE_DATES } from './dates';
 import type { EdiMappingSettings, EdiSegment, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
@@ -35,8 +35,7 @@ interface HierarchicalLevel {
 export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingSettings, directory: PartyDirectory): TransactionMapping {
   const control = transaction.envelope.transactionControl;
   const diagnostics: MappingDiagnostic[] = [];
-  const error = (message: string, position?: number, tag?: string, element?: number) =>
-    diagnostics.push({ level: 'error', transactionControl: control, message, ...(position && { segmentPosition: position, segmentTag: tag }), ...(element && { element }) });
+  const error = (message: string, position?: number, tag?: string, element?: number) => errorAt(diagnostics, control, message, position, tag, element);
 
   // One pass over the set: the BSN, the HL levels with what their loads need, and the segments
   // buildMapping reads (parties, carrier, dates, references).
@@ -77,36 +76,7 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
   if (bsn && !purpose) error(`BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`, bsnIndex + 1, 'BSN', 1);
 
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
-  const loads: Load[] = [];
-  if (!walkNumbered(levels, control, priority, settings, loads, diagnostics)) {
-    const byId = new Map<string, HierarchicalLevel>();
-    for (const level of levels) byId.set(level.id, level);
-    const children = new Map<string, HierarchicalLevel[]>();
-    for (const level of levels) {
-      if (byId.get(level.id) !== level) error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1);
-      if (level.parent && !byId.has(level.parent)) error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2);
-      const siblings = children.get(level.parent);
-      if (siblings) siblings.push(level);
-      else children.set(level.parent, [level]);
-    }
-    const visited = new Set<string>();
-    const walk = (level: HierarchicalLevel): void => {
-      if (visited.has(level.id)) {
-        error(`HL ${level.id} is its own ancestor`, level.position, 'HL', 2);
-        return;
-      }
-      visited.add(level.id);
-      if (level.level === 'I') {
-        const load = itemLoad(level, control, priority, settings, diagnostics);
-        if (load) loads.push(load);
-      }
-      const below = children.get(level.id);
-      if (below) for (let i = 0; i < below.length; i++) walk(below[i]);
-    };
-    const roots = children.get('');
-    if (roots) for (let i = 0; i < roots.length; i++) walk(roots[i]);
-    for (const level of levels) if (!visited.has(level.id) && level.level === 'I') error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2);
-  }
+  const loads = itemLoads(levels, control, priority, settings, diagnostics);
   if (levels.length === 0) error('the 856 has no HL levels');
 
   return buildMapping(transaction, settings, directory, {
@@ -121,6 +91,63 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
   });
 }
 
+/** An error diagnostic, at a segment (position and tag) and element when given. */
+function errorAt(diagnostics: MappingDiagnostic[], control: string, message: string, position?: number, tag?: string, element?: number): void {
+  diagnostics.push({ level: 'error', transactionControl: control, message, ...(position && { segmentPosition: position, segmentTag: tag }), ...(element && { element }) });
+}
+
+/**
+ * The item levels' loads, in the order of a depth-first walk from the roots (children in input
+ * order), with what is wrong with the hierarchy. The usual layouts take a short way: levels nested
+ * in input order need no walk, levels numbered 1, 2, 3 ... are found by index; any other
+ * numbering is walked by id.
+ */
+function itemLoads(levels: HierarchicalLevel[], control: string, priority: readonly string[], settings: EdiMappingSettings, diagnostics: MappingDiagnostic[]): Load[] {
+  const loads: Load[] = [];
+  if (nestedInInputOrder(levels)) {
+    for (let i = 0; i < levels.length; i++) {
+      if (levels[i].level !== 'I') continue;
+      const load = itemLoad(levels[i], control, priority, settings, diagnostics);
+      if (load) loads.push(load);
+    }
+  } else if (!walkNumbered(levels, control, priority, settings, loads, diagnostics)) {
+    walkById(levels, control, priority, settings, loads, diagnostics);
+  }
+  return loads;
+}
+
+/** The general walk: levels by their HL01 ids, whatever they are. */
+function walkById(levels: HierarchicalLevel[], control: string, priority: readonly string[], settings: EdiMappingSettings, loads: Load[], diagnostics: MappingDiagnostic[]): void {
+  const error = (message: string, position?: number, tag?: string, element?: number) => errorAt(diagnostics, control, message, position, tag, element);
+  const byId = new Map<string, HierarchicalLevel>();
+  for (const level of levels) byId.set(level.id, level);
+  const children = new Map<string, HierarchicalLevel[]>();
+  for (const level of levels) {
+    if (byId.get(level.id) !== level) error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1);
+    if (level.parent && !byId.has(level.parent)) error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2);
+    const siblings = children.get(level.parent);
+    if (siblings) siblings.push(level);
+    else children.set(level.parent, [level]);
+  }
+  const visited = new Set<string>();
+  const walk = (level: HierarchicalLevel): void => {
+    if (visited.has(level.id)) {
+      error(`HL ${level.id} is its own ancestor`, level.position, 'HL', 2);
+      return;
+    }
+    visited.add(level.id);
+    if (level.level === 'I') {
+      const load = itemLoad(level, control, priority, settings, diagnostics);
+      if (load) loads.push(load);
+    }
+    const below = children.get(level.id);
+    if (below) for (let i = 0; i < below.length; i++) walk(below[i]);
+  };
+  const roots = children.get('');
+  if (roots) for (let i = 0; i < roots.length; i++) walk(roots[i]);
+  for (const level of levels) if (!visited.has(level.id) && level.level === 'I') error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2);
+}
+
 /** `id` as a 0-based level index when it is written as a plain number 1..count ("7", not "07"); else -1. */
 function numbered(id: string, count: number): number {
   const length = id.length;
@@ -132,6 +159,30 @@ function numbered(id: string, count: number): number {
     value = value * 10 + (c - 48);
   }
   return value <= count ? value - 1 : -1;
+}
+
+/**
+ * The usual layout: HL01 = 1, 2, 3 ... in order and every HL02 empty or a level still open (the
+ * level before, or one of its ancestors). Then ids are unique, every level is under a root, and
+ * the depth-first walk (children in input order) visits the levels exactly in input order.
+ */
+function nestedInInputOrder(levels: readonly HierarchicalLevel[]): boolean {
+  const count = levels.length;
+  // Indexes of the open levels, outermost first.
+  const open: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const level = levels[i];
+    if (numbered(level.id, count) !== i) return false;
+    if (level.parent === '') open.length = 0;
+    else {
+      const parent = numbered(level.parent, count);
+      if (parent === -1) return false;
+      while (open.length > 0 && open[open.length - 1] !== parent) open.pop();
+      if (open.length === 0) return false;
+    }
+    open.push(i);
+  }
+  return true;
 }
 
 /**
@@ -210,7 +261,8 @@ function itemLoad(level: HierarchicalLevel, control: string, priority: readonly 
     diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: level.position, segmentTag: 'HL', message: `item HL ${level.id} has no SN1 quantity` });
     return undefined;
   }
-  const qty = quantity(el(sn1, 2), { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
+  const raw = el(sn1, 2);
+  const qty = quantityValue(raw) ?? quantity(raw, { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
   if (qty === undefined) return undefined;
   const tag = lin ? loadTagOf(lin, 2, priority) : undefined;
   const description = level.description;
