@@ -1,4 +1,4 @@
-import { hash, randomUUID } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager, FindOptionsSelect, SelectQueryBuilder } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -8,6 +8,7 @@ import { deriveMessageStatus } from './derive-message-status';
 import { excerpt } from './excerpt';
 import { DeliveryAttempt, DocumentOperation, Message, MessageEvent, MessageMetadata, MessageSummary } from './entities';
 import { SerialPGlitePool } from './pglite.pool';
+import { newId } from './new-id';
 
 export interface NewMessage {
   partnerId: string;
@@ -118,8 +119,8 @@ function messageRow(message: NewMessage, idempotencyKey: string | undefined, n: 
   const payload = wellFormed(message.rawPayload);
   return {
     n,
-    id: randomUUID(),
-    event_id: randomUUID(),
+    id: newId(),
+    event_id: newId(),
     partner_id: message.partnerId,
     idempotency_key: key,
     channel: message.channel,
@@ -416,6 +417,6 @@ export class MessageRepository {
     actor: Actor,
     reason: string | null,
   ): Promise<void> {
-    await manager.insert(MessageEvent, { id: randomUUID(), messageId, fromStatus, toStatus, actor, reason });
+    await manager.insert(MessageEvent, { id: newId(), messageId, fromStatus, toStatus, actor, reason });
   }
 }

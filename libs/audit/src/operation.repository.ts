@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { AuditRecordNotFoundError, isUuid } from './audit.errors';
 import {
@@ -11,6 +10,7 @@ import {
 } from './audit.types';
 import { DeliveryAttempt, DocumentOperation, Message } from './entities';
 import { excerpt } from './excerpt';
+import { newId } from './new-id';
 
 export interface NewOperation {
   kind: OperationKind;
@@ -89,7 +89,7 @@ export class OperationRepository {
       if (existing.length > 0) return existing;
 
       const rows = operations.map((op, i) => ({
-        id: randomUUID(),
+        id: newId(),
         messageId,
         seq: i + 1,
         kind: op.kind,
@@ -278,7 +278,7 @@ export class OperationRepository {
   /** An attempt row as stored: a new id, whole milliseconds, texts cut to excerpts. */
   private attemptRow(operationId: string, attempt: NewDeliveryAttempt) {
     return {
-      id: randomUUID(),
+      id: newId(),
       operationId,
       startedAt: attempt.startedAt,
       durationMs: Math.round(attempt.durationMs),
