@@ -4,12 +4,13 @@
  * against node-x12 `parse()` on the same generated 856 files (50 and 100 MiB), in one run; the file
  * twice as big also shows that the reader's memory does not grow with the input. Each measurement
  * runs in a fresh child process, so peak RSS (getrusage maxRSS) belongs to one reader. The rounds
- * interleave (reader 50, node-x12 50, reader 100, node-x12 100) so a change in the machine's load
- * hits both sides alike; medians of RUNS rounds.
+ * interleave (reader 50, node-x12 50, reader 100, node-x12 100; cold, then warm: each child first
+ * reads a small file untimed, as a long-running worker has) so a change in the machine's load hits
+ * both sides alike; medians of RUNS rounds.
  *
  *   npm run build && node dist/bench/x12-reader.bench.js
  *   (RUNS=3 SIZE_MIB=50 BIG_MIB=100 NODE_X12_MIB=100 to change: node-x12 runs on each file up to
- *   NODE_X12_MIB (50 runs it on the 50 MiB file only, 0 skips it);
+ *   NODE_X12_MIB (50 runs it on the 50 MiB file only, 0 skips it); WARMUP_MIB=10 (0: cold only);
  *   READER_ONLY=1 also times the reader without the mapping)
  */
 import { execFileSync } from 'node:child_process';
@@ -31,6 +32,11 @@ const BIG_MIB = Number(process.env.BIG_MIB ?? 100);
  * (STACK.md): 100 MiB -> ~6 GB. Capped at 100; 0 skips it.
  */
 const NODE_X12_MIB = Math.min(Number(process.env.NODE_X12_MIB ?? BIG_MIB), 100);
+/**
+ * Each child also runs warm: after reading a file this big untimed, as a long-running worker has
+ * (node-x12 likewise). 0: cold runs only.
+ */
+const WARMUP_MIB = Number(process.env.WARMUP_MIB ?? 10);
 /** Mapping settings of the receiving partner: the ASNs ship to DC01, which is the location. */
 const SETTINGS: EdiMappingSettings = { organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', coreName: 'ACME', locationCodes: ['DC01'] };
 /** Sets per functional group in the generated file. */
@@ -114,16 +120,18 @@ async function generate(mib: number): Promise<string> {
   return file;
 }
 
-/** Runs in a child: one reader over one file, prints a Result as JSON. */
-async function child(kind: string, file: string): Promise<void> {
-  const started = performance.now();
-  const cpuStarted = process.cpuUsage();
-  let sets = 0;
-  let segments = 0;
-  let problems = 0;
-  let documents = 0;
-  let loads = 0;
-  let rejected = 0;
+interface Counts {
+  sets: number;
+  segments: number;
+  problems: number;
+  documents: number;
+  loads: number;
+  rejected: number;
+}
+
+/** One reader over one file: the work being measured. */
+async function read(kind: string, file: string): Promise<Counts> {
+  const counts: Counts = { sets: 0, segments: 0, problems: 0, documents: 0, loads: 0, rejected: 0 };
   if (kind === 'reader' || kind === 'reader-only') {
     const map = kind === 'reader';
     // fs.createReadStream's default 64 KiB chunks: bigger ones (1 MiB) only raise peak RSS (their
@@ -131,8 +139,8 @@ async function child(kind: string, file: string): Promise<void> {
     for await (const event of readX12(createReadStream(file))) {
       if (event.type === 'transactionSet') {
         const set = event.transactionSet;
-        sets++;
-        segments += set.segments.length;
+        counts.sets++;
+        counts.segments += set.segments.length;
         if (!map) continue;
         // As interchange-translation.ts adapts a set for the mapper.
         const fields = event.interchange.fields;
@@ -152,12 +160,12 @@ async function child(kind: string, file: string): Promise<void> {
           SETTINGS,
         );
         const operation = mapping.operation;
-        if (mapping.rejected || operation?.kind !== 'document.upsert') rejected++;
+        if (mapping.rejected || operation?.kind !== 'document.upsert') counts.rejected++;
         else {
-          documents++;
-          loads += operation.document.loads?.length ?? 0;
+          counts.documents++;
+          counts.loads += operation.document.loads?.length ?? 0;
         }
-      } else if (event.type === 'problem') problems++;
+      } else if (event.type === 'problem') counts.problems++;
     }
   } else {
     // node-x12's parser, as a caller would use it (@dockbridge/x12 itself loads node-x12 only to write 997s).
@@ -167,19 +175,30 @@ async function child(kind: string, file: string): Promise<void> {
     for (const i of interchanges)
       for (const g of i.functionalGroups)
         for (const t of g.transactions) {
-          sets++;
-          segments += t.segments.length + 2;
+          counts.sets++;
+          counts.segments += t.segments.length + 2;
         }
   }
+  return counts;
+}
+
+/**
+ * Runs in a child: one reader over one file, prints a Result as JSON. With a warm-up file, the
+ * child first reads that (untimed), as a long-running worker has read files before: the timed run
+ * then measures compiled code, not the JIT's warm-up.
+ */
+async function child(kind: string, file: string, warmupFile?: string): Promise<void> {
+  if (warmupFile) await read(kind, warmupFile);
+  const started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  const { documents, loads, rejected, ...counts } = await read(kind, file);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
   const result: Result = {
     seconds,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     mib: statSync(file).size / MiB,
-    sets,
-    segments,
-    problems,
+    ...counts,
     ...(kind === 'reader' && { documents, loads, rejected }),
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
   };
@@ -188,11 +207,11 @@ async function child(kind: string, file: string): Promise<void> {
 
 type Kind = 'reader' | 'reader-only' | 'node-x12';
 
-function runChild(kind: Kind, file: string): Result {
+function runChild(kind: Kind, file: string, warmupFile?: string): Result {
   const heap = kind === 'node-x12' ? ['--max-old-space-size=16384'] : [];
-  const out = execFileSync(process.execPath, [...heap, __filename, '--child', kind, file], { encoding: 'utf8', maxBuffer: MiB });
+  const out = execFileSync(process.execPath, [...heap, __filename, '--child', kind, file, ...(warmupFile ? [warmupFile] : [])], { encoding: 'utf8', maxBuffer: MiB });
   const result = JSON.parse(out) as Result;
-  console.log(`  ${kind.padEnd(11)} ${result.mib.toFixed(0).padStart(4)} MiB: ${result.seconds.toFixed(2)} s (cpu ${result.cpuSeconds.toFixed(2)} s), RSS ${result.maxRssMiB.toFixed(0)} MiB, load ${loadavg()[0].toFixed(1)}`);
+  console.log(`  ${(warmupFile ? 'warm ' : 'cold ') + kind.padEnd(11)} ${result.mib.toFixed(0).padStart(4)} MiB: ${result.seconds.toFixed(2)} s (cpu ${result.cpuSeconds.toFixed(2)} s), RSS ${result.maxRssMiB.toFixed(0)} MiB, load ${loadavg()[0].toFixed(1)}`);
   return result;
 }
 
@@ -212,52 +231,58 @@ async function main(): Promise<void> {
   console.log(`x12 bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, medians of ${RUNS}`);
   const file = await generate(SIZE_MIB);
   const big = await generate(BIG_MIB);
+  const warmup = WARMUP_MIB > 0 ? await generate(WARMUP_MIB) : undefined;
   // node-x12 on the same files as the reader (each <= NODE_X12_MIB): it slows down more than
   // linearly with size, so both ratios are shown.
-  const nodeFiles = [file, big].filter((f, i) => NODE_X12_MIB > 0 && [SIZE_MIB, BIG_MIB][i] <= NODE_X12_MIB && (i === 0 || big !== file));
-  const runs: Record<Kind | 'big' | 'node-x12-big', Result[]> = { reader: [], 'reader-only': [], 'node-x12': [], big: [], 'node-x12-big': [] };
+  const nodeOn = (size: number) => NODE_X12_MIB > 0 && size <= NODE_X12_MIB;
+  const modes = (warmup ? ['cold', 'warm'] : ['cold']) as ('cold' | 'warm')[];
+  type Series = 'reader' | 'reader-only' | 'node-x12' | 'big' | 'node-x12-big';
+  const series = (): Record<Series, Result[]> => ({ reader: [], 'reader-only': [], 'node-x12': [], big: [], 'node-x12-big': [] });
+  const runs = { cold: series(), warm: series() };
   const loads: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     console.log(`round ${r + 1} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-    loads.push(loadavg()[0]);
-    runs.reader.push(runChild('reader', file));
-    if (process.env.READER_ONLY) runs['reader-only'].push(runChild('reader-only', file));
-    if (nodeFiles.includes(file)) runs['node-x12'].push(runChild('node-x12', file));
-    runs.big.push(runChild('reader', big));
-    if (nodeFiles.includes(big)) runs['node-x12-big'].push(runChild('node-x12', big));
-    loads.push(loadavg()[0]);
+    for (const mode of modes) {
+      const warm = mode === 'warm' ? warmup : undefined;
+      loads.push(loadavg()[0]);
+      runs[mode].reader.push(runChild('reader', file, warm));
+      if (process.env.READER_ONLY) runs[mode]['reader-only'].push(runChild('reader-only', file, warm));
+      if (nodeOn(SIZE_MIB)) runs[mode]['node-x12'].push(runChild('node-x12', file, warm));
+      runs[mode].big.push(runChild('reader', big, warm));
+      if (nodeOn(BIG_MIB) && big !== file) runs[mode]['node-x12-big'].push(runChild('node-x12', big, warm));
+      loads.push(loadavg()[0]);
+    }
   }
   console.log(`load average (1 min) during the rounds: ${Math.min(...loads).toFixed(1)} - ${Math.max(...loads).toFixed(1)}`);
-  const reader = summarise(runs.reader);
-  const readerBig = summarise(runs.big);
-  console.log(line(`reader + mapping ${SIZE_MIB} MiB`, reader));
-  if (runs['reader-only'].length) console.log(line(`reader alone ${SIZE_MIB} MiB`, summarise(runs['reader-only'])));
-  console.log(line(`reader + mapping ${BIG_MIB} MiB`, readerBig));
-  for (const r of [reader, readerBig]) {
-    if (r.problems) console.log(`!! the reader reported ${r.problems} problems on a generated file`);
-    if (r.documents !== r.sets || r.rejected) console.log(`!! the mapping made ${r.documents} documents of ${r.sets} sets (${r.rejected} rejected)`);
-  }
-  const compare = (readerRuns: Result[], nodeRuns: Result[]) => {
-    if (nodeRuns.length === 0) return;
+  const compare = (label: string, readerRuns: Result[], nodeRuns: Result[]) => {
     const ours = summarise(readerRuns);
+    console.log(line(`${label} reader + mapping ${ours.mib.toFixed(0)} MiB`, ours));
+    if (ours.problems) console.log(`!! the reader reported ${ours.problems} problems on a generated file`);
+    if (ours.documents !== ours.sets || ours.rejected) console.log(`!! the mapping made ${ours.documents} documents of ${ours.sets} sets (${ours.rejected} rejected)`);
+    if (nodeRuns.length === 0) return;
     const nodeX12 = summarise(nodeRuns);
-    console.log(line(`node-x12 parse() ${nodeX12.mib.toFixed(0)} MiB`, nodeX12));
+    console.log(line(`${label} node-x12 parse() ${nodeX12.mib.toFixed(0)} MiB`, nodeX12));
     if (nodeX12.sets !== ours.sets || nodeX12.segments !== ours.segments) {
       console.log(`!! counts differ: reader ${ours.sets} sets / ${ours.segments} segments, node-x12 ${nodeX12.sets} / ${nodeX12.segments}`);
     }
     const throughput = ours.mib / ours.seconds / (nodeX12.mib / nodeX12.seconds);
     const perRound = readerRuns.map((r, i) => (r.mib / r.seconds / (nodeRuns[i].mib / nodeRuns[i].seconds)).toFixed(1));
-    console.log(`${nodeX12.mib.toFixed(0)} MiB: throughput ratio reader + mapping / node-x12: ${throughput.toFixed(1)}x (rounds: ${perRound.join(', ')}; target >= 25x)`);
-    console.log(`${nodeX12.mib.toFixed(0)} MiB: CPU-time ratio node-x12 / reader + mapping: ${(nodeX12.cpuSeconds / nodeX12.mib / (ours.cpuSeconds / ours.mib)).toFixed(1)}x`);
-    console.log(`${nodeX12.mib.toFixed(0)} MiB: peak RSS ratio node-x12 / reader + mapping: ${(nodeX12.maxRssMiB / ours.maxRssMiB).toFixed(1)}x`);
+    const at = `${label}, ${nodeX12.mib.toFixed(0)} MiB:`;
+    console.log(`${at} throughput ratio reader + mapping / node-x12 ${throughput.toFixed(1)}x (rounds: ${perRound.join(', ')}; target >= 25x)`);
+    console.log(`${at} CPU-time ratio ${(nodeX12.cpuSeconds / nodeX12.mib / (ours.cpuSeconds / ours.mib)).toFixed(1)}x, peak RSS ratio ${(nodeX12.maxRssMiB / ours.maxRssMiB).toFixed(1)}x`);
   };
-  compare(runs.reader, runs['node-x12']);
-  compare(runs.big, runs['node-x12-big']);
-  console.log(`reader + mapping RSS ${SIZE_MIB} -> ${BIG_MIB} MiB: ${reader.maxRssMiB.toFixed(0)} -> ${readerBig.maxRssMiB.toFixed(0)} MiB (target <= 150 MiB)`);
+  for (const mode of modes) {
+    const label = mode === 'warm' ? `warm (after ${WARMUP_MIB} MiB)` : 'cold';
+    compare(label, runs[mode].reader, runs[mode]['node-x12']);
+    if (runs[mode]['reader-only'].length) console.log(line(`${label} reader alone ${SIZE_MIB} MiB`, summarise(runs[mode]['reader-only'])));
+    compare(label, runs[mode].big, runs[mode]['node-x12-big']);
+  }
+  const rss = (rs: Result[]) => summarise(rs).maxRssMiB.toFixed(0);
+  console.log(`reader + mapping RSS (cold) ${SIZE_MIB} -> ${BIG_MIB} MiB: ${rss(runs.cold.reader)} -> ${rss(runs.cold.big)} MiB (target <= 150 MiB)`);
 }
 
 if (process.argv[2] === '--child') {
-  child(process.argv[3], process.argv[4]).catch((err) => {
+  child(process.argv[3], process.argv[4], process.argv[5]).catch((err) => {
     console.error(err);
     process.exit(1);
   });
