@@ -136,8 +136,8 @@ function messageRow(message: NewMessage, idempotencyKey: string | undefined, n: 
   };
 }
 
-/** The one INSERT of messages (see `insertRows`); $1 is the rows as JSON. */
-const INSERT_MESSAGES = `
+/** The one INSERT of messages (see `insertRows`); $1 is the rows as JSON, `returning` columns of `m`. */
+const insertMessages = (returning: string) => `
   WITH input AS (
     SELECT t.*, nextval('message_arrival_seq') AS arrival
     FROM json_to_recordset($1::json) AS t(n int, id uuid, event_id uuid, partner_id text, idempotency_key text,
@@ -155,7 +155,12 @@ const INSERT_MESSAGES = `
     INSERT INTO message_event (id, message_id, from_status, to_status, actor, reason)
     SELECT i.event_id, i.id, NULL, i.status, i.actor, i.status_reason FROM input i JOIN m ON m.id = i.id
   )
-  SELECT id, received_at, updated_at FROM m`;
+  SELECT ${returning} FROM m`;
+/** Named statements (prepared once per connection); group commits need only the ids back. */
+const INSERT_MESSAGES = {
+  ids: { name: 'dockbridge_insert_messages', text: insertMessages('id') },
+  withTimes: { name: 'dockbridge_insert_messages_with_times', text: insertMessages('id, received_at, updated_at') },
+};
 
 /** Messages and their lifecycle events in the audit store. */
 export class MessageRepository {
@@ -164,7 +169,7 @@ export class MessageRepository {
   /** Stores a message (`received` unless told otherwise) with its first event, in one statement. */
   async record(input: NewMessage): Promise<Message> {
     const row = messageRow(input, undefined, 0);
-    const [inserted] = await this.insertRows([row]);
+    const [inserted] = await this.insertRows([row], INSERT_MESSAGES.withTimes);
     return this.dataSource.manager.create(Message, {
       id: row.id,
       partnerId: row.partner_id,
@@ -190,7 +195,7 @@ export class MessageRepository {
   async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<({ id: string; existing: boolean } | Error)[]> {
     if (entries.length === 0) return [];
     const rows = entries.map(({ message, idempotencyKey }, n) => messageRow(message, idempotencyKey, n));
-    const recorded = new Set((await this.insertRows(rows)).map((row) => row.id));
+    const recorded = new Set((await this.insertRows(rows, INSERT_MESSAGES.ids)).map((row) => row.id));
     // Committed from here on: a failure below concerns only the repeats, never the recorded ones.
     const repeats = rows.filter((row) => !recorded.has(row.id));
     const earlier = new Map<string, string>();
@@ -222,15 +227,16 @@ export class MessageRepository {
    * (no per-row placeholders, no array escaping). Each row takes its `arrival` number in entry
    * order (booking changes are delivered in that order), then rows are inserted in key order, so two
    * concurrent batches never wait on each other's keys in a cycle; within a batch the first entry
-   * with a key wins. The database clock stamps received_at/updated_at: nothing is read back.
+   * with a key wins. The database clock stamps received_at/updated_at; the statement names what
+   * comes back (ids, or ids and times), never a payload.
    */
-  private async insertRows(rows: MessageRow[]): Promise<{ id: string; received_at: Date; updated_at: Date }[]> {
+  private async insertRows<Row = { id: string; received_at: Date; updated_at: Date }>(rows: MessageRow[], statement: { name: string; text: string }): Promise<Row[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool | SerialPGlitePool;
     const values = [JSON.stringify(rows)];
     // A named (prepared) statement on Postgres: planned once per connection, not per commit (~0.3 ms
     // of the server's CPU each time). PGlite's pool takes text only.
-    if (pool instanceof SerialPGlitePool) return this.dataSource.query(INSERT_MESSAGES, values);
-    return (await pool.query({ name: 'dockbridge_insert_messages', text: INSERT_MESSAGES, values })).rows;
+    if (pool instanceof SerialPGlitePool) return this.dataSource.query(statement.text, values);
+    return (await pool.query({ ...statement, values })).rows;
   }
 
   /**
