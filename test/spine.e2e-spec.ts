@@ -45,21 +45,22 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect(own).toMatchObject({ messageId, status: 'delivered' });
   });
 
-  it('queues the messages of one commit as one translate job, and delivers every one of them', async () => {
+  it('queues the messages of one commit as a translate job per 32, and delivers every one of them', async () => {
     const accept = spine.app.get(AcceptMessage);
     const messageOf = (id: string) => ({ partnerId: 'test-wms', channel: 'api' as const, contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document(id))] }) });
     // Submitted in one turn of the event loop: one group commit.
-    const accepted = await Promise.all(['G-1', 'G-2', 'G-3', 'G-4'].map((id) => accept.execute(messageOf(id))));
+    const accepted = await Promise.all(Array.from({ length: 40 }, (_, i) => accept.execute(messageOf(`G-${i}`))));
     const ids = accepted.map((a) => a.messageId);
-    const jobIds = new Set((await Promise.all(ids.map((id) => spine.messages.findById(id)))).map((m) => m?.metadata.ingressJob));
-    expect(jobIds.size).toBe(1);
-    const [jobId] = jobIds as Set<string>;
-    expect(jobId).toMatch(/^ingress-/);
-    const job = await spine.app.get(MessageQueues).queue(QUEUES.translate).getJob(jobId);
-    expect(job?.data).toEqual({ messageIds: ids });
+    const jobIds = (await Promise.all(ids.map((id) => spine.messages.findById(id)))).map((m) => m?.metadata.ingressJob as string);
+    expect(new Set(jobIds).size).toBe(2);
+    for (const jobId of jobIds) expect(jobId).toMatch(/^ingress-/);
+    const queue = spine.app.get(MessageQueues).queue(QUEUES.translate);
+    const [first, second] = await Promise.all([queue.getJob(jobIds[0]), queue.getJob(jobIds[39])]);
+    expect(first?.data).toEqual({ messageIds: ids.slice(0, 32) });
+    expect(second?.data).toEqual({ messageIds: ids.slice(32) });
     for (const id of ids) expect(await spine.waitForStatus(id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
     const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
-    expect(stats.documents[DEMO.mainDc]).toBe(4);
+    expect(stats.documents[DEMO.mainDc]).toBe(40);
   });
 
   it('sweeps a received message only once the job of its commit is gone', async () => {

@@ -8,9 +8,19 @@ import {
   QueueName,
   QUEUES,
   TranslateJobData,
+  translateJobId,
 } from './queues';
 import { createRedisConnection } from './redis-connection';
 import { RetryPolicy } from './retry-policy';
+
+/** A translate job: its id and the messages it translates. */
+export interface TranslateJob {
+  jobId: string;
+  messageIds: string[];
+}
+
+/** The translate job of one message on its own (replay, sweeper): job id = message id. */
+export const translateJobOf = (messageId: string): TranslateJob => ({ jobId: translateJobId(messageId), messageIds: [messageId] });
 
 export interface MessageQueuesOptions {
   redisUrl: string;
@@ -47,20 +57,23 @@ export class MessageQueues {
     return [...this.queues.values()];
   }
 
-  /** Queues translation of recorded messages as one job (see TranslateJobData for the job ids). */
-  async enqueueTranslate(messageIds: string[], jobId: string): Promise<void> {
-    if (messageIds.length === 0) return;
-    const data: TranslateJobData = { messageIds };
-    await this.queue(QUEUES.translate).add(QUEUES.translate, data, { jobId, attempts: 5, backoff: { type: 'exponential', delay: 1000 } });
+  /** Queues translation of recorded messages, in one round trip however many jobs (see TranslateJobData for the job ids). */
+  async enqueueTranslate(jobs: readonly TranslateJob[]): Promise<void> {
+    const opts = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } };
+    const wanted = jobs.filter((job) => job.messageIds.length > 0);
+    if (wanted.length === 0) return;
+    await this.queue(QUEUES.translate).addBulk(
+      wanted.map(({ jobId, messageIds }) => ({ name: QUEUES.translate, data: { messageIds } satisfies TranslateJobData, opts: { jobId, ...opts } })),
+    );
   }
 
   /**
-   * Queues translation of recorded messages; false when Redis cannot take the job. The messages are
+   * Queues translation of recorded messages; false when Redis cannot take the jobs. The messages are
    * durable in Postgres either way: the sweeper queues what is left `received`.
    */
-  async tryEnqueueTranslate(messageIds: string[], jobId: string): Promise<boolean> {
+  async tryEnqueueTranslate(jobs: readonly TranslateJob[]): Promise<boolean> {
     try {
-      await this.enqueueTranslate(messageIds, jobId);
+      await this.enqueueTranslate(jobs);
       return true;
     } catch {
       return false;

@@ -17,9 +17,9 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /**
- * Messages to translate: one (replay, sweeper; job id = its message id) or those one ingress commit
- * recorded (job id from `ingressJobId`, kept in each message's metadata as `ingressJob`), so a burst
- * of webhooks costs one job, not one each.
+ * Messages to translate: one (replay, sweeper; job id = its message id) or up to 32 that one ingress
+ * commit recorded (job id from `ingressJobId`, kept in each message's metadata as `ingressJob`), so
+ * a burst of webhooks costs a few jobs, not one each.
  */
 export interface TranslateJobData {
   messageIds: string[];
@@ -44,7 +44,7 @@ export interface BatchJobData {
 export type SweepJobData = Record<string, never>;
 
 export const translateJobId = (messageId: string) => messageId;
-/** A translate job for the messages of one ingress commit. */
+/** A translate job for messages of one ingress commit. */
 export const ingressJobId = () => `ingress-${randomUUID()}`;
 export const deliverJobId = (operationId: string) => operationId;
 /** The first operation id names a batch: unique per chunk, stable across retries and sweeps. */

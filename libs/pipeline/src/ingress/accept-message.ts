@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { assertStorablePayload, JsonObject, MessageChannel, MessageRepository } from '@dockbridge/audit';
-import type { MessageQueues } from '../message-queues';
+import type { MessageQueues, TranslateJob } from '../message-queues';
 import { ingressJobId } from '../queues';
 import { GroupCommit } from './group-commit';
 
@@ -30,6 +30,11 @@ export interface Accepted {
 const MAX_BATCH = 256;
 const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 const MAX_IN_FLIGHT = 2;
+/**
+ * Messages per translate job: a commit of many webhooks costs a few jobs, not one each, and a big
+ * one is still shared among workers (one job is translated by one worker).
+ */
+const MESSAGES_PER_JOB = 32;
 /** Enqueues still running past which a commit waits for its own (backpressure when Redis is slower than Postgres). */
 const MAX_PENDING_ENQUEUES = 8;
 /**
@@ -45,7 +50,7 @@ function refusedByDatabase(error: unknown): boolean {
  * Durable before acknowledged: once this returns, the message row (and its `received` event) is
  * committed, and ingress may say "received". Concurrent messages share commits (group commit):
  * under load one statement and one WAL flush serve hundreds of requests instead of one each.
- * Translation is queued (one job per commit) right after the commit, without holding up the
+ * Translation is queued (a job per 32 messages of a commit) right after the commit, without holding up the
  * answer: the message is safe in Postgres, and if Redis cannot take the jobs (or the process dies
  * first) the sweeper queues what stays `received`.
  */
@@ -80,23 +85,29 @@ export class AcceptMessage {
   }
 
   private async commit(batch: IncomingMessage[]): Promise<(Accepted | Error)[]> {
-    // One translate job for the commit; each message names it, so the sweeper knows it is queued.
-    const jobId = ingressJobId();
+    // A translate job per MESSAGES_PER_JOB messages; each message names its job, so the sweeper knows it is queued.
+    const jobIds = Array.from({ length: Math.ceil(batch.length / MESSAGES_PER_JOB) }, ingressJobId);
+    const jobOf = (n: number) => jobIds[Math.floor(n / MESSAGES_PER_JOB)];
     const results = await this.messages.recordMany(
-      batch.map((m) => ({
-        message: { partnerId: m.partnerId, channel: m.channel, rawPayload: m.rawPayload, contentType: m.contentType, metadata: { ...m.metadata, ingressJob: jobId }, actor: 'gateway' as const },
+      batch.map((m, n) => ({
+        message: { partnerId: m.partnerId, channel: m.channel, rawPayload: m.rawPayload, contentType: m.contentType, metadata: { ...m.metadata, ingressJob: jobOf(n) }, actor: 'gateway' as const },
         idempotencyKey: m.idempotencyKey,
       })),
     );
-    const fresh = results.flatMap((r) => (r instanceof Error || r.existing ? [] : [r.id]));
-    const enqueue = this.enqueue(fresh, jobId);
+    const jobs = new Map<string, string[]>();
+    results.forEach((r, n) => {
+      if (r instanceof Error || r.existing) return;
+      const jobId = jobOf(n);
+      jobs.set(jobId, [...(jobs.get(jobId) ?? []), r.id]);
+    });
+    const enqueue = this.enqueue([...jobs].map(([jobId, messageIds]) => ({ jobId, messageIds })));
     if (this.enqueuing.size > MAX_PENDING_ENQUEUES) await enqueue;
     return results.map((r) => (r instanceof Error ? r : { messageId: r.id, existing: r.existing }));
   }
 
-  private enqueue(messageIds: string[], jobId: string): Promise<void> {
-    const enqueue = this.queues.tryEnqueueTranslate(messageIds, jobId).then((queued) => {
-      if (!queued) this.logger.warn({ msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them', messageIds });
+  private enqueue(jobs: TranslateJob[]): Promise<void> {
+    const enqueue = this.queues.tryEnqueueTranslate(jobs).then((queued) => {
+      if (!queued) this.logger.warn({ msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them', messageIds: jobs.flatMap((j) => j.messageIds) });
     });
     this.enqueuing.add(enqueue);
     void enqueue.finally(() => this.enqueuing.delete(enqueue));

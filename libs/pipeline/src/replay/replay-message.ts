@@ -1,6 +1,5 @@
 import { Actor, Message, MessageFilter, MessageRepository, OperationRepository } from '@dockbridge/audit';
-import type { MessageQueues } from '../message-queues';
-import { translateJobId } from '../queues';
+import { type MessageQueues, translateJobOf } from '../message-queues';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 
 export type ReplayMode = 'rerun' | 'failed-only';
@@ -62,7 +61,7 @@ export class ReplayMessage {
       },
       actor: request.actor,
     });
-    await this.queues.tryEnqueueTranslate([replay.id], translateJobId(replay.id));
+    await this.queues.tryEnqueueTranslate([translateJobOf(replay.id)]);
     return replay;
   }
 

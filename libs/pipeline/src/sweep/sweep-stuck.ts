@@ -1,5 +1,5 @@
 import { MessageRepository, OperationRepository } from '@dockbridge/audit';
-import type { MessageQueues } from '../message-queues';
+import { type MessageQueues, translateJobOf } from '../message-queues';
 import { QUEUES, translateJobId } from '../queues';
 import type { TranslateMessage } from '../translate/translate-message';
 
@@ -41,7 +41,7 @@ export class SweepStuck {
       const jobId = translateJobId(message.id);
       if (await this.queues.isLive(QUEUES.translate, jobId)) continue;
       await this.queues.removeFinished(QUEUES.translate, jobId);
-      await this.queues.enqueueTranslate([message.id], jobId);
+      await this.queues.enqueueTranslate([translateJobOf(message.id)]);
       report.translations++;
     }
     for (const message of await this.messages.findStuck({ olderThan, statuses: ['delivering'], limit })) {
