@@ -7,7 +7,7 @@ import {
   validateSetHeader,
   validateSetTrailer,
 } from './envelope.validation';
-import { checkSyntaxNotes } from './syntax-notes';
+import { checkSyntaxNotes, SYNTAX_NOTES } from './syntax-notes';
 import type { TokenizerSink } from './tokenizer';
 import type { Delimiters, FunctionalGroup, Interchange, Problem, Segment, TransactionSet, TransactionSetSummary, X12Event, X12ReadOptions } from './x12.types';
 
@@ -22,6 +22,7 @@ export class EnvelopeReader implements TokenizerSink {
   private group?: FunctionalGroup;
   private set?: TransactionSet;
   private controlsInGroup = new Set<string>();
+  /** The envelope segment (ISA, GS, ST ...) read last; a segment inside an open set is that set's last one. */
   private last?: Segment;
   /** One problem per run of misplaced segments, not one per segment. */
   private misplacedReported = false;
@@ -46,8 +47,7 @@ export class EnvelopeReader implements TokenizerSink {
     this.emit({ type: 'problem', problem });
   }
 
-  segment(segment: Segment, delimiters: Delimiters): void {
-    this.last = segment;
+  segment(segment: Segment, delimiters: Delimiters, tagSlot = -1): void {
     const tag = segment.tag;
     const set = this.set;
     // The common case on its own: a segment inside a set. The envelope's segments take another
@@ -57,11 +57,12 @@ export class EnvelopeReader implements TokenizerSink {
       const segments = set.segments;
       segments.push(segment);
       if (this.syntaxNotes) {
-        const problems = checkSyntaxNotes(segment, segments.length);
+        const problems = checkSyntaxNotes(segment, segments.length, SYNTAX_NOTES, tagSlot);
         for (let i = 0; i < problems.length; i++) this.report(problems[i], set.problems);
       }
       return;
     }
+    this.last = segment;
     this.envelopeSegment(segment, delimiters);
   }
 
@@ -90,7 +91,9 @@ export class EnvelopeReader implements TokenizerSink {
 
   /** Input is over: whatever is still open was truncated. */
   end(): void {
-    this.closeInterchange(undefined);
+    // What was read last: segments inside a set do not set `last` (a store per segment).
+    const set = this.set;
+    this.closeInterchange(undefined, set ? set.segments[set.segments.length - 1] : this.last);
   }
 
   private openInterchange(isa: Segment, delimiters: Delimiters): void {

@@ -11,8 +11,7 @@ export class Segment {
     /** `text[start, end)` is the segment: tag, separators and elements, no terminator or line breaks. */
     readonly start: number,
     readonly end: number,
-    /** Character code of the element separator. */
-    readonly separator: number,
+    /** Runs up to the first element separator (or the segment's end), so the separator is the character after it. */
     readonly tag: string,
     /** 0-based ordinal of the segment in the whole input (ISA included). */
     readonly index: number,
@@ -25,23 +24,23 @@ export class Segment {
   static of(tag: string, elements: readonly string[], where: { index?: number; line?: number; column?: number; separator?: string } = {}): Segment {
     const separator = where.separator ?? '*';
     const text = elements.length > 0 ? `${tag}${separator}${elements.join(separator)}` : tag;
-    return new Segment(text, 0, text.length, separator.charCodeAt(0), tag, where.index ?? 0, where.line ?? 1, where.column ?? 1);
+    return new Segment(text, 0, text.length, tag, where.index ?? 0, where.line ?? 1, where.column ?? 1);
   }
 
   /** Element n (1-based, as X12 numbers them: `element(3)` of a BEG is BEG03) as sent; '' when absent. */
   element(n: number): string {
-    const count = this.scanned();
-    if (n < 1 || n > count) return '';
-    return slice(this.text, offsets[base + n - 1], offsets[base + n] - 1);
+    const at = this.scanned();
+    if (n < 1 || n > starts[at]) return '';
+    return slice(this.text, starts[at + n], starts[at + n + 1] - 1);
   }
 
   /** Element n is there and not blank. */
   hasValue(n: number): boolean {
-    const count = this.scanned();
-    if (n < 1 || n > count) return false;
+    const at = this.scanned();
+    if (n < 1 || n > starts[at]) return false;
     const text = this.text;
-    const from = offsets[base + n - 1];
-    const to = offsets[base + n] - 1;
+    const from = starts[at + n];
+    const to = starts[at + n + 1] - 1;
     // Nothing in '!'..'~' is white space; a value of other characters only (rare) is left to trim().
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
@@ -50,16 +49,45 @@ export class Segment {
     return to > from && text.slice(from, to).trim().length > 0;
   }
 
+  /**
+   * Element n as a positive whole number written plainly (1 to 9 digits, no leading zero: "7", not
+   * "07" or " 7"); 0 when the element is empty or absent; -1 for anything else. Reads the text
+   * itself, not the scan cache: for the first elements of a segment read once (HL ids), where
+   * filling the cache and slicing strings costs more than the answer.
+   */
+  wholeNumber(n: number): number {
+    const text = this.text;
+    const end = this.end;
+    let i = this.start + this.tag.length; // the separator before element 01
+    const separator = text.charCodeAt(i);
+    for (let k = 1; k < n && i < end; k++) {
+      i++;
+      while (i < end && text.charCodeAt(i) !== separator) i++;
+    }
+    if (i >= end || n < 1) return 0;
+    let value = 0;
+    let digits = 0;
+    for (i++; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === separator) break;
+      if (c < 48 || c > 57 || digits === 9 || (c === 48 && digits === 0)) return -1;
+      value = value * 10 + (c - 48);
+      digits++;
+    }
+    return value;
+  }
+
   /** Number of elements (separators in the segment: "BEG" has none, "BEG*" one empty one). */
   get elementCount(): number {
-    return this.scanned();
+    const at = this.scanned(); // first: it may replace `starts`
+    return starts[at];
   }
 
   /** Every element as a string (`elements[0]` is element 01). Builds a new array each time. */
   get elements(): string[] {
     const first = this.start + this.tag.length;
     if (first >= this.end) return [];
-    return this.text.slice(first + 1, this.end).split(String.fromCharCode(this.separator));
+    return this.text.slice(first + 1, this.end).split(this.text[first]);
   }
 
   /** The plain shape (what JSON and logs show). */
@@ -68,83 +96,75 @@ export class Segment {
   }
 
   /**
-   * Finds where this segment's elements start unless they are known, and returns its element
-   * count; then element n starts at `offsets[base + n - 1]`, and `offsets[base + count]` is the
-   * segment's end + 1. Known: the last few hundred segments read (by their index), so reading
-   * several elements of a segment, or reading it again soon, scans it once: the syntax notes read
-   * a segment as it arrives, the mapping once its whole set is there.
+   * Finds where this segment's elements start unless they are known, and returns where they are
+   * in `starts`: `starts[at]` is its element count, element n starts at `starts[at + n]`, and
+   * `starts[at + count + 1]` is the segment's end + 1. Known: the last few hundred segments read
+   * (by their index), so reading several elements of a segment, or reading it again soon, scans it
+   * once: the syntax notes read a segment as it arrives, the mapping once its whole set is there.
    */
   private scanned(): number {
     const slot = this.index & (SLOTS - 1);
-    if (slotSegments[slot] === this) {
-      offsets = slotStarts;
-      base = slot * SLOT_SIZE;
-      return slotCounts[slot];
-    }
-    if (this === lastLong) {
-      offsets = longStarts;
-      base = 0;
-      return lastLongCount;
-    }
+    const at = slot * SLOT_SIZE;
+    if (slotSegments[slot] === this) return at;
+    if (this === lastLong) return LONG_AREA;
     // A huge segment's starts are dropped once another segment is read.
-    if (longStarts.length > MAX_KEPT_STARTS) {
-      longStarts = new Int32Array(SLOT_SIZE);
+    if (starts.length > LONG_AREA + MAX_KEPT_STARTS) {
+      starts = starts.slice(0, LONG_AREA + SLOT_SIZE);
       lastLong = undefined;
     }
-    const count = scan(this, slotStarts, slot * SLOT_SIZE, SLOT_SIZE);
-    if (count !== -1) {
+    if (scan(this, at, SLOT_SIZE)) {
       slotSegments[slot] = this;
-      slotCounts[slot] = count;
-      offsets = slotStarts;
-      base = slot * SLOT_SIZE;
-      return count;
+      return at;
     }
-    // More elements than a slot holds (rare): kept aside, for this segment only.
-    let long: number;
-    while ((long = scan(this, longStarts, 0, longStarts.length)) === -1) longStarts = new Int32Array(longStarts.length * 2);
+    // More elements than a slot holds (rare). The failed scan wrote over the slot: forget it.
+    slotSegments[slot] = undefined;
+    while (!scan(this, LONG_AREA, starts.length - LONG_AREA)) {
+      const bigger = new Int32Array(LONG_AREA + (starts.length - LONG_AREA) * 2);
+      bigger.set(starts.subarray(0, LONG_AREA));
+      starts = bigger;
+    }
     lastLong = this;
-    lastLongCount = long;
-    offsets = longStarts;
-    base = 0;
-    return long;
+    return LONG_AREA;
   }
 }
 
 /**
- * Writes where `segment`'s elements start into `into[at ..]`, then its end + 1, and returns its
- * element count; -1 when that takes more than `room` entries.
+ * Writes `segment`'s element count into `starts[at]`, where each element starts after it, then
+ * its end + 1; false when that takes more than `room` entries.
  */
-function scan(segment: Segment, into: Int32Array, at: number, room: number): number {
+function scan(segment: Segment, at: number, room: number): boolean {
+  const into = starts;
   const text = segment.text;
-  const separator = segment.separator;
   const end = segment.end;
   const last = at + room - 1;
-  let count = 0;
-  // The tag runs up to the first separator, so the separator before element 01 is right after it.
+  let next = at + 1;
+  // The tag runs up to the first separator, so the separator before element 01 is right after it
+  // (none when the tag is the whole segment: no elements, the loop does not run).
   let i = segment.start + segment.tag.length;
+  const separator = text.charCodeAt(i);
   while (i < end) {
-    if (at + count >= last) return -1;
-    into[at + count++] = ++i;
+    if (next >= last) return false;
+    into[next++] = ++i;
     while (i < end && text.charCodeAt(i) !== separator) i++;
   }
-  into[at + count] = end + 1;
-  return count;
+  into[next] = end + 1;
+  into[at] = next - at - 1;
+  return true;
 }
 
-/** Segments whose element starts are known, by index modulo SLOTS; SLOT_SIZE starts each. */
+/**
+ * Element starts of the segments scanned last (see scanned()): one slot of SLOT_SIZE entries per
+ * segment index modulo SLOTS, then the long area, for the one segment read last that has more
+ * elements than a slot holds (grown as needed). One array, so that reading an element needs no
+ * other state than where its segment is.
+ */
 const SLOTS = 256;
 const SLOT_SIZE = 32;
-const slotSegments: (Segment | undefined)[] = new Array<Segment | undefined>(SLOTS).fill(undefined);
-const slotCounts = new Int32Array(SLOTS);
-const slotStarts = new Int32Array(SLOTS * SLOT_SIZE);
-/** The segment with more elements than a slot holds read last, and its element starts. */
-let lastLong: Segment | undefined;
-let lastLongCount = 0;
-let longStarts = new Int32Array(SLOT_SIZE);
+const LONG_AREA = SLOTS * SLOT_SIZE;
 const MAX_KEPT_STARTS = 4096;
-/** Where the segment scanned() answered for has its element starts: `offsets[base ..]`. */
-let offsets = slotStarts;
-let base = 0;
+const slotSegments: (Segment | undefined)[] = new Array<Segment | undefined>(SLOTS).fill(undefined);
+let lastLong: Segment | undefined;
+let starts = new Int32Array(LONG_AREA + SLOT_SIZE);
 
 /**
  * Drops the scan cache's references to the segments read last: their text is (a slice of) a

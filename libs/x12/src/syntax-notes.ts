@@ -92,11 +92,15 @@ function rulesFor(table: CompiledTable, tag: string): CompiledNote[] | undefined
   return slot === -1 ? table.byTag.get(tag) : table.bySlot[slot];
 }
 
-/** Checks one segment of a transaction set; `setPosition` is its position in the set (ST = 1). */
-export function checkSyntaxNotes(segment: Segment, setPosition: number, notes = SYNTAX_NOTES): Problem[] {
+/**
+ * Checks one segment of a transaction set; `setPosition` is its position in the set (ST = 1).
+ * `slot`: its tag's tagSlot when the caller knows it (the reader does), else -1.
+ */
+export function checkSyntaxNotes(segment: Segment, setPosition: number, notes = SYNTAX_NOTES, slot = -1): Problem[] {
   // Most segments have no note: one array read in the table compiled last (nearly always this
   // one). Kept this short so that it is compiled into its caller; the notes are checked apart.
-  const rules = rulesFor(notes === lastNotes ? lastTable! : compiled(notes), segment.tag);
+  const table = notes === lastNotes ? lastTable! : compiled(notes);
+  const rules = slot === -1 ? rulesFor(table, segment.tag) : table.bySlot[slot];
   return rules ? checkRules(segment, setPosition, rules) : NONE;
 }
 

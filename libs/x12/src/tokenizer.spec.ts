@@ -201,3 +201,19 @@ describe('X12 tokenizer: pausing (readX12 hands out each set as it completes)', 
     expect(tokenize([...halves, body], true).seen.filter((s) => s.includes('"PO-1"'))).toHaveLength(3);
   });
 });
+
+describe('Segment: elements found on demand', () => {
+  it('reads a segment right after reading the one 256 places later, which has more elements than a cache slot holds', () => {
+    // Element starts are kept per segment index modulo 256; the long segment shares its place.
+    const refs = Array.from({ length: 300 }, (_, i) => (i === 256 ? `REF*${Array.from({ length: 40 }, (_, k) => `L${k}`).join('*')}` : `REF*BM*V${i}`));
+    const text = `${isa('*', '>')}~GS*SH*A*B*20260105*0930*1*X*004010~ST*856*0001~${refs.join('~')}~SE*302*0001~GE*1*1~IEA*1*000000001~`;
+    const { segments } = tokenizeX12(text);
+    const first = segments[3];
+    const long = segments[3 + 256];
+    expect(first.element(2)).toBe('V0');
+    expect(long.elementCount).toBe(40);
+    expect(long.element(40)).toBe('L39');
+    expect([first.element(1), first.element(2), first.elementCount]).toEqual(['BM', 'V0', 2]);
+    expect(long.element(1)).toBe('L0');
+  });
+});

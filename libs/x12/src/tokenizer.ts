@@ -3,7 +3,8 @@ import type { Delimiters, Problem } from './x12.types';
 
 /** Receives what the tokenizer reads, in input order. */
 export interface TokenizerSink {
-  segment(segment: Segment, delimiters: Delimiters): void;
+  /** `tagSlot`: the slot of the segment's tag (segment.ts `tagSlot`) when the tokenizer knows it, else -1. */
+  segment(segment: Segment, delimiters: Delimiters, tagSlot: number): void;
   problem(problem: Problem): void;
 }
 
@@ -35,20 +36,20 @@ const TAGS: (string | undefined)[] = new Array(TAG_SLOTS);
 // A module-local binding: the build's CommonJS output reads an import through a getter at every
 // call, which costs more than this little function itself (it runs for every segment).
 const tagSlot = segmentTagSlot;
-/** Set by tagOf: the tag it returned came from TAGS (so it is a valid tag). */
-let tagIsKnown = false;
+/** Set by tagOf: the slot of the tag it returned when that came from TAGS (so it is a valid tag), else -1. */
+let knownTagSlot = -1;
 function tagOf(text: string, from: number, to: number): string {
-  tagIsKnown = false;
+  knownTagSlot = -1;
   const slot = tagSlot(text, from, to);
   if (slot === -1) return text.slice(from, to);
   const known = TAGS[slot];
   if (known !== undefined) {
-    tagIsKnown = true;
+    knownTagSlot = slot;
     return known;
   }
   const tag = text.slice(from, to);
   if (!isTag(tag)) return tag;
-  tagIsKnown = true;
+  knownTagSlot = slot;
   return (TAGS[slot] = internalized(tag));
 }
 const NEWLINES = /[\r\n]/g;
@@ -225,7 +226,7 @@ export class X12Tokenizer {
         this.state = 'body';
         this.junkReported = false;
         const isaText = isa.segmentText;
-        this.sink.segment(new Segment(isaText, 0, isaText.length, isa.delimiters.element.charCodeAt(0), 'ISA', this.index++, line, column), isa.delimiters);
+        this.sink.segment(new Segment(isaText, 0, isaText.length, 'ISA', this.index++, line, column), isa.delimiters, -1);
         continue;
       }
       if (this.state === 'seek') {
@@ -341,8 +342,9 @@ export class X12Tokenizer {
     let tagEnd = from;
     while (tagEnd < to && text.charCodeAt(tagEnd) !== separator) tagEnd++;
     const tag = tagOf(text, from, tagEnd);
-    const validTag = tagIsKnown || isTag(tag);
-    const segment = new Segment(text, from, to, separator, tag, this.index++, line, column);
+    const slot = knownTagSlot;
+    const validTag = slot !== -1 || isTag(tag);
+    const segment = new Segment(text, from, to, tag, this.index++, line, column);
     if (!validTag) {
       this.sink.problem({
         code: 'INVALID_SEGMENT_TAG',
@@ -365,7 +367,8 @@ export class X12Tokenizer {
         tag: tag.slice(0, 20),
       });
     }
-    this.sink.segment(segment, d);
+    // The slot spares the syntax notes working it out again.
+    this.sink.segment(segment, d, slot);
   }
 
   private startsIsa(text: string, pos: number): boolean {

@@ -33,20 +33,9 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
     const qualifier = el(segment, 1);
     if (!byQualifier.has(qualifier)) byQualifier.set(qualifier, { segment, position: i + 1 });
   }
-  const read = (qualifiers: string[], endOfDay: boolean): string | undefined => {
-    for (let i = 0; i < qualifiers.length; i++) {
-      const qualifier = qualifiers[i];
-      const found = byQualifier.get(qualifier);
-      if (!found) continue;
-      const value = x12DateTime(el(found.segment, 2), el(found.segment, 3), endOfDay);
-      if (value) return value;
-      problems.push({ position: found.position, message: `DTM*${qualifier} has an invalid date ${JSON.stringify(el(found.segment, 2))} (CCYYMMDD expected)` });
-    }
-    return undefined;
-  };
-  const begin = read(rules.validBegin, false);
-  const end = read(rules.validEnd, true);
-  const preferredBegin = read(rules.preferred, false);
+  const begin = firstDate(byQualifier, rules.validBegin, false, problems);
+  const end = firstDate(byQualifier, rules.validEnd, true, problems);
+  const preferredBegin = firstDate(byQualifier, rules.preferred, false, problems);
   const result: DatesResult = { problems };
   if (begin || end) {
     // Property by property, not by spreading optional parts (same keys, same order): this runs per set.
@@ -58,4 +47,22 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
   if (begin && end && end < begin) problems.push({ position: byQualifier.get(rules.validEnd.find((q) => byQualifier.has(q))!)!.position, message: `the valid window ends (${end}) before it begins (${begin})` });
   if (preferredBegin) result.preferredDates = { begin: preferredBegin, end: preferredBegin.slice(0, 10) + (preferredBegin.endsWith('T00:00:00Z') ? 'T23:59:59Z' : preferredBegin.slice(10)) };
   return result;
+}
+
+/** The date of the first of `qualifiers` sent with a valid date; each invalid one on the way is a problem. */
+function firstDate(
+  byQualifier: Map<string, { segment: EdiSegment; position: number }>,
+  qualifiers: string[],
+  endOfDay: boolean,
+  problems: DatesResult['problems'],
+): string | undefined {
+  for (let i = 0; i < qualifiers.length; i++) {
+    const qualifier = qualifiers[i];
+    const found = byQualifier.get(qualifier);
+    if (!found) continue;
+    const value = x12DateTime(el(found.segment, 2), el(found.segment, 3), endOfDay);
+    if (value) return value;
+    problems.push({ position: found.position, message: `DTM*${qualifier} has an invalid date ${JSON.stringify(el(found.segment, 2))} (CCYYMMDD expected)` });
+  }
+  return undefined;
 }

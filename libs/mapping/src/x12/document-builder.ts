@@ -59,26 +59,26 @@ export function buildMapping(
 ): TransactionMapping {
   const control = transaction.envelope.transactionControl;
   const diagnostics = spec.diagnostics.slice();
-  const error = (message: string, segmentPosition?: number) =>
-    diagnostics.push({ level: 'error', transactionControl: control, message, ...(segmentPosition && { segmentPosition, segmentTag: transaction.segments[segmentPosition - 1]?.tag }) });
-  const base = { transactionControl: control, setId: transaction.setId, documentId: spec.documentId };
 
-  if (!spec.documentId) error('the document id is missing');
+  if (!spec.documentId) addError(diagnostics, transaction, 'the document id is missing');
   if (spec.purpose === 'duplicate') {
     diagnostics.push({ level: 'warning', transactionControl: control, message: `document ${spec.documentId} is marked as a duplicate: nothing to deliver` });
-    return { ...base, rejected: diagnostics.some((d) => d.level === 'error'), diagnostics };
+    return { transactionControl: control, setId: transaction.setId, documentId: spec.documentId, rejected: diagnostics.some((d) => d.level === 'error'), diagnostics };
   }
   if (spec.purpose === 'delete') {
     const rejected = diagnostics.some((d) => d.level === 'error');
+    const base = { transactionControl: control, setId: transaction.setId, documentId: spec.documentId };
     return { ...base, rejected, diagnostics, ...(!rejected && { operation: { kind: 'document.delete', organisationId: settings.organisationId, documentId: spec.documentId } }) };
   }
 
   const shared = spec.shared;
   const parties = resolveParties(transaction.segments, settings, directory, 'SCAC', shared);
-  for (let i = 0; i < parties.problems.length; i++) error(parties.problems[i]);
-  if (!parties.occupant && !parties.offsite && !parties.carrier) error('no party could be resolved: give N1*ST, N1*SF/SH/VN/SU/SE, a TD5 with a SCAC (TD502 = 2) or N1*CA');
+  for (let i = 0; i < parties.problems.length; i++) addError(diagnostics, transaction, parties.problems[i]);
+  if (!parties.occupant && !parties.offsite && !parties.carrier) {
+    addError(diagnostics, transaction, 'no party could be resolved: give N1*ST, N1*SF/SH/VN/SU/SE, a TD5 with a SCAC (TD502 = 2) or N1*CA');
+  }
   const dates = datesOf(transaction.segments, spec.dates, shared?.dtm);
-  for (let i = 0; i < dates.problems.length; i++) error(dates.problems[i].message, dates.problems[i].position);
+  for (let i = 0; i < dates.problems.length; i++) addError(diagnostics, transaction, dates.problems[i].message, dates.problems[i].position);
 
   const attributes: Record<string, string> = {
     interchangeSender: transaction.envelope.senderId,
@@ -121,6 +121,12 @@ export function buildMapping(
     result.operation = operation;
   }
   return result;
+}
+
+/** An error diagnostic of the set, at a segment (by position) when given. */
+function addError(diagnostics: MappingDiagnostic[], transaction: EdiTransaction, message: string, segmentPosition?: number): void {
+  const control = transaction.envelope.transactionControl;
+  diagnostics.push({ level: 'error', transactionControl: control, message, ...(segmentPosition && { segmentPosition, segmentTag: transaction.segments[segmentPosition - 1]?.tag }) });
 }
 
 /**

@@ -7,6 +7,8 @@ export interface EdiSegment {
   element(n: number): string;
   /** How many elements it has. */
   readonly elementCount: number;
+  /** Element n as a positive whole number written plainly ("7", not "07" or " 7"); 0 when empty or absent; -1 otherwise. */
+  wholeNumber(n: number): number;
 }
 
 /** Envelope facts a mapper copies into document attributes and diagnostics. */

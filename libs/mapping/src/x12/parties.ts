@@ -68,17 +68,6 @@ export function resolveParties(
 ): ResolvedParties {
   const parties = partiesOf(segments, at?.n1);
   const problems: string[] = [];
-  const toRef = (party: EdiParty | undefined): OrgRef | undefined => {
-    if (!party) return undefined;
-    const known = party.qualifier && party.code ? directory.byCode(party.qualifier, party.code) : undefined;
-    if (known) return known;
-    const coreId = party.code || party.name;
-    if (!coreId) {
-      problems.push(`N1*${party.entity} (segment ${party.position}) has neither an id (N104) nor a name (N102)`);
-      return undefined;
-    }
-    return { coreName: settings.coreName, coreId };
-  };
 
   // A retailer's PO may name its DC only as the buying party (N1*BY) when it has no N1*ST.
   const shipTo = parties.get('ST') ?? parties.get('BY');
@@ -90,6 +79,19 @@ export function resolveParties(
   const offsiteParty = direction === 'Inbound' ? shipFrom : shipTo;
 
   const scac = scacOf(segments, at?.td5);
-  const carrier = scac ? (directory.byScac(scac) ?? { coreName: scacCoreName, coreId: scac }) : toRef(parties.get('CA'));
-  return { direction, occupant: toRef(occupantParty), offsite: toRef(offsiteParty), carrier, problems };
+  const carrier = scac ? (directory.byScac(scac) ?? { coreName: scacCoreName, coreId: scac }) : toRef(parties.get('CA'), settings, directory, problems);
+  return { direction, occupant: toRef(occupantParty, settings, directory, problems), offsite: toRef(offsiteParty, settings, directory, problems), carrier, problems };
+}
+
+/** A party's OrgRef: the directory's, else the partner's scheme with N104 (else N102); a problem when it has neither. */
+function toRef(party: EdiParty | undefined, settings: EdiMappingSettings, directory: PartyDirectory, problems: string[]): OrgRef | undefined {
+  if (!party) return undefined;
+  const known = party.qualifier && party.code ? directory.byCode(party.qualifier, party.code) : undefined;
+  if (known) return known;
+  const coreId = party.code || party.name;
+  if (!coreId) {
+    problems.push(`N1*${party.entity} (segment ${party.position}) has neither an id (N104) nor a name (N102)`);
+    return undefined;
+  }
+  return { coreName: settings.coreName, coreId };
 }

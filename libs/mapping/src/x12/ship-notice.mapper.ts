@@ -13,8 +13,13 @@ const PURPOSES: Record<string, { purpose: Purpose; status: string }> = {
 };
 
 interface HierarchicalLevel {
+  segment: EdiSegment;
+  /** HL01 and HL02 as text, trimmed: only read (and filled in by `identify`) when the levels are walked. */
   id: string;
   parent: string;
+  /** HL01 and HL02 as numbers (Segment.wholeNumber: 0 empty, -1 not a plain number), read without slicing: the usual layout needs nothing else. */
+  idNumber: number;
+  parentNumber: number;
   level: string;
   position: number;
   /**
@@ -35,7 +40,6 @@ interface HierarchicalLevel {
 export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingSettings, directory: PartyDirectory): TransactionMapping {
   const control = transaction.envelope.transactionControl;
   const diagnostics: MappingDiagnostic[] = [];
-  const error = (message: string, position?: number, tag?: string, element?: number) => errorAt(diagnostics, control, message, position, tag, element);
 
   // One pass over the set: the BSN, the HL levels with what their loads need, and the segments
   // buildMapping reads (parties, carrier, dates, references).
@@ -49,7 +53,19 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
     const segment = segments[i];
     const tag = segment.tag;
     if (tag === 'HL') {
-      current = { id: el(segment, 1), parent: el(segment, 2), level: el(segment, 3), position: i + 1, lin: undefined, sn1: undefined, sn1Offset: 0, description: '' };
+      current = {
+        segment,
+        id: '',
+        parent: '',
+        idNumber: segment.wholeNumber(1),
+        parentNumber: segment.wholeNumber(2),
+        level: el(segment, 3),
+        position: i + 1,
+        lin: undefined,
+        sn1: undefined,
+        sn1Offset: 0,
+        description: '',
+      };
       levels.push(current);
       offset = 0;
       continue;
@@ -70,14 +86,14 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
     }
   }
   const bsn = segments[bsnIndex];
-  if (!bsn) error('the 856 has no BSN segment');
+  if (!bsn) errorAt(diagnostics, control, 'the 856 has no BSN segment');
   const code = el(bsn, 1);
   const purpose = PURPOSES[code];
-  if (bsn && !purpose) error(`BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`, bsnIndex + 1, 'BSN', 1);
+  if (bsn && !purpose) errorAt(diagnostics, control, `BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`, bsnIndex + 1, 'BSN', 1);
 
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
   const loads = itemLoads(levels, control, priority, settings, diagnostics);
-  if (levels.length === 0) error('the 856 has no HL levels');
+  if (levels.length === 0) errorAt(diagnostics, control, 'the 856 has no HL levels');
 
   return buildMapping(transaction, settings, directory, {
     documentId: el(bsn, 2),
@@ -110,10 +126,20 @@ function itemLoads(levels: HierarchicalLevel[], control: string, priority: reado
       const load = itemLoad(levels[i], control, priority, settings, diagnostics);
       if (load) loads.push(load);
     }
-  } else if (!walkNumbered(levels, control, priority, settings, loads, diagnostics)) {
-    walkById(levels, control, priority, settings, loads, diagnostics);
+  } else {
+    identify(levels);
+    if (!walkNumbered(levels, control, priority, settings, loads, diagnostics)) walkById(levels, control, priority, settings, loads, diagnostics);
   }
   return loads;
+}
+
+/** Reads the levels' HL01 and HL02 as text, for the walks. */
+function identify(levels: HierarchicalLevel[]): void {
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[i];
+    level.id = el(level.segment, 1);
+    level.parent = el(level.segment, 2);
+  }
 }
 
 /** The general walk: levels by their HL01 ids, whatever they are. */
@@ -172,11 +198,12 @@ function nestedInInputOrder(levels: readonly HierarchicalLevel[]): boolean {
   const open: number[] = [];
   for (let i = 0; i < count; i++) {
     const level = levels[i];
-    if (numbered(level.id, count) !== i) return false;
-    if (level.parent === '') open.length = 0;
+    // Ids not written as plain numbers (padded, say) are left to the walks, which read them as text.
+    if (level.idNumber !== i + 1) return false;
+    if (level.parentNumber === 0) open.length = 0;
     else {
-      const parent = numbered(level.parent, count);
-      if (parent === -1) return false;
+      const parent = level.parentNumber - 1;
+      if (parent < 0 || parent >= count) return false;
       while (open.length > 0 && open[open.length - 1] !== parent) open.pop();
       if (open.length === 0) return false;
     }
@@ -258,7 +285,7 @@ function walkNumbered(
 function itemLoad(level: HierarchicalLevel, control: string, priority: readonly string[], settings: EdiMappingSettings, diagnostics: MappingDiagnostic[]): Load | undefined {
   const { lin, sn1 } = level;
   if (!sn1) {
-    diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: level.position, segmentTag: 'HL', message: `item HL ${level.id} has no SN1 quantity` });
+    diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: level.position, segmentTag: 'HL', message: `item HL ${el(level.segment, 1)} has no SN1 quantity` });
     return undefined;
   }
   const raw = el(sn1, 2);
