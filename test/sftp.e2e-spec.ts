@@ -3,11 +3,10 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { utils } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
 import { DataSource } from 'typeorm';
 import { AcceptMessage } from '@dockbridge/pipeline';
-import { PartnerFileRepository, PartnerRepository, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
+import { generateEd25519KeyPair, PartnerFileRepository, PartnerRepository, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
@@ -89,7 +88,7 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     await credentials.setPassword('other-wms', 'otherwms', OTHER_PASSWORD);
     await credentials.setPassword('off-wms', 'offwms', PASSWORD);
     await partners.setEnabled('off-wms', false);
-    clientKeys = utils.generateKeyPairSync('ed25519', { comment: 'test-wms@tests' });
+    clientKeys = generateEd25519KeyPair('test-wms@tests');
     await credentials.addPublicKey('test-wms', 'testwms-key', clientKeys.public);
   }, 60_000);
 
@@ -131,7 +130,7 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     await loginFails({ username: 'nobody', password: PASSWORD });
     await loginFails({ username: 'offwms', password: PASSWORD });
     // Someone else's key for a real account.
-    await loginFails({ username: 'testwms-key', privateKey: utils.generateKeyPairSync('ed25519').private });
+    await loginFails({ username: 'testwms-key', privateKey: generateEd25519KeyPair().private });
     // A password where only a key is set.
     await loginFails({ username: 'testwms-key', password: PASSWORD });
 

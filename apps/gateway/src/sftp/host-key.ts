@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { utils } from 'ssh2';
-import { createPrivateFileOnce, sshFingerprint } from '@dockbridge/partners';
+import { createPrivateFileOnce, generateEd25519KeyPair, sshFingerprint } from '@dockbridge/partners';
 
 export interface HostKey {
   /** The private key file's content, for ssh2's `hostKeys`. Never logged. */
@@ -18,7 +18,7 @@ export interface HostKey {
  */
 export function loadOrCreateHostKey(path: string, generate: boolean): HostKey {
   if (!existsSync(path) && !generate) throw new Error(`SFTP host key ${path} does not exist (set sftp.hostKeyPath, or sftp.generateHostKey to create one)`);
-  const generated = createPrivateFileOnce(path, () => utils.generateKeyPairSync('ed25519').private);
+  const generated = createPrivateFileOnce(path, () => generateEd25519KeyPair().private);
   const privateKey = readFileSync(path);
   const parsed = utils.parseKey(privateKey);
   const key = parsed instanceof Error ? null : Array.isArray(parsed) ? parsed[0] : parsed;

@@ -53,3 +53,15 @@ export function verifyPublicKeySignature(storedLine: string, data: Buffer, signa
     return false;
   }
 }
+
+/**
+ * A new ed25519 key pair in OpenSSH format that ssh2 itself can read back. ssh2 1.17's generator
+ * strips leading zero bytes from the public key, so about 1 key in 256 comes out malformed
+ * (mscdex/ssh2#1390, #1513): such a pair is thrown away and another made.
+ */
+export function generateEd25519KeyPair(comment?: string): { private: string; public: string } {
+  for (;;) {
+    const pair = utils.generateKeyPairSync('ed25519', comment === undefined ? undefined : { comment });
+    if (!(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error)) return pair;
+  }
+}
