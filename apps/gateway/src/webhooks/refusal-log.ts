@@ -43,13 +43,20 @@ export class RefusalLog implements BeforeApplicationShutdown {
 
   async record(refusal: Refusal, now = Date.now()): Promise<void> {
     let window = this.windows.get(refusal.partnerId);
-    if (window && now - window.startedAt >= WINDOW_MS) window = await this.close(refusal.partnerId);
+    // A minute over: its summary is written while this refusal opens the next one (close() takes
+    // the old window out at once, so concurrent refusals all land in the new one).
+    let closing: Promise<void> | undefined;
+    if (window && now - window.startedAt >= WINDOW_MS) {
+      closing = this.close(refusal.partnerId);
+      window = undefined;
+    }
     if (!window) {
       window = { startedAt: now, recorded: 0, suppressed: new Map() };
       this.windows.set(refusal.partnerId, window);
     }
     if (window.recorded < this.config.gateway.refusalsPerMinute) {
       window.recorded++;
+      await closing;
       await this.messages.record({
         partnerId: refusal.partnerId,
         channel: 'webhook',
@@ -63,7 +70,8 @@ export class RefusalLog implements BeforeApplicationShutdown {
       return;
     }
     window.suppressed.set(refusal.kind, (window.suppressed.get(refusal.kind) ?? 0) + 1);
-    window.timer ??= setTimeout(() => void this.close(refusal.partnerId).catch(() => undefined), window.startedAt + WINDOW_MS - now).unref();
+    window.timer ??= setTimeout(() => void this.close(refusal.partnerId), window.startedAt + WINDOW_MS - now).unref();
+    await closing;
   }
 
   /** Records the summaries of every open window (shutdown; tests). */
@@ -76,7 +84,7 @@ export class RefusalLog implements BeforeApplicationShutdown {
   }
 
   /** Ends a partner's window, recording the summary of what it suppressed. */
-  private async close(partnerId: string): Promise<undefined> {
+  private async close(partnerId: string): Promise<void> {
     const window = this.windows.get(partnerId);
     if (!window) return;
     this.windows.delete(partnerId);

@@ -86,21 +86,18 @@ export class AcceptMessage {
 
   private async commit(batch: IncomingMessage[]): Promise<(Accepted | Error)[]> {
     // A translate job per MESSAGES_PER_JOB messages; each message names its job, so the sweeper knows it is queued.
-    const jobIds = Array.from({ length: Math.ceil(batch.length / MESSAGES_PER_JOB) }, ingressJobId);
-    const jobOf = (n: number) => jobIds[Math.floor(n / MESSAGES_PER_JOB)];
+    const jobs: TranslateJob[] = Array.from({ length: Math.ceil(batch.length / MESSAGES_PER_JOB) }, () => ({ jobId: ingressJobId(), messageIds: [] }));
+    const jobOf = (n: number) => jobs[Math.floor(n / MESSAGES_PER_JOB)];
     const results = await this.messages.recordMany(
       batch.map((m, n) => ({
-        message: { partnerId: m.partnerId, channel: m.channel, rawPayload: m.rawPayload, contentType: m.contentType, metadata: { ...m.metadata, ingressJob: jobOf(n) }, actor: 'gateway' as const },
+        message: { partnerId: m.partnerId, channel: m.channel, rawPayload: m.rawPayload, contentType: m.contentType, metadata: { ...m.metadata, ingressJob: jobOf(n).jobId }, actor: 'gateway' as const },
         idempotencyKey: m.idempotencyKey,
       })),
     );
-    const jobs = new Map<string, string[]>();
     results.forEach((r, n) => {
-      if (r instanceof Error || r.existing) return;
-      const jobId = jobOf(n);
-      jobs.set(jobId, [...(jobs.get(jobId) ?? []), r.id]);
+      if (!(r instanceof Error) && !r.existing) jobOf(n).messageIds.push(r.id);
     });
-    const enqueue = this.enqueue([...jobs].map(([jobId, messageIds]) => ({ jobId, messageIds })));
+    const enqueue = this.enqueue(jobs);
     if (this.enqueuing.size > MAX_PENDING_ENQUEUES) await enqueue;
     return results.map((r) => (r instanceof Error ? r : { messageId: r.id, existing: r.existing }));
   }

@@ -17,8 +17,9 @@ export interface SweepReport {
 
 /**
  * Nothing accepted is lost: messages recorded while Redis was down (or whose jobs a Redis restart
- * lost) are queued again. Received/translating messages without a live translate job (their own or their ingress commit's) get one;
- * delivering messages get their unsettled operations re-queued under the same job ids.
+ * lost) are queued again. Received/translating messages without a live translate job (their own,
+ * or their ingress commit's) get one; delivering messages get their unsettled operations re-queued
+ * under the same job ids.
  */
 export class SweepStuck {
   constructor(

@@ -45,7 +45,7 @@ export class TranslateMessage {
    * error, for the job to keep and retry.
    */
   async executeMany(messageIds: readonly string[]): Promise<{ failed: string[]; error?: unknown }> {
-    const failed: string[] = [];
+    const failed = new Set<string>();
     let error: unknown;
     let next = 0;
     const lane = async () => {
@@ -54,13 +54,13 @@ export class TranslateMessage {
         try {
           await this.execute(id);
         } catch (e) {
-          failed.push(id);
+          failed.add(id);
           error ??= e;
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(TRANSLATE_PARALLEL, messageIds.length) }, lane));
-    return { failed: messageIds.filter((id) => failed.includes(id)), error };
+    return { failed: messageIds.filter((id) => failed.has(id)), error };
   }
 
   async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
