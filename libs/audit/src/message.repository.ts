@@ -169,7 +169,7 @@ export class MessageRepository {
   /** Stores a message (`received` unless told otherwise) with its first event, in one statement. */
   async record(input: NewMessage): Promise<Message> {
     const row = messageRow(input, undefined, 0);
-    const [inserted] = await this.insertRows([row], INSERT_MESSAGES.withTimes);
+    const [inserted] = await this.insertRows<{ id: string; received_at: Date; updated_at: Date }>([row], INSERT_MESSAGES.withTimes);
     return this.dataSource.manager.create(Message, {
       id: row.id,
       partnerId: row.partner_id,
@@ -195,7 +195,7 @@ export class MessageRepository {
   async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<({ id: string; existing: boolean } | Error)[]> {
     if (entries.length === 0) return [];
     const rows = entries.map(({ message, idempotencyKey }, n) => messageRow(message, idempotencyKey, n));
-    const recorded = new Set((await this.insertRows(rows, INSERT_MESSAGES.ids)).map((row) => row.id));
+    const recorded = new Set((await this.insertRows<{ id: string }>(rows, INSERT_MESSAGES.ids)).map((row) => row.id));
     // Committed from here on: a failure below concerns only the repeats, never the recorded ones.
     const repeats = rows.filter((row) => !recorded.has(row.id));
     const earlier = new Map<string, string>();
@@ -230,7 +230,7 @@ export class MessageRepository {
    * with a key wins. The database clock stamps received_at/updated_at; the statement names what
    * comes back (ids, or ids and times), never a payload.
    */
-  private async insertRows<Row = { id: string; received_at: Date; updated_at: Date }>(rows: MessageRow[], statement: { name: string; text: string }): Promise<Row[]> {
+  private async insertRows<Row>(rows: MessageRow[], statement: { name: string; text: string }): Promise<Row[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool | SerialPGlitePool;
     const values = [JSON.stringify(rows)];
     // A named (prepared) statement on Postgres: planned once per connection, not per commit (~0.3 ms
