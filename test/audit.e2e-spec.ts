@@ -40,6 +40,15 @@ describe('audit store on Postgres', () => {
   const eventsOf = (messageId: string) =>
     dataSource.manager.find(MessageEvent, { where: { messageId }, order: { at: 'ASC' } });
 
+  const EVERY_MIGRATION = [
+    'CreateAuditTables1767225600000',
+    'CreateInterchangeReceipts1767484800000',
+    'InterchangeReceiptsOutliveMessages1767657600000',
+    'MessageArrivalOrder1767744000000',
+    'IdempotencyKeyOnMessage1767830400000',
+    'DropMessageSha256Index1767916800000',
+  ];
+
   beforeAll(async () => {
     db = await createTestDatabase();
     dataSource = await createAuditDataSource({ url: db.url, dataDir: '', migrationsRun: false }).initialize();
@@ -55,7 +64,7 @@ describe('audit store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the schema once; a second run applies nothing', async () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000']);
+      expect(appliedAtStart).toEqual(EVERY_MIGRATION);
       expect(await runMigrations(dataSource)).toEqual([]);
     });
 
@@ -67,7 +76,7 @@ describe('audit store on Postgres', () => {
     it('migrate() brings a fresh database up to date and is idempotent', async () => {
       const fresh = await createTestDatabase();
       try {
-        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(['CreateAuditTables1767225600000', 'CreateInterchangeReceipts1767484800000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000']);
+        expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual(EVERY_MIGRATION);
         expect(await migrate({ url: fresh.url, dataDir: '' })).toEqual([]);
       } finally {
         await fresh.drop();
@@ -238,16 +247,7 @@ describe('audit store on Postgres', () => {
     });
   });
 
-  describe('MessageRepository.findByHash and findStuck', () => {
-    it('finds the same payload from the same partner, oldest first', async () => {
-      const partnerId = partner();
-      const first = await record(partnerId, { rawPayload: `${X12}${partnerId}` });
-      const second = await record(partnerId, { rawPayload: `${X12}${partnerId}` });
-      await record(partner(), { rawPayload: `${X12}${partnerId}` });
-      const found = await messages.findByHash(partnerId, first.sha256);
-      expect(found.map((m) => m.id)).toEqual([first.id, second.id]);
-    });
-
+  describe('MessageRepository.findStuck', () => {
     it('finds messages left in a status since before a time, longest waiting first', async () => {
       const partnerId = partner();
       const old = await record(partnerId);

@@ -316,17 +316,6 @@ export class MessageRepository {
     return this.filtered(filter).getCount();
   }
 
-  /** Messages of this partner with this payload hash, oldest first (duplicate detection). */
-  async findByHash(partnerId: string, sha256: string): Promise<MessageSummary[]> {
-    return this.dataSource.manager
-      .createQueryBuilder(Message, 'm')
-      .select(SUMMARY_COLUMNS)
-      .where('m.sha256 = :sha256 AND m.partner_id = :partnerId', { sha256, partnerId })
-      .orderBy('m.receivedAt', 'ASC')
-      .addOrderBy('m.id', 'ASC')
-      .getMany();
-  }
-
   /** Messages left in one of `statuses` since before `olderThan`, longest-waiting first: the sweeper's work. */
   async findStuck(query: StuckQuery): Promise<MessageSummary[]> {
     if (query.statuses.length === 0) return [];

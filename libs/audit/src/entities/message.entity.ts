@@ -10,7 +10,6 @@ export type MessageMetadata = JsonObject;
 @Index('message_status_received_at_idx', ['status', 'receivedAt'])
 @Index('message_partner_id_received_at_idx', ['partnerId', 'receivedAt'])
 @Index('message_received_at_idx', ['receivedAt'])
-@Index('message_sha256_idx', ['sha256'])
 @Index('message_status_updated_at_idx', ['status', 'updatedAt'])
 @Index('message_partner_id_idempotency_key_idx', ['partnerId', 'idempotencyKey'], { unique: true, where: 'idempotency_key IS NOT NULL' })
 @Check('message_status_check', oneOf('status', MESSAGE_STATUSES))

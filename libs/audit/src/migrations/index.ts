@@ -3,6 +3,14 @@ import { CreateInterchangeReceipts1767484800000 } from './1767484800000-create-i
 import { InterchangeReceiptsOutliveMessages1767657600000 } from './1767657600000-interchange-receipts-outlive-messages';
 import { MessageArrivalOrder1767744000000 } from './1767744000000-message-arrival-order';
 import { IdempotencyKeyOnMessage1767830400000 } from './1767830400000-idempotency-key-on-message';
+import { DropMessageSha256Index1767916800000 } from './1767916800000-drop-message-sha256-index';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
-export const AUDIT_MIGRATIONS = [CreateAuditTables1767225600000, CreateInterchangeReceipts1767484800000, InterchangeReceiptsOutliveMessages1767657600000, MessageArrivalOrder1767744000000, IdempotencyKeyOnMessage1767830400000];
+export const AUDIT_MIGRATIONS = [
+  CreateAuditTables1767225600000,
+  CreateInterchangeReceipts1767484800000,
+  InterchangeReceiptsOutliveMessages1767657600000,
+  MessageArrivalOrder1767744000000,
+  IdempotencyKeyOnMessage1767830400000,
+  DropMessageSha256Index1767916800000,
+];
