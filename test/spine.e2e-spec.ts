@@ -92,6 +92,41 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect((await spine.call('POST', '/v1/messages', { body: '{"operations": [' })).status).toBe(400);
   });
 
+  it('refuses, naming the problem, what would otherwise be accepted and then never settle, and records nothing', async () => {
+    const before = await spine.messages.countBy({});
+    // An array where an operation belongs passed validation, and translation failed on it for ever (stuck in translating).
+    const nested = await spine.call('POST', '/v1/messages', { body: '{"operations":[[]]}' });
+    expect(nested.status).toBe(400);
+    expect((await nested.json()).details).toEqual(['operations[0] must be an object']);
+    // Valid JSON, but an unpaired surrogate cannot be stored as jsonb: the operation rows were never written.
+    const surrogate = await spine.call('POST', '/v1/messages', { body: `{"operations":[{"kind":"document.delete","organisationId":"${DEMO.mainDc}","documentId":"PO-\\ud800"}]}` });
+    expect(surrogate.status).toBe(400);
+    expect((await surrogate.json()).details).toEqual([expect.stringMatching(/^operations\[0\]\.documentId contains an unpaired UTF-16 surrogate/)]);
+    // Bytes sent as another type were judged as operations ("a string contains the NUL character"); the type is the problem.
+    const binary = await fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/octet-stream' }, body: Buffer.from([0, 1, 2, 255]) });
+    expect(binary.status).toBe(415);
+    expect(await binary.json()).toEqual({ statusCode: 415, error: 'Unsupported media type', details: ['content-type must be application/json (got application/octet-stream)'] });
+    const notJson = await spine.call('POST', '/v1/messages', { body: '{"operations": [' });
+    expect(await notJson.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', details: [expect.stringMatching(/not valid JSON/)] });
+    expect(await spine.messages.countBy({})).toBe(before);
+  });
+
+  it('answers admin filters and fields the store cannot hold with 400 naming them, not 500', async () => {
+    const search = await spine.call('GET', '/v1/admin/messages?partner=%00', { auth: 'admin' });
+    expect(search.status).toBe(400);
+    expect((await search.json()).details).toEqual(['partner contains the NUL character (\\u0000), which cannot be stored']);
+    const bulk = await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { documentId: 'PO-\u0000' } });
+    expect(bulk.status).toBe(400);
+    const label = await spine.call('POST', '/v1/admin/partners/test-wms/api-keys', { auth: 'admin', body: { label: 'x\u0000' } });
+    expect((await label.json()).details).toEqual(['label contains the NUL character (\\u0000), which cannot be stored']);
+    const expire = await spine.call('POST', '/v1/admin/partners/%00/webhook-secrets/00000000-0000-0000-0000-000000000000/expire', { auth: 'admin', body: {} });
+    expect(expire.status).toBe(404);
+    // "no" was taken as a dry run without a word; only true or false mean anything.
+    const dryRun = await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], dryRun: 'no' } });
+    expect(dryRun.status).toBe(400);
+    expect((await dryRun.json()).details).toEqual(['dryRun must be a boolean value']);
+  });
+
   it('refuses a missing or wrong API key with 401, and the admin API without its token', async () => {
     expect((await spine.call('POST', '/v1/messages', { auth: null, body: { operations: [upsert(document('A'))] } })).status).toBe(401);
     const wrong = await fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'dbk_wrong', 'content-type': 'application/json' }, body: '{}' });

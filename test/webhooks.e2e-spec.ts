@@ -111,6 +111,31 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect((await documentAt('PO-FORGED')).status).toBe(404);
   });
 
+  it('records a validly signed body that is not JSON, sent as application/json, and rejects it with the reason', async () => {
+    for (const [raw, reason] of [['{"event": "purchase_order.created", ', /^payload is not valid JSON/], ['', /^payload is not valid JSON/]] as const) {
+      const id = `msg_${randomUUID()}`;
+      const at = new Date();
+      const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(wmsSecret).sign(id, at, raw) };
+      // Fastify's JSON parser answered 400 before verification, and nothing was recorded.
+      const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers, body: raw });
+      expect(response.status).toBe(202);
+      const { messageId } = await response.json();
+      expect(await spine.waitForStatus(messageId, final)).toBe('rejected');
+      const message = await spine.messages.findById(messageId);
+      expect(message?.statusReason).toMatch(reason);
+      expect(message?.rawPayload).toBe(raw);
+    }
+    // Unsigned, it is refused and recorded like any other failed verification.
+    const unsigned: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    expect(unsigned.status).toBe(401);
+  });
+
+  it('answers 404 for a partner id that cannot exist (a NUL in it), not 500', async () => {
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme%00wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(404);
+    expect((await response.json()).details).toEqual([expect.stringMatching(/^no webhook endpoint for partner/)]);
+  });
+
   it('refuses missing signature headers with 401 naming them', async () => {
     const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(purchaseOrder('PO-9003')) });
     expect(response.status).toBe(401);

@@ -1,5 +1,6 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { RawServerDefault } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
@@ -10,7 +11,7 @@ import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
 import { mountQueueDashboard } from './admin/queue-dashboard';
 import { logRequests } from './request-log';
-import { applyWebhookBodyLimits } from './webhooks/webhook-body-limit';
+import { applyWebhookBodyLimits, WEBHOOK_ROUTE } from './webhooks/webhook-body-limit';
 
 export interface GatewayAppOptions {
   config: AppConfig;
@@ -35,6 +36,12 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   app.useLogger(app.get(Logger));
   // X12 bodies are text, taken as sent (the durable record is the exact payload).
   app.getHttpAdapter().getInstance().addContentTypeParser(X12_BODY_TYPES, { parseAs: 'string' }, (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => done(null, body));
+  // JSON as Fastify parses it, except that a webhook's body need not parse: its exact bytes are verified and
+  // recorded whatever they hold, and translation rejects one that is not JSON with the reason (as when sent as text/plain).
+  const parseJson = app.getHttpAdapter().getInstance().getDefaultJsonParser('error', 'error');
+  app.useBodyParser<RawServerDefault>('application/json', { bodyLimit: options.config.gateway.bodyLimitBytes }, (request, body, done) =>
+    parseJson(request, body.toString('utf8'), (error, value) => (error && request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : done(error, value))),
+  );
   logRequests(app.getHttpAdapter().getInstance(), PinoLogger.root);
   applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
   await mountQueueDashboard(app, options.config.gateway.adminToken);

@@ -1,4 +1,4 @@
-import { ArgumentsHost, BadRequestException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, HttpException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { BadInput, HttpErrorFilter } from './http-error.filter';
 
 /** Runs the filter on `exception` and returns what it answered. */
@@ -27,6 +27,13 @@ describe('HttpErrorFilter', () => {
       body: { statusCode: 400, error: 'Invalid message', details: ['operations[0].kind: unknown'] },
     });
     expect(answer(new BadRequestException(['a must be a string', 'b is required'])).body).toMatchObject({ statusCode: 400, details: ['a must be a string', 'b is required'] });
+  });
+
+  it('names a plain HttpException (how Fastify\'s body errors arrive) by its status text, not "Http"', () => {
+    expect(answer(new HttpException("Body is not valid JSON but content-type is set to 'application/json'", 400))).toEqual({
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', details: ["Body is not valid JSON but content-type is set to 'application/json'"] },
+    });
   });
 
   it('answers a failed health check 503 with the report of which dependency is down', () => {

@@ -37,7 +37,9 @@ export class HttpErrorFilter implements ExceptionFilter {
       const response = exception.getResponse();
       if (isErrorBody(response)) return response;
       const message = typeof response === 'string' ? response : (response as { message?: string | string[] }).message;
-      return { statusCode, error: exception.name.replace(/Exception$/, ''), details: [message ?? exception.message].flat() };
+      // A plain HttpException (Fastify's own errors, such as a body that is not JSON, arrive as one) says nothing by its name: use the status text.
+      const error = exception.constructor === HttpException ? (STATUS_CODES[statusCode] ?? 'Error') : exception.name.replace(/Exception$/, '');
+      return { statusCode, error, details: [message ?? exception.message].flat() };
     }
     const status = (exception as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return { statusCode: status, error: STATUS_CODES[status] ?? 'Bad request', details: [(exception as Error).message] };

@@ -43,9 +43,27 @@ describe('checkCanonicalMessage', () => {
     expect(!both.ok && both.problems).toEqual([expect.stringMatching(/not both/)]);
   });
 
-  it('refuses the NUL character, which the store cannot hold', () => {
+  it('refuses the NUL character, which the store cannot hold, naming where it is', () => {
     const result = checkCanonicalMessage({ operations: [{ ...upsert, document: { ...upsert.document, id: 'PO-\u0000-1' } }] });
-    expect(result).toEqual({ ok: false, problems: [expect.stringMatching(/NUL character/)] });
+    expect(result).toEqual({ ok: false, problems: ['operations[0].document.id contains the NUL character (\\u0000), which cannot be stored'] });
+  });
+
+  it('refuses an unpaired surrogate (valid JSON, not storable), naming where it is', () => {
+    const result = checkCanonicalMessage(JSON.parse('{"operations":[{"kind":"document.delete","organisationId":"' + location + '","documentId":"PO-\\ud800"}]}'));
+    expect(result).toEqual({ ok: false, problems: [expect.stringMatching(/^operations\[0\]\.documentId contains an unpaired UTF-16 surrogate/)] });
+    // A pair is a character like any other.
+    expect(checkCanonicalMessage({ operations: [{ ...upsert, document: { ...upsert.document, id: 'PO-\u{1F600}' } }] }).ok).toBe(true);
+  });
+
+  it('refuses operations that are not objects (an array would pass as a nested value), naming each', () => {
+    expect(checkCanonicalMessage({ operations: [[], upsert, null, 'x'] })).toEqual({
+      ok: false,
+      problems: ['operations[0] must be an object', 'operations[2] must be an object', 'operations[3] must be an object'],
+    });
+  });
+
+  it('says a body that is not a JSON object is one, whatever bytes it holds', () => {
+    expect(checkCanonicalMessage('\u0000 binary')).toEqual({ ok: false, problems: ['body must be a JSON object'] });
   });
 
   it('names the platform object each operation acts on', () => {

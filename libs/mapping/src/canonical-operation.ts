@@ -22,7 +22,7 @@ import type {
   UpdateBookingTasksInput,
   VehicleInput,
 } from '@dockbridge/platform';
-import { DocumentInputDto, validatePlain } from '@dockbridge/platform';
+import { DocumentInputDto, unstorableText, validatePlain } from '@dockbridge/platform';
 
 /**
  * Canonical operations: what every ingress (JSON API, EDI, webhooks) is translated into, and what
@@ -130,10 +130,15 @@ export type CanonicalMessageCheck = { ok: true; operations: CanonicalOperation[]
 
 /** Validates a canonical message; every problem names its path (`operations[3].document.loads[0].quantity`). */
 export function checkCanonicalMessage(plain: unknown): CanonicalMessageCheck {
-  // Postgres jsonb cannot hold U+0000: refuse it here, where the sender can be told.
-  if (JSON.stringify(plain ?? null).includes('\\u0000')) return { ok: false, problems: ['operations: a string contains the NUL character (\\u0000), which cannot be stored'] };
+  const list = (plain as { operations?: unknown } | null)?.operations;
+  // class-validator lets an array through where a nested object is expected (`[[]]`): refuse it by name.
+  const notObjects = Array.isArray(list) ? list.flatMap((op, i) => (typeof op === 'object' && op !== null && !Array.isArray(op) ? [] : [`operations[${i}] must be an object`])) : [];
+  if (notObjects.length) return { ok: false, problems: notObjects };
   const result = validatePlain(CanonicalMessageDto, plain);
   if (!result.ok) return result;
+  // Postgres text and jsonb hold neither U+0000 nor an unpaired surrogate: refuse them here, where the sender can be told.
+  const unstorable = unstorableText(plain);
+  if (unstorable) return { ok: false, problems: [unstorable] };
   const operations = (plain as { operations: CanonicalOperation[] }).operations;
   const both = operations.flatMap((op, i) =>
     op.kind === 'booking.create' && 'booking' in op && 'bookingEntityRef' in op ? [`operations[${i}]: give booking or bookingEntityRef, not both`] : [],

@@ -159,6 +159,37 @@ export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProb
 /** The same problems as sentences, each starting with its field path. */
 export const describeValidationErrors = (errors: ValidationError[], prefix = ''): string[] => fieldProblems(errors, prefix).map((p) => p.message);
 
+/** An unpaired UTF-16 surrogate: JSON can carry one (`"\\ud800"`), Postgres text and jsonb cannot. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The first string (value or field name) in plain JSON that the audit store cannot hold, one with
+ * the NUL character or an unpaired surrogate, as a problem naming its path
+ * (`operations[0].document.id`); null when there is none. Checked where the sender can be told.
+ */
+export function unstorableText(plain: unknown, path = ''): string | null {
+  const at = path || 'body';
+  if (typeof plain === 'string') {
+    if (plain.includes('\u0000')) return `${at} contains the NUL character (\\u0000), which cannot be stored`;
+    if (LONE_SURROGATE.test(plain)) return `${at} contains an unpaired UTF-16 surrogate (not valid Unicode), which cannot be stored`;
+    return null;
+  }
+  if (typeof plain !== 'object' || plain === null) return null;
+  if (Array.isArray(plain)) {
+    for (let i = 0; i < plain.length; i++) {
+      const problem = unstorableText(plain[i], `${at}[${i}]`);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  for (const [key, value] of Object.entries(plain)) {
+    const field = path ? `${path}.${key}` : key;
+    const problem = unstorableText(key, `${at}: the field name ${JSON.stringify(key)}`) ?? unstorableText(value, field);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 export type Validated<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 /** Validates plain JSON against a DTO class: unknown fields are refused by name, nothing is coerced. */

@@ -124,6 +124,7 @@ export class AdminPartnersController {
   @HttpCode(200)
   async expireSecret(@Param('id') id: string, @Param('secretId', new ParseUUIDPipe()) secretId: string, @Body() body: unknown) {
     const dto = parse(ExpireSecretDto, body, 'expiry');
+    await this.existing(id);
     if (!(await this.secrets.expire(id, secretId, dto.at ? new Date(dto.at) : new Date()))) throw new NotFoundException(`secret ${secretId} of partner ${id} does not exist`);
     return (await this.secrets.list(id)).find((s) => s.id === secretId);
   }

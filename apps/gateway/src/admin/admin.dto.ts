@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, MessageChannel, MessageFilter, MessageStatus } from '@dockbridge/audit';
-import { validatePlain } from '@dockbridge/platform';
+import { unstorableText, validatePlain } from '@dockbridge/platform';
 import { BadInput } from '../http-error.filter';
 
 const csv = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value);
@@ -36,15 +36,17 @@ export class BulkReplayDto extends MessageFilterDto {
   /** Webhook messages: the mapping version to use, each message's original (default) or the current one. */
   @IsOptional() @IsIn(['original', 'current']) mapping?: 'original' | 'current';
   /** true (default): only count what would be replayed. */
-  @IsOptional() dryRun?: boolean;
+  @IsOptional() @IsBoolean() dryRun?: boolean;
   @IsOptional() @IsString() @MaxLength(500) reason?: string;
   @IsOptional() @IsString() @MaxLength(100) operator?: string;
 }
 
-/** Validates an admin body or query; a problem is a 400 naming the field. */
+/** Validates an admin body or query; a problem is a 400 naming the field (text the store cannot hold included). */
 export function parse<T extends object>(cls: new () => T, plain: unknown, what: string): T {
   const result = validatePlain(cls, plain ?? {}, '');
   if (!result.ok) throw new BadInput(`Invalid ${what}`, result.problems);
+  const unstorable = unstorableText(plain);
+  if (unstorable) throw new BadInput(`Invalid ${what}`, [unstorable]);
   return result.value;
 }
 

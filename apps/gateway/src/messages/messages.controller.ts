@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpException, NotFoundException, Param, ParseUUIDPipe, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { MessageRepository } from '@dockbridge/audit';
@@ -6,7 +6,7 @@ import { checkCanonicalMessage } from '@dockbridge/mapping';
 import type { PartnerProfile } from '@dockbridge/partners';
 import { AcceptMessage, CANONICAL_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
-import { BadInput } from '../http-error.filter';
+import { BadInput, ErrorBody } from '../http-error.filter';
 
 /** Canonical JSON ingress: a partner posts a list of operations; dockbridge records, then delivers them. */
 @ApiTags('messages')
@@ -25,7 +25,13 @@ export class MessagesController {
   @ApiBody({ schema: { example: { operations: [{ kind: 'document.upsert', organisationId: '<location uuid>', document: { id: 'PO-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] } } })
   @ApiResponse({ status: 202, description: 'Recorded durably; delivery follows. Body: {messageId, status}' })
   @ApiResponse({ status: 400, description: 'Invalid body; `details` names each offending field. Nothing is accepted.' })
+  @ApiResponse({ status: 415, description: 'The body is not sent as application/json' })
   async submit(@CurrentPartner() partner: PartnerProfile, @Req() request: FastifyRequest & { rawBody?: Buffer }) {
+    // X12 and form types are parsed too (for other routes): say what is wrong instead of judging their bytes as operations.
+    const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== 'application/json') {
+      throw new HttpException({ statusCode: 415, error: 'Unsupported media type', details: [`content-type must be application/json (got ${type || 'none'})`] } satisfies ErrorBody, 415);
+    }
     const raw = request.rawBody?.toString('utf8') ?? JSON.stringify(request.body ?? null);
     const check = checkCanonicalMessage(request.body);
     if (!check.ok) throw new BadInput('Invalid message', check.problems);

@@ -6,7 +6,7 @@ import { RefusalLog } from './refusal-log';
 import { WebhookEndpoints } from './webhook-endpoints';
 
 /** The webhook route as Fastify names it. */
-const WEBHOOK_ROUTE = '/v1/webhooks/:partner';
+export const WEBHOOK_ROUTE = '/v1/webhooks/:partner';
 
 export const webhookBodyLimit = (settings: PartnerWebhookSettings): number => settings.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
 

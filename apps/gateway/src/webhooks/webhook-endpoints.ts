@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerMappingRepository, PartnerProfile, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { PARTNER_ID_PATTERN, PartnerMappingRepository, PartnerProfile, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
 
 export interface WebhookEndpoint {
   partner: PartnerProfile | null;
@@ -41,6 +41,8 @@ export class WebhookEndpoints {
   }
 
   private async load(partnerId: string): Promise<WebhookEndpoint> {
+    // Not a partner id (a NUL, say, which Postgres refuses outright): no endpoint, without a query.
+    if (!PARTNER_ID_PATTERN.test(partnerId)) return { partner: null, secrets: [], mappingVersion: null };
     const [partner, secrets, mapping] = await Promise.all([this.partners.findById(partnerId), this.secrets.activeSecretsWithExpiry(partnerId), this.mappings.current(partnerId)]);
     return { partner, secrets, mappingVersion: mapping?.version ?? null };
   }
