@@ -47,9 +47,12 @@ export interface EdiTranslation {
   sets: SetOutcome[];
   operations: { interchangeKey: string; operation: CanonicalOperation }[];
   acknowledgments: Acknowledgment[];
-  /** Problems outside any interchange (not X12 at all, garbage before the first ISA), readable. */
+  /** Problems outside any interchange (not X12 at all, garbage before the first ISA, an unreadable ISA), readable. */
   problems: string[];
 }
+
+/** Problems that open no interchange (nothing to acknowledge): they are the payload's reason when nothing else is read. */
+const OUTSIDE_INTERCHANGES = new Set(['NO_INTERCHANGE', 'ISA_TRUNCATED', 'ISA_INVALID', 'DELIMITERS_INVALID']);
 
 const describe = (p: { message: string; line?: number; column?: number }) => (p.line ? `${p.message} (line ${p.line}, column ${p.column})` : p.message);
 
@@ -87,7 +90,7 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
       if (!entry) continue;
       pending.delete(event.interchange);
       await finish(event.interchange, entry.outcome, entry.sets, input, result);
-    } else if (event.type === 'problem' && event.problem.code === 'NO_INTERCHANGE') {
+    } else if (event.type === 'problem' && OUTSIDE_INTERCHANGES.has(event.problem.code)) {
       result.problems.push(describe(event.problem));
     }
   }
