@@ -160,7 +160,7 @@ export class SftpSession {
 
   private realpath(reqid: number, path: string): void {
     const target = resolveVirtualPath(path);
-    if (target.kind === 'denied') throw denied(`outside your folders: ${target.path}`);
+    if (target.kind === 'denied') throw denied(target.reason);
     const attrs = target.kind === 'file' ? undefined : this.dirAttrs(target.kind === 'root' ? 0o555 : 0o755);
     this.sftp.name(reqid, [{ filename: target.path, longname: attrs ? longName(target.path, attrs, this.ctx.username) : target.path, attrs: attrs as Attributes }]);
   }
@@ -179,7 +179,7 @@ export class SftpSession {
 
   private async opendir(reqid: number, path: string): Promise<void> {
     const target = resolveVirtualPath(path);
-    if (target.kind === 'denied') throw denied(`outside your folders: ${target.path}`);
+    if (target.kind === 'denied') throw denied(target.reason);
     if (target.kind === 'file') {
       if (await this.ctx.files.stat(this.ctx.partnerId, target.folder, target.name)) throw failure(`not a directory: ${target.path}`);
       throw noSuchFile(target.path);
@@ -210,7 +210,7 @@ export class SftpSession {
 
   private async open(reqid: number, path: string, flags: number): Promise<void> {
     const target = resolveVirtualPath(path);
-    if (target.kind === 'denied') throw denied(`outside your folders: ${target.path}`);
+    if (target.kind === 'denied') throw denied(target.reason);
     if (target.kind !== 'file') throw failure(`is a directory: ${target.path}`);
     const writing = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND | OPEN_MODE.CREAT | OPEN_MODE.TRUNC)) !== 0;
     const { partnerId } = this.ctx;
@@ -291,7 +291,7 @@ export class SftpSession {
 
   private async remove(reqid: number, path: string): Promise<void> {
     const target = resolveVirtualPath(path);
-    if (target.kind === 'denied') throw denied(`outside your folders: ${target.path}`);
+    if (target.kind === 'denied') throw denied(target.reason);
     if (target.kind !== 'file') throw denied('folders cannot be removed');
     const { partnerId } = this.ctx;
     const file = await this.ctx.files.stat(partnerId, target.folder, target.name);
@@ -306,7 +306,8 @@ export class SftpSession {
   private async rename(reqid: number, fromPath: string, toPath: string): Promise<void> {
     const from = resolveVirtualPath(fromPath);
     const to = resolveVirtualPath(toPath);
-    if (from.kind === 'denied' || to.kind === 'denied') throw denied(`outside your folders: ${(from.kind === 'denied' ? from : to).path}`);
+    if (from.kind === 'denied') throw denied(from.reason);
+    if (to.kind === 'denied') throw denied(to.reason);
     if (from.kind !== 'file' || to.kind !== 'file') throw denied('folders cannot be renamed');
     if (from.folder !== to.folder) throw denied('files can be renamed within their folder only');
     const { partnerId } = this.ctx;
@@ -339,7 +340,7 @@ export class SftpSession {
   private async attrsOf(target: VirtualPath): Promise<Attributes> {
     switch (target.kind) {
       case 'denied':
-        throw denied(`outside your folders: ${target.path}`);
+        throw denied(target.reason);
       case 'root':
         return this.dirAttrs(0o555);
       case 'folder':

@@ -25,6 +25,17 @@ describe('resolveVirtualPath', () => {
     },
   );
 
+  it.each([
+    ['/etc/passwd', 'outside your folders (inbound/ and outbound/, no subfolders): "/etc/passwd"'],
+    ['/inbound/a/b', 'outside your folders (inbound/ and outbound/, no subfolders): "/inbound/a/b"'],
+    ['/inbound/a\u0000b', 'path holds a NUL character: "/inbound/a\\u0000b"'],
+    ['/inbound/a\u0007b', 'file name holds a control character or a backslash: "/inbound/a\\u0007b"'],
+    [`/inbound/${'x'.repeat(256)}`, `file name longer than 255 characters: "/inbound/${'x'.repeat(191)}"`],
+    [`/inbound/${'x'.repeat(5000)}`, `path longer than 4096 characters: "/inbound/${'x'.repeat(191)}"`],
+  ])('%j is denied, saying why', (input, reason) => {
+    expect(resolveVirtualPath(input)).toMatchObject({ kind: 'denied', reason });
+  });
+
   it('knows temporary upload names', () => {
     expect(['a.tmp', 'A.TMP', 'x.edi.part', 'x.filepart'].every(isTemporaryUploadName)).toBe(true);
     expect(['a.edi', 'tmp', 'a.tmp.edi', 'partial.x12'].some(isTemporaryUploadName)).toBe(false);

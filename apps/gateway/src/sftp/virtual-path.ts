@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { isPartnerFileName, isPartnerFolder, PartnerFolder } from '@dockbridge/partners';
+import { isPartnerFileName, isPartnerFolder, PARTNER_FILE_NAME_MAX, PartnerFolder } from '@dockbridge/partners';
 
 /**
  * Where a client path lands in a partner's virtual tree:
@@ -9,7 +9,8 @@ export type VirtualPath =
   | { kind: 'root'; path: '/' }
   | { kind: 'folder'; path: string; folder: PartnerFolder }
   | { kind: 'file'; path: string; folder: PartnerFolder; name: string }
-  | { kind: 'denied'; path: string };
+  /** `reason`: what the client is told, naming what is wrong with the path. */
+  | { kind: 'denied'; path: string; reason: string };
 
 const MAX_PATH_LENGTH = 4096;
 
@@ -20,16 +21,19 @@ const MAX_PATH_LENGTH = 4096;
  * `denied`: other top-level names, deeper paths, invalid names. Nothing here touches a disk.
  */
 export function resolveVirtualPath(input: string): VirtualPath {
-  // eslint-disable-next-line no-control-regex
-  if (typeof input !== 'string' || input.length > MAX_PATH_LENGTH || /[\u0000]/.test(input)) return { kind: 'denied', path: String(input).slice(0, 200) };
+  const denied = (path: string, why: string): VirtualPath => ({ kind: 'denied', path, reason: `${why}: ${JSON.stringify(path.slice(0, 200))}` });
+  if (typeof input !== 'string') return denied(String(input), 'not a path');
+  if (input.length > MAX_PATH_LENGTH) return denied(input, `path longer than ${MAX_PATH_LENGTH} characters`);
+  if (input.includes('\u0000')) return denied(input, 'path holds a NUL character');
   const raw = input === '' ? '.' : input;
   const path = posix.normalize(posix.join('/', raw)).replace(/\/+$/, '') || '/';
   if (path === '/') return { kind: 'root', path: '/' };
   const parts = path.slice(1).split('/');
   const [folder, name, ...rest] = parts;
-  if (!isPartnerFolder(folder) || rest.length > 0) return { kind: 'denied', path };
+  if (!isPartnerFolder(folder) || rest.length > 0) return denied(path, 'outside your folders (inbound/ and outbound/, no subfolders)');
   if (name === undefined) return { kind: 'folder', path, folder };
-  if (!isPartnerFileName(name)) return { kind: 'denied', path };
+  if (name.length > PARTNER_FILE_NAME_MAX) return denied(path, `file name longer than ${PARTNER_FILE_NAME_MAX} characters`);
+  if (!isPartnerFileName(name)) return denied(path, 'file name holds a control character or a backslash');
   return { kind: 'file', path, folder, name };
 }
 

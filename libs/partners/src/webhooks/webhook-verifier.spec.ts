@@ -33,5 +33,6 @@ describe('Standard Webhooks verification with a native HMAC', () => {
     const stale = verifyWebhook(settings, [secret], body, headers(secret, new Date(now.getTime() - 10 * 60_000)));
     expect(stale).toEqual({ ok: false, reason: expect.stringMatching(/timestamp too old/) });
     expect(verifyWebhook(settings, ['not-a-secret!'], body, headers(secret))).toEqual({ ok: false, reason: 'a secret could not be used (not base64 / whsec_ format)' });
+    expect(verifyWebhook(settings, [secret], body, { ...headers(secret), 'webhook-timestamp': 'yesterday' })).toEqual({ ok: false, reason: 'webhook-timestamp is not a Unix time in seconds' });
   });
 });

@@ -74,6 +74,8 @@ function standardWebhooks(secrets: readonly string[], body: Buffer, headers: Hea
   const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].filter((h) => !header(headers, h));
   if (missing.length) return { ok: false, reason: `missing ${missing.join(', ')} header${missing.length > 1 ? 's' : ''}` };
   const wanted = { 'webhook-id': header(headers, 'webhook-id')!, 'webhook-timestamp': header(headers, 'webhook-timestamp')!, 'webhook-signature': header(headers, 'webhook-signature')! };
+  // The package reads the timestamp with parseInt and calls an unreadable one a bad signature: say what it is.
+  if (Number.isNaN(parseInt(wanted['webhook-timestamp'], 10))) return { ok: false, reason: 'webhook-timestamp is not a Unix time in seconds' };
   let reason = 'no signature matches an active secret';
   for (const secret of secrets) {
     try {
