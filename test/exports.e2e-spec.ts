@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { PartnerFileRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
-import { csvRecords, MessageQueues, QUEUES, RunExport } from '@dockbridge/pipeline';
+import { csvRecords, MessageQueues, QUEUES, RetryPolicy, RunExport, SweepStuck, translateJobId } from '@dockbridge/pipeline';
 import { seedWithBookings } from './support/bookings';
 import { DEMO, startSandbox } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
@@ -21,6 +21,23 @@ async function receiver(): Promise<{ url: string; received: { headers: IncomingM
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/exports`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A partner endpoint that answers 503 to its first `failures` posts, then 204. */
+async function flakyReceiver(failures: number): Promise<{ url: string; posts: number; close(): Promise<void> }> {
+  const state = { posts: 0 };
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(++state.posts <= failures ? 503 : 204).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/exports`,
+    get posts() {
+      return state.posts;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('scheduled bookings exports to partners', () => {
@@ -122,5 +139,85 @@ describe('scheduled bookings exports to partners', () => {
     }
     expect(ids).toEqual(expect.arrayContaining(['export-harbour-tms-daily-csv', 'export-late-partner-weekly']));
     expect(ids).not.toContain('export-broken-cron-bad');
+  });
+
+  /** Runs an export through the export queue (as its scheduler would) and waits until the job is finished. */
+  async function runQueued(partnerId: string, exportId: string) {
+    const queue = spine.app.get(MessageQueues).queue(QUEUES.export);
+    const job = await queue.add(QUEUES.export, { partnerId, exportId }, spine.app.get(RetryPolicy).jobOptions());
+    const deadline = Date.now() + 20_000;
+    let state = '';
+    while (Date.now() < deadline && !['completed', 'failed'].includes((state = await job.getState()))) await new Promise((resolve) => setTimeout(resolve, 50));
+    return { state, job: (await queue.getJob(job.id!))! };
+  }
+  // Yearly schedules: the schedulers the worker keeps in sync never run them during the test.
+  const YEARLY = '0 0 1 1 *';
+
+  it('ends an export the platform refuses (an unknown layout) at once with its reason, instead of retrying it', async () => {
+    await spine.app.get(PartnerRepository).upsert(
+      { id: 'bad-layout', name: 'Bad layout', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'x', cron: YEARLY, layoutId: '1a400000-0000-4000-8000-0000000000ff', format: 'csv' }] } },
+      'api',
+    );
+    const { state, job } = await runQueued('bad-layout', 'x');
+    expect(state).toBe('failed');
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toMatch(/permanent, HTTP 400.*layoutId: no layout/);
+  });
+
+  it('retries an export whose partner URL fails as one message, delivered once the URL answers', async () => {
+    const flaky = await flakyReceiver(2);
+    try {
+      await spine.app.get(PartnerRepository).upsert(
+        { id: 'flaky-url', name: 'Flaky URL', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'y', cron: YEARLY, layoutId: DEMO.dailyLayout, format: 'json', sftp: false, url: flaky.url }] } },
+        'api',
+      );
+      await spine.app.get(WebhookSecretRepository).add('flaky-url', { label: 'exports' });
+      const { state, job } = await runQueued('flaky-url', 'y');
+      expect(state).toBe('completed');
+      expect(job.attemptsMade).toBe(3);
+      expect(flaky.posts).toBe(3);
+      const { items } = await spine.messages.search({ partnerId: 'flaky-url', limit: 10 });
+      expect(items.map((m) => m.status)).toEqual(['delivered']); // one run, one message
+      const events = (await spine.messages.findDetail(items[0].id))!.events;
+      expect(events.map((e) => e.toStatus)).toEqual(['received', 'failed', 'delivered']);
+      expect(events[1].reason).toMatch(/answered HTTP 503/);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('names the host and the cause when the partner URL cannot be reached, never the URL (it may hold credentials)', async () => {
+    await spine.app.get(PartnerRepository).upsert(
+      { id: 'down-url', name: 'Down URL', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'z', cron: YEARLY, layoutId: DEMO.dailyLayout, format: 'json', sftp: false, url: 'http://user:s3cret@127.0.0.1:1/exports' }] } },
+      'api',
+    );
+    await spine.app.get(WebhookSecretRepository).add('down-url', { label: 'exports' });
+    await expect(spine.app.get(RunExport).execute({ partnerId: 'down-url', exportId: 'z' })).rejects.toThrow(/^posting the export to 127\.0\.0\.1:1 failed: /);
+    const { items } = await spine.messages.search({ partnerId: 'down-url', limit: 10 });
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ status: 'failed' });
+    expect(items[0].statusReason).toMatch(/URL that includes credentials/);
+    expect(items[0].statusReason).not.toMatch(/s3cret/);
+  });
+
+  it('never translates or replays an export file; the sweeper marks one its run left undelivered as failed', async () => {
+    const recorded = await spine.messages.record({ partnerId: 'harbour-tms', channel: 'export', rawPayload: 'id\nB-1\n', contentType: 'text/csv', metadata: { exportId: 'daily-csv', fileName: 'export_x.csv', rows: 1, pages: 1 }, actor: 'worker' });
+    const sweep = spine.app.get(SweepStuck);
+    // A minute later the run may still be delivering: left alone.
+    await sweep.execute(new Date(Date.now() + 60_000));
+    expect((await spine.messages.findById(recorded.id))?.status).toBe('received');
+    // An hour later its run has stopped: failed with the reason, and no translate job (it has no translator).
+    const report = await sweep.execute(new Date(Date.now() + 3_600_000));
+    expect(report.exports).toBeGreaterThanOrEqual(1);
+    const swept = await spine.messages.findById(recorded.id);
+    expect(swept).toMatchObject({ status: 'failed', statusReason: expect.stringMatching(/^the export run stopped before delivering this file/) });
+    expect(await spine.app.get(MessageQueues).queue(QUEUES.translate).getJob(translateJobId(recorded.id))).toBeUndefined();
+    // Replay refuses it by name, one or in bulk.
+    const one = await spine.call('POST', `/v1/admin/messages/${recorded.id}/replay`, { auth: 'admin', body: {} });
+    expect(one.status).toBe(422);
+    expect((await one.json()).details[0]).toMatch(/is a bookings export .*run the export again/);
+    const bulk = await (await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { partner: 'harbour-tms', channel: ['export'], dryRun: false } })).json();
+    expect(bulk.replayed).toBe(0);
+    expect(bulk.skipped).toEqual(expect.arrayContaining([{ id: recorded.id, reason: expect.stringMatching(/is a bookings export/) }]));
   });
 });

@@ -89,7 +89,8 @@ export class GatewayClient {
       response = await (this.options.fetch ?? fetch)(url, { method: request.method, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000) });
     } catch (error) {
       this.options.trace?.(`${request.method} ${displayUrl(url)} failed after ${Date.now() - started} ms`);
-      throw new ConnectionError(displayUrl(this.baseUrl), reasonOf(error));
+      // fetch names the whole URL in some errors (one with user:password in it, say): never print its credentials.
+      throw new ConnectionError(displayUrl(this.baseUrl), reasonOf(error).split(url).join(displayUrl(url)));
     }
     this.options.trace?.(`${request.method} ${displayUrl(url)} -> ${response.status} (${Date.now() - started} ms)`);
     if (!response.ok) throw await errorOf(response);

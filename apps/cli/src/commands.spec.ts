@@ -147,6 +147,16 @@ describe('dockbridge commands (fake gateway)', () => {
     expect(stderr).not.toContain('pw@');
   });
 
+  it('never prints the credentials of a URL that fetch itself refuses (its error names the whole URL)', async () => {
+    let stderr = '';
+    // The real fetch: it refuses a URL with user:password before any connection is tried.
+    const code = await run(['messages', 'list', '--url', 'http://ops:pw-do-not-print@127.0.0.1:9'], { stdout: () => undefined, stderr: (t) => (stderr += t), env: { DOCKBRIDGE_ADMIN_TOKEN: TOKEN } });
+    expect(code).toBe(1);
+    expect(stderr).toContain('cannot reach the gateway at http://127.0.0.1:9: ');
+    expect(stderr).toContain('includes credentials: http://127.0.0.1:9/v1/admin/messages');
+    expect(stderr).not.toContain('pw-do-not-print');
+  });
+
   it.each([
     ['an unknown option', ['messages', 'list', '--colour', 'red']],
     ['a missing id', ['messages', 'show']],

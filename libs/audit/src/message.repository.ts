@@ -65,6 +65,8 @@ export interface StuckQuery {
   /** Messages whose status has not changed since before this time. */
   olderThan: Date;
   statuses: readonly MessageStatus[];
+  /** Only messages of this channel, or all but this channel's. */
+  channel?: { only: MessageChannel } | { except: MessageChannel };
   /** Default 100. */
   limit?: number;
 }
@@ -319,14 +321,15 @@ export class MessageRepository {
   /** Messages left in one of `statuses` since before `olderThan`, longest-waiting first: the sweeper's work. */
   async findStuck(query: StuckQuery): Promise<MessageSummary[]> {
     if (query.statuses.length === 0) return [];
-    return this.dataSource.manager
+    const qb = this.dataSource.manager
       .createQueryBuilder(Message, 'm')
       .select(SUMMARY_COLUMNS)
       .where('m.status IN (:...statuses)', { statuses: query.statuses })
-      .andWhere('m.updated_at < :olderThan', { olderThan: query.olderThan })
-      .orderBy('m.updatedAt', 'ASC')
-      .limit(query.limit ?? 100)
-      .getMany();
+      .andWhere('m.updated_at < :olderThan', { olderThan: query.olderThan });
+    const channel = query.channel;
+    if (channel && 'only' in channel) qb.andWhere('m.channel = :channel', { channel: channel.only });
+    if (channel && 'except' in channel) qb.andWhere('m.channel <> :channel', { channel: channel.except });
+    return qb.orderBy('m.updatedAt', 'ASC').limit(query.limit ?? 100).getMany();
   }
 
   /**

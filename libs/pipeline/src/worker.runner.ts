@@ -62,11 +62,12 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
       }, concurrency),
       this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (platformJobId) => job.updateData({ ...job.data, platformJobId })), 2),
       // The job's own timestamp names the file, so a retried run replaces its file instead of adding one.
-      this.start<ExportJobData>(QUEUES.export, (job) => this.exports.execute(job.data, new Date(job.timestamp)), 1),
+      // A permanent or auth failure (an unknown layout, a refused token) ends the run at once, like a delivery.
+      this.start<ExportJobData>(QUEUES.export, (job) => this.exports.execute(job.data, new Date(job.timestamp), (messageId) => job.updateData({ ...job.data, messageId })).catch((error) => Promise.reject(RetryPolicy.toJobError(error))), 1),
       this.start(QUEUES.sweep, async () => {
         const report = await this.sweep.execute();
         await this.syncExportSchedules();
-        if (report.translations || report.deliveries) this.logger.log({ msg: 'sweeper re-queued work', ...report });
+        if (report.translations || report.deliveries || report.exports) this.logger.log({ msg: 'sweeper re-queued work', ...report });
         const purged = await this.retention.execute();
         if (purged.messages || purged.receipts) this.logger.log({ msg: 'retention purged settled messages', ...purged });
         return { ...report, purged };

@@ -3,9 +3,13 @@ import { MessageRepository } from '@dockbridge/audit';
 import { PartnerExportSettings, PartnerFileRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
 import { MAX_PAGE_SIZE, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
 
+const POST_TIMEOUT_MS = 30_000;
+
 export interface ExportJobData {
   partnerId: string;
   exportId: string;
+  /** The run's export message once recorded, so a retried run delivers that file again instead of recording another. */
+  messageId?: string;
 }
 
 /** Records of a CSV text: line breaks outside quotes (RFC 4180 fields may hold line breaks). */
@@ -41,17 +45,25 @@ export class RunExport {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
-  async execute(job: ExportJobData, runAt = new Date()): Promise<{ messageId: string; rows: number } | 'unscheduled'> {
+  async execute(job: ExportJobData, runAt = new Date(), remember: (messageId: string) => Promise<void> = async () => undefined): Promise<{ messageId: string; rows: number } | 'unscheduled'> {
     const partner = await this.partners.findById(job.partnerId);
     const settings = partner?.settings.exports?.find((e) => e.id === job.exportId);
     if (!partner || !partner.enabled || !settings) return 'unscheduled';
-    const client = this.accounts.clientFor(partner.locationOrganisationId, partner.platformAccount);
-    if (!client) throw new PlatformCallError('auth', 'export bookings', `no platform account is configured for organisation ${partner.locationOrganisationId}`);
 
-    const { content, rows, pages } = await this.collect(client, settings);
-    const contentType = settings.format === 'csv' ? 'text/csv' : 'application/json';
-    const name = `export_${settings.id}_${runAt.toISOString().replace(/[-:.]/g, '').slice(0, 18)}.${settings.format}`;
-    const message = await this.messages.record({ partnerId: partner.id, channel: 'export', rawPayload: content, contentType, metadata: { exportId: settings.id, fileName: name, rows, pages }, actor: 'worker' });
+    // A retried run delivers the file it recorded (one message per run, its events show every try).
+    let message = job.messageId ? await this.messages.findById(job.messageId) : null;
+    if (message?.status === 'delivered') return { messageId: message.id, rows: Number(message.metadata.rows ?? 0) };
+    if (!message) {
+      const client = this.accounts.clientFor(partner.locationOrganisationId, partner.platformAccount);
+      if (!client) throw new PlatformCallError('auth', 'export bookings', `no platform account is configured for organisation ${partner.locationOrganisationId}`);
+      const { content, rows, pages } = await this.collect(client, settings);
+      const contentType = settings.format === 'csv' ? 'text/csv' : 'application/json';
+      const fileName = `export_${settings.id}_${runAt.toISOString().replace(/[-:.]/g, '').slice(0, 18)}.${settings.format}`;
+      message = await this.messages.record({ partnerId: partner.id, channel: 'export', rawPayload: content, contentType, metadata: { exportId: settings.id, fileName, rows, pages }, actor: 'worker' });
+      await remember(message.id);
+    }
+    const { rawPayload: content, contentType } = message;
+    const { fileName: name, rows, pages } = message.metadata as { fileName: string; rows: number; pages: number };
     try {
       if (settings.sftp !== false) await this.files.put(partner.id, 'outbound', name, Buffer.from(content, 'utf8'), { messageId: message.id, kind: 'export' });
       if (settings.url) await this.post(partner.id, settings.url, message.id, content, contentType, new Date());
@@ -83,12 +95,21 @@ export class RunExport {
     const [secret] = await this.secrets.activeSecrets(partnerId);
     if (!secret) throw new Error(`partner ${partnerId} has no active webhook secret to sign the export with`);
     const signature = new Webhook(secret).sign(messageId, now, content);
-    const response = await this.fetchImpl(url, {
-      method: 'POST',
-      headers: { 'content-type': contentType, 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
-      body: content,
-      signal: AbortSignal.timeout(30_000),
-    });
-    if (!response.ok) throw new Error(`posting the export to ${new URL(url).host} answered HTTP ${response.status}`);
+    const host = new URL(url).host;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method: 'POST',
+        headers: { 'content-type': contentType, 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+        body: content,
+        signal: AbortSignal.timeout(POST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      // Named by host and cause only: the URL itself may carry credentials.
+      const e = error as { name?: string; message?: string; cause?: { code?: string } };
+      const cause = e?.name === 'TimeoutError' ? `no answer within ${POST_TIMEOUT_MS} ms` : (e?.cause?.code ?? String(e?.message ?? error).split(url).join(host).replace(/\/\/[^\s/@]*@/g, '//'));
+      throw new Error(`posting the export to ${host} failed: ${cause}`);
+    }
+    if (!response.ok) throw new Error(`posting the export to ${host} answered HTTP ${response.status}`);
   }
 }

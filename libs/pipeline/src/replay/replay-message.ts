@@ -47,6 +47,9 @@ export class ReplayMessage {
     if (original.metadata?.refusedAtIngress) {
       throw new ReplayError('not-replayable', `message ${messageId} was refused at ingress (${original.statusReason ?? 'not verified'}): it was never accepted, so it cannot be replayed`);
     }
+    if (original.channel === 'export') {
+      throw new ReplayError('not-replayable', `message ${messageId} is a bookings export (a file dockbridge wrote, not one a partner sent): run the export again instead`);
+    }
     const { rawPayload, contentType } = await this.payloadFor(original, request);
     const replay = await this.messages.record({
       partnerId: original.partnerId,
