@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { PartnerRepository } from '@dockbridge/partners';
 import { AcceptMessage, CANONICAL_CONTENT_TYPE, MessageQueues, QUEUES, SweepStuck, translateJobId } from '@dockbridge/pipeline';
 import { DEMO } from './support/sandbox';
@@ -80,6 +81,33 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     await backlog.remove();
     await sweep.execute(later);
     expect(await spine.waitForStatus(recorded.id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
+  });
+
+  it('ends a message that fails translation on every try as failed with the error, instead of leaving it for the sweeper', async () => {
+    // A partner of its own: the failed message must not count in other tests' searches.
+    await spine.app.get(PartnerRepository).upsert({ id: 'poison-wms', name: 'Poison WMS', locationOrganisationId: DEMO.mainDc }, 'api');
+    const [recorded] = await spine.messages.recordMany([
+      { message: { partnerId: 'poison-wms', channel: 'api', contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document('POISON-1'))] }) } },
+    ]);
+    if (recorded instanceof Error) throw recorded;
+    // A real, lasting failure: the database refuses this message's operations.
+    const db = new Client({ connectionString: spine.database.url });
+    await db.connect();
+    try {
+      await db.query(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        IF NEW.message_id = '${recorded.id}' THEN RAISE EXCEPTION 'operations of this message cannot be stored'; END IF; RETURN NEW; END $$`);
+      await db.query(`CREATE TRIGGER refuse_poison BEFORE INSERT ON operation FOR EACH ROW EXECUTE FUNCTION refuse_poison()`);
+      const queue = spine.app.get(MessageQueues).queue(QUEUES.translate);
+      await queue.add(QUEUES.translate, { messageIds: [recorded.id] }, { jobId: translateJobId(recorded.id), attempts: 2, backoff: { type: 'fixed', delay: 10 } });
+      expect(await spine.waitForStatus(recorded.id, ['failed', 'delivered'])).toBe('failed');
+      expect((await spine.messages.findById(recorded.id))?.statusReason).toBe('translation failed on each of 2 tries: operations of this message cannot be stored');
+    } finally {
+      await db.query(`DROP TRIGGER IF EXISTS refuse_poison ON operation; DROP FUNCTION IF EXISTS refuse_poison()`);
+      await db.end();
+    }
+    // Not stuck: the sweeper leaves it to the engineers (a replay), and it stays failed.
+    await spine.app.get(SweepStuck).execute(new Date(Date.now() + 3_600_000));
+    expect((await spine.messages.findById(recorded.id))?.status).toBe('failed');
   });
 
   it('refuses a bad body with 400 naming the field, and records nothing', async () => {

@@ -334,12 +334,14 @@ export class MessageRepository {
 
   /**
    * Moves the message to `toStatus` and appends the event, atomically (the row is locked, so
-   * concurrent transitions are serialised). Nothing happens when it already has that status.
-   * The reason is kept to 2,000 characters. Returns the message without its payload.
+   * concurrent transitions are serialised). Nothing happens when it already has that status, or
+   * when `onlyFrom` is given and its status is not one of them. The reason is kept to 2,000
+   * characters. Returns the message without its payload.
    */
-  async transition(id: string, toStatus: MessageStatus, actor: Actor, reason?: string | null): Promise<MessageSummary> {
+  async transition(id: string, toStatus: MessageStatus, actor: Actor, reason?: string | null, onlyFrom?: readonly MessageStatus[]): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
+      if (onlyFrom && !onlyFrom.includes(message.status)) return message;
       return this.moveTo(manager, message, toStatus, actor, excerpt(reason));
     });
   }

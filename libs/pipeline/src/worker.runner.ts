@@ -49,6 +49,8 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
         const messageIds = messageIdsOf(job.data);
         const { failed, error } = await this.translate.executeMany(messageIds);
         if (failed.length === 0) return;
+        const attempt = tryOf(job);
+        if (attempt.isLast) return this.translate.giveUp(failed, error, attempt.attempt);
         // Retried with the messages that failed only; the others are done.
         if (failed.length < messageIds.length) await job.updateData({ messageIds: failed });
         throw error;

@@ -63,6 +63,16 @@ export class TranslateMessage {
     return { failed: messageIds.filter((id) => failed.has(id)), error };
   }
 
+  /**
+   * The last try of a job failed: its messages still waiting to be translated end `failed` with the
+   * error, where engineers find and replay them (left `translating`, the sweeper would queue them
+   * again for ever).
+   */
+  async giveUp(messageIds: readonly string[], error: unknown, tries: number): Promise<void> {
+    const reason = `translation failed on each of ${tries} tries: ${error instanceof Error ? error.message : String(error)}`;
+    for (const id of messageIds) await this.messages.transition(id, 'failed', 'worker', reason, ['received', 'translating']);
+  }
+
   async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
     const message = await this.messages.findById(messageId);
     if (!message || FINAL.has(message.status)) return 'skipped';
