@@ -162,6 +162,9 @@ describe('scheduled bookings exports to partners', () => {
     expect(state).toBe('failed');
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toMatch(/permanent, HTTP 400.*layoutId: no layout/);
+    // The run is audited though it never had a file.
+    const { items } = await spine.messages.search({ partnerId: 'bad-layout', limit: 10 });
+    expect(items).toEqual([expect.objectContaining({ channel: 'export', status: 'failed', statusReason: expect.stringMatching(/^the export run failed before it had a file: .*layoutId: no layout/) })]);
   });
 
   it('retries an export whose partner URL fails as one message, delivered once the URL answers', async () => {

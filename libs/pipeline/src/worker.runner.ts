@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError } from 'bullmq';
+import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { Job, Worker } from 'bullmq';
 import { AppConfig } from '@dockbridge/config';
 import { DeliverBatch } from './delivery/deliver-batch';
@@ -64,8 +64,18 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
       }, concurrency),
       this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (platformJobId) => job.updateData({ ...job.data, platformJobId })), 2),
       // The job's own timestamp names the file, so a retried run replaces its file instead of adding one.
-      // A permanent or auth failure (an unknown layout, a refused token) ends the run at once, like a delivery.
-      this.start<ExportJobData>(QUEUES.export, (job) => this.exports.execute(job.data, new Date(job.timestamp), (messageId) => job.updateData({ ...job.data, messageId })).catch((error) => Promise.reject(RetryPolicy.toJobError(error))), 1),
+      this.start<ExportJobData>(QUEUES.export, async (job) => {
+        const runAt = new Date(job.timestamp);
+        try {
+          return await this.exports.execute(job.data, runAt, (messageId) => job.updateData({ ...job.data, messageId }));
+        } catch (error) {
+          // A permanent or auth failure (an unknown layout, a refused token) ends the run at once, like a delivery;
+          // a run that gives up is audited even when it never had a file.
+          const jobError = RetryPolicy.toJobError(error);
+          if (tryOf(job).isLast || jobError instanceof UnrecoverableError) await this.exports.recordFailedRun(job.data, runAt, error);
+          throw jobError;
+        }
+      }, 1),
       this.start(QUEUES.sweep, async () => {
         const report = await this.sweep.execute();
         await this.syncExportSchedules();

@@ -75,6 +75,24 @@ export class RunExport {
     return { messageId: message.id, rows };
   }
 
+  /**
+   * A run that gave up before it had a file (the platform refused the export, say) is audited too:
+   * a failed export message with the reason and no file. A run that had one failed on its message.
+   */
+  async recordFailedRun(job: ExportJobData, runAt: Date, error: unknown): Promise<void> {
+    if (job.messageId) return;
+    const format = (await this.partners.findById(job.partnerId))?.settings.exports?.find((e) => e.id === job.exportId)?.format;
+    const message = await this.messages.record({
+      partnerId: job.partnerId,
+      channel: 'export',
+      rawPayload: '',
+      contentType: format === 'csv' ? 'text/csv' : 'application/json',
+      metadata: { exportId: job.exportId, runAt: runAt.toISOString(), rows: 0 },
+      actor: 'worker',
+    });
+    await this.messages.transition(message.id, 'failed', 'worker', `the export run failed before it had a file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
   private async collect(client: PlatformClient, settings: PartnerExportSettings): Promise<{ content: string; rows: number; pages: number }> {
     const request = { layoutId: settings.layoutId, filter: settings.filter, viewAs: settings.viewAs ?? 'bookings' };
     if (settings.format === 'json') {
