@@ -1,13 +1,15 @@
 import { Controller, HttpCode, HttpException, NotFoundException, Param, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import jsonata from 'jsonata';
 import { MessageRepository, storableText } from '@dockbridge/audit';
-import { verifyWebhook } from '@dockbridge/partners';
+import { boundedJsonata, verifyWebhook } from '@dockbridge/partners';
 import { AcceptMessage, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { refuseOversizedWebhook, webhookBodyLimit } from './webhook-body-limit';
 import { RefusalLog } from './refusal-log';
 import { WebhookEndpoints } from './webhook-endpoints';
+
+/** Longest a partner's idempotency path may run (it runs on the request path; a path takes microseconds). */
+const IDEMPOTENCY_PATH_TIMEOUT_MS = 50;
 
 /**
  * Partner webhooks: the exact bytes are verified (Standard Webhooks, HMAC or API key, any active
@@ -68,7 +70,7 @@ export class WebhooksController {
   private async idempotencyKey(settings: { verification: string; idempotencyHeader?: string; idempotencyPath?: string }, request: FastifyRequest, text: string): Promise<string | undefined> {
     if (settings.idempotencyPath) {
       try {
-        const value = await jsonata(settings.idempotencyPath).evaluate(JSON.parse(text));
+        const value = await boundedJsonata(settings.idempotencyPath, IDEMPOTENCY_PATH_TIMEOUT_MS).evaluate(JSON.parse(text));
         return value === undefined || value === null ? undefined : String(value);
       } catch {
         return undefined;

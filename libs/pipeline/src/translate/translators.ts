@@ -1,8 +1,7 @@
-import jsonata from 'jsonata';
 import type { Message } from '@dockbridge/audit';
 import { CanonicalOperation, checkCanonicalMessage, EdiMappingSettings, PartyDirectory, translateEdi } from '@dockbridge/mapping';
 import type { OrgRef } from '@dockbridge/platform';
-import type { PartnerProfile } from '@dockbridge/partners';
+import { boundedJsonata, type PartnerProfile } from '@dockbridge/partners';
 
 /** The content type of a canonical operations message (`POST /v1/messages`). */
 export const CANONICAL_CONTENT_TYPE = 'application/vnd.dockbridge.operations+json';
@@ -143,6 +142,9 @@ export const translateX12: Translator = async (message, context) => {
 /** A partner webhook (`POST /v1/webhooks/{partner}`): mapped by the partner's JSONata expression. */
 export const WEBHOOK_CONTENT_TYPE = 'application/vnd.dockbridge.webhook+json';
 
+/** Longest a partner's mapping may run on one webhook (a loop is rejected with the reason, not retried for ever). */
+const MAPPING_TIMEOUT_MS = 2_000;
+
 /**
  * Webhook body → canonical operations with the partner's JSONata mapping, the version the message
  * records (`metadata.mappingVersion`: a number, or 'current' for a replay that asked for today's).
@@ -159,7 +161,7 @@ export const translateWebhook: Translator = async (message, context) => {
   }
   let result: unknown;
   try {
-    result = await jsonata(mapping.expression).evaluate(body);
+    result = await boundedJsonata(mapping.expression, MAPPING_TIMEOUT_MS).evaluate(body);
   } catch (error) {
     const e = error as { message?: string; position?: number; token?: string };
     return { ...empty(), rejection: `mapping v${mapping.version} failed: ${e.message}${e.position !== undefined ? ` at position ${e.position}${e.token ? ` (${e.token})` : ''}` : ''}` };
