@@ -118,6 +118,12 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(await spine.waitForStatus(again.messageId, ['duplicate', 'delivered'])).toBe('duplicate');
     expect((await spine.messages.findById(again.messageId))?.statusReason).toMatch(/received before/);
     expect(await puts()).toBe(before);
+    // Each copy has its own 997 in outbound/ (the second does not replace the first: same ISA13, same minute).
+    const [firstAck] = await outbound(first.messageId);
+    const [againAck] = await outbound(again.messageId);
+    expect(firstAck?.name).toMatch(/^997_000000501_/);
+    expect(againAck?.name).toMatch(/^997_000000501_/);
+    expect(againAck.name).not.toBe(firstAck.name);
   });
 
   it('rejects a set whose data cannot be mapped, with a 997 naming segment and element, and records the reason', async () => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -6,7 +7,7 @@ import { join } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
 import { DataSource } from 'typeorm';
 import { AcceptMessage } from '@dockbridge/pipeline';
-import { generateEd25519KeyPair, PartnerFileRepository, PartnerRepository, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
+import { generateEd25519KeyPair, PartnerFileRepository, PartnerRepository, READ_SLICE_BYTES, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
@@ -217,6 +218,37 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     expect(rows[0].removed_at).not.toBeNull(); // kept for the record
   });
 
+  it('serves a file larger than a read slice byte-exact, never fetching all of it in one query', async () => {
+    // bytea comes back from the driver as hex text, buffered whole: one query for a 60 MiB file took ~550 MiB.
+    const big = Buffer.alloc(READ_SLICE_BYTES * 2 + 12345);
+    for (let i = 0; i < big.length; i += 4096) big.writeUInt32BE(i, i);
+    await files.put('test-wms', 'outbound', 'big-export.csv', big, { kind: 'export' });
+    let largest = 0;
+    const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
+    const spy = jest.spyOn(dataSource, 'createQueryRunner').mockImplementation((...args) => {
+      const runner = createQueryRunner(...args);
+      const query = runner.query.bind(runner) as (...a: unknown[]) => Promise<{ records?: { content?: unknown }[] }>;
+      runner.query = (async (...a: unknown[]) => {
+        const result = await query(...a);
+        for (const row of result?.records ?? []) if (Buffer.isBuffer(row.content)) largest = Math.max(largest, row.content.length);
+        return result;
+      }) as typeof runner.query;
+      return runner;
+    });
+    try {
+      const client = await connect({ username: 'testwms', password: PASSWORD });
+      const fetched = (await client.get('/outbound/big-export.csv')) as Buffer;
+      expect(fetched.length).toBe(big.length);
+      expect(fetched.equals(big)).toBe(true);
+      expect((await files.read('test-wms', 'outbound', 'big-export.csv'))!.content.equals(big)).toBe(true);
+      expect(largest).toBeGreaterThan(0);
+      expect(largest).toBeLessThanOrEqual(READ_SLICE_BYTES);
+    } finally {
+      spy.mockRestore();
+      await files.remove('test-wms', 'outbound', 'big-export.csv');
+    }
+  });
+
   it('refuses path traversal and anything outside the two folders', async () => {
     const client = await connect({ username: 'testwms', password: PASSWORD });
     await expect(client.get('/inbound/../../etc/passwd')).rejects.toThrow(/denied|outside/i);
@@ -245,11 +277,15 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     expect(((await theirs.get('/outbound/secret-997.x12')) as Buffer).equals(secret)).toBe(true);
   });
 
-  it('fails an upload larger than sftp.maxFileBytes and records nothing', async () => {
+  it('fails an upload larger than sftp.maxFileBytes, records nothing and logs the refusal for operators', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
     const client = await connect({ username: 'testwms', password: PASSWORD });
     await expect(client.put(Buffer.alloc(MAX_FILE_BYTES + 1, 'A'), '/inbound/too-big.edi')).rejects.toThrow(/maximum size/i);
     expect(await fileRows('test-wms', 'too-big.edi')).toHaveLength(0);
     expect(await messagesFor('test-wms', 'too-big.edi')).toHaveLength(0);
+    // The partner's client may show only "Failure" (OpenSSH does): the log says whose file and why.
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ msg: expect.stringMatching(/refused.*maxFileBytes/), partnerId: 'test-wms', fileName: 'too-big.edi', maxFileBytes: MAX_FILE_BYTES }));
+    warn.mockRestore();
     // Exactly the limit is fine.
     await client.put(Buffer.alloc(MAX_FILE_BYTES, 'A'), '/inbound/just-fits.edi');
     expect(await messagesFor('test-wms', 'just-fits.edi')).toHaveLength(1);

@@ -168,6 +168,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   PARTNERS_DIR: 'gateway.partnersDir',
   GATEWAY_WITH_WORKER: 'gateway.withWorker',
   GATEWAY_REFUSALS_PER_MINUTE: 'gateway.refusalsPerMinute',
+  GATEWAY_BODY_LIMIT_BYTES: 'gateway.bodyLimitBytes',
   SFTP_ENABLED: 'sftp.enabled',
   SFTP_HOST: 'sftp.host',
   SFTP_PORT: 'sftp.port',

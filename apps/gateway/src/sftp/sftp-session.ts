@@ -232,7 +232,7 @@ export class SftpSession {
       if (existing.messageId) throw denied(`${target.path} was already received (message ${existing.messageId}); upload under a new name`);
       initial = (await this.ctx.files.read(partnerId, 'inbound', target.name))?.content ?? initial;
     }
-    if (initial.length > this.ctx.maxFileBytes) throw failure(`file exceeds the maximum size of ${this.ctx.maxFileBytes} bytes`);
+    if (initial.length > this.ctx.maxFileBytes) throw this.tooLarge(target.name, initial.length);
     const buffer = Buffer.alloc(Math.min(this.ctx.maxFileBytes, Math.max(64 * 1024, initial.length)));
     initial.copy(buffer);
     this.sftp.handle(
@@ -255,7 +255,7 @@ export class SftpSession {
     if (handle.failed) throw failure(handle.failed);
     const end = offset + data.length;
     if (end > this.ctx.maxFileBytes) {
-      handle.failed = `file exceeds the maximum size of ${this.ctx.maxFileBytes} bytes; nothing was recorded`;
+      handle.failed = this.tooLarge(handle.name, end).message;
       handle.buffer = Buffer.alloc(0);
       handle.size = 0;
       throw failure(handle.failed);
@@ -268,6 +268,13 @@ export class SftpSession {
     data.copy(handle.buffer, offset);
     handle.size = Math.max(handle.size, end);
     this.sftp.status(reqid, STATUS_CODE.OK);
+  }
+
+  /** An upload over `maxFileBytes`: refused, and logged so operators can tell the partner why (nothing reaches the audit store). */
+  private tooLarge(fileName: string, atLeast: number): SftpError {
+    const { partnerId, maxFileBytes } = this.ctx;
+    this.logger.warn({ msg: 'sftp upload refused: larger than sftp.maxFileBytes; not recorded', partnerId, fileName, atLeastBytes: atLeast, maxFileBytes });
+    return failure(`file exceeds the maximum size of ${maxFileBytes} bytes; nothing was recorded`);
   }
 
   private async close(reqid: number, raw: Buffer): Promise<void> {

@@ -129,7 +129,9 @@ export const translateX12: Translator = async (message, context) => {
     operations: result.operations,
     refused,
     // Named after the message, so a retried translation replaces its acknowledgments instead of adding more.
-    acknowledgments: result.acknowledgments.map((ack, i) => ({ kind: ack.kind, name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(0, 8)}_${i + 1}.x12`, content: ack.content })),
+    // Named by the message id's random tail (its head is a timestamp: two messages acknowledging the same
+    // ISA13 within a minute would share a name and the later 997 would replace the earlier).
+    acknowledgments: result.acknowledgments.map((ack, i) => ({ kind: ack.kind, name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${i + 1}.x12`, content: ack.content })),
     interchanges: result.interchanges.map((i) => ({ key: i.key, refused: i.refused })),
     duplicateWindowDays: partner.settings.edi!.duplicateWindowDays ?? 30,
     notes: result.sets.flatMap((set) => (set.rejected ? [] : set.notes)),
