@@ -159,9 +159,6 @@ export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProb
 /** The same problems as sentences, each starting with its field path. */
 export const describeValidationErrors = (errors: ValidationError[], prefix = ''): string[] => fieldProblems(errors, prefix).map((p) => p.message);
 
-/** An unpaired UTF-16 surrogate: JSON can carry one (`"\\ud800"`), Postgres text and jsonb cannot. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * The first string (value or field name) in plain JSON that the audit store cannot hold, one with
  * the NUL character or an unpaired surrogate, as a problem naming its path
@@ -171,7 +168,8 @@ export function unstorableText(plain: unknown, path = ''): string | null {
   const at = path || 'body';
   if (typeof plain === 'string') {
     if (plain.includes('\u0000')) return `${at} contains the NUL character (\\u0000), which cannot be stored`;
-    if (LONE_SURROGATE.test(plain)) return `${at} contains an unpaired UTF-16 surrogate (not valid Unicode), which cannot be stored`;
+    // An unpaired UTF-16 surrogate: JSON can carry one (`"\\ud800"`), Postgres text and jsonb cannot.
+    if (!(plain as string & { isWellFormed(): boolean }).isWellFormed()) return `${at} contains an unpaired UTF-16 surrogate (not valid Unicode), which cannot be stored`;
     return null;
   }
   if (typeof plain !== 'object' || plain === null) return null;
