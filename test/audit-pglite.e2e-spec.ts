@@ -54,6 +54,10 @@ describe('audit store on PGlite', () => {
       ['received', 'delivered'],
     ]);
     expect((await messages.search({ documentId: 'PO-1' })).items.map((m) => m.id)).toEqual([message.id]);
+    // The EDI filters' JSON operators and partial indexes work embedded as well.
+    await messages.annotate(message.id, { fileName: 'po-1.edi', interchanges: [{ sender: 'ACME', control: '000000001', refused: false }] });
+    expect((await messages.search({ fileName: 'po-1.edi', interchange: '1' })).items.map((m) => m.id)).toEqual([message.id]);
+    expect((await messages.search({ interchange: '2' })).items).toEqual([]);
   });
 
   it('settles concurrent workers consistently', async () => {

@@ -9,6 +9,7 @@ import {
   InterchangeRepository,
   Message,
   MessageEvent,
+  MessageFilter,
   MessageRepository,
   migrate,
   NewOperation,
@@ -47,6 +48,7 @@ describe('audit store on Postgres', () => {
     'MessageArrivalOrder1767744000000',
     'IdempotencyKeyOnMessage1767830400000',
     'DropMessageSha256Index1767916800000',
+    'EdiSearchIndexes1768003200000',
   ];
 
   beforeAll(async () => {
@@ -217,6 +219,24 @@ describe('audit store on Postgres', () => {
       expect((await messages.search({ status: [] })).items).toEqual([]);
       expect((await messages.search({ partnerId: b, channel: 'webhook' })).items.map((m) => m.id)).toEqual([ids.b1]);
       expect((await messages.search({ partnerId: b, channel: ['sftp', 'webhook'] })).items.map((m) => m.id)).toEqual([ids.b1, ids.b0]);
+    });
+
+    it('filters EDI messages by upload file name (exact) and interchange control number (ISA13, zeros optional)', async () => {
+      const edi = partner();
+      const upload = await record(edi, { metadata: { fileName: 'ASN 7.edi' } });
+      const other = await record(edi, { metadata: { fileName: 'ASN 7.edi.bak' } });
+      await messages.annotate(upload.id, { interchanges: [{ sender: 'KETTLE', control: '000000007', refused: false }] });
+      await messages.annotate(other.id, { interchanges: [{ sender: 'KETTLE', control: '000000070', refused: true }, { sender: 'KETTLE', control: '123456789', refused: false }] });
+      const found = async (filter: MessageFilter) => (await messages.search({ partnerId: edi, ...filter })).items.map((m) => m.id);
+      expect(await found({ fileName: 'ASN 7.edi' })).toEqual([upload.id]);
+      expect(await found({ fileName: 'asn 7.edi' })).toEqual([]);
+      expect(await found({ interchange: '7' })).toEqual([upload.id]);
+      expect(await found({ interchange: ' 000000007 ' })).toEqual([upload.id]);
+      expect(await found({ interchange: '70' })).toEqual([other.id]); // a refused interchange counts
+      expect(await found({ interchange: '123456789' })).toEqual([other.id]);
+      expect(await found({ interchange: '8' })).toEqual([]);
+      expect(await found({ interchange: '7', fileName: 'ASN 7.edi.bak' })).toEqual([]);
+      expect(await messages.countBy({ interchange: '000000007', partnerId: edi })).toBe(1);
     });
 
     it('pages through everything exactly once, ties on received_at included', async () => {

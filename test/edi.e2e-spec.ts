@@ -108,6 +108,61 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     }
   });
 
+  it('lets engineers find an upload by file name or ISA13 and see its files: the upload, its 997, and whether the partner fetched it', async () => {
+    const client = new SftpClient();
+    await client.connect({ host: '127.0.0.1', port: sftpPort, username: 'kettle', password: PASSWORD, hostVerifier: (k: Buffer) => sshFingerprint(k) === hostKey });
+    try {
+      const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000121').replaceAll('000000102', '000000122');
+      await client.put(Buffer.from(edi), '/inbound/find-me 0121.edi');
+      const search = async (query: string) => {
+        const response = await spine.call('GET', `/v1/admin/messages?${query}`, { auth: 'admin' });
+        expect(response.status).toBe(200);
+        return ((await response.json()).items as { id: string }[]).map((m) => m.id);
+      };
+      const [messageId] = await search(`fileName=${encodeURIComponent('find-me 0121.edi')}`);
+      expect(messageId).toBeDefined();
+      expect(await search('fileName=find-me')).toEqual([]); // exact names only
+      expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe('delivered');
+      // The interchanges are recorded by translation; a carrier quotes ISA13 with or without its zeros.
+      expect(await search('interchange=000000122')).toEqual([messageId]);
+      expect(await search(`interchange=121&partner=${PARTNER}`)).toEqual([messageId]);
+      expect(await search('interchange=121&channel=webhook')).toEqual([]);
+      expect((await spine.messages.findById(messageId))!.metadata.interchanges).toEqual([
+        { sender: 'KETTLE', control: '000000121', refused: false },
+        { sender: 'KETTLE', control: '000000122', refused: false },
+      ]);
+
+      const filesOf = async () => (await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json()).files as Record<string, unknown>[];
+      const acks = (await outbound(messageId)).map((f) => f.name);
+      expect(acks).toHaveLength(2);
+      expect(await filesOf()).toEqual([
+        expect.objectContaining({ folder: 'inbound', name: 'find-me 0121.edi', kind: null, size: Buffer.byteLength(edi), removedAt: null }),
+        ...acks.map((name) => expect.objectContaining({ folder: 'outbound', name, kind: '997', removedAt: null })),
+      ]);
+      await client.get(`/outbound/${acks[0]}`);
+      await client.delete(`/outbound/${acks[0]}`);
+      const after = await filesOf();
+      expect(after.find((f) => f.name === acks[0])).toMatchObject({ removedAt: expect.any(String) });
+      expect(after.find((f) => f.name === acks[1])).toMatchObject({ removedAt: null });
+    } finally {
+      await client.end();
+    }
+    // A refused interchange is findable too (and its TA1 listed).
+    const { messageId: refused } = await (await post('/v1/edi', fixture('stranger-850.edi').replaceAll('000000301', '000000321'))).json();
+    expect(await spine.waitForStatus(refused, ['rejected', 'delivered', 'failed'])).toBe('rejected');
+    const found = await (await spine.call('GET', '/v1/admin/messages?interchange=321', { auth: 'admin' })).json();
+    expect(found.items.map((m: { id: string }) => m.id)).toEqual([refused]);
+    expect(found.items[0].metadata.interchanges).toEqual([{ sender: 'STRANGER', control: '000000321', refused: true }]);
+    const detail = await (await spine.call('GET', `/v1/admin/messages/${refused}`, { auth: 'admin' })).json();
+    expect(detail.files).toEqual([expect.objectContaining({ folder: 'outbound', kind: 'TA1' })]);
+  });
+
+  it('answers a search filter that is too long with 400 naming it', async () => {
+    const response = await spine.call('GET', `/v1/admin/messages?interchange=${'9'.repeat(16)}`, { auth: 'admin' });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).toMatch(/interchange/);
+  });
+
   it('does not deliver an interchange again: the same sender and ISA13 make the message a duplicate', async () => {
     const file = fixture('kettle-850-bad-quantity.edi').replace('three', '3').replaceAll('000000201', '000000501');
     const first = await (await post('/v1/edi', file)).json();

@@ -136,6 +136,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--from <iso>', 'received at or after (ISO 8601)')
     .option('--to <iso>', 'received before (ISO 8601)')
     .option('--document <id>', 'messages with an operation on this document or booking id')
+    .option('--file <name>', 'SFTP uploads of this file name')
+    .option('--interchange <isa13>', 'EDI messages carrying this interchange control number (ISA13; 123 finds 000000123)')
     .option('--limit <n>', 'page size, 1 to 500 (gateway default 50)')
     .option('--cursor <id>', 'the next page: the cursor printed under the previous page')
     .option('--json', 'print the API answer as JSON')
@@ -146,7 +148,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   messages
     .command('show')
-    .description('one message with its operations (outcome, attempts, last error) and events')
+    .description('one message with its operations (outcome, attempts, last error), events and files (the upload, its 997/TA1)')
     .argument('<id>', 'message id')
     .option('--json', 'print the API answer as JSON')
     .option('--payload', 'print only the raw payload, exactly as stored (e.g. to edit it and replay with --payload-file)')
@@ -173,6 +175,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--from <iso>', 'bulk filter: received at or after (ISO 8601)')
     .option('--to <iso>', 'bulk filter: received before (ISO 8601)')
     .option('--document <id>', 'bulk filter: document or booking id')
+    .option('--file <name>', 'bulk filter: SFTP upload file name')
+    .option('--interchange <isa13>', 'bulk filter: interchange control number (ISA13)')
     .option('--dry-run', 'bulk: only count the matching messages (the default)')
     .option('--no-dry-run', 'bulk: replay the matching messages')
     .option('--json', 'print the API answer as JSON')

@@ -89,6 +89,24 @@ describe('formatMessageDetail', () => {
     expect(text).toContain('      2026-11-01 12:35:01Z  permanent  HTTP 400  8 ms  Bad request: offsite');
     expect(text).toContain('  2026-11-01 12:35:02Z  delivering -> partially_failed  by worker: 1 of 2 operations failed');
     expect(text).not.toContain('{"operations":[]}'); // the payload only with --payload
+    expect(text).not.toContain('Files'); // none, or a gateway that does not list them
+  });
+
+  it("lists the message's files: the upload, and whether its 997 was fetched", () => {
+    const files = [
+      { folder: 'inbound', name: 'ASN-0001.edi', kind: null, size: 1234, createdAt: '2026-11-01T12:34:56Z', removedAt: null },
+      { folder: 'outbound', name: '997_000000001_a1_1.x12', kind: '997', size: 120, createdAt: '2026-11-01T12:35:00Z', removedAt: '2026-11-01T12:40:00Z' },
+      { folder: 'outbound', name: 'TA1_000000002_a1_2.x12', kind: 'TA1', size: 110, createdAt: '2026-11-01T12:35:00Z', removedAt: null },
+    ];
+    const lines = formatMessageDetail({ ...detail, files });
+    const at = lines.indexOf('Files (3)');
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      '  FILE                             KIND    SIZE        WRITTEN               STATE',
+      '  inbound/ASN-0001.edi             upload  1234 bytes  2026-11-01 12:34:56Z  present',
+      '  outbound/997_000000001_a1_1.x12  997     120 bytes   2026-11-01 12:35:00Z  removed 2026-11-01 12:40:00Z',
+      '  outbound/TA1_000000002_a1_2.x12  TA1     110 bytes   2026-11-01 12:35:00Z  not fetched yet',
+    ]);
   });
 });
 

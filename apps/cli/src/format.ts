@@ -51,10 +51,23 @@ export interface MessageEvent {
   reason: string | null;
 }
 
+/** A partner file of a message: the upload it came from, a 997/TA1 or export written for it. */
+export interface MessageFile {
+  folder: string;
+  name: string;
+  kind: string | null;
+  size: number;
+  createdAt: string;
+  /** The partner removed it (fetched, as a rule) or a newer file of the same name replaced it. */
+  removedAt: string | null;
+}
+
 export interface MessageDetail {
   message: MessageSummary & { rawPayload: string };
   operations: Operation[];
   events: MessageEvent[];
+  /** Absent from gateways older than this field. */
+  files?: MessageFile[];
 }
 
 export interface ReplayResult {
@@ -126,6 +139,9 @@ function formatAttempt(a: Attempt): string {
   return `      ${parts.join('  ')}${error}`;
 }
 
+/** An outbound file still there has not been fetched (partners remove what they fetch). */
+const fileState = (f: MessageFile) => (f.removedAt ? `removed ${time(f.removedAt)}` : f.folder === 'outbound' ? 'not fetched yet' : 'present');
+
 export function formatMessageDetail(detail: MessageDetail): string[] {
   const m = detail.message;
   const lines = [`Message ${m.id}`];
@@ -151,6 +167,11 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
   for (const e of detail.events) {
     const change = e.fromStatus ? `${e.fromStatus} -> ${e.toStatus}` : e.toStatus;
     lines.push(`  ${time(e.at)}  ${change}  by ${e.actor}${e.reason ? `: ${excerpt(e.reason, 200)}` : ''}`);
+  }
+  if (detail.files?.length) {
+    lines.push('', `Files (${detail.files.length})`);
+    const rows = detail.files.map((f) => [`${f.folder}/${f.name}`, f.kind ?? 'upload', `${f.size} bytes`, time(f.createdAt), fileState(f)]);
+    lines.push(...table(['FILE', 'KIND', 'SIZE', 'WRITTEN', 'STATE'], rows).map((line) => `  ${line}`));
   }
   lines.push('', '(--payload prints the raw payload)');
   return lines;

@@ -2,7 +2,7 @@ import { detailRequest, isX12, previewRequest, replayRequest, searchRequest, sen
 
 describe('searchRequest', () => {
   it('maps every filter to the query the admin search takes', () => {
-    const request = searchRequest({ status: 'failed, partially_failed', channel: 'webhook,api', partner: 'acme-wms', from: '2026-11-01T00:00:00Z', to: '2026-11-02T00:00:00Z', document: 'PO 1', limit: '20', cursor: 'c0ffee00-0000-4000-8000-000000000000' });
+    const request = searchRequest({ status: 'failed, partially_failed', channel: 'webhook,api', partner: 'acme-wms', from: '2026-11-01T00:00:00Z', to: '2026-11-02T00:00:00Z', document: 'PO 1', file: 'ASN 0001.edi', interchange: '123', limit: '20', cursor: 'c0ffee00-0000-4000-8000-000000000000' });
     expect(request.method).toBe('GET');
     const url = new URL(request.path, 'http://gateway');
     expect(url.pathname).toBe('/v1/admin/messages');
@@ -13,6 +13,8 @@ describe('searchRequest', () => {
       from: '2026-11-01T00:00:00Z',
       to: '2026-11-02T00:00:00Z',
       documentId: 'PO 1',
+      fileName: 'ASN 0001.edi',
+      interchange: '123',
       limit: '20',
       cursor: 'c0ffee00-0000-4000-8000-000000000000',
     });
@@ -48,6 +50,11 @@ describe('replayRequest', () => {
   it('maps --failed-only, --mapping, the payload, --reason and --operator of one message', () => {
     expect(replayRequest(id, { failedOnly: true, mapping: 'current', reason: 'platform back', operator: 'jo' }).body).toEqual({ mode: 'failed-only', mapping: 'current', reason: 'platform back', operator: 'jo' });
     expect(replayRequest(id, { payload: '{"operations":[]}' }).body).toEqual({ payload: '{"operations":[]}' });
+  });
+
+  it('takes the EDI filters (file name, interchange) for a bulk replay too', () => {
+    expect(replayRequest(undefined, { file: 'ASN.edi', interchange: '000000042' }).body).toEqual({ fileName: 'ASN.edi', interchange: '000000042' });
+    expect(() => replayRequest('c0ffee00-0000-4000-8000-000000000000', { interchange: '42' })).toThrow(UsageError);
   });
 
   it('turns filters without an id into a bulk replay, a dry run unless told otherwise', () => {

@@ -25,6 +25,10 @@ export interface FilterOptions {
   from?: string;
   to?: string;
   document?: string;
+  /** An SFTP upload's file name. */
+  file?: string;
+  /** An interchange control number (ISA13). */
+  interchange?: string;
 }
 
 export interface ListOptions extends FilterOptions {
@@ -59,6 +63,8 @@ const filterOf = (options: FilterOptions) => ({
   from: options.from,
   to: options.to,
   documentId: options.document,
+  fileName: options.file,
+  interchange: options.interchange,
 });
 
 const hasFilter = (options: FilterOptions) => Object.values(filterOf(options)).some((v) => v !== undefined);
@@ -71,7 +77,7 @@ export function searchRequest(options: ListOptions): GatewayRequest {
   const filter = filterOf(options);
   if (filter.status) query.set('status', filter.status.join(','));
   if (filter.channel) query.set('channel', filter.channel.join(','));
-  for (const key of ['partner', 'from', 'to', 'documentId'] as const) if (filter[key] !== undefined) query.set(key, filter[key]);
+  for (const key of ['partner', 'from', 'to', 'documentId', 'fileName', 'interchange'] as const) if (filter[key] !== undefined) query.set(key, filter[key]);
   if (options.limit !== undefined) {
     const limit = Number(options.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${SEARCH_MAX_LIMIT}`);
@@ -94,11 +100,11 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
   const mode = options.failedOnly ? 'failed-only' : undefined; // undefined: the API's default, rerun
   const common = { mode, reason: options.reason, operator: options.operator };
   if (id !== undefined) {
-    if (hasFilter(options)) throw new UsageError('give a message id or filters (--status, --channel, --partner, --from, --to, --document), not both');
+    if (hasFilter(options)) throw new UsageError('give a message id or filters (--status, --channel, --partner, --from, --to, --document, --file, --interchange), not both');
     if (options.dryRun !== undefined) throw new UsageError('--dry-run and --no-dry-run apply to bulk replay only (filters instead of an id)');
     return { method: 'POST', path: `/v1/admin/messages/${encodeURIComponent(id)}/replay`, body: defined({ ...common, mapping: options.mapping, payload: options.payload }) };
   }
-  if (!hasFilter(options)) throw new UsageError('give a message id, or at least one filter (--status, --channel, --partner, --from, --to, --document) for a bulk replay');
+  if (!hasFilter(options)) throw new UsageError('give a message id, or at least one filter (--status, --channel, --partner, --from, --to, --document, --file, --interchange) for a bulk replay');
   if (options.payload !== undefined) throw new UsageError('--payload-file applies to one message only (give its id)');
   return { method: 'POST', path: '/v1/admin/messages/replay', body: defined({ ...defined(filterOf(options)), ...common, mapping: options.mapping, dryRun: options.dryRun }) };
 }

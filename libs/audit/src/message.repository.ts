@@ -36,6 +36,14 @@ export interface MessageFilter {
   to?: Date;
   /** Messages with an operation on this document or booking id. */
   documentId?: string;
+  /** SFTP uploads of this file name (`metadata.fileName`, exact). */
+  fileName?: string;
+  /**
+   * EDI messages carrying an interchange with this control number (ISA13; `metadata.interchanges`,
+   * written by translation, refused interchanges included). A number shorter than ISA13's nine
+   * digits is padded with zeros: `123` finds `000000123`.
+   */
+  interchange?: string;
 }
 
 export interface MessageSearch extends MessageFilter {
@@ -384,6 +392,15 @@ export class MessageRepository {
         documentId: filter.documentId,
       });
     }
+    // Each written with the predicate of its partial index (migration EdiSearchIndexes), so the planner can use it.
+    if (filter.fileName !== undefined) {
+      qb.andWhere(`m.metadata ? 'fileName' AND m.metadata->>'fileName' = :fileName`, { fileName: filter.fileName });
+    }
+    if (filter.interchange !== undefined) {
+      qb.andWhere(`m.metadata ? 'interchanges' AND m.metadata->'interchanges' @> CAST(:interchanges AS jsonb)`, {
+        interchanges: JSON.stringify([{ control: normalizeIsa13(filter.interchange) }]),
+      });
+    }
     return qb;
   }
 
@@ -419,4 +436,10 @@ export class MessageRepository {
   ): Promise<void> {
     await manager.insert(MessageEvent, { id: newId(), messageId, fromStatus, toStatus, actor, reason });
   }
+}
+
+/** An ISA13 as written in the envelope: nine digits, so a shorter number is padded with zeros. */
+export function normalizeIsa13(control: string): string {
+  const trimmed = control.trim();
+  return /^\d{1,8}$/.test(trimmed) ? trimmed.padStart(9, '0') : trimmed;
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query, UnprocessableEntityException, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MessageRepository } from '@dockbridge/audit';
+import { PartnerFileRepository } from '@dockbridge/partners';
 import { ReplayError, ReplayMessage } from '@dockbridge/pipeline';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
@@ -14,21 +15,26 @@ export class AdminMessagesController {
   constructor(
     private readonly messages: MessageRepository,
     private readonly replays: ReplayMessage,
+    private readonly files: PartnerFileRepository,
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId; keyset paging with cursor' })
+  @ApiOperation({
+    summary: 'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId, fileName (SFTP upload), interchange (ISA13); keyset paging with cursor',
+  })
   async search(@Query() query: Record<string, unknown>) {
     const dto = parse(MessageSearchDto, query, 'search');
     return this.messages.search({ ...toFilter(dto), limit: dto.limit, cursor: dto.cursor });
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'A message with its raw payload, operations, attempts and events' })
+  @ApiOperation({
+    summary: "A message with its raw payload, operations, attempts and events, and its files: the upload it came from, the 997/TA1 written for it (removedAt: the partner fetched and removed it)",
+  })
   async detail(@Param('id', new ParseUUIDPipe()) id: string) {
-    const detail = await this.messages.findDetail(id);
+    const [detail, files] = await Promise.all([this.messages.findDetail(id), this.files.listByMessage(id)]);
     if (!detail) throw new NotFoundException(`message ${id} does not exist`);
-    return detail;
+    return { ...detail, files };
   }
 
   @Post(':id/replay')

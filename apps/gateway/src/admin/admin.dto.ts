@@ -14,6 +14,10 @@ export class MessageFilterDto {
   @IsOptional() @IsISO8601({ strict: true }) from?: string;
   @IsOptional() @IsISO8601({ strict: true }) to?: string;
   @IsOptional() @IsString() @MinLength(1) documentId?: string;
+  /** An SFTP upload's file name, exactly. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(255) fileName?: string;
+  /** An interchange control number (ISA13); `123` finds `000000123`. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(15) interchange?: string;
 }
 
 export class MessageSearchDto extends MessageFilterDto {
@@ -58,5 +62,7 @@ export function toFilter(dto: MessageFilterDto): MessageFilter {
     from: dto.from ? new Date(dto.from) : undefined,
     to: dto.to ? new Date(dto.to) : undefined,
     documentId: dto.documentId,
+    fileName: dto.fileName,
+    interchange: dto.interchange,
   };
 }

@@ -4,6 +4,7 @@ import { InterchangeReceiptsOutliveMessages1767657600000 } from './1767657600000
 import { MessageArrivalOrder1767744000000 } from './1767744000000-message-arrival-order';
 import { IdempotencyKeyOnMessage1767830400000 } from './1767830400000-idempotency-key-on-message';
 import { DropMessageSha256Index1767916800000 } from './1767916800000-drop-message-sha256-index';
+import { EdiSearchIndexes1768003200000 } from './1768003200000-edi-search-indexes';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const AUDIT_MIGRATIONS = [
   MessageArrivalOrder1767744000000,
   IdempotencyKeyOnMessage1767830400000,
   DropMessageSha256Index1767916800000,
+  EdiSearchIndexes1768003200000,
 ];

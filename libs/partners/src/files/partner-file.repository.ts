@@ -7,6 +7,7 @@ import {
   isPartnerFileName,
   isPartnerFolder,
   PartnerFileInfo,
+  PartnerFileRecord,
   PartnerFileWithContent,
   PartnerFolder,
   PutFileOptions,
@@ -41,6 +42,7 @@ interface FileRow {
   created_at: Date;
   message_id: string | null;
   kind: string | null;
+  removed_at?: Date | null;
   content?: Buffer;
 }
 
@@ -259,6 +261,21 @@ export class PartnerFileRepository {
       [fileId, partnerId, messageId],
     );
     return affected > 0;
+  }
+
+  /**
+   * Every file of a message, live or removed, oldest first: the upload it came from, the 997s and
+   * TA1s written for it, an export's file. `removedAt` tells when the partner removed it (fetched,
+   * as a rule) or a newer file of the same name replaced it.
+   */
+  async listByMessage(messageId: string): Promise<PartnerFileRecord[]> {
+    if (!UUID.test(messageId)) return [];
+    const { rows } = await exec(
+      this.dataSource.manager,
+      `SELECT ${INFO_COLUMNS}, removed_at FROM partner_file WHERE message_id = $1 ORDER BY created_at, folder, name`,
+      [messageId],
+    );
+    return rows.map((row) => ({ ...toInfo(row), removedAt: row.removed_at ? new Date(row.removed_at) : null }));
   }
 
   /** Removes one particular version of a file (by id) if it is still live; used to undo a failed upload. */

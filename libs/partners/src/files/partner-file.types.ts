@@ -41,6 +41,12 @@ export interface PartnerFileInfo {
   kind: string | null;
 }
 
+/** A file, live or not (a message's files, for operators). */
+export interface PartnerFileRecord extends PartnerFileInfo {
+  /** When it was removed (by the partner, or replaced by a newer file of the same name); null while live. */
+  removedAt: Date | null;
+}
+
 /** A file with its bytes. */
 export interface PartnerFileWithContent extends PartnerFileInfo {
   content: Buffer;

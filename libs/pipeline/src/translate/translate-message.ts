@@ -99,6 +99,10 @@ export class TranslateMessage {
 
     if (this.outbox) for (const ack of translation.acknowledgments) await this.outbox.deliver(message.partnerId, messageId, ack);
     if (translation.mappingVersion !== undefined) await this.messages.annotate(messageId, { mappingVersion: translation.mappingVersion });
+    // The interchanges, refused ones too, so that a message can be found by the ISA13 a carrier quotes (MessageFilter.interchange).
+    if (translation.interchanges.length > 0) {
+      await this.messages.annotate(messageId, { interchanges: translation.interchanges.map((i) => ({ sender: i.senderId, control: i.control, refused: i.refused })) });
+    }
     if (translation.rejection) {
       await this.messages.transition(messageId, 'rejected', 'worker', translation.rejection);
       return 'rejected';

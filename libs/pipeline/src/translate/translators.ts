@@ -37,8 +37,12 @@ export interface Translation {
   operations: { operation: CanonicalOperation; interchangeKey?: string }[];
   refused: RefusedUnit[];
   acknowledgments: Acknowledgment[];
-  /** Interchanges (`ISA05/ISA06/ISA13`, see interchangeKey) the payload carried and their acceptance. */
-  interchanges: { key: string; refused: boolean }[];
+  /**
+   * Interchanges the payload carried and their acceptance: `key` (`ISA05/ISA06/ISA13`, see
+   * interchangeKey) for duplicate detection, sender (ISA06) and control number (ISA13) recorded on
+   * the message for engineers to search by.
+   */
+  interchanges: { key: string; senderId: string; control: string; refused: boolean }[];
   /** Set when the message as a whole is refused: nothing to deliver, and this is why. */
   rejection?: string;
   /** A duplicate-detection window for the interchanges, days. */
@@ -132,7 +136,7 @@ export const translateX12: Translator = async (message, context) => {
     // Named by the message id's random tail (its head is a timestamp: two messages acknowledging the same
     // ISA13 within a minute would share a name and the later 997 would replace the earlier).
     acknowledgments: result.acknowledgments.map((ack, i) => ({ kind: ack.kind, name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${i + 1}.x12`, content: ack.content })),
-    interchanges: result.interchanges.map((i) => ({ key: i.key, refused: i.refused })),
+    interchanges: result.interchanges.map((i) => ({ key: i.key, senderId: i.senderId, control: i.control, refused: i.refused })),
     duplicateWindowDays: partner.settings.edi!.duplicateWindowDays ?? 30,
     notes: result.sets.flatMap((set) => (set.rejected ? [] : set.notes)),
   };
