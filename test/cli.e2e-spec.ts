@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartnerRepository } from '@dockbridge/partners';
@@ -148,6 +148,31 @@ describe('dockbridge CLI against a real gateway', () => {
     expect(wrongKey.stderr).toContain('(HTTP 401)');
     expect(wrongKey.stderr).toContain('check DOCKBRIDGE_API_KEY or --api-key');
     expect(wrongKey.stderr + wrongKey.stdout).not.toContain('dbk_not-a-real-key-000');
+  });
+
+  it('sends an EDI file under its name, finds it by name or ISA13, and shows its 997', async () => {
+    const partners = spine.app.get(PartnerRepository);
+    await partners.upsert({ id: 'kettle-cli', name: 'Kettle (CLI)', locationOrganisationId: DEMO.mainDc, settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } } }, 'api');
+    const { key } = await partners.issueApiKey('kettle-cli', { label: 'cli send test' });
+    const dir = mkdtempSync(join(tmpdir(), 'dockbridge-cli-'));
+    try {
+      const file = join(dir, 'kettle 0931.edi');
+      writeFileSync(file, readFileSync(join(EDI_FIXTURES, 'kettle-850-856.edi'), 'utf8').replaceAll('000000101', '000000931').replaceAll('000000102', '000000932'));
+      const sent = await dockbridge(['send', file, '--wait', '--api-key', key, '--json'], { DOCKBRIDGE_URL: spine.url });
+      expect(sent.code).toBe(0);
+      const { messageId: id, status } = JSON.parse(sent.stdout);
+      expect(status).toBe('delivered');
+      expect(id).toEqual(expect.any(String));
+
+      const byName = await dockbridge(['messages', 'list', '--file', 'kettle 0931.edi', '--json'], env);
+      expect(JSON.parse(byName.stdout).items.map((m: { id: string }) => m.id)).toEqual([id]);
+      const byInterchange = await dockbridge(['messages', 'list', '--interchange', '932'], env);
+      expect(byInterchange.stdout).toMatch(new RegExp(`^${id} .* kettle-cli +http-edi +delivered`, 'm'));
+      const shown = await dockbridge(['messages', 'show', id], env);
+      expect(shown.stdout).toMatch(/Files \(2\)\n {2}FILE +KIND +SIZE +WRITTEN +STATE\n {2}outbound\/997_000000931_\S+ +997 +\d+ bytes .* not fetched yet\n/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("exits 1 with the gateway's reason for an unknown message", async () => {

@@ -157,6 +157,18 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(detail.files).toEqual([expect.objectContaining({ folder: 'outbound', kind: 'TA1' })]);
   });
 
+  it('records the file name an HTTP upload gives, and refuses one that is not a plain file name', async () => {
+    const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000131').replaceAll('000000102', '000000132');
+    const { messageId } = await (await post('/v1/edi?fileName=ASN%200131.edi', edi)).json();
+    expect((await spine.messages.findById(messageId))!.metadata).toMatchObject({ fileName: 'ASN 0131.edi', via: 'http' });
+    expect((await spine.messages.search({ fileName: 'ASN 0131.edi' })).items.map((m) => m.id)).toEqual([messageId]);
+    for (const bad of ['..%2Fetc%2Fpasswd', '', 'a%00b', 'x&fileName=y']) {
+      const response = await post(`/v1/edi?fileName=${bad}`, edi);
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(await response.json())).toMatch(/fileName: 1 to 255 characters/);
+    }
+  });
+
   it('answers a search filter that is too long with 400 naming it', async () => {
     const response = await spine.call('GET', `/v1/admin/messages?interchange=${'9'.repeat(16)}`, { auth: 'admin' });
     expect(response.status).toBe(400);

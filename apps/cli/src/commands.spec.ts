@@ -53,11 +53,11 @@ describe('dockbridge commands (fake gateway)', () => {
     expect(fromEnv.sent[0].url).toBe('http://env:1234/v1/admin/messages');
   });
 
-  it('sends a file as its partner: X12 to /v1/edi, JSON to /v1/messages, with the API key', async () => {
+  it('sends a file as its partner: X12 to /v1/edi under its file name, JSON to /v1/messages, with the API key', async () => {
     const env = { DOCKBRIDGE_API_KEY: 'dbk_partner_key_secret' };
     const edi = await cli(['send', 'po.edi'], { status: 202, body: { messageId: 'm-1', status: 'received' } }, env);
     expect(edi.code).toBe(0);
-    expect(edi.sent[0]).toMatchObject({ url: `${DEFAULT_URL}/v1/edi`, method: 'POST', body: 'ISA*00*~' });
+    expect(edi.sent[0]).toMatchObject({ url: `${DEFAULT_URL}/v1/edi?fileName=po.edi`, method: 'POST', body: 'ISA*00*~' });
     expect(edi.sent[0].headers).toMatchObject({ 'x-api-key': 'dbk_partner_key_secret', 'content-type': 'application/edi-x12' });
     expect(edi.stdout).toBe('Message m-1: received\n');
     const canonical = await cli(['send', 'fix.json'], { status: 202, body: { messageId: 'm-2', status: 'received' } }, env);

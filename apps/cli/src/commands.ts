@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { ConnectionError, GatewayClient, GatewayError } from './client';
 import {
@@ -212,14 +213,14 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   program
     .command('send')
-    .description("send a file as its partner would: X12 to /v1/edi, canonical JSON to /v1/messages (the partner's API key)")
+    .description("send a file as its partner would: X12 to /v1/edi (with the file's name), canonical JSON to /v1/messages (the partner's API key)")
     .argument('<file>', 'X12 or JSON file')
     .option('--api-key <key>', "the partner's API key (default: $DOCKBRIDGE_API_KEY)")
     .option('--wait', 'wait until the message is settled and print its outcome')
     .option('--json', 'print the API answer as JSON')
     .action(async (file: string, options: { apiKey?: string; wait?: boolean; json?: boolean }, command: Command) => {
       const client = partner(command, options.apiKey);
-      const request = sendRequest(readText(readFile, file));
+      const request = sendRequest(readText(readFile, file), basename(file));
       const accepted = await client.send<{ messageId: string; status: string }>(request);
       if (!options.wait) {
         if (options.json) json(accepted);

@@ -98,4 +98,9 @@ describe('sendRequest', () => {
     expect(() => sendRequest('GS*PO*')).toThrow(UsageError);
     expect(() => sendRequest('GS*PO*')).toThrow(/neither X12 \(starting with ISA\) nor JSON/);
   });
+
+  it("names an X12 upload after its file (found again by it); JSON has no name to carry", () => {
+    expect(sendRequest('ISA*00*~', 'ASN 0001.edi').path).toBe('/v1/edi?fileName=ASN+0001.edi');
+    expect(sendRequest('{"operations":[]}', 'po.json').path).toBe('/v1/messages');
+  });
 });

@@ -125,8 +125,12 @@ export function partnerRequest(id: string): GatewayRequest {
 export const isX12 = (text: string): boolean => /^[\uFEFF\s]*ISA/.test(text);
 
 /** `send`: a file as its partner would send it: X12 to /v1/edi, anything else to /v1/messages (JSON). */
-export function sendRequest(text: string): GatewayRequest {
-  if (isX12(text)) return { method: 'POST', path: '/v1/edi', body: text, contentType: X12_CONTENT_TYPE };
+/** `fileName`: recorded with an X12 upload, so the message is found by it (`messages list --file`). */
+export function sendRequest(text: string, fileName?: string): GatewayRequest {
+  if (isX12(text)) {
+    const query = fileName ? `?${new URLSearchParams({ fileName })}` : '';
+    return { method: 'POST', path: `/v1/edi${query}`, body: text, contentType: X12_CONTENT_TYPE };
+  }
   try {
     JSON.parse(text);
   } catch (error) {

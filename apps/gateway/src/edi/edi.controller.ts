@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { storableText } from '@dockbridge/audit';
 import { translateEdi } from '@dockbridge/mapping';
-import type { PartnerProfile } from '@dockbridge/partners';
+import { isPartnerFileName, PARTNER_FILE_NAME_MAX, type PartnerProfile } from '@dockbridge/partners';
 import { AcceptMessage, directoryOf, ediSettingsOf, X12_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput } from '../http-error.filter';
@@ -13,6 +13,13 @@ export const X12_BODY_TYPES = ['application/edi-x12', 'application/edi', 'text/p
 const textOf = (body: unknown): string => {
   if (typeof body === 'string' && body.trim() !== '') return storableText(body);
   throw new BadInput('Invalid EDI upload', ['body: send the X12 interchange as the request body (content-type application/edi-x12)']);
+};
+
+/** The upload's file name, optional (found again by it, as SFTP uploads are): the rules of an SFTP file name. */
+const fileNameOf = (fileName: unknown): string | undefined => {
+  if (fileName === undefined) return undefined;
+  if (isPartnerFileName(fileName)) return fileName;
+  throw new BadInput('Invalid EDI upload', [`fileName: 1 to ${PARTNER_FILE_NAME_MAX} characters, without "/", "\\" or control characters, not "." or ".."`]);
 };
 
 /** X12 over HTTP: the same flow as an SFTP upload, and a dry run that delivers nothing. */
@@ -28,15 +35,17 @@ export class EdiController {
   @ApiConsumes('application/edi-x12')
   @ApiBody({ schema: { type: 'string', example: 'ISA*00*          *00*          *ZZ*KETTLE ...~' } })
   @ApiOperation({ summary: 'Upload an X12 file (850/856); the 997 lands in the partner outbound folder' })
+  @ApiQuery({ name: 'fileName', required: false, description: "The file's name, recorded so the message can be found by it (admin search fileName)" })
   @ApiResponse({ status: 202, description: 'Recorded durably; translation, acknowledgment and delivery follow' })
-  async upload(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown) {
+  async upload(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown, @Query('fileName') fileName?: unknown) {
+    const name = fileNameOf(fileName);
     const raw = textOf(body);
     const accepted = await this.accept.execute({
       partnerId: partner.id,
       channel: 'http-edi',
       rawPayload: raw,
       contentType: X12_CONTENT_TYPE,
-      metadata: { size: Buffer.byteLength(raw), via: 'http', platformAccount: partner.platformAccount },
+      metadata: { size: Buffer.byteLength(raw), via: 'http', platformAccount: partner.platformAccount, ...(name !== undefined && { fileName: name }) },
     });
     return { messageId: accepted.messageId, status: 'received' };
   }
