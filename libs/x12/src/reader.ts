@@ -21,6 +21,14 @@ export interface X12StreamOptions extends X12ReadOptions {
  * handed out after each of them, and after each transaction set.
  */
 const SLICE = 64 * 1024;
+/**
+ * Characters read between turns given back to the event loop (setImmediate). A source that is
+ * already in memory (a whole payload, as translation reads it) never waits for anything: without
+ * these turns, a 200 MiB file would hold the process — a worker's deliveries, its queue locks —
+ * for the seconds it takes to read and map. ~1 MiB: a turn every few tens of milliseconds.
+ */
+const TURN_EVERY = 16 * SLICE;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type X12Chunk = Buffer | Uint8Array | string;
 
@@ -37,6 +45,7 @@ export async function* readX12(
   }, options);
   const tokenizer = new X12Tokenizer(envelope, options);
   const decoder = new StringDecoder(options.encoding ?? 'utf8');
+  let sinceTurn = 0;
   for await (const chunk of source as AsyncIterable<X12Chunk>) {
     const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
     // Feed big chunks in slices and hand out their events in between: the segments of a slice
@@ -48,6 +57,11 @@ export async function* readX12(
         queue.length = 0;
         if (!tokenizer.paused) break;
         tokenizer.resume();
+      }
+      sinceTurn += Math.min(SLICE, text.length - from);
+      if (sinceTurn >= TURN_EVERY) {
+        sinceTurn = 0;
+        await nextTurn();
       }
     }
   }
