@@ -16,6 +16,7 @@ import {
   OperationRepository,
   runMigrations,
 } from '@dockbridge/audit';
+import { EdiSearchIndexes1768003200000 } from '../libs/audit/src/migrations/1768003200000-edi-search-indexes';
 import { PurgeExpired } from '@dockbridge/pipeline';
 import { createTestDatabase, TestDatabase } from './support/database';
 
@@ -73,6 +74,34 @@ describe('audit store on Postgres', () => {
     it('leave a schema the entities agree with (nothing for TypeORM to synchronise)', async () => {
       const pending = await dataSource.driver.createSchemaBuilder().log();
       expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    });
+
+    it('records the interchanges of messages translated before they were recorded, from their receipts', async () => {
+      const partnerId = partner();
+      const old = await record(partnerId, { metadata: { fileName: 'old.edi' } });
+      const already = await record(partnerId);
+      await messages.annotate(already.id, { interchanges: [{ sender: 'KETTLE', control: '000000078', refused: true }] });
+      // Receipts as translation writes them: ISA05/ISA06/ISA13 (a sender id may hold a slash).
+      await new InterchangeRepository(dataSource).claim(partnerId, ['ZZ/KET/TLE/000000077', 'ZZ/KETTLE/000000076'], old.id, 30);
+      await new InterchangeRepository(dataSource).claim(partnerId, ['ZZ/KETTLE/000000078'], already.id, 30);
+      const runner = dataSource.createQueryRunner();
+      try {
+        const migration = new EdiSearchIndexes1768003200000();
+        await migration.down(runner);
+        await migration.up(runner);
+      } finally {
+        await runner.release();
+      }
+      expect((await messages.findById(old.id))!.metadata).toEqual({
+        fileName: 'old.edi',
+        interchanges: [
+          { sender: 'KETTLE', control: '000000076', refused: false },
+          { sender: 'KET/TLE', control: '000000077', refused: false },
+        ],
+      });
+      // What translation recorded is kept (a refused interchange has no receipt to say so).
+      expect((await messages.findById(already.id))!.metadata.interchanges).toEqual([{ sender: 'KETTLE', control: '000000078', refused: true }]);
+      expect((await messages.search({ interchange: '77' })).items.map((m) => m.id)).toEqual([old.id]);
     });
 
     it('migrate() brings a fresh database up to date and is idempotent', async () => {
@@ -235,6 +264,10 @@ describe('audit store on Postgres', () => {
       expect(await found({ interchange: '70' })).toEqual([other.id]); // a refused interchange counts
       expect(await found({ interchange: '123456789' })).toEqual([other.id]);
       expect(await found({ interchange: '8' })).toEqual([]);
+      // A refused envelope's control number is recorded as sent (not padded): found as typed.
+      const short = await record(edi);
+      await messages.annotate(short.id, { interchanges: [{ sender: 'KETTLE', control: '42', refused: true }] });
+      expect(await found({ interchange: '42' })).toEqual([short.id]);
       expect(await found({ interchange: '7', fileName: 'ASN 7.edi.bak' })).toEqual([]);
       expect(await messages.countBy({ interchange: '000000007', partnerId: edi })).toBe(1);
     });

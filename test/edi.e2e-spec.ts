@@ -211,6 +211,11 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'duplicate'])).toBe('delivered');
     const replay = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'rerun' } })).json();
     expect(await spine.waitForStatus(replay.messageId, ['delivered', 'failed', 'duplicate'])).toBe('delivered');
+    // Each records the interchanges it carried; an edited payload without any is not found under the original's.
+    const edited = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { payload: 'not X12 at all' } })).json();
+    expect(await spine.waitForStatus(edited.messageId, ['rejected', 'delivered', 'failed'])).toBe('rejected');
+    expect((await spine.messages.findById(edited.messageId))!.metadata.interchanges).toBeUndefined();
+    expect((await spine.messages.search({ interchange: '601' })).items.map((m) => m.id).sort()).toEqual([messageId, replay.messageId].sort());
   });
 
   it('refuses an interchange from a sender id that is not the partner\'s, with a TA1', async () => {

@@ -36,7 +36,7 @@ export interface MessageFilter {
   to?: Date;
   /** Messages with an operation on this document or booking id. */
   documentId?: string;
-  /** SFTP uploads of this file name (`metadata.fileName`, exact). */
+  /** Messages of a named file (`metadata.fileName`, exact): SFTP uploads, HTTP uploads that gave a name, export files. */
   fileName?: string;
   /**
    * EDI messages carrying an interchange with this control number (ISA13; `metadata.interchanges`,
@@ -397,9 +397,10 @@ export class MessageRepository {
       qb.andWhere(`m.metadata ? 'fileName' AND m.metadata->>'fileName' = :fileName`, { fileName: filter.fileName });
     }
     if (filter.interchange !== undefined) {
-      qb.andWhere(`m.metadata ? 'interchanges' AND m.metadata->'interchanges' @> CAST(:interchanges AS jsonb)`, {
-        interchanges: JSON.stringify([{ control: normalizeIsa13(filter.interchange) }]),
-      });
+      // As typed and as ISA13 writes it (nine digits): a refused envelope's short control number is recorded as sent.
+      const forms = [...new Set([filter.interchange.trim(), normalizeIsa13(filter.interchange)])];
+      const contains = forms.map((_, i) => `m.metadata->'interchanges' @> CAST(:interchange${i} AS jsonb)`).join(' OR ');
+      qb.andWhere(`m.metadata ? 'interchanges' AND (${contains})`, Object.fromEntries(forms.map((control, i) => [`interchange${i}`, JSON.stringify([{ control }])])));
     }
     return qb;
   }

@@ -20,7 +20,7 @@ export class AdminMessagesController {
 
   @Get()
   @ApiOperation({
-    summary: 'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId, fileName (SFTP upload), interchange (ISA13); keyset paging with cursor',
+    summary: 'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId, fileName (of an upload or export, exact), interchange (ISA13); keyset paging with cursor',
   })
   async search(@Query() query: Record<string, unknown>) {
     const dto = parse(MessageSearchDto, query, 'search');

@@ -14,7 +14,7 @@ export class MessageFilterDto {
   @IsOptional() @IsISO8601({ strict: true }) from?: string;
   @IsOptional() @IsISO8601({ strict: true }) to?: string;
   @IsOptional() @IsString() @MinLength(1) documentId?: string;
-  /** An SFTP upload's file name, exactly. */
+  /** A file's name, exactly: SFTP uploads, HTTP uploads that gave one, export files. */
   @IsOptional() @IsString() @MinLength(1) @MaxLength(255) fileName?: string;
   /** An interchange control number (ISA13); `123` finds `000000123`. */
   @IsOptional() @IsString() @MinLength(1) @MaxLength(15) interchange?: string;

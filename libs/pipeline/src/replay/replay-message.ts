@@ -109,6 +109,6 @@ export class ReplayMessage {
 
 /** A replay is not the partner's request again: it must not answer for the original's idempotency key. */
 /** The original's metadata without what belonged to its receipt alone (its idempotency key, its ingress job). */
-function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, ...metadata }: Record<string, unknown>) {
+function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, interchanges: _interchanges, ...metadata }: Record<string, unknown>) {
   return metadata;
 }
