@@ -42,6 +42,12 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
 
   const post = (path: string, body: string): Promise<TestResponse> =>
     fetch(`${spine.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/edi-x12' }, body });
+  /** The partner's SFTP session, the server's host key checked. */
+  const sftp = async () => {
+    const client = new SftpClient();
+    await client.connect({ host: '127.0.0.1', port: sftpPort, username: 'kettle', password: PASSWORD, hostVerifier: (k: Buffer) => sshFingerprint(k) === hostKey });
+    return client;
+  };
   const document = async (id: string) => (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`)).json();
   const outbound = async (messageId: string) => (await files.list(PARTNER, 'outbound')).filter((f) => f.messageId === messageId);
   const ackText = async (messageId: string, kind: string) => {
@@ -85,8 +91,7 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
   });
 
   it('takes the same file over SFTP, and the partner fetches its 997 from outbound/', async () => {
-    const client = new SftpClient();
-    await client.connect({ host: '127.0.0.1', port: sftpPort, username: 'kettle', password: PASSWORD, hostVerifier: (k: Buffer) => sshFingerprint(k) === hostKey });
+    const client = await sftp();
     try {
       // Another interchange control number: the HTTP test's interchanges are duplicates now.
       const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000111').replaceAll('000000102', '000000112');
@@ -109,8 +114,7 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
   });
 
   it('lets engineers find an upload by file name or ISA13 and see its files: the upload, its 997, and whether the partner fetched it', async () => {
-    const client = new SftpClient();
-    await client.connect({ host: '127.0.0.1', port: sftpPort, username: 'kettle', password: PASSWORD, hostVerifier: (k: Buffer) => sshFingerprint(k) === hostKey });
+    const client = await sftp();
     try {
       const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000121').replaceAll('000000102', '000000122');
       await client.put(Buffer.from(edi), '/inbound/find-me 0121.edi');

@@ -124,12 +124,17 @@ export function partnerRequest(id: string): GatewayRequest {
 /** X12 starts with ISA (after a BOM or blank lines); anything else is sent as canonical JSON. */
 export const isX12 = (text: string): boolean => /^[\uFEFF\s]*ISA/.test(text);
 
-/** `send`: a file as its partner would send it: X12 to /v1/edi, anything else to /v1/messages (JSON). */
-/** A name the gateway records (its rule for SFTP file names); another is left out rather than refused. */
+/**
+ * A name the gateway records (isPartnerFileName of @dockbridge/partners, which this thin client does
+ * not load); another is left out rather than refused.
+ */
 // eslint-disable-next-line no-control-regex
 const recordableFileName = (name: string | undefined) => name !== undefined && name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\u0000-\u001f\u007f]/.test(name);
 
-/** `fileName`: recorded with an X12 upload, so the message is found by it (`messages list --file`). */
+/**
+ * `send`: a file as its partner would send it: X12 to /v1/edi, anything else to /v1/messages (JSON).
+ * `fileName` is recorded with an X12 upload, so the message is found by it (`messages list --file`).
+ */
 export function sendRequest(text: string, fileName?: string): GatewayRequest {
   if (isX12(text)) {
     const query = recordableFileName(fileName) ? `?${new URLSearchParams({ fileName: fileName! })}` : '';

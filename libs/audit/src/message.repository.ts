@@ -397,10 +397,12 @@ export class MessageRepository {
       qb.andWhere(`m.metadata ? 'fileName' AND m.metadata->>'fileName' = :fileName`, { fileName: filter.fileName });
     }
     if (filter.interchange !== undefined) {
-      // As typed and as ISA13 writes it (nine digits): a refused envelope's short control number is recorded as sent.
-      const forms = [...new Set([filter.interchange.trim(), normalizeIsa13(filter.interchange)])];
-      const contains = forms.map((_, i) => `m.metadata->'interchanges' @> CAST(:interchange${i} AS jsonb)`).join(' OR ');
-      qb.andWhere(`m.metadata ? 'interchanges' AND (${contains})`, Object.fromEntries(forms.map((control, i) => [`interchange${i}`, JSON.stringify([{ control }])])));
+      // As ISA13 writes it (nine digits) and as typed: a refused envelope's short control number is recorded as sent.
+      const carrying = (control: string) => JSON.stringify([{ control }]);
+      qb.andWhere(`m.metadata ? 'interchanges' AND (m.metadata->'interchanges' @> CAST(:isa13 AS jsonb) OR m.metadata->'interchanges' @> CAST(:typed AS jsonb))`, {
+        isa13: carrying(asIsa13(filter.interchange)),
+        typed: carrying(filter.interchange.trim()),
+      });
     }
     return qb;
   }
@@ -440,7 +442,7 @@ export class MessageRepository {
 }
 
 /** An ISA13 as written in the envelope: nine digits, so a shorter number is padded with zeros. */
-export function normalizeIsa13(control: string): string {
+function asIsa13(control: string): string {
   const trimmed = control.trim();
   return /^\d{1,8}$/.test(trimmed) ? trimmed.padStart(9, '0') : trimmed;
 }

@@ -107,8 +107,11 @@ export class ReplayMessage {
 
 }
 
-/** A replay is not the partner's request again: it must not answer for the original's idempotency key. */
-/** The original's metadata without what belonged to its receipt alone (its idempotency key, its ingress job). */
+/**
+ * The original's metadata without what belonged to its receipt alone: its idempotency key (a replay
+ * is not the partner's request again), its ingress job, and its interchanges (the replay's own
+ * translation records those it carries; an edited payload may carry none).
+ */
 function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, interchanges: _interchanges, ...metadata }: Record<string, unknown>) {
   return metadata;
 }

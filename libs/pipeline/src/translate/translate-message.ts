@@ -1,4 +1,4 @@
-import { DocumentOperation, InterchangeRepository, Message, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { DocumentOperation, InterchangeRepository, Message, MessageMetadata, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { targetOf } from '@dockbridge/mapping';
 import type { PartnerMappingRepository, PartnerProfile, PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues } from '../message-queues';
@@ -98,11 +98,12 @@ export class TranslateMessage {
       : { operations: [], refused: [], acknowledgments: [], interchanges: [], rejection: `no translator for content type ${message.contentType}` };
 
     if (this.outbox) for (const ack of translation.acknowledgments) await this.outbox.deliver(message.partnerId, messageId, ack);
-    if (translation.mappingVersion !== undefined) await this.messages.annotate(messageId, { mappingVersion: translation.mappingVersion });
-    // The interchanges, refused ones too, so that a message can be found by the ISA13 a carrier quotes (MessageFilter.interchange).
-    if (translation.interchanges.length > 0) {
-      await this.messages.annotate(messageId, { interchanges: translation.interchanges.map((i) => ({ sender: i.senderId, control: i.control, refused: i.refused })) });
-    }
+    // What the message is found and replayed by: the mapping version (webhooks); the interchanges, refused
+    // ones too, for the ISA13 a carrier quotes (MessageFilter.interchange).
+    const facts: MessageMetadata = {};
+    if (translation.mappingVersion !== undefined) facts.mappingVersion = translation.mappingVersion;
+    if (translation.interchanges.length > 0) facts.interchanges = translation.interchanges.map((i) => ({ sender: i.senderId, control: i.control, refused: i.refused }));
+    if (Object.keys(facts).length > 0) await this.messages.annotate(messageId, facts);
     if (translation.rejection) {
       await this.messages.transition(messageId, 'rejected', 'worker', translation.rejection);
       return 'rejected';
