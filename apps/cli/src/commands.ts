@@ -170,6 +170,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--payload-file <path>', 'one message: edit-and-replay with this corrected payload (EDI or JSON text)')
     .option('--reason <text>', 'why, recorded with the replay')
     .option('--operator <name>', 'who, recorded as operator:<name> (gateway default: admin)')
+    .option('--override-organisations', "one message: deliver even to organisations outside the partner's profile (recorded with --operator and --reason)")
     .option('--status <list>', 'bulk filter: comma list of statuses')
     .option('--channel <list>', 'bulk filter: comma list of channels')
     .option('--partner <id>', 'bulk filter: partner id')

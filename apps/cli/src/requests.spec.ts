@@ -50,6 +50,8 @@ describe('replayRequest', () => {
   it('maps --failed-only, --mapping, the payload, --reason and --operator of one message', () => {
     expect(replayRequest(id, { failedOnly: true, mapping: 'current', reason: 'platform back', operator: 'jo' }).body).toEqual({ mode: 'failed-only', mapping: 'current', reason: 'platform back', operator: 'jo' });
     expect(replayRequest(id, { payload: '{"operations":[]}' }).body).toEqual({ payload: '{"operations":[]}' });
+    expect(replayRequest(id, { overrideOrganisations: true, reason: 'moved' }).body).toEqual({ overrideOrganisations: true, reason: 'moved' });
+    expect(() => replayRequest(undefined, { status: 'failed', overrideOrganisations: true })).toThrow(/one message only/);
   });
 
   it('takes the EDI filters (file name, interchange) for a bulk replay too', () => {

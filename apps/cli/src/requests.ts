@@ -43,6 +43,8 @@ export interface ReplayOptions extends FilterOptions {
   payload?: string;
   reason?: string;
   operator?: string;
+  /** One message: deliver even to organisations outside the partner's profile (recorded with operator and reason). */
+  overrideOrganisations?: boolean;
   /** Bulk only; undefined means the API's default, a dry run. */
   dryRun?: boolean;
 }
@@ -102,10 +104,12 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
   if (id !== undefined) {
     if (hasFilter(options)) throw new UsageError('give a message id or filters (--status, --channel, --partner, --from, --to, --document, --file, --interchange), not both');
     if (options.dryRun !== undefined) throw new UsageError('--dry-run and --no-dry-run apply to bulk replay only (filters instead of an id)');
-    return { method: 'POST', path: `/v1/admin/messages/${encodeURIComponent(id)}/replay`, body: defined({ ...common, mapping: options.mapping, payload: options.payload }) };
+    const body = { ...common, mapping: options.mapping, payload: options.payload, overrideOrganisations: options.overrideOrganisations };
+    return { method: 'POST', path: `/v1/admin/messages/${encodeURIComponent(id)}/replay`, body: defined(body) };
   }
   if (!hasFilter(options)) throw new UsageError('give a message id, or at least one filter (--status, --channel, --partner, --from, --to, --document, --file, --interchange) for a bulk replay');
   if (options.payload !== undefined) throw new UsageError('--payload-file applies to one message only (give its id)');
+  if (options.overrideOrganisations) throw new UsageError('--override-organisations applies to one message only (give its id)');
   return { method: 'POST', path: '/v1/admin/messages/replay', body: defined({ ...defined(filterOf(options)), ...common, mapping: options.mapping, dryRun: options.dryRun }) };
 }
 

@@ -1,4 +1,4 @@
-import { checkCanonicalMessage, targetOf } from './canonical-operation';
+import { checkCanonicalMessage, organisationScopeProblems, targetOf } from './canonical-operation';
 
 const location = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const upsert = { kind: 'document.upsert', organisationId: location, document: { id: 'PO-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } };
@@ -69,5 +69,22 @@ describe('checkCanonicalMessage', () => {
   it('names the platform object each operation acts on', () => {
     expect(targetOf(upsert as never)).toBe('PO-1');
     expect(targetOf({ kind: 'document.delete', organisationId: location, documentId: 'PO-2' })).toBe('PO-2');
+  });
+});
+
+describe('organisationScopeProblems', () => {
+  const other = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e02';
+  const remove = (organisationId: string) => ({ kind: 'document.delete' as const, organisationId, documentId: 'PO-9' });
+
+  it('passes operations on allowed organisations, whatever the case of the uuid', () => {
+    expect(organisationScopeProblems([remove(location), remove(location.toUpperCase())], new Set([location]))).toEqual([]);
+  });
+
+  it('names each operation outside by position, kind and organisation, and counts past twenty', () => {
+    const operations = [remove(location), ...Array.from({ length: 25 }, () => remove(other))];
+    const problems = organisationScopeProblems(operations, new Set([location]));
+    expect(problems).toHaveLength(21);
+    expect(problems[0]).toBe(`operations[1] (document.delete) acts on organisation ${other}, which this partner may not act on`);
+    expect(problems[20]).toBe('and 5 more operations on organisations this partner may not act on');
   });
 });

@@ -145,3 +145,22 @@ export function checkCanonicalMessage(plain: unknown): CanonicalMessageCheck {
   );
   return both.length ? { ok: false, problems: both } : { ok: true, operations };
 }
+
+/** Problems listed by name before the rest are only counted (a message may hold 100,000 operations). */
+const MAX_SCOPE_PROBLEMS = 20;
+
+/**
+ * Operations that act on an organisation outside `allowed` (lower-case uuids), each named by
+ * position, kind and organisation: a partner may act only on the organisations its profile names.
+ */
+export function organisationScopeProblems(operations: readonly CanonicalOperation[], allowed: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  let more = 0;
+  operations.forEach((op, i) => {
+    if (allowed.has(String(op.organisationId).toLowerCase())) return;
+    if (problems.length < MAX_SCOPE_PROBLEMS) problems.push(`operations[${i}] (${op.kind}) acts on organisation ${op.organisationId}, which this partner may not act on`);
+    else more++;
+  });
+  if (more > 0) problems.push(`and ${more} more operations on organisations this partner may not act on`);
+  return problems;
+}

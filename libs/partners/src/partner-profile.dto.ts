@@ -84,6 +84,7 @@ export class PartnerExportSettingsDto implements PartnerExportSettings {
 
 /** Delivery settings, plus the sections of each ingress kind (`edi` so far) and the party directory. */
 export class PartnerSettingsDto implements PartnerSettings {
+  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true, message: 'each of organisations must be a platform organisation UUID' }) organisations?: string[];
   @IsOptional() @IsBoolean() enableBaseOrgs?: boolean;
   @IsOptional() @IsString() @MinLength(1) @MaxLength(100) selfCoreId?: string;
   @IsOptional() @IsInt() @Min(1) batchThreshold?: number;

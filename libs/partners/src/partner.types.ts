@@ -21,6 +21,8 @@ export interface PartnerDeliverySettings {
  * because settings are shown to operators as they are.
  */
 export interface PartnerSettings extends PartnerDeliverySettings {
+  /** Platform organisations (uuids) this partner may act on besides its location; see organisationsOf. */
+  organisations?: string[];
   edi?: PartnerEdiSettings;
   webhook?: PartnerWebhookSettings;
   /** Scheduled bookings exports delivered to this partner. */
@@ -75,6 +77,14 @@ export interface PartnerProfile {
   source: PartnerSource;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * The organisations a partner may act on: its location, plus those its profile names. Every
+ * operation to any other is refused (at ingress, or by translation for mapped webhooks and replays).
+ */
+export function organisationsOf(partner: Pick<PartnerProfile, 'locationOrganisationId' | 'settings'>): ReadonlySet<string> {
+  return new Set([partner.locationOrganisationId, ...(partner.settings.organisations ?? [])].map((id) => id.toLowerCase()));
 }
 
 /**

@@ -97,8 +97,8 @@ class ConnectionsCloser implements OnApplicationShutdown {
     },
     {
       provide: ReplayMessage,
-      inject: [MessageRepository, OperationRepository, MessageQueues],
-      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues) => new ReplayMessage(m, o, q),
+      inject: [MessageRepository, OperationRepository, MessageQueues, PartnerRepository],
+      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, p: PartnerRepository) => new ReplayMessage(m, o, q, p),
     },
     {
       provide: AcceptMessage,

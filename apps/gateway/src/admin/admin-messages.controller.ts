@@ -4,6 +4,7 @@ import { MessageRepository } from '@dockbridge/audit';
 import { PartnerFileRepository } from '@dockbridge/partners';
 import { ReplayError, ReplayMessage } from '@dockbridge/pipeline';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { BadInput } from '../http-error.filter';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
 
 /** Operators find, inspect and replay messages. Replays are new messages linked by replay_of; nothing is rewritten. */
@@ -44,11 +45,19 @@ export class AdminMessagesController {
     const dto = parse(ReplayDto, body, 'replay request');
     const payload = dto.payload === undefined ? undefined : typeof dto.payload === 'string' ? dto.payload : JSON.stringify(dto.payload);
     try {
-      const replay = await this.replays.replay(id, { mode: dto.mode ?? 'rerun', payload, mapping: dto.mapping, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason });
+      const replay = await this.replays.replay(id, {
+        mode: dto.mode ?? 'rerun',
+        payload,
+        mapping: dto.mapping,
+        actor: `operator:${dto.operator ?? 'admin'}`,
+        reason: dto.reason,
+        overrideOrganisations: dto.overrideOrganisations,
+      });
       return { messageId: replay.id, replayOf: id, status: replay.status };
     } catch (error) {
       if (!(error instanceof ReplayError)) throw error;
       if (error.code === 'not-found') throw new NotFoundException(error.message);
+      if (error.code === 'invalid-payload') throw new BadInput(error.message, error.details);
       throw new UnprocessableEntityException(error.message);
     }
   }

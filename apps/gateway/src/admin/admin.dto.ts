@@ -33,6 +33,8 @@ export class ReplayDto {
   @IsOptional() payload?: unknown;
   @IsOptional() @IsString() @MaxLength(500) reason?: string;
   @IsOptional() @IsString() @MaxLength(100) operator?: string;
+  /** Deliver even operations on organisations outside the partner's profile; recorded on the replay with operator and reason. */
+  @IsOptional() @IsBoolean() overrideOrganisations?: boolean;
 }
 
 export class BulkReplayDto extends MessageFilterDto {

@@ -2,8 +2,8 @@ import { Controller, Get, HttpCode, HttpException, NotFoundException, Param, Par
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { MessageRepository } from '@dockbridge/audit';
-import { checkCanonicalMessage } from '@dockbridge/mapping';
-import type { PartnerProfile } from '@dockbridge/partners';
+import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
+import { organisationsOf, type PartnerProfile } from '@dockbridge/partners';
 import { AcceptMessage, CANONICAL_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput, ErrorBody } from '../http-error.filter';
@@ -24,7 +24,7 @@ export class MessagesController {
   @ApiOperation({ summary: 'Submit operations (document upserts and deletes, booking changes) for delivery' })
   @ApiBody({ schema: { example: { operations: [{ kind: 'document.upsert', organisationId: '<location uuid>', document: { id: 'PO-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] } } })
   @ApiResponse({ status: 202, description: 'Recorded durably; delivery follows. Body: {messageId, status}' })
-  @ApiResponse({ status: 400, description: 'Invalid body; `details` names each offending field. Nothing is accepted.' })
+  @ApiResponse({ status: 400, description: "Invalid body, or an operation on an organisation outside the partner's profile; `details` names each offending field or operation. Nothing is accepted." })
   @ApiResponse({ status: 415, description: 'The body is not sent as application/json' })
   async submit(@CurrentPartner() partner: PartnerProfile, @Req() request: FastifyRequest & { rawBody?: Buffer }) {
     // X12 and form types are parsed too (for other routes): say what is wrong instead of judging their bytes as operations.
@@ -35,6 +35,9 @@ export class MessagesController {
     const raw = request.rawBody?.toString('utf8') ?? JSON.stringify(request.body ?? null);
     const check = checkCanonicalMessage(request.body);
     if (!check.ok) throw new BadInput('Invalid message', check.problems);
+    const allowed = organisationsOf(partner);
+    const outside = organisationScopeProblems(check.operations, allowed);
+    if (outside.length) throw new BadInput('Operations outside the organisations this partner may act on', [...outside, `partner ${partner.id} may act on: ${[...allowed].join(', ')}`]);
     const accepted = await this.accept.execute({
       partnerId: partner.id,
       channel: 'api',

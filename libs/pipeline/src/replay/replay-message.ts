@@ -1,4 +1,7 @@
+import { Logger } from '@nestjs/common';
 import { Actor, Message, MessageFilter, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
+import { organisationsOf, type PartnerRepository } from '@dockbridge/partners';
 import { type MessageQueues, translateJobOf } from '../message-queues';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 
@@ -16,12 +19,19 @@ export interface ReplayRequest {
   reason?: string;
   /** Webhooks: map with the version the original used (default) or today's. */
   mapping?: 'original' | 'current';
+  /**
+   * Deliver operations on organisations the partner's profile does not name (an operator's explicit
+   * decision, recorded on the replay with who and why); otherwise such a replay is refused.
+   */
+  overrideOrganisations?: boolean;
 }
 
 export class ReplayError extends Error {
   constructor(
-    readonly code: 'not-found' | 'nothing-to-retry' | 'not-replayable',
+    readonly code: 'not-found' | 'nothing-to-retry' | 'not-replayable' | 'invalid-payload',
     message: string,
+    /** What is wrong with an edited payload, each problem by path. */
+    readonly details: string[] = [],
   ) {
     super(message);
   }
@@ -35,10 +45,13 @@ export const BULK_REPLAY_LIMIT = 10_000;
  * and attempts are never rewritten, so the audit trail keeps every try.
  */
 export class ReplayMessage {
+  private readonly logger = new Logger('Replay');
+
   constructor(
     private readonly messages: MessageRepository,
     private readonly operations: OperationRepository,
     private readonly queues: MessageQueues,
+    private readonly partners: PartnerRepository,
   ) {}
 
   async replay(messageId: string, request: ReplayRequest): Promise<Message> {
@@ -51,6 +64,7 @@ export class ReplayMessage {
       throw new ReplayError('not-replayable', `message ${messageId} is a bookings export (a file dockbridge wrote, not one a partner sent): run the export again instead`);
     }
     const { rawPayload, contentType } = await this.payloadFor(original, request);
+    if (request.payload !== undefined && contentType === CANONICAL_CONTENT_TYPE) await this.checkEdited(original, rawPayload, request.overrideOrganisations === true);
     const replay = await this.messages.record({
       partnerId: original.partnerId,
       channel: 'replay',
@@ -60,10 +74,20 @@ export class ReplayMessage {
       metadata: {
         ...ownFactsOnly(original.metadata),
         ...(request.mapping === 'current' && { mappingVersion: 'current' }),
-        replay: { mode: request.mode, edited: request.payload !== undefined, by: request.actor, reason: request.reason ?? null, mapping: request.mapping ?? 'original' },
+        replay: {
+          mode: request.mode,
+          edited: request.payload !== undefined,
+          by: request.actor,
+          reason: request.reason ?? null,
+          mapping: request.mapping ?? 'original',
+          ...(request.overrideOrganisations && { organisationOverride: true }),
+        },
       },
       actor: request.actor,
     });
+    if (request.overrideOrganisations) {
+      this.logger.warn({ msg: 'replay may act outside the partner\'s organisations (operator override)', messageId: replay.id, replayOf: original.id, partnerId: original.partnerId, by: request.actor, reason: request.reason ?? null });
+    }
     await this.queues.tryEnqueueTranslate([translateJobOf(replay.id)]);
     return replay;
   }
@@ -94,6 +118,24 @@ export class ReplayMessage {
     return { replayed, skipped };
   }
 
+  /** An edited canonical payload is held to what `POST /v1/messages` accepts: refused here, nothing recorded. */
+  private async checkEdited(original: Message, rawPayload: string, overrideOrganisations: boolean): Promise<void> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawPayload);
+    } catch (error) {
+      throw new ReplayError('invalid-payload', 'the edited payload is not JSON', [(error as Error).message]);
+    }
+    const check = checkCanonicalMessage(parsed);
+    if (!check.ok) throw new ReplayError('invalid-payload', 'the edited payload is not a valid message', check.problems);
+    if (overrideOrganisations) return;
+    const partner = await this.partners.findById(original.partnerId);
+    const outside = partner ? organisationScopeProblems(check.operations, organisationsOf(partner)) : [`partner ${original.partnerId} does not exist`];
+    if (outside.length) {
+      throw new ReplayError('invalid-payload', `the edited payload acts outside the organisations partner ${original.partnerId} may act on (overrideOrganisations: true delivers it anyway, recorded)`, outside);
+    }
+  }
+
   private async payloadFor(original: Message, request: ReplayRequest): Promise<{ rawPayload: string; contentType: string }> {
     if (request.payload !== undefined) return { rawPayload: request.payload, contentType: original.contentType };
     if (request.mode === 'rerun') return { rawPayload: original.rawPayload, contentType: original.contentType };
@@ -112,6 +154,6 @@ export class ReplayMessage {
  * is not the partner's request again), its ingress job, and its interchanges (the replay's own
  * translation records those it carries; an edited payload may carry none).
  */
-function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, interchanges: _interchanges, ...metadata }: Record<string, unknown>) {
+function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, interchanges: _interchanges, replay: _replay, ...metadata }: Record<string, unknown>) {
   return metadata;
 }

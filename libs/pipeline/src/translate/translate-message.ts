@@ -1,6 +1,6 @@
 import { DocumentOperation, InterchangeRepository, Message, MessageMetadata, MessageRepository, OperationRepository } from '@dockbridge/audit';
-import { targetOf } from '@dockbridge/mapping';
-import type { PartnerMappingRepository, PartnerProfile, PartnerRepository } from '@dockbridge/partners';
+import { organisationScopeProblems, targetOf } from '@dockbridge/mapping';
+import { organisationsOf, type PartnerMappingRepository, type PartnerProfile, type PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues } from '../message-queues';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { dropSupersededWrites, planDelivery } from './delivery-plan';
@@ -104,8 +104,10 @@ export class TranslateMessage {
     if (translation.mappingVersion !== undefined) facts.mappingVersion = translation.mappingVersion;
     if (translation.interchanges.length > 0) facts.interchanges = translation.interchanges.map((i) => ({ sender: i.senderId, control: i.control, refused: i.refused }));
     if (Object.keys(facts).length > 0) await this.messages.annotate(messageId, facts);
-    if (translation.rejection) {
-      await this.messages.transition(messageId, 'rejected', 'worker', translation.rejection);
+    const scope = organisationScope(message, partner, translation);
+    const rejection = translation.rejection ?? scope.rejection;
+    if (rejection) {
+      await this.messages.transition(messageId, 'rejected', 'worker', rejection);
       return 'rejected';
     }
 
@@ -113,7 +115,7 @@ export class TranslateMessage {
     const keys = message.replayOf ? [] : translation.interchanges.filter((i) => !i.refused).map((i) => i.key);
     const duplicates = await this.interchanges.claim(message.partnerId, keys, messageId, translation.duplicateWindowDays ?? 30);
     const { kept: operations, notes: superseded } = dropSupersededWrites(translation.operations.filter((o) => !o.interchangeKey || !duplicates.has(o.interchangeKey)));
-    const notes = [...(translation.notes ?? []), ...superseded];
+    const notes = [...(translation.notes ?? []), ...superseded, ...scope.notes];
     if (duplicates.size > 0 && duplicates.size === keys.length) {
       await this.messages.transition(messageId, 'duplicate', 'worker', `interchange ${[...duplicates].join(', ')} was received before; not delivered again`);
       return 'duplicate';
@@ -152,4 +154,20 @@ export class TranslateMessage {
     await this.queues.enqueueDeliveries(plan.single);
     for (const batch of plan.batches) await this.queues.enqueueBatch(batch);
   }
+}
+
+/**
+ * Whether a translation stays within the organisations its partner may act on (organisationsOf):
+ * mapped webhooks and replays are checked here, as `POST /v1/messages` is at ingress. An operator's
+ * replay with `overrideOrganisations` goes through, and says so in the message's events.
+ */
+function organisationScope(message: Message, partner: PartnerProfile | null, translation: Translation): { rejection?: string; notes: string[] } {
+  if (!partner) return { rejection: `partner ${message.partnerId} does not exist: nothing can be delivered for it`, notes: [] };
+  const problems = organisationScopeProblems(translation.operations.map((o) => o.operation), organisationsOf(partner));
+  if (problems.length === 0) return { notes: [] };
+  const replay = message.metadata?.replay as { organisationOverride?: unknown; by?: unknown } | undefined;
+  if (message.channel === 'replay' && replay?.organisationOverride === true) {
+    return { notes: [`organisation scope of partner ${partner.id} overridden by ${String(replay.by)}: ${problems.join('; ')}`] };
+  }
+  return { rejection: `operations outside the organisations partner ${partner.id} may act on: ${problems.join('; ')}`, notes: [] };
 }
