@@ -114,7 +114,8 @@ describe('audit store on PGlite', () => {
     expect(first.map((r) => r.existing)).toEqual([false, false, true, false]);
     expect(first[2].id).toBe(first[0].id);
     const again = await recorded([entry('{"n":5}', 'k2'), entry('{"n":6}', 'k3')]);
-    expect(again).toEqual([{ id: first[3].id, existing: true }, { id: expect.any(String), existing: false }]);
+    expect(again).toEqual([{ id: first[3].id, existing: true, samePayload: false }, { id: expect.any(String), existing: false }]);
+    expect((await recorded([entry('{"n":4}', 'k2')]))[0]).toEqual({ id: first[3].id, existing: true, samePayload: true });
     const stored = await messages.findById(first[0].id);
     expect(stored).toMatchObject({ rawPayload: '{"n":1}', status: 'received', metadata: { idempotencyKey: 'k1' } });
     expect(await messages.countBy({ partnerId: 'acme-batch' })).toBe(4);
@@ -126,7 +127,7 @@ describe('audit store on PGlite', () => {
     // Keys are stored well-formed and bounded: a long one by its hash, and it still deduplicates.
     const long = 'k'.repeat(5000);
     const [kept, repeated] = await recorded([entry('{"n":7}', long), entry('{"n":8}', long)]);
-    expect(repeated).toEqual({ id: kept.id, existing: true });
+    expect(repeated).toEqual({ id: kept.id, existing: true, samePayload: false });
     expect((await messages.findById(kept.id))?.metadata.idempotencyKey).toMatch(/^sha256:[0-9a-f]{64}$/);
     const [odd] = await recorded([entry('{"n":9}', 'lone \ud800 and nul \u0000')]);
     expect((await messages.findById(odd.id))?.metadata.idempotencyKey).toBe('lone \ufffd and nul \ufffd');

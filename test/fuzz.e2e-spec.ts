@@ -165,7 +165,7 @@ describe('fuzz: random and mutated input never takes the gateway down', () => {
     await fuzz('canonical messages', mutated, async (body) => {
       const response = await fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' }, body });
       if (response.status !== 202) {
-        const answer = await response.json().catch(() => null);
+        const answer = (await response.json().catch(() => null)) as { details?: string[]; error?: string } | null;
         if (response.status >= 500 || response.status < 400) throw new Error(`answered ${response.status}: ${JSON.stringify(answer)}`);
         if (!answer?.details?.length && !answer?.error) throw new Error(`a ${response.status} without a reason`);
       }

@@ -172,6 +172,14 @@ const INSERT_MESSAGES = {
   withTimes: { name: 'dockbridge_insert_messages_with_times', text: insertMessages('id, received_at, updated_at') },
 };
 
+/** What `recordMany` did with one entry: recorded it, or found the earlier message holding its idempotency key. */
+export interface RecordedMessage {
+  id: string;
+  existing: boolean;
+  /** A repeat only: whether the earlier message's payload is the same (by SHA-256). */
+  samePayload?: boolean;
+}
+
 /** Messages and their lifecycle events in the audit store. */
 export class MessageRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -202,24 +210,24 @@ export class MessageRepository {
    * or earlier); otherwise nothing is written for it and the earlier message's id comes back with
    * `existing: true`. Results are in the order of the entries.
    */
-  async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<({ id: string; existing: boolean } | Error)[]> {
+  async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<(RecordedMessage | Error)[]> {
     if (entries.length === 0) return [];
     const rows = entries.map(({ message, idempotencyKey }, n) => messageRow(message, idempotencyKey, n));
     const recorded = new Set((await this.insertRows<{ id: string }>(rows, INSERT_MESSAGES.ids)).map((row) => row.id));
     // Committed from here on: a failure below concerns only the repeats, never the recorded ones.
     const repeats = rows.filter((row) => !recorded.has(row.id));
-    const earlier = new Map<string, string>();
+    const earlier = new Map<string, { id: string; sha256: string }>();
     let lookupFailed: Error | undefined;
     if (repeats.length > 0) {
       // A key taken before (or by an earlier entry of this batch, or by a batch that committed after
       // this statement's snapshot): read who holds it now that the statement has committed.
       try {
-        const holders: { partner_id: string; idempotency_key: string; message_id: string }[] = await this.dataSource.query(
-          `SELECT partner_id, idempotency_key, id AS message_id FROM message
+        const holders: { partner_id: string; idempotency_key: string; message_id: string; sha256: string }[] = await this.dataSource.query(
+          `SELECT partner_id, idempotency_key, id AS message_id, sha256 FROM message
            WHERE idempotency_key IS NOT NULL AND (partner_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
           [repeats.map((row) => row.partner_id), repeats.map((row) => row.idempotency_key)],
         );
-        for (const holder of holders) earlier.set(JSON.stringify([holder.partner_id, holder.idempotency_key]), holder.message_id);
+        for (const holder of holders) earlier.set(JSON.stringify([holder.partner_id, holder.idempotency_key]), { id: holder.message_id, sha256: holder.sha256 });
       } catch (error) {
         lookupFailed = error as Error;
       }
@@ -227,7 +235,7 @@ export class MessageRepository {
     return rows.map((row) => {
       if (recorded.has(row.id)) return { id: row.id, existing: false };
       const holder = earlier.get(JSON.stringify([row.partner_id, row.idempotency_key]));
-      return holder ? { id: holder, existing: true } : (lookupFailed ?? new Error(`the message holding idempotency key ${row.idempotency_key} was not found`));
+      return holder ? { id: holder.id, existing: true, samePayload: holder.sha256 === row.sha256 } : (lookupFailed ?? new Error(`the message holding idempotency key ${row.idempotency_key} was not found`));
     });
   }
 

@@ -18,6 +18,8 @@ export interface Accepted {
   messageId: string;
   /** True when the idempotency key was seen before: `messageId` is the earlier message, nothing was recorded or queued. */
   existing: boolean;
+  /** A repeat only: whether the earlier message carried the same payload (a retry) or another (a reused key). */
+  samePayload?: boolean;
 }
 
 /**
@@ -99,7 +101,7 @@ export class AcceptMessage {
     });
     const enqueue = this.enqueue(jobs);
     if (this.enqueuing.size > MAX_PENDING_ENQUEUES) await enqueue;
-    return results.map((r) => (r instanceof Error ? r : { messageId: r.id, existing: r.existing }));
+    return results.map((r) => (r instanceof Error ? r : { messageId: r.id, existing: r.existing, ...(r.existing && { samePayload: r.samePayload }) }));
   }
 
   private enqueue(jobs: TranslateJob[]): Promise<void> {
