@@ -38,7 +38,7 @@ describe('audit store on PGlite', () => {
     const [op] = await operations.addMany(message.id, [
       { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-1', payload: { id: 'PO-1' } },
     ]);
-    await operations.claim(op.id);
+    expect(await operations.gate([op.id], 10_000)).toMatchObject([{ verdict: 'go' }]);
     await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 12, httpStatus: 200, outcome: 'success' });
     await operations.settle(op.id, { status: 'delivered' });
     await messages.settleMessage(message.id);

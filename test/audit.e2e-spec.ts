@@ -50,6 +50,7 @@ describe('audit store on Postgres', () => {
     'IdempotencyKeyOnMessage1767830400000',
     'DropMessageSha256Index1767916800000',
     'EdiSearchIndexes1768003200000',
+    'NewestWriteWins1768089600000',
   ];
 
   beforeAll(async () => {
@@ -358,7 +359,7 @@ describe('audit store on Postgres', () => {
     it('records attempts, counts them, and settles the operation', async () => {
       const message = await record(partner());
       const [op] = await operations.addMany(message.id, [upsert('PO-1')]);
-      expect(await operations.claim(op.id)).toMatchObject({ messageId: message.id });
+      expect(await operations.gate([op.id], 10_000)).toMatchObject([{ id: op.id, verdict: 'go', messageId: message.id }]);
       expect((await operations.findById(op.id))?.status).toBe('delivering');
 
       const startedAt = new Date('2026-01-01T12:00:00.123Z');
@@ -410,7 +411,7 @@ describe('audit store on Postgres', () => {
       expect(await operations.findFailedByMessage(message.id)).toEqual([
         expect.objectContaining({ id: a.id, status: 'failed', lastError: 'unknown organisation', errorClass: 'permanent' }),
       ]);
-      expect(await operations.statusCounts(message.id)).toEqual({ pending: 1, delivering: 0, delivered: 0, failed: 1, skipped: 1 });
+      expect(await operations.statusCounts(message.id)).toEqual({ pending: 1, delivering: 0, delivered: 0, failed: 1, skipped: 1, superseded: 0 });
       expect(b.status).toBe('pending');
     });
 
@@ -419,6 +420,92 @@ describe('audit store on Postgres', () => {
       await expect(
         operations.recordAttempt(randomUUID(), { startedAt: new Date(), durationMs: 1, outcome: 'success' }),
       ).rejects.toBeInstanceOf(AuditRecordNotFoundError);
+    });
+  });
+
+  describe('OperationRepository.gate (newest write wins per target)', () => {
+    const LEASE = 60_000;
+    const delivered = { startedAt: new Date(), durationMs: 1, outcome: 'success' as const };
+    /** An operation writing `key`, alone in a message recorded now (so later calls arrive later). */
+    const write = async (key: string, kind: NewOperation['kind'] = 'document.upsert', extra: Partial<Parameters<MessageRepository['record']>[0]> = {}) => {
+      const message = await record(partner(), extra);
+      const [op] = await operations.addMany(message.id, [{ kind, organisationId: 'org-1', targetId: key, orderKey: `document|org-1|${key}`, payload: { id: key } }]);
+      return op;
+    };
+    const verdictOf = async (id: string, lease = LEASE) => (await operations.gate([id], lease))[0].verdict;
+    const key = () => `PO-${randomUUID().slice(0, 8)}`;
+
+    it('holds a newer write back while an older one to the same target is unsettled, then lets it go', async () => {
+      const k = key();
+      const older = await write(k);
+      const newer = await write(k);
+      expect(await verdictOf(newer.id)).toBe('wait');
+      expect(await verdictOf(older.id)).toBe('go');
+      expect(await verdictOf(newer.id)).toBe('wait');
+      await operations.recordAttempt(older.id, delivered, { status: 'delivered' });
+      expect(await verdictOf(newer.id)).toBe('go');
+      expect((await operations.findById(newer.id))!.inFlightUntil).not.toBeNull();
+      await operations.recordAttempt(newer.id, delivered, { status: 'delivered' });
+      expect((await operations.findById(newer.id))!.inFlightUntil).toBeNull();
+    });
+
+    it('settles an older write superseded, pointing at the newer one, when the newer was delivered first', async () => {
+      const k = key();
+      const older = await write(k);
+      // The newer one's translation finished first (the older's rows did not exist yet when it went).
+      const newer = await write(k);
+      await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [newer.id]);
+      expect(await operations.gate([older.id], LEASE)).toEqual([{ id: older.id, verdict: 'superseded', messageId: older.messageId, supersededBy: newer.id }]);
+      expect(await operations.findById(older.id)).toMatchObject({ status: 'superseded', supersededBy: newer.id });
+      expect(await verdictOf(older.id)).toBe('settled');
+      await messages.settleMessage(older.messageId);
+      expect((await messages.findById(older.messageId))!.status).toBe('superseded');
+    });
+
+    it('lets an older write wait while a newer one is in flight, and go once its lease has lapsed', async () => {
+      const k = key();
+      const newer = await write(k);
+      expect(await verdictOf(newer.id, 300)).toBe('go');
+      const older = await write(k, 'document.upsert');
+      await dataSource.query(`UPDATE operation SET order_arrival = order_arrival - 1000 WHERE id = $1`, [older.id]);
+      expect(await verdictOf(older.id)).toBe('wait');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await verdictOf(older.id)).toBe('go');
+    });
+
+    it('never supersedes a task change (they compose), but still orders it; a write with no target always goes', async () => {
+      const k = key();
+      const older = await write(k, 'booking.tasks');
+      const newer = await write(k, 'booking.tasks');
+      await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [newer.id]);
+      expect(await verdictOf(older.id)).toBe('go');
+      const message = await record(partner());
+      const [create] = await operations.addMany(message.id, [{ kind: 'booking.create', organisationId: 'org-1', payload: {} }]);
+      expect(await verdictOf(create.id)).toBe('go');
+      expect(await operations.gate([randomUUID(), 'not-a-uuid'], LEASE)).toEqual([expect.objectContaining({ verdict: 'missing' }), { id: 'not-a-uuid', verdict: 'missing' }]);
+    });
+
+    it('a replay orders as its original unless forced: it is superseded by a newer delivered write', async () => {
+      const k = key();
+      const original = await write(k);
+      const newer = await write(k);
+      await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = ANY($1)`, [[original.id, newer.id]]);
+      const [{ arrival }] = await dataSource.query(`SELECT arrival FROM message WHERE id = $1`, [original.messageId]);
+      const replay = await write(k, 'document.upsert', { channel: 'replay', replayOf: original.messageId, metadata: { orderArrival: arrival } });
+      expect(await verdictOf(replay.id)).toBe('superseded');
+      const forced = await write(k, 'document.upsert', { channel: 'replay', replayOf: original.messageId });
+      expect(await verdictOf(forced.id)).toBe('go');
+    });
+
+    it('lets exactly one of many concurrent gates on one target go, and orders a whole batch in one statement', async () => {
+      const k = key();
+      const ops = [];
+      for (let i = 0; i < 6; i++) ops.push(await write(k));
+      const verdicts = await Promise.all(ops.map((op) => verdictOf(op.id)));
+      expect(verdicts).toEqual(['go', 'wait', 'wait', 'wait', 'wait', 'wait']);
+      const batch = await Promise.all(Array.from({ length: 50 }, () => write(key())));
+      const gated = await operations.gate([...batch.map((op) => op.id), ops[1].id], LEASE);
+      expect(gated.map((v) => v.verdict)).toEqual([...batch.map(() => 'go'), 'wait']);
     });
   });
 

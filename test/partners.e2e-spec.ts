@@ -70,7 +70,7 @@ describe('partner store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the partner tables after the audit tables', () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000']);
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000', 'NewestWriteWins1768089600000']);
     });
 
     it('leave a schema the entities agree with (nothing for TypeORM to synchronise)', async () => {

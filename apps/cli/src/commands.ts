@@ -131,7 +131,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   messages
     .command('list')
     .description('search messages, newest first (a readable table; --json for scripts)')
-    .option('--status <list>', 'comma list: received, translating, delivering, delivered, partially_failed, failed, rejected, duplicate')
+    .option('--status <list>', 'comma list: received, translating, delivering, delivered, partially_failed, failed, rejected, duplicate, superseded')
     .option('--channel <list>', 'comma list: api, sftp, http-edi, webhook, replay, export')
     .option('--partner <id>', 'partner id')
     .option('--from <iso>', 'received at or after (ISO 8601)')
@@ -170,6 +170,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--payload-file <path>', 'one message: edit-and-replay with this corrected payload (EDI or JSON text)')
     .option('--reason <text>', 'why, recorded with the replay')
     .option('--operator <name>', 'who, recorded as operator:<name> (gateway default: admin)')
+    .option('--force', 'deliver even over newer writes to the same documents, vehicles or bookings (default: newer data wins)')
     .option('--override-organisations', "one message: deliver even to organisations outside the partner's profile (recorded with --operator and --reason)")
     .option('--status <list>', 'bulk filter: comma list of statuses')
     .option('--channel <list>', 'bulk filter: comma list of channels')
@@ -279,7 +280,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 /** Statuses a message ends in (`send --wait` stops there), and how long it waits. */
-const SETTLED = ['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate'];
+const SETTLED = ['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate', 'superseded'];
 const WAIT_MS = 120_000;
 
 /** `send --wait` gave up before the message settled. */

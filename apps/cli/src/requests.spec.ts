@@ -51,6 +51,7 @@ describe('replayRequest', () => {
     expect(replayRequest(id, { failedOnly: true, mapping: 'current', reason: 'platform back', operator: 'jo' }).body).toEqual({ mode: 'failed-only', mapping: 'current', reason: 'platform back', operator: 'jo' });
     expect(replayRequest(id, { payload: '{"operations":[]}' }).body).toEqual({ payload: '{"operations":[]}' });
     expect(replayRequest(id, { overrideOrganisations: true, reason: 'moved' }).body).toEqual({ overrideOrganisations: true, reason: 'moved' });
+    expect(replayRequest(id, { force: true }).body).toEqual({ force: true });
     expect(() => replayRequest(undefined, { status: 'failed', overrideOrganisations: true })).toThrow(/one message only/);
   });
 

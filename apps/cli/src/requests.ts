@@ -45,6 +45,8 @@ export interface ReplayOptions extends FilterOptions {
   operator?: string;
   /** One message: deliver even to organisations outside the partner's profile (recorded with operator and reason). */
   overrideOrganisations?: boolean;
+  /** Deliver even over newer writes to the same targets (a replay otherwise orders as its original). */
+  force?: boolean;
   /** Bulk only; undefined means the API's default, a dry run. */
   dryRun?: boolean;
 }
@@ -100,7 +102,7 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
     throw new UsageError(`--mapping must be one of ${MAPPING_CHOICES.join(', ')}`);
   }
   const mode = options.failedOnly ? 'failed-only' : undefined; // undefined: the API's default, rerun
-  const common = { mode, reason: options.reason, operator: options.operator };
+  const common = { mode, reason: options.reason, operator: options.operator, force: options.force };
   if (id !== undefined) {
     if (hasFilter(options)) throw new UsageError('give a message id or filters (--status, --channel, --partner, --from, --to, --document, --file, --interchange), not both');
     if (options.dryRun !== undefined) throw new UsageError('--dry-run and --no-dry-run apply to bulk replay only (filters instead of an id)');

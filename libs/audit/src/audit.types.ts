@@ -2,7 +2,10 @@
 export const MESSAGE_CHANNELS = ['api', 'sftp', 'http-edi', 'webhook', 'replay', 'export'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
-/** The lifecycle of a message; `rejected` and `duplicate` are decided by translation, the rest by delivery. */
+/**
+ * The lifecycle of a message; `rejected` and `duplicate` are decided by translation, the rest by
+ * delivery (`superseded`: every operation was overtaken by newer writes to the same targets).
+ */
 export const MESSAGE_STATUSES = [
   'received',
   'translating',
@@ -12,6 +15,7 @@ export const MESSAGE_STATUSES = [
   'failed',
   'rejected',
   'duplicate',
+  'superseded',
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -26,8 +30,12 @@ export const OPERATION_KINDS = [
 ] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
 
-export const OPERATION_STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'skipped'] as const;
+/** `superseded`: not sent, because a newer write to the same target was delivered first (`supersededBy`). */
+export const OPERATION_STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'skipped', 'superseded'] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+
+/** Operations whose write replaces the target's whole state: an older one after a newer is moot. A task change composes, so it is not among them. */
+export const SUPERSEDABLE_KINDS: readonly OperationKind[] = ['document.upsert', 'document.delete', 'vehicle.update', 'booking.status'];
 
 /** The platform client's error taxonomy, as stored on a failed operation. */
 export const DELIVERY_ERROR_CLASSES = ['retryable', 'permanent', 'auth'] as const;

@@ -7,6 +7,13 @@ describe('deriveMessageStatus', () => {
     expect(deriveMessageStatus(['skipped'])).toBe('delivered');
   });
 
+  it('is superseded when newer writes overtook every operation, delivered when only some', () => {
+    expect(deriveMessageStatus(['superseded', 'superseded'])).toBe('superseded');
+    expect(deriveMessageStatus(['superseded', 'delivered'])).toBe('delivered');
+    expect(deriveMessageStatus(['superseded', 'failed'])).toBe('partially_failed');
+    expect(deriveMessageStatus(['superseded', 'pending'])).toBe('delivering');
+  });
+
   it('is delivered for a message with nothing to deliver', () => {
     expect(deriveMessageStatus([])).toBe('delivered');
   });

@@ -278,6 +278,13 @@ export class MessageRepository {
   }
 
   /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */
+  /** Where the message stands in arrival order: its own arrival, or the original's for a replay that orders as its original. */
+  async orderArrivalOf(id: string): Promise<string | null> {
+    if (!isUuid(id)) return null;
+    const [row]: { order_arrival: string }[] = await this.dataSource.query(`SELECT coalesce((metadata->>'orderArrival')::bigint, arrival)::text AS order_arrival FROM message WHERE id = $1`, [id]);
+    return row?.order_arrival ?? null;
+  }
+
   async annotate(id: string, facts: MessageMetadata): Promise<void> {
     await this.dataSource.query(`UPDATE message SET metadata = metadata || $2::jsonb WHERE id = $1`, [id, JSON.stringify(facts)]);
   }

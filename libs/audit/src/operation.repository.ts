@@ -7,6 +7,7 @@ import {
   OPERATION_STATUSES,
   OperationKind,
   OperationStatus,
+  SUPERSEDABLE_KINDS,
 } from './audit.types';
 import { DeliveryAttempt, DocumentOperation, Message } from './entities';
 import { excerpt } from './excerpt';
@@ -16,6 +17,8 @@ export interface NewOperation {
   kind: OperationKind;
   organisationId?: string | null;
   targetId?: string | null;
+  /** What it writes, for ordering (`orderKeyOf` in libs/mapping); null or absent: not ordered. */
+  orderKey?: string | null;
   payload: JsonObject;
   /** An operation translation already refused (an EDI set that failed mapping) is stored failed, with its reason. */
   failed?: { lastError: string };
@@ -45,11 +48,62 @@ export interface AttemptRecord extends NewDeliveryAttempt {
   settlement?: OperationSettlement;
 }
 
-/** What a delivery needs of the operation it claimed. */
-export interface ClaimedOperation {
-  messageId: string;
-  payload: JsonObject;
-}
+/**
+ * The gate's verdict on one operation: `go` (claimed: deliver it now), `wait` (an older write to
+ * its target is unsettled, or a newer one is in flight), `superseded` (a newer write was delivered:
+ * settled without a call, `supersededBy` names it), `settled` (nothing to do), `missing`.
+ */
+export type GateVerdict =
+  | { id: string; verdict: 'go'; messageId: string; payload: JsonObject }
+  | { id: string; verdict: 'superseded'; messageId: string; supersededBy: string }
+  | { id: string; verdict: 'wait' | 'settled' | 'missing' };
+
+/**
+ * One statement decides and claims, for any number of operations: the rows of each target that
+ * could matter (unsettled ones; delivered ones at or after the oldest asked about) are locked in id
+ * order — so concurrent gates on one target take turns and never deadlock — and read at their
+ * latest version; then each operation is judged against them and claimed (`delivering` with a
+ * lease) or settled `superseded`. A target's writes thus reach the platform in arrival order, and
+ * an older write that finds a newer one delivered is never sent.
+ */
+const GATE = `
+  WITH mine AS (
+    SELECT id, order_key, order_arrival, seq, kind FROM operation WHERE id = ANY($1::uuid[])
+  ), peers AS (
+    SELECT o.id, o.order_key, o.order_arrival, o.seq, o.status, o.in_flight_until
+      FROM operation o
+     WHERE o.id = ANY($1::uuid[])
+        OR (o.order_key IN (SELECT order_key FROM mine WHERE order_key IS NOT NULL)
+            AND (o.status IN ('pending', 'delivering') OR (o.status = 'delivered' AND o.order_arrival >= (SELECT min(order_arrival) FROM mine))))
+     ORDER BY o.id
+     FOR UPDATE OF o
+  ), judged AS (
+    SELECT m.id, me.status,
+      EXISTS (SELECT 1 FROM peers p WHERE p.order_key = m.order_key AND p.id <> m.id AND p.status IN ('pending', 'delivering')
+                 AND (p.order_arrival, p.seq) < (m.order_arrival, m.seq)) AS older_unsettled,
+      (SELECT p.id FROM peers p WHERE p.order_key = m.order_key AND p.status = 'delivered' AND m.kind = ANY($3::text[])
+          AND (p.order_arrival, p.seq) > (m.order_arrival, m.seq) ORDER BY p.order_arrival DESC, p.seq DESC LIMIT 1) AS newer_delivered,
+      EXISTS (SELECT 1 FROM peers p WHERE p.order_key = m.order_key AND p.id <> m.id AND p.in_flight_until > now()
+                 AND (p.order_arrival, p.seq) > (m.order_arrival, m.seq)) AS newer_in_flight
+      FROM mine m JOIN peers me ON me.id = m.id
+  ), decided AS (
+    SELECT id, newer_delivered, CASE
+        WHEN status NOT IN ('pending', 'delivering') THEN 'settled'
+        WHEN older_unsettled THEN 'wait'
+        WHEN newer_delivered IS NOT NULL THEN 'superseded'
+        WHEN newer_in_flight THEN 'wait'
+        ELSE 'go' END AS verdict
+      FROM judged
+  ), changed AS (
+    UPDATE operation o SET
+        status = CASE d.verdict WHEN 'go' THEN 'delivering' ELSE 'superseded' END,
+        in_flight_until = CASE d.verdict WHEN 'go' THEN now() + $2::int * interval '1 millisecond' END,
+        superseded_by = CASE d.verdict WHEN 'superseded' THEN d.newer_delivered END,
+        updated_at = now()
+      FROM decided d WHERE o.id = d.id AND d.verdict IN ('go', 'superseded')
+    RETURNING o.id, o.message_id, o.payload
+  )
+  SELECT d.id, d.verdict, d.newer_delivered, c.message_id, c.payload FROM decided d LEFT JOIN changed c ON c.id = d.id`;
 
 export type OperationStatusCounts = Record<OperationStatus, number>;
 
@@ -77,13 +131,10 @@ export class OperationRepository {
    */
   async addMany(messageId: string, operations: readonly NewOperation[]): Promise<DocumentOperation[]> {
     return this.dataSource.transaction(async (manager) => {
-      const locked = isUuid(messageId)
-        ? await manager.findOne(Message, {
-            select: { id: true },
-            where: { id: messageId },
-            lock: { mode: 'pessimistic_write' },
-          })
-        : null;
+      // A replay orders as its original (metadata.orderArrival) unless the operator forced it.
+      const [locked]: { order_arrival: string }[] = isUuid(messageId)
+        ? await manager.query(`SELECT coalesce((metadata->>'orderArrival')::bigint, arrival) AS order_arrival FROM message WHERE id = $1 FOR UPDATE`, [messageId])
+        : [];
       if (!locked) throw new AuditRecordNotFoundError('message', messageId);
       const existing = await this.listWith(manager, messageId);
       if (existing.length > 0) return existing;
@@ -95,6 +146,10 @@ export class OperationRepository {
         kind: op.kind,
         organisationId: op.organisationId ?? null,
         targetId: op.targetId ?? null,
+        orderKey: op.failed ? null : (op.orderKey ?? null),
+        orderArrival: locked.order_arrival,
+        inFlightUntil: null,
+        supersededBy: null,
         payload: op.payload,
         status: op.failed ? ('failed' as const) : ('pending' as const),
         lastError: op.failed ? excerpt(op.failed.lastError) : null,
@@ -104,7 +159,7 @@ export class OperationRepository {
         // TypeORM merges the columns Postgres fills in (attempt_count, created_at, updated_at) into the rows given.
         await manager.insert(DocumentOperation, rows.slice(i, i + INSERT_CHUNK));
       }
-      return rows.map((row) => manager.create(DocumentOperation, row));
+      return rows.map(({ orderArrival: _notRead, ...row }) => manager.create(DocumentOperation, row));
     });
   }
 
@@ -128,39 +183,24 @@ export class OperationRepository {
   }
 
   /**
-   * Claims an operation for delivery in one statement: a `pending` or `delivering` one becomes
-   * `delivering` and its message id and payload are returned; null when it is missing or settled.
+   * Claims operations for delivery, in arrival order per target and newest write winning (GATE):
+   * each comes back `go` (claimed, `delivering`, a call may be made until `leaseMs` from now),
+   * `wait`, `superseded` (settled without a call), `settled` or `missing`.
    */
-  async claim(id: string): Promise<ClaimedOperation | null> {
-    if (!isUuid(id)) return null;
-    const [row] = await this.rows<{ message_id: string; payload: JsonObject }>(
-      `UPDATE operation SET status = 'delivering', updated_at = now()
-        WHERE id = $1 AND status IN ('pending', 'delivering')
-        RETURNING message_id, payload`,
-      [id],
+  async gate(ids: readonly string[], leaseMs: number): Promise<GateVerdict[]> {
+    const valid = ids.filter(isUuid);
+    const found = valid.length === 0 ? [] : await this.rows<{ id: string; verdict: GateVerdict['verdict']; newer_delivered: string | null; message_id: string | null; payload: JsonObject | null }>(
+      GATE,
+      [valid, Math.round(leaseMs), SUPERSEDABLE_KINDS],
     );
-    return row ? { messageId: row.message_id, payload: row.payload } : null;
-  }
-
-  /**
-   * Whether a booking change received before this one (an earlier message, or earlier in the same
-   * message) on the same booking is still unsettled: booking status changes must reach the platform
-   * in the order they were sent.
-   */
-  async hasEarlierBookingChange(id: string): Promise<boolean> {
-    if (!isUuid(id)) return false;
-    const [row] = await this.rows<{ earlier: boolean }>(
-      `SELECT EXISTS (
-         SELECT 1 FROM operation me JOIN message mm ON mm.id = me.message_id
-           JOIN operation o ON o.target_id = me.target_id AND o.id <> me.id
-           JOIN message m ON m.id = o.message_id
-          WHERE me.id = $1 AND o.status IN ('pending', 'delivering')
-            AND o.kind IN ('booking.status', 'booking.tasks')
-            AND (m.arrival, o.seq) < (mm.arrival, me.seq)
-       ) AS earlier`,
-      [id],
-    );
-    return row?.earlier === true;
+    const byId = new Map(found.map((row) => [row.id, row]));
+    return ids.map((id): GateVerdict => {
+      const row = byId.get(id);
+      if (!row) return { id, verdict: 'missing' };
+      if (row.verdict === 'go') return { id, verdict: 'go', messageId: row.message_id!, payload: row.payload! };
+      if (row.verdict === 'superseded') return { id, verdict: 'superseded', messageId: row.message_id!, supersededBy: row.newer_delivered! };
+      return { id, verdict: row.verdict };
+    });
   }
 
   /** The operation's final outcome. */
@@ -183,6 +223,7 @@ export class OperationRepository {
            status = COALESCE($9::text, status),
            last_error = CASE WHEN $9::text IS NULL THEN last_error ELSE $10::text END,
            error_class = CASE WHEN $9::text IS NULL THEN error_class ELSE $11::text END,
+           in_flight_until = NULL,
            updated_at = now()
          WHERE id = $2 RETURNING id
        )
@@ -208,11 +249,6 @@ export class OperationRepository {
       .where('o.id = ANY(CAST(:ids AS uuid[]))', { ids: valid })
       .orderBy('o.seq', 'ASC')
       .getMany();
-  }
-
-  async markManyDelivering(ids: readonly string[]): Promise<void> {
-    const valid = ids.filter(isUuid);
-    if (valid.length > 0) await this.rows(`UPDATE operation SET status = 'delivering', updated_at = now() WHERE id = ANY($1::uuid[])`, [valid]);
   }
 
   /**
@@ -241,6 +277,7 @@ export class OperationRepository {
          status = COALESCE(i.status, o.status),
          last_error = CASE WHEN i.status IS NULL THEN o.last_error ELSE i.last_error END,
          error_class = CASE WHEN i.status IS NULL THEN o.error_class ELSE i.error_class END,
+         in_flight_until = NULL,
          updated_at = now()
        FROM input i WHERE o.id = i.operation_id`,
       (['id', 'operationId', 'startedAt', 'durationMs', 'httpStatus', 'outcome', 'errorExcerpt', 'requestSummary', 'status', 'lastError', 'errorClass'] as const).map(column),
@@ -254,7 +291,7 @@ export class OperationRepository {
     // message's rows by message_id instead of every pending entry of operation_status_idx, which
     // fills up with dead entries as operations move on (0.5 ms vs 0.07 ms a check, measured).
     const [row] = await this.rows<{ unsettled: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM operation WHERE message_id = $1 AND status NOT IN ('delivered', 'failed', 'skipped')) AS unsettled`,
+      `SELECT EXISTS (SELECT 1 FROM operation WHERE message_id = $1 AND status NOT IN ('delivered', 'failed', 'skipped', 'superseded')) AS unsettled`,
       [messageId],
     );
     return row.unsettled;

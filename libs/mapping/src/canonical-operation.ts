@@ -62,6 +62,27 @@ export function targetOf(operation: CanonicalOperation): string | null {
   }
 }
 
+/**
+ * What an operation writes, for ordering (see OperationRepository.gate): a document or a vehicle of
+ * an organisation, or a booking. Operations with the same key reach the platform in arrival order,
+ * and the newest one delivered wins. null: nothing to order (a new booking).
+ */
+export function orderKeyOf(operation: CanonicalOperation): string | null {
+  const organisation = String(operation.organisationId).toLowerCase();
+  switch (operation.kind) {
+    case 'document.upsert':
+    case 'document.delete':
+      return `document|${organisation}|${targetOf(operation)}`;
+    case 'vehicle.update':
+      return `vehicle|${organisation}|${operation.vehicleId}`;
+    case 'booking.status':
+    case 'booking.tasks':
+      return `booking|${operation.bookingId}`;
+    case 'booking.create':
+      return null;
+  }
+}
+
 class ReferenceOptionsDto {
   @IsOptional() @IsBoolean() enableBaseOrgs?: boolean;
   @IsOptional() @IsString() @MinLength(1) @MaxLength(100) selfCoreId?: string;

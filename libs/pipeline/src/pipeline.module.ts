@@ -21,6 +21,11 @@ const outboundFolder = (files: PartnerFileRepository): AcknowledgmentOutbox => (
   },
 });
 
+/** Longest wait for one platform document job. */
+const BATCH_MAX_WAIT_MS = 10 * 60_000;
+/** A single call's lease on its target: its timeout with room for a retry of the connection and the bookkeeping around it. */
+const deliveryLeaseMs = (timeoutMs: number) => 2 * timeoutMs + 5_000;
+
 /** Closes the queue and platform connections when the application stops (after the last ingress commit). */
 @Injectable()
 class ConnectionsCloser implements OnApplicationShutdown {
@@ -75,14 +80,14 @@ class ConnectionsCloser implements OnApplicationShutdown {
     },
     {
       provide: DeliverOperation,
-      inject: [MessageRepository, OperationRepository, PlatformAccounts],
-      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts) => new DeliverOperation(m, o, a),
+      inject: [MessageRepository, OperationRepository, PlatformAccounts, AppConfig],
+      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, c: AppConfig) => new DeliverOperation(m, o, a, deliveryLeaseMs(c.platform.timeoutMs)),
     },
     {
       provide: DeliverBatch,
-      inject: [MessageRepository, OperationRepository, PlatformAccounts, AppConfig],
-      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, c: AppConfig) =>
-        new DeliverBatch(m, o, a, { pollMs: c.delivery.batchPollMs, maxWaitMs: 10 * 60_000 }),
+      inject: [MessageRepository, OperationRepository, PlatformAccounts, MessageQueues, AppConfig],
+      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, q: MessageQueues, c: AppConfig) =>
+        new DeliverBatch(m, o, a, q, { pollMs: c.delivery.batchPollMs, maxWaitMs: BATCH_MAX_WAIT_MS }),
     },
     {
       provide: SweepStuck,

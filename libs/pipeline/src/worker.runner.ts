@@ -58,11 +58,11 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
       this.start<DeliverJobData>(QUEUES.deliver, async (job, token) => {
         const result = await this.deliver.execute(job.data.operationId, tryOf(job));
         if (result !== 'deferred') return result;
-        // An earlier change to the same booking goes first: wait without spending a try.
+        // An older write to the same target goes first: wait without spending a try.
         await job.moveToDelayed(Date.now() + DEFER_MS, token);
         throw new DelayedError();
       }, concurrency),
-      this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (platformJobId) => job.updateData({ ...job.data, platformJobId })), 2),
+      this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (patch) => job.updateData({ ...job.data, ...patch })), 2),
       // The job's own timestamp names the file, so a retried run replaces its file instead of adding one.
       this.start<ExportJobData>(QUEUES.export, async (job) => {
         const runAt = new Date(job.timestamp);

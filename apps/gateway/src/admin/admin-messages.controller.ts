@@ -40,7 +40,10 @@ export class AdminMessagesController {
 
   @Post(':id/replay')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Replay one message: rerun (from raw), failed-only, or edit-and-replay with a corrected payload' })
+  @ApiOperation({
+    summary:
+      'Replay one message: rerun (from raw), failed-only, or edit-and-replay with a corrected payload. A replay orders as its original: a newer write to the same target that was delivered supersedes it, unless force is true',
+  })
   async replay(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: unknown) {
     const dto = parse(ReplayDto, body, 'replay request');
     const payload = dto.payload === undefined ? undefined : typeof dto.payload === 'string' ? dto.payload : JSON.stringify(dto.payload);
@@ -52,6 +55,7 @@ export class AdminMessagesController {
         actor: `operator:${dto.operator ?? 'admin'}`,
         reason: dto.reason,
         overrideOrganisations: dto.overrideOrganisations,
+        force: dto.force,
       });
       return { messageId: replay.id, replayOf: id, status: replay.status };
     } catch (error) {
@@ -69,7 +73,7 @@ export class AdminMessagesController {
     const dto = parse(BulkReplayDto, body, 'bulk replay request');
     const filter = toFilter(dto);
     if (dto.dryRun !== false) return { dryRun: true, matching: await this.replays.count(filter) };
-    const result = await this.replays.replayMany(filter, { mode: dto.mode ?? 'rerun', mapping: dto.mapping, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason });
+    const result = await this.replays.replayMany(filter, { mode: dto.mode ?? 'rerun', mapping: dto.mapping, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason, force: dto.force });
     return { dryRun: false, replayed: result.replayed.length, messageIds: result.replayed, skipped: result.skipped };
   }
 }

@@ -35,6 +35,8 @@ export class ReplayDto {
   @IsOptional() @IsString() @MaxLength(100) operator?: string;
   /** Deliver even operations on organisations outside the partner's profile; recorded on the replay with operator and reason. */
   @IsOptional() @IsBoolean() overrideOrganisations?: boolean;
+  /** Deliver even over newer writes to the same documents, vehicles or bookings (default: a replay orders as its original, and newer data wins). */
+  @IsOptional() @IsBoolean() force?: boolean;
 }
 
 export class BulkReplayDto extends MessageFilterDto {
@@ -43,6 +45,8 @@ export class BulkReplayDto extends MessageFilterDto {
   @IsOptional() @IsIn(['original', 'current']) mapping?: 'original' | 'current';
   /** true (default): only count what would be replayed. */
   @IsOptional() @IsBoolean() dryRun?: boolean;
+  /** Deliver even over newer writes to the same targets (see ReplayDto.force). */
+  @IsOptional() @IsBoolean() force?: boolean;
   @IsOptional() @IsString() @MaxLength(500) reason?: string;
   @IsOptional() @IsString() @MaxLength(100) operator?: string;
 }

@@ -25,6 +25,7 @@ import { Message } from './message.entity';
 @Index('operation_message_id_seq_idx', ['messageId', 'seq'], { unique: true })
 @Index('operation_target_id_idx', ['targetId'])
 @Index('operation_status_idx', ['status'])
+@Index('operation_order_key_idx', ['orderKey', 'orderArrival', 'seq'], { where: 'order_key IS NOT NULL' })
 @Check('operation_status_check', oneOf('status', OPERATION_STATUSES))
 @Check('operation_error_class_check', `error_class IS NULL OR ${oneOf('error_class', DELIVERY_ERROR_CLASSES)}`)
 export class DocumentOperation {
@@ -55,6 +56,22 @@ export class DocumentOperation {
 
   @Column({ type: 'jsonb' })
   payload: JsonObject;
+
+  /** What the operation writes, for ordering (orderKeyOf): null when nothing is ordered (a new booking). */
+  @Column({ name: 'order_key', type: 'text', nullable: true })
+  orderKey: string | null;
+
+  /** Its message's arrival (a replay's original's, unless forced): older writes reach the platform first. */
+  @Column({ name: 'order_arrival', type: 'bigint', nullable: true, select: false })
+  orderArrival?: string | null;
+
+  /** A platform call for it is under way until then (a lease: a worker that dies lets it lapse). */
+  @Column({ name: 'in_flight_until', type: 'timestamptz', nullable: true })
+  inFlightUntil: Date | null;
+
+  /** `superseded`: the newer operation whose delivery made this one moot. */
+  @Column({ name: 'superseded_by', type: 'uuid', nullable: true })
+  supersededBy: string | null;
 
   @Column({ type: 'text', default: 'pending' })
   status: OperationStatus;

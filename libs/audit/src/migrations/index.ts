@@ -5,6 +5,7 @@ import { MessageArrivalOrder1767744000000 } from './1767744000000-message-arriva
 import { IdempotencyKeyOnMessage1767830400000 } from './1767830400000-idempotency-key-on-message';
 import { DropMessageSha256Index1767916800000 } from './1767916800000-drop-message-sha256-index';
 import { EdiSearchIndexes1768003200000 } from './1768003200000-edi-search-indexes';
+import { NewestWriteWins1768089600000 } from './1768089600000-newest-write-wins';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const AUDIT_MIGRATIONS = [
   IdempotencyKeyOnMessage1767830400000,
   DropMessageSha256Index1767916800000,
   EdiSearchIndexes1768003200000,
+  NewestWriteWins1768089600000,
 ];

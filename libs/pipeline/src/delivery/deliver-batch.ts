@@ -2,9 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AttemptRecord, DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import { DocumentJob, DocumentJobResultEntry, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
+import type { MessageQueues } from '../message-queues';
 import type { BatchJobData } from '../queues';
 import { RetryPolicy } from '../retry-policy';
 import type { DeliveryTry } from './deliver-operation';
+
+/** A claimed chunk's lease on its documents: the longest wait for its platform job and a margin for the rest. */
+const BATCH_LEASE_MARGIN_MS = 60_000;
 
 export interface BatchOptions {
   pollMs: number;
@@ -22,25 +26,30 @@ export class DeliverBatch {
     private readonly messages: MessageRepository,
     private readonly operations: OperationRepository,
     private readonly accounts: PlatformAccounts,
+    private readonly queues: MessageQueues,
     private readonly options: BatchOptions,
   ) {}
 
-  async execute(data: BatchJobData, attempt: DeliveryTry, remember: (platformJobId: string | undefined) => Promise<void>): Promise<{ delivered: number; failed: number }> {
-    const open = (await this.operations.findByIds(data.operationIds)).filter((op) => op.status === 'pending' || op.status === 'delivering');
+  /** `remember` keeps what a retry must know on the queue job: the platform job's id, the operations it carries. */
+  async execute(data: BatchJobData, attempt: DeliveryTry, remember: (patch: Partial<BatchJobData>) => Promise<void>): Promise<{ delivered: number; failed: number }> {
+    let open = (await this.operations.findByIds(data.operationIds)).filter((op) => op.status === 'pending' || op.status === 'delivering');
     if (open.length === 0) return { delivered: 0, failed: 0 };
+    if (!data.platformJobId) {
+      open = await this.claim(data, open, remember);
+      if (open.length === 0) return { delivered: 0, failed: 0 };
+    }
     const startedAt = new Date();
     const client = this.accounts.clientFor(data.organisationId);
     try {
       if (!client) throw new PlatformCallError('auth', 'submit job', `no platform account is configured for organisation ${data.organisationId}`);
       let jobId = data.platformJobId;
       if (!jobId) {
-        await this.operations.markManyDelivering(open.map((op) => op.id));
         jobId = (await this.submit(client, data, open)).id;
-        await remember(jobId);
+        await remember({ platformJobId: jobId });
       }
       const job = await this.waitFor(client, data.organisationId, jobId);
       if (job.status === 'Cancelled') {
-        await remember(undefined);
+        await remember({ platformJobId: undefined });
         throw new PlatformCallError('retryable', 'batch job', `platform job ${jobId} was cancelled; it will be submitted again`);
       }
       const entries = await client.getJobResult(data.organisationId, jobId);
@@ -56,6 +65,22 @@ export class DeliverBatch {
       if (final) await this.messages.settleMessage(data.messageId, 'worker');
       throw RetryPolicy.toJobError(failure);
     }
+  }
+
+  /**
+   * Passes the chunk through the gate (newest write wins, per document): what may go now stays in
+   * the job; a write superseded by a newer delivered one is settled without being sent; one that
+   * must wait for an older write to its document leaves the job for single delivery, which waits.
+   */
+  private async claim(data: BatchJobData, open: DocumentOperation[], remember: (patch: Partial<BatchJobData>) => Promise<void>): Promise<DocumentOperation[]> {
+    const verdicts = await this.operations.gate(open.map((op) => op.id), this.options.maxWaitMs + BATCH_LEASE_MARGIN_MS);
+    const going = new Set(verdicts.filter((v) => v.verdict === 'go').map((v) => v.id));
+    const waiting = verdicts.filter((v) => v.verdict === 'wait').map((v) => v.id);
+    const kept = open.filter((op) => going.has(op.id));
+    if (kept.length < open.length) await remember({ operationIds: kept.map((op) => op.id) });
+    await this.queues.enqueueDeliveries(waiting);
+    if (verdicts.some((v) => v.verdict === 'superseded')) await this.messages.settleMessage(data.messageId, 'worker');
+    return kept;
   }
 
   private submit(client: PlatformClient, data: BatchJobData, open: DocumentOperation[]): Promise<DocumentJob> {

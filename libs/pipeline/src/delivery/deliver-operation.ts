@@ -11,8 +11,11 @@ export interface DeliveryTry {
   isLast: boolean;
 }
 
-/** `deferred`: an earlier change to the same booking is still on its way; try again shortly. */
-export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missing' | 'deferred';
+/**
+ * `deferred`: an older write to the same target is still on its way (or a newer one is in flight);
+ * try again shortly. `superseded`: a newer write to the target was delivered first; nothing sent.
+ */
+export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missing' | 'deferred' | 'superseded';
 
 /**
  * Delivers one operation: calls the platform, records the attempt, settles the operation when the
@@ -24,14 +27,24 @@ export class DeliverOperation {
     private readonly messages: MessageRepository,
     private readonly operations: OperationRepository,
     private readonly accounts: PlatformAccounts,
+    /** How long a claimed call may take before another write to its target may go (longer than the platform timeout). */
+    private readonly leaseMs: number,
   ) {}
 
   async execute(operationId: string, attempt: DeliveryTry): Promise<DeliveryResult> {
-    const operation = await this.operations.claim(operationId);
-    if (!operation) return (await this.operations.findById(operationId)) ? 'already-settled' : 'missing';
-
+    const [operation] = await this.operations.gate([operationId], this.leaseMs);
+    switch (operation.verdict) {
+      case 'missing':
+        return 'missing';
+      case 'settled':
+        return 'already-settled';
+      case 'wait':
+        return 'deferred';
+      case 'superseded':
+        await this.settleMessage(operation.messageId);
+        return 'superseded';
+    }
     const payload = operation.payload as CanonicalOperation;
-    if ((payload.kind === 'booking.status' || payload.kind === 'booking.tasks') && (await this.operations.hasEarlierBookingChange(operationId))) return 'deferred';
     const client = this.accounts.clientFor(payload.organisationId);
     const startedAt = new Date();
     let outcome: CallOutcome;

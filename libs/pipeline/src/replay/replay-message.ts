@@ -24,6 +24,11 @@ export interface ReplayRequest {
    * decision, recorded on the replay with who and why); otherwise such a replay is refused.
    */
   overrideOrganisations?: boolean;
+  /**
+   * Deliver even over newer writes to the same targets: the replay then orders as a message arriving
+   * now. Without it a replay orders as its original, so a newer delivered write supersedes it.
+   */
+  force?: boolean;
 }
 
 export class ReplayError extends Error {
@@ -74,6 +79,7 @@ export class ReplayMessage {
       metadata: {
         ...ownFactsOnly(original.metadata),
         ...(request.mapping === 'current' && { mappingVersion: 'current' }),
+        ...(!request.force && { orderArrival: await this.messages.orderArrivalOf(original.id) }),
         replay: {
           mode: request.mode,
           edited: request.payload !== undefined,
@@ -81,6 +87,7 @@ export class ReplayMessage {
           reason: request.reason ?? null,
           mapping: request.mapping ?? 'original',
           ...(request.overrideOrganisations && { organisationOverride: true }),
+          ...(request.force && { force: true }),
         },
       },
       actor: request.actor,
@@ -151,9 +158,10 @@ export class ReplayMessage {
 
 /**
  * The original's metadata without what belonged to its receipt alone: its idempotency key (a replay
- * is not the partner's request again), its ingress job, and its interchanges (the replay's own
- * translation records those it carries; an edited payload may carry none).
+ * is not the partner's request again), its ingress job, its interchanges (the replay's own
+ * translation records those it carries; an edited payload may carry none), and what an earlier
+ * replay decided (its operator's choices and place in arrival order).
  */
-function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, interchanges: _interchanges, replay: _replay, ...metadata }: Record<string, unknown>) {
+function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, interchanges: _interchanges, replay: _replay, orderArrival: _order, ...metadata }: Record<string, unknown>) {
   return metadata;
 }

@@ -35,7 +35,7 @@ export class PurgeExpired {
     const chunk = this.options.chunk ?? 1000;
     const maxChunks = this.options.maxChunks ?? 10;
     const groups: [readonly MessageStatus[], number][] = [
-      [['delivered', 'rejected', 'duplicate'], this.options.retentionDays],
+      [['delivered', 'rejected', 'duplicate', 'superseded'], this.options.retentionDays],
       [['failed', 'partially_failed'], this.options.failedRetentionDays],
     ];
     let messages = 0;

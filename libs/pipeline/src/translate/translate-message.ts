@@ -1,5 +1,5 @@
 import { DocumentOperation, InterchangeRepository, Message, MessageMetadata, MessageRepository, OperationRepository } from '@dockbridge/audit';
-import { organisationScopeProblems, targetOf } from '@dockbridge/mapping';
+import { orderKeyOf, organisationScopeProblems, targetOf } from '@dockbridge/mapping';
 import { organisationsOf, type PartnerMappingRepository, type PartnerProfile, type PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues } from '../message-queues';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
@@ -19,7 +19,7 @@ export interface AcknowledgmentOutbox {
 /** Messages of one translate job translated at once (each waits on the database most of its time). */
 const TRANSLATE_PARALLEL = 4;
 
-const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate']);
+const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate', 'superseded']);
 
 /**
  * Turns a recorded message into operation rows and queues their delivery: translate, acknowledge
@@ -122,7 +122,7 @@ export class TranslateMessage {
     }
 
     const rows = await this.operations.addMany(messageId, [
-      ...operations.map(({ operation }) => ({ kind: operation.kind, organisationId: operation.organisationId, targetId: targetOf(operation), payload: operation })),
+      ...operations.map(({ operation }) => ({ kind: operation.kind, organisationId: operation.organisationId, targetId: targetOf(operation), orderKey: orderKeyOf(operation), payload: operation })),
       ...translation.refused.map((unit) => ({
         kind: unit.kind,
         organisationId: unit.organisationId,

@@ -1,0 +1,101 @@
+import { DataSource } from 'typeorm';
+import { DEMO, TestResponse } from './support/sandbox';
+import { Spine, startSpine } from './support/spine';
+
+/**
+ * For each document the platform ends with the write of the message that arrived last: v1 then v2
+ * of many documents under 502s, a batch in flight overtaken by a single write, and replays of old
+ * messages (superseded unless forced).
+ */
+describe('newest write wins per document', () => {
+  let spine: Spine;
+  const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate', 'superseded'];
+  const write = (id: string, version: string) => ({
+    kind: 'document.upsert',
+    organisationId: DEMO.mainDc,
+    document: { id, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' }, attributes: { version } },
+  });
+  const post = async (operations: unknown[]): Promise<string> => {
+    const response: TestResponse = await fetch(`${spine.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ operations }),
+    });
+    expect(response.status).toBe(202);
+    return (await response.json()).messageId;
+  };
+  const versionAt = async (id: string): Promise<string | null> => {
+    const response = await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`);
+    return response.status === 200 ? ((await response.json()).attributes?.version ?? null) : null;
+  };
+  const faults = (rules: unknown[]) => spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
+  const operationsOf = (messageId: string): Promise<{ status: string; superseded_by: string | null }[]> =>
+    spine.app.get(DataSource).query(`SELECT status, superseded_by FROM operation WHERE message_id = $1 ORDER BY seq`, [messageId]);
+
+  beforeAll(async () => {
+    spine = await startSpine({ 'delivery.attempts': 30 });
+  }, 60_000);
+  afterAll(() => spine?.close());
+  beforeEach(() => spine.sandbox.reset());
+
+  it('ends every document on v2 when v1 and v2 are sent one after the other, under 30% 502s', async () => {
+    await faults([{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502, rate: 0.3 }]);
+    const ids = Array.from({ length: 120 }, (_, i) => `PO-NW-${i}`);
+    const pairs: [string, string][] = [];
+    for (let i = 0; i < ids.length; i += 20) {
+      pairs.push(...(await Promise.all(ids.slice(i, i + 20).map(async (id) => [await post([write(id, 'v1')]), await post([write(id, 'v2')])] as [string, string]))));
+    }
+    for (const [v1, v2] of pairs) {
+      expect(await spine.waitForStatus(v2, final, 60_000)).toBe('delivered');
+      expect(['delivered', 'superseded']).toContain(await spine.waitForStatus(v1, final, 60_000));
+    }
+    const versions = await Promise.all(ids.map(versionAt));
+    expect(versions.filter((v) => v !== 'v2')).toEqual([]);
+    for (const [v1] of pairs) for (const op of await operationsOf(v1)) expect(op.status === 'delivered' || (op.status === 'superseded' && op.superseded_by !== null)).toBe(true);
+  }, 120_000);
+
+  it('holds a single write back behind an older batch still in flight for the same document', async () => {
+    await spine.sandbox.call('POST', '/__sandbox/jobs', { token: null, body: { paused: true } });
+    try {
+      const ids = Array.from({ length: 110 }, (_, i) => `PO-NWB-${i}`);
+      const batch = await post(ids.map((id) => write(id, 'v1')));
+      // The batch job is submitted and held Queued at the platform; v2 of one of its documents arrives.
+      await waitUntil(async () => (await operationsOf(batch)).every((op) => op.status === 'delivering'));
+      const single = await post([write(ids[7], 'v2')]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await spine.messages.findById(single))!.status).toBe('delivering');
+      expect(await versionAt(ids[7])).toBeNull();
+      await spine.sandbox.call('POST', '/__sandbox/jobs', { token: null, body: { paused: false } });
+      expect(await spine.waitForStatus(batch, final, 60_000)).toBe('delivered');
+      expect(await spine.waitForStatus(single, final, 60_000)).toBe('delivered');
+      expect(await versionAt(ids[7])).toBe('v2');
+      expect(await versionAt(ids[8])).toBe('v1');
+    } finally {
+      await spine.sandbox.call('POST', '/__sandbox/jobs', { token: null, body: { paused: false } });
+    }
+  }, 120_000);
+
+  it('supersedes a replay of an old message by the newer data, unless the operator forces it', async () => {
+    const v1 = await post([write('PO-NWR', 'v1')]);
+    expect(await spine.waitForStatus(v1, final)).toBe('delivered');
+    const v2 = await post([write('PO-NWR', 'v2')]);
+    expect(await spine.waitForStatus(v2, final)).toBe('delivered');
+
+    const replay = await spine.call('POST', `/v1/admin/messages/${v1}/replay`, { auth: 'admin', body: { mode: 'rerun' } });
+    const replayId = (await replay.json()).messageId;
+    expect(await spine.waitForStatus(replayId, final)).toBe('superseded');
+    expect(await versionAt('PO-NWR')).toBe('v2');
+
+    const forced = await spine.call('POST', `/v1/admin/messages/${v1}/replay`, { auth: 'admin', body: { mode: 'rerun', force: true, reason: 'v2 was wrong' } });
+    expect(await spine.waitForStatus((await forced.json()).messageId, final)).toBe('delivered');
+    expect(await versionAt('PO-NWR')).toBe('v1');
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not true after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
