@@ -1,13 +1,11 @@
 import { hash } from 'node:crypto';
-import type { Pool } from 'pg';
 import { DataSource, EntityManager, FindOptionsSelect, SelectQueryBuilder } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AuditRecordNotFoundError, isUuid } from './audit.errors';
 import { Actor, MessageChannel, MessageStatus, OperationStatus } from './audit.types';
 import { deriveMessageStatus } from './derive-message-status';
 import { excerpt } from './excerpt';
 import { DeliveryAttempt, DocumentOperation, Message, MessageEvent, MessageMetadata, MessageSummary } from './entities';
-import { SerialPGlitePool } from './pglite.pool';
+import { NamedStatement, queryPrepared } from './prepared';
 import { newId } from './new-id';
 
 export interface NewMessage {
@@ -248,13 +246,8 @@ export class MessageRepository {
    * with a key wins. The database clock stamps received_at/updated_at; the statement names what
    * comes back (ids, or ids and times), never a payload.
    */
-  private async insertRows<Row>(rows: MessageRow[], statement: { name: string; text: string }): Promise<Row[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool | SerialPGlitePool;
-    const values = [JSON.stringify(rows)];
-    // A named (prepared) statement on Postgres: planned once per connection, not per commit (~0.3 ms
-    // of the server's CPU each time). PGlite's pool takes text only.
-    if (pool instanceof SerialPGlitePool) return this.dataSource.query(statement.text, values);
-    return (await pool.query({ ...statement, values })).rows;
+  private insertRows<Row>(rows: MessageRow[], statement: NamedStatement): Promise<Row[]> {
+    return queryPrepared<Row>(this.dataSource, statement, [JSON.stringify(rows)]);
   }
 
   /**

@@ -12,6 +12,7 @@ import {
 import { DeliveryAttempt, DocumentOperation, Message } from './entities';
 import { excerpt } from './excerpt';
 import { newId } from './new-id';
+import { NamedStatement, queryPrepared } from './prepared';
 
 export interface NewOperation {
   kind: OperationKind;
@@ -59,22 +60,42 @@ export type GateVerdict =
   | { id: string; verdict: 'wait' | 'settled' | 'missing' };
 
 /**
+ * The gate's fast path for one operation alone on its target (the common case): claimed by a plain
+ * UPDATE when no other write to the target is unsettled or newer-and-delivered. It takes no locks
+ * beyond its own row and needs none: any unsettled peer sends both to GATE, whose row locks then
+ * order them (a peer recorded after this statement's snapshot finds this row `delivering`).
+ */
+const GATE_ALONE: NamedStatement = {
+  name: 'dockbridge_gate_alone',
+  text: `
+  UPDATE operation o SET status = 'delivering', in_flight_until = now() + $2::int * interval '1 millisecond', updated_at = now()
+   WHERE o.id = $1 AND o.status IN ('pending', 'delivering')
+     AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
+           AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq) > (o.order_arrival, o.seq))))
+  RETURNING o.message_id, o.payload`,
+};
+
+/**
  * One statement decides and claims, for any number of operations: the rows of each target that
- * could matter (unsettled ones; delivered ones at or after the oldest asked about) are locked in id
- * order — so concurrent gates on one target take turns and never deadlock — and read at their
- * latest version; then each operation is judged against them and claimed (`delivering` with a
+ * could matter (unsettled ones; delivered ones at or after the oldest asked about; found through
+ * operation_order_key_idx, not a scan) are locked in id order — so concurrent gates on one target
+ * take turns and never deadlock — and read at their latest version; then each operation is judged against them and claimed (`delivering` with a
  * lease) or settled `superseded`. A target's writes thus reach the platform in arrival order, and
  * an older write that finds a newer one delivered is never sent.
  */
-const GATE = `
+const GATE: NamedStatement = {
+  name: 'dockbridge_gate',
+  text: `
   WITH mine AS (
     SELECT id, order_key, order_arrival, seq, kind FROM operation WHERE id = ANY($1::uuid[])
+  ), candidates AS (
+    SELECT id FROM mine
+    UNION
+    SELECT o.id FROM operation o JOIN (SELECT DISTINCT order_key FROM mine WHERE order_key IS NOT NULL) k ON o.order_key = k.order_key
+     WHERE o.status IN ('pending', 'delivering') OR (o.status = 'delivered' AND o.order_arrival >= (SELECT min(order_arrival) FROM mine))
   ), peers AS (
     SELECT o.id, o.order_key, o.order_arrival, o.seq, o.status, o.in_flight_until
-      FROM operation o
-     WHERE o.id = ANY($1::uuid[])
-        OR (o.order_key IN (SELECT order_key FROM mine WHERE order_key IS NOT NULL)
-            AND (o.status IN ('pending', 'delivering') OR (o.status = 'delivered' AND o.order_arrival >= (SELECT min(order_arrival) FROM mine))))
+      FROM operation o WHERE o.id IN (SELECT id FROM candidates)
      ORDER BY o.id
      FOR UPDATE OF o
   ), judged AS (
@@ -103,7 +124,8 @@ const GATE = `
       FROM decided d WHERE o.id = d.id AND d.verdict IN ('go', 'superseded')
     RETURNING o.id, o.message_id, o.payload
   )
-  SELECT d.id, d.verdict, d.newer_delivered, c.message_id, c.payload FROM decided d LEFT JOIN changed c ON c.id = d.id`;
+  SELECT d.id, d.verdict, d.newer_delivered, c.message_id, c.payload FROM decided d LEFT JOIN changed c ON c.id = d.id`,
+};
 
 export type OperationStatusCounts = Record<OperationStatus, number>;
 
@@ -189,10 +211,12 @@ export class OperationRepository {
    */
   async gate(ids: readonly string[], leaseMs: number): Promise<GateVerdict[]> {
     const valid = ids.filter(isUuid);
-    const found = valid.length === 0 ? [] : await this.rows<{ id: string; verdict: GateVerdict['verdict']; newer_delivered: string | null; message_id: string | null; payload: JsonObject | null }>(
-      GATE,
-      [valid, Math.round(leaseMs), SUPERSEDABLE_KINDS],
-    );
+    if (valid.length === 1 && ids.length === 1) {
+      const [alone] = await queryPrepared<{ message_id: string; payload: JsonObject }>(this.dataSource, GATE_ALONE, [valid[0], Math.round(leaseMs)]);
+      if (alone) return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: alone.payload }];
+    }
+    type Row = { id: string; verdict: GateVerdict['verdict']; newer_delivered: string | null; message_id: string | null; payload: JsonObject | null };
+    const found = valid.length === 0 ? [] : await queryPrepared<Row>(this.dataSource, GATE, [valid, Math.round(leaseMs), SUPERSEDABLE_KINDS]);
     const byId = new Map(found.map((row) => [row.id, row]));
     return ids.map((id): GateVerdict => {
       const row = byId.get(id);
