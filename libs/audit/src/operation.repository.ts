@@ -71,7 +71,7 @@ const GATE_ALONE: NamedStatement = {
   UPDATE operation o SET status = 'delivering', in_flight_until = now() + $2::int * interval '1 millisecond', updated_at = now()
    WHERE o.id = $1 AND o.status IN ('pending', 'delivering')
      AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
-           AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq) > (o.order_arrival, o.seq))))
+           AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq, p.id) > (o.order_arrival, o.seq, o.id))))
   RETURNING o.message_id, o.payload`,
 };
 
@@ -79,8 +79,10 @@ const GATE_ALONE: NamedStatement = {
  * One statement decides and claims, for any number of operations: the rows of each target that
  * could matter (unsettled ones; delivered ones at or after the oldest asked about; found through
  * operation_order_key_idx, not a scan) are locked in id order — so concurrent gates on one target
- * take turns and never deadlock — and read at their latest version; then each operation is judged against them and claimed (`delivering` with a
- * lease) or settled `superseded`. A target's writes thus reach the platform in arrival order, and
+ * take turns and never deadlock — and read at their latest version; then each operation is judged
+ * against them set-based (a window and DISTINCT ON, so a 25,000-document chunk is not compared
+ * pairwise) in the total order (arrival, position, id), and claimed (`delivering` with a lease) or
+ * settled `superseded`. A target's writes thus reach the platform in arrival order, and
  * an older write that finds a newer one delivered is never sent.
  */
 const GATE: NamedStatement = {
@@ -98,15 +100,24 @@ const GATE: NamedStatement = {
       FROM operation o WHERE o.id IN (SELECT id FROM candidates)
      ORDER BY o.id
      FOR UPDATE OF o
+  ), ordered AS (
+    SELECT id, status,
+      CASE WHEN order_key IS NULL THEN 0 ELSE count(*) FILTER (WHERE status IN ('pending', 'delivering'))
+        OVER (PARTITION BY order_key ORDER BY order_arrival, seq, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) END AS older_unsettled
+      FROM peers
+  ), latest_delivered AS (
+    SELECT DISTINCT ON (order_key) order_key, id, order_arrival, seq FROM peers
+     WHERE status = 'delivered' ORDER BY order_key, order_arrival DESC, seq DESC, id DESC
+  ), latest_in_flight AS (
+    SELECT DISTINCT ON (order_key) order_key, id, order_arrival, seq FROM peers
+     WHERE in_flight_until > now() AND status IN ('pending', 'delivering') ORDER BY order_key, order_arrival DESC, seq DESC, id DESC
   ), judged AS (
-    SELECT m.id, me.status,
-      EXISTS (SELECT 1 FROM peers p WHERE p.order_key = m.order_key AND p.id <> m.id AND p.status IN ('pending', 'delivering')
-                 AND (p.order_arrival, p.seq) < (m.order_arrival, m.seq)) AS older_unsettled,
-      (SELECT p.id FROM peers p WHERE p.order_key = m.order_key AND p.status = 'delivered' AND m.kind = ANY($3::text[])
-          AND (p.order_arrival, p.seq) > (m.order_arrival, m.seq) ORDER BY p.order_arrival DESC, p.seq DESC LIMIT 1) AS newer_delivered,
-      EXISTS (SELECT 1 FROM peers p WHERE p.order_key = m.order_key AND p.id <> m.id AND p.in_flight_until > now()
-                 AND (p.order_arrival, p.seq) > (m.order_arrival, m.seq)) AS newer_in_flight
-      FROM mine m JOIN peers me ON me.id = m.id
+    SELECT m.id, o.status, o.older_unsettled > 0 AS older_unsettled,
+      CASE WHEN m.kind = ANY($3::text[]) AND (d.order_arrival, d.seq, d.id) > (m.order_arrival, m.seq, m.id) THEN d.id END AS newer_delivered,
+      coalesce((f.order_arrival, f.seq, f.id) > (m.order_arrival, m.seq, m.id), false) AS newer_in_flight
+      FROM mine m JOIN ordered o ON o.id = m.id
+      LEFT JOIN latest_delivered d ON d.order_key = m.order_key
+      LEFT JOIN latest_in_flight f ON f.order_key = m.order_key
   ), decided AS (
     SELECT id, newer_delivered, CASE
         WHEN status NOT IN ('pending', 'delivering') THEN 'settled'
