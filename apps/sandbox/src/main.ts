@@ -7,7 +7,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const seed = readSeed(config.sandbox.seedPath);
   const app = await createSandboxApp({ seed, controls: config.sandbox.controls, bodyLimitBytes: config.sandbox.bodyLimitBytes });
-  app.enableShutdownHooks();
+  // Only these: hooking every signal Nest knows (SIGILL, SIGTRAP among them) turns a V8 fatal error into a spin instead of an exit.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.listen(config.sandbox.port, config.sandbox.host);
   const url = `http://${config.sandbox.host}:${config.sandbox.port}`;
   const demo = seed.tokens[0];

@@ -14,7 +14,8 @@ async function main(): Promise<void> {
 
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
+  // Only these: hooking every signal Nest knows (SIGILL, SIGTRAP among them) turns a V8 fatal error into a spin instead of an exit.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   app.get(Logger).log(`worker started (concurrency ${config.delivery.concurrency} deliveries)`, 'Worker');
 }
 

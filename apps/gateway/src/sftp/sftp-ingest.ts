@@ -11,30 +11,29 @@ export interface DecodedPayload {
   text: string;
   /** `utf-8` when the bytes are valid UTF-8 (a BOM is kept), else `latin1` (every byte one character). */
   encoding: 'utf-8' | 'latin1';
-  /** NUL bytes cannot be stored in a Postgres text column: each became U+FFFD (the exact bytes stay in partner_file). */
-  nulBytesReplaced: number;
 }
+
+/** An upload that cannot be a message, for a reason the partner must be told (the SFTP status says it). */
+export class UploadRefused extends Error {}
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The upload as text for the message row. EDI is ASCII/UTF-8; anything else is kept as latin1, never dropped. */
+/**
+ * The upload as text for the message row. EDI is ASCII/UTF-8; anything else is kept as latin1,
+ * never dropped. A NUL byte is refused outright (X12 is text, Postgres text cannot hold it, and a
+ * file of NULs is what a write far past the end leaves): found with one byte search, never a string
+ * operation over a partner-sized payload.
+ */
 export function decodePayload(content: Buffer): DecodedPayload {
-  let text: string;
-  let encoding: DecodedPayload['encoding'] = 'utf-8';
+  const nul = content.indexOf(0);
+  if (nul !== -1) {
+    throw new UploadRefused(`the file holds a NUL byte at offset ${nul}: X12 is text, so binary content (or a hole left by a write past the end) is not accepted; nothing was recorded`);
+  }
   try {
-    text = strictUtf8.decode(content);
+    return { text: strictUtf8.decode(content), encoding: 'utf-8' };
   } catch {
-    text = content.toString('latin1');
-    encoding = 'latin1';
+    return { text: content.toString('latin1'), encoding: 'latin1' };
   }
-  let nulBytesReplaced = 0;
-  if (text.includes('\u0000')) {
-    text = text.replace(/\u0000/g, () => {
-      nulBytesReplaced++;
-      return '\ufffd';
-    });
-  }
-  return { text, encoding, nulBytesReplaced };
 }
 
 export interface ReceivedUpload {
@@ -77,7 +76,6 @@ export class SftpIngest {
     const payload = decodePayload(bytes);
     const metadata: JsonObject = { fileName: file.name, size: bytes.length, sha256: file.sha256, via: 'sftp', fileId: file.id };
     if (payload.encoding !== 'utf-8') metadata.encoding = payload.encoding;
-    if (payload.nulBytesReplaced) metadata.nulBytesReplaced = payload.nulBytesReplaced;
     const accepted = await this.accept.execute({
       partnerId,
       channel: 'sftp',

@@ -8,7 +8,7 @@ import {
   PartnerFileRepository,
   PartnerFolder,
 } from '@dockbridge/partners';
-import { SftpIngest } from './sftp-ingest';
+import { SftpIngest, UploadRefused } from './sftp-ingest';
 import { isTemporaryUploadName, resolveVirtualPath, VirtualPath } from './virtual-path';
 
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
@@ -19,6 +19,11 @@ const S_IFREG = 0o100000;
 export const MAX_OPEN_HANDLES = 64;
 /** Entries per READDIR answer. */
 const READDIR_BATCH = 100;
+/**
+ * How far past the end of an upload a write may start: clients keep up to a few MiB of writes in
+ * flight, out of order. Further is a sparse write, refused (its hole would be NUL bytes).
+ */
+export const MAX_WRITE_AHEAD_BYTES = 16 * 1024 * 1024;
 /** Largest READ answer (clients ask for 32 KiB or 256 KiB). */
 const MAX_READ_CHUNK = 256 * 1024;
 
@@ -254,6 +259,9 @@ export class SftpSession {
     if (handle.type !== 'write') throw denied('this file was not opened for writing');
     if (handle.failed) throw failure(handle.failed);
     const end = offset + data.length;
+    if (offset > handle.size + MAX_WRITE_AHEAD_BYTES) {
+      throw failure(`a write at offset ${offset} would leave a hole after the ${handle.size} bytes written so far (at most ${MAX_WRITE_AHEAD_BYTES} bytes ahead): write the file in order`);
+    }
     if (end > this.ctx.maxFileBytes) {
       handle.failed = this.tooLarge(handle.name, end).message;
       handle.buffer = Buffer.alloc(0);
@@ -277,6 +285,12 @@ export class SftpSession {
     return failure(`file exceeds the maximum size of ${maxFileBytes} bytes; nothing was recorded`);
   }
 
+  /** An upload its content rules out: the partner is told why, operators see it in the log (nothing reaches the audit store). */
+  private refused(fileName: string, error: UploadRefused): SftpError {
+    this.logger.warn({ msg: 'sftp upload refused', partnerId: this.ctx.partnerId, fileName, reason: error.message });
+    return failure(`/inbound/${fileName}: ${error.message}`);
+  }
+
   private async close(reqid: number, raw: Buffer): Promise<void> {
     const id = this.handleId(raw);
     const handle = this.handle(raw);
@@ -290,6 +304,7 @@ export class SftpSession {
     try {
       await this.ctx.track(this.ctx.ingest.receive(this.ctx.partnerId, handle.name, content));
     } catch (error) {
+      if (error instanceof UploadRefused) throw this.refused(handle.name, error);
       this.logger.error({ msg: 'sftp upload not recorded', partnerId: this.ctx.partnerId, fileName: handle.name, size: content.length, error: (error as Error).message });
       throw failure(`${path} could not be recorded; nothing was received, upload it again`);
     }
@@ -331,8 +346,9 @@ export class SftpSession {
       try {
         await this.ctx.track(this.ctx.ingest.complete(partnerId, renamed));
       } catch (error) {
-        this.logger.error({ msg: 'sftp upload not recorded at rename', partnerId, fileName: to.name, error: (error as Error).message });
         await this.ctx.files.rename(partnerId, from.folder, to.name, from.name).catch(() => undefined);
+        if (error instanceof UploadRefused) throw this.refused(to.name, error);
+        this.logger.error({ msg: 'sftp upload not recorded at rename', partnerId, fileName: to.name, error: (error as Error).message });
         throw failure(`${to.path} could not be recorded; nothing was received, try again`);
       }
     }

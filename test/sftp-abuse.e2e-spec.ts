@@ -1,0 +1,97 @@
+import { Client, SFTPWrapper } from 'ssh2';
+import { DataSource } from 'typeorm';
+import { SftpCredentialRepository } from '@dockbridge/partners';
+import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
+import { Spine, startSpine } from './support/spine';
+
+const PASSWORD = 'sftp-abuse-password-0123';
+const MiB = 1024 * 1024;
+
+/**
+ * What a careless or hostile partner can do with raw SFTP requests must never stop the gateway: a
+ * write far past the end (a sparse file of NULs), binary content, and the process's own signals.
+ */
+describe('SFTP uploads that cannot stop the gateway', () => {
+  let spine: Spine;
+  let connection: Client;
+  let sftp: SFTPWrapper;
+  let hookedBefore: Record<string, number>;
+  const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGHUP', 'SIGQUIT', 'SIGUSR2'] as const;
+
+  const call = <T = void>(run: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
+    new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
+  const open = (path: string, flags = 'w') => call<Buffer>((done) => sftp.open(path, flags, done));
+  const write = (handle: Buffer, data: Buffer, offset: number) => call((done) => sftp.write(handle, data, 0, data.length, offset, done));
+  const close = (handle: Buffer) => call((done) => sftp.close(handle, done));
+  const messagesNamed = async (fileName: string): Promise<number> =>
+    Number((await spine.app.get(DataSource).query(`SELECT count(*) AS n FROM message WHERE metadata->>'fileName' = $1`, [fileName]))[0].n);
+  const healthWithin = async (ms: number) => {
+    const started = Date.now();
+    const response = await fetch(`${spine.url}/health`, { signal: AbortSignal.timeout(ms) });
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(ms);
+  };
+
+  beforeAll(async () => {
+    hookedBefore = Object.fromEntries(SIGNALS.map((s) => [s, process.listenerCount(s)]));
+    spine = await startSpine({ 'sftp.maxFileBytes': 256 * MiB });
+    await spine.app.get(SftpCredentialRepository).setPassword('test-wms', 'abuser', PASSWORD);
+    connection = new Client();
+    sftp = await new Promise<SFTPWrapper>((resolve, reject) => {
+      connection.on('ready', () => connection.sftp((error, channel) => (error ? reject(error) : resolve(channel))));
+      connection.on('error', reject);
+      connection.connect({ host: '127.0.0.1', port: spine.app.get(SftpServer).port!, username: 'abuser', password: PASSWORD, readyTimeout: 10_000 });
+    });
+  }, 60_000);
+  afterAll(async () => {
+    connection?.end();
+    await spine?.close();
+  });
+
+  it('refuses a write far past the end (a sparse file) when it happens, and keeps serving', async () => {
+    const handle = await open('/inbound/sparse.edi');
+    await expect(write(handle, Buffer.from('~'), 64 * MiB - 1)).rejects.toThrow(`a write at offset ${64 * MiB - 1} would leave a hole after the 0 bytes written so far`);
+    await expect(close(handle)).rejects.toThrow(/is empty/);
+    await healthWithin(1000);
+    expect(await messagesNamed('sparse.edi')).toBe(0);
+
+    // The same session still takes a good file.
+    const good = await open('/inbound/after-sparse.edi');
+    await write(good, Buffer.from('ISA*00*'), 0);
+    await close(good);
+    expect(await messagesNamed('after-sparse.edi')).toBe(1);
+  });
+
+  it('takes writes out of order within the window clients use', async () => {
+    const handle = await open('/inbound/out-of-order.edi');
+    await write(handle, Buffer.from('B'.repeat(1000)), 1000);
+    await write(handle, Buffer.from('A'.repeat(1000)), 0);
+    await close(handle);
+    expect(await messagesNamed('out-of-order.edi')).toBe(1);
+  });
+
+  it('refuses binary content (a NUL byte) at close, naming where, and records nothing', async () => {
+    const handle = await open('/inbound/binary.edi');
+    await write(handle, Buffer.concat([Buffer.from('ISA*00*'), Buffer.alloc(32 * MiB), Buffer.from('~')]), 0);
+    await expect(close(handle)).rejects.toThrow('/inbound/binary.edi: the file holds a NUL byte at offset 7: X12 is text');
+    await healthWithin(1000);
+    expect(await messagesNamed('binary.edi')).toBe(0);
+    const listed = await call<{ filename: string }[]>((done) => sftp.readdir('/inbound', done));
+    expect(listed.map((f) => f.filename)).not.toContain('binary.edi');
+  }, 60_000);
+
+  it('refuses binary content renamed from a temporary name, which keeps its name', async () => {
+    const handle = await open('/inbound/upload.tmp');
+    await write(handle, Buffer.from('ISA\u0000'), 0);
+    await close(handle);
+    await expect(call((done) => sftp.rename('/inbound/upload.tmp', '/inbound/upload.edi', done))).rejects.toThrow(/NUL byte at offset 3/);
+    const listed = await call<{ filename: string }[]>((done) => sftp.readdir('/inbound', done));
+    expect(listed.map((f) => f.filename)).toContain('upload.tmp');
+    expect(await messagesNamed('upload.edi')).toBe(0);
+  });
+
+  it('hooks only SIGTERM and SIGINT, so a fatal V8 error ends the process instead of spinning', () => {
+    const added = Object.fromEntries(SIGNALS.map((s) => [s, process.listenerCount(s) - hookedBefore[s]]));
+    expect(added).toEqual({ SIGTERM: 1, SIGINT: 1, SIGILL: 0, SIGTRAP: 0, SIGABRT: 0, SIGHUP: 0, SIGQUIT: 0, SIGUSR2: 0 });
+  });
+});
