@@ -1,6 +1,7 @@
 import { Client, SFTPWrapper } from 'ssh2';
 import { DataSource } from 'typeorm';
-import { SftpCredentialRepository } from '@dockbridge/partners';
+import { PartnerRepository, SftpCredentialRepository } from '@dockbridge/partners';
+import { DEMO } from './support/sandbox';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { Spine, startSpine } from './support/spine';
 
@@ -20,7 +21,7 @@ describe('SFTP uploads that cannot stop the gateway', () => {
 
   const call = <T = void>(run: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
     new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
-  const open = (path: string, flags = 'w') => call<Buffer>((done) => sftp.open(path, flags, done));
+  const open = (path: string) => call<Buffer>((done) => sftp.open(path, 'w', done));
   const write = (handle: Buffer, data: Buffer, offset: number) => call((done) => sftp.write(handle, data, 0, data.length, offset, done));
   const close = (handle: Buffer) => call((done) => sftp.close(handle, done));
   const messagesNamed = async (fileName: string): Promise<number> =>
@@ -31,6 +32,15 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     expect(response.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(ms);
   };
+
+  /** A new connection's SFTP channel (rejects when the login is refused). */
+  const login = (username: string, password: string) =>
+    new Promise<{ connection: Client; sftp: SFTPWrapper }>((resolve, reject) => {
+      const c = new Client();
+      c.on('ready', () => c.sftp((error, channel) => (error ? reject(error) : resolve({ connection: c, sftp: channel }))));
+      c.on('error', reject);
+      c.connect({ host: '127.0.0.1', port: spine.app.get(SftpServer).port!, username, password, readyTimeout: 10_000, tryKeyboard: false });
+    });
 
   beforeAll(async () => {
     hookedBefore = Object.fromEntries(SIGNALS.map((s) => [s, process.listenerCount(s)]));
@@ -90,8 +100,40 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     expect(await messagesNamed('upload.edi')).toBe(0);
   });
 
+  it('ends what a session may do once its account is revoked or its partner disabled', async () => {
+    const credentials = spine.app.get(SftpCredentialRepository);
+    await credentials.setPassword('test-wms', 'revokee', PASSWORD);
+    const revokee = await login('revokee', PASSWORD);
+    const ask = <T = void>(run: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
+      new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
+    const handle = await ask<Buffer>((done) => revokee.sftp.open('/inbound/before-revoke.edi', 'w', done));
+    await ask((done) => revokee.sftp.write(handle, Buffer.from('ISA*00*'), 0, 7, 0, done));
+    await credentials.revoke('test-wms', 'revokee');
+    await expect(ask((done) => revokee.sftp.close(handle, done))).rejects.toThrow(/revoked or its partner disabled/);
+    await expect(ask((done) => revokee.sftp.open('/inbound/after-revoke.edi', 'w', done))).rejects.toThrow();
+    expect(await messagesNamed('before-revoke.edi')).toBe(0);
+    revokee.connection.end();
+
+    const partners = spine.app.get(PartnerRepository);
+    await partners.upsert({ id: 'soon-off', name: 'Soon disabled', locationOrganisationId: DEMO.mainDc }, 'api');
+    await credentials.setPassword('soon-off', 'soonoff', PASSWORD);
+    const soonOff = await login('soonoff', PASSWORD);
+    await partners.setEnabled('soon-off', false);
+    await expect(ask((done) => soonOff.sftp.open('/inbound/x.edi', 'w', done))).rejects.toThrow(/revoked or its partner disabled/);
+    soonOff.connection.end();
+  });
+
   it('hooks only SIGTERM and SIGINT, so a fatal V8 error ends the process instead of spinning', () => {
     const added = Object.fromEntries(SIGNALS.map((s) => [s, process.listenerCount(s) - hookedBefore[s]]));
     expect(added).toEqual({ SIGTERM: 1, SIGINT: 1, SIGILL: 0, SIGTRAP: 0, SIGABRT: 0, SIGHUP: 0, SIGQUIT: 0, SIGUSR2: 0 });
   });
+
+  // Last: it locks this address out for the rest of the suite.
+  it('locks a user name out after repeated wrong passwords, even for the right one', async () => {
+    await spine.app.get(SftpCredentialRepository).setPassword('test-wms', 'guessed', PASSWORD);
+    for (let i = 0; i < 5; i++) await expect(login('guessed', `wrong-${i}`)).rejects.toThrow(/authentication/i);
+    await expect(login('guessed', PASSWORD)).rejects.toThrow(/authentication/i);
+    // The session opened before the lockout goes on.
+    expect(await call<unknown[]>((done) => sftp.readdir('/inbound', done))).toBeDefined();
+  }, 60_000);
 });

@@ -117,6 +117,9 @@ export class SftpConfig {
   @Transform(toBoolean) @IsBoolean() generateHostKey = true;
   /** Largest file a partner may upload, in bytes. */
   @IsInt() @Min(1024) maxFileBytes = 256 * 1024 * 1024;
+  /** Failed logins of one user name, or from one address, after which it is locked out for `lockoutMs`. */
+  @IsInt() @Min(1) @Max(1000) maxLoginFailures = 5;
+  @IsInt() @Min(1000) lockoutMs = 15 * 60_000;
 }
 
 export class AppConfig {
@@ -175,6 +178,8 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   SFTP_HOST_KEY_PATH: 'sftp.hostKeyPath',
   SFTP_GENERATE_HOST_KEY: 'sftp.generateHostKey',
   SFTP_MAX_FILE_BYTES: 'sftp.maxFileBytes',
+  SFTP_MAX_LOGIN_FAILURES: 'sftp.maxLoginFailures',
+  SFTP_LOCKOUT_MS: 'sftp.lockoutMs',
 };
 
 /** Keys whose values are secrets: never printed, never logged. */

@@ -35,6 +35,8 @@ export interface SftpSessionContext {
   maxFileBytes: number;
   /** Registers work the server must let finish before shutting down (a CLOSE being recorded). */
   track<T>(work: Promise<T>): Promise<T>;
+  /** Whether the login still holds (account not revoked, partner enabled): asked before each file is opened or received. */
+  stillAllowed(): Promise<boolean>;
 }
 
 interface DirHandle {
@@ -213,7 +215,16 @@ export class SftpSession {
     this.sftp.name(reqid, handle.entries.splice(0, READDIR_BATCH));
   }
 
+  /** A revoked account or a disabled partner ends open sessions at their next file operation. */
+  private async ensureAllowed(): Promise<void> {
+    if (await this.ctx.stillAllowed()) return;
+    this.logger.warn({ msg: 'sftp session ended: account revoked or partner disabled', partnerId: this.ctx.partnerId, username: this.ctx.username });
+    setImmediate(() => this.sftp.end());
+    throw denied('this SFTP account was revoked or its partner disabled since login; nothing more is accepted');
+  }
+
   private async open(reqid: number, path: string, flags: number): Promise<void> {
+    await this.ensureAllowed();
     const target = resolveVirtualPath(path);
     if (target.kind === 'denied') throw denied(target.reason);
     if (target.kind !== 'file') throw failure(`is a directory: ${target.path}`);
@@ -299,6 +310,7 @@ export class SftpSession {
     const path = `/inbound/${handle.name}`;
     if (handle.failed) throw failure(handle.failed);
     if (handle.size === 0) throw failure(`${path} is empty: an empty file is not accepted and was not recorded`);
+    await this.ensureAllowed();
     const content = Buffer.from(handle.buffer.subarray(0, handle.size));
     handle.buffer = Buffer.alloc(0);
     try {
@@ -332,6 +344,7 @@ export class SftpSession {
     if (to.kind === 'denied') throw denied(to.reason);
     if (from.kind !== 'file' || to.kind !== 'file') throw denied('folders cannot be renamed');
     if (from.folder !== to.folder) throw denied('files can be renamed within their folder only');
+    await this.ensureAllowed();
     const { partnerId } = this.ctx;
     let renamed: PartnerFileInfo;
     try {

@@ -5,6 +5,7 @@ import { AppConfig } from '@dockbridge/config';
 import { PartnerFileRepository, PartnerProfile, SftpCredentialRepository } from '@dockbridge/partners';
 import { AcceptMessage } from '@dockbridge/pipeline';
 import { loadOrCreateHostKey } from './host-key';
+import { LoginThrottle } from './login-throttle';
 import { SftpIngest } from './sftp-ingest';
 import { SftpSession } from './sftp-session';
 
@@ -27,6 +28,7 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly connections = new Set<Connection>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly ingest: SftpIngest;
+  private readonly throttle: LoginThrottle;
   private boundPort: number | null = null;
 
   constructor(
@@ -36,6 +38,7 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(AcceptMessage) accept: AcceptMessage,
   ) {
     this.ingest = new SftpIngest(files, accept);
+    this.throttle = new LoginThrottle({ maxFailures: config.sftp.maxLoginFailures, lockoutMs: config.sftp.lockoutMs });
   }
 
   /** The port the server listens on (the real one when configured as 0), or null when not listening. */
@@ -115,24 +118,31 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     });
 
     client.on('authentication', (ctx: AuthContext) => {
+      const name = ctx.username.slice(0, 64);
+      const refuse = () => {
+        if (++failures >= MAX_AUTH_FAILURES) return client.end();
+        ctx.reject(['publickey', 'password']);
+      };
+      const lockedUntil = this.throttle.lockedUntil(ctx.username, ip);
+      if (lockedUntil && ctx.method !== 'none') {
+        this.logger.warn({ msg: 'sftp login refused: locked out after repeated failures', username: name, method: ctx.method, ip, lockedUntil: lockedUntil.toISOString() });
+        return refuse();
+      }
       this.authenticate(ctx).then(
         (result) => {
           if (result === 'probe-ok') return ctx.accept();
           if (result) {
             partner = result;
             username = ctx.username;
+            this.throttle.succeed(ctx.username);
             this.logger.log({ msg: 'sftp login', partnerId: result.id, username: ctx.username, method: ctx.method, ip });
             return ctx.accept();
           }
-          if (ctx.method !== 'none') {
-            failures++;
-            this.logger.warn({ msg: 'sftp login refused', username: ctx.username.slice(0, 64), method: ctx.method, ip });
-          }
-          if (failures >= MAX_AUTH_FAILURES) {
-            client.end();
-            return;
-          }
-          ctx.reject(['publickey', 'password']);
+          // A key the account does not hold, offered without a signature, is a client trying its keys: not a guess.
+          if (ctx.method === 'none' || (ctx.method === 'publickey' && !ctx.signature)) return ctx.reject(['publickey', 'password']);
+          const { delayMs, locked } = this.throttle.fail(ctx.username, ip);
+          this.logger.warn({ msg: 'sftp login refused', username: name, method: ctx.method, ip, ...(locked.length && { lockedOut: locked, forMs: this.config.sftp.lockoutMs }) });
+          setTimeout(refuse, delayMs).unref();
         },
         (error: Error) => {
           this.logger.error({ msg: 'sftp authentication failed with an error', method: ctx.method, ip, error: error.message });
@@ -155,6 +165,7 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
             ingest: this.ingest,
             maxFileBytes: this.config.sftp.maxFileBytes,
             track: this.track,
+            stillAllowed: () => this.credentials.stillAllowed(username, profile.id),
           });
         });
         // No shell, exec, pty or forwarding: without listeners ssh2 refuses them.

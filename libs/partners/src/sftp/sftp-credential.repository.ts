@@ -142,6 +142,12 @@ export class SftpCredentialRepository {
     return this.enabledPartner(row.partnerId);
   }
 
+  /** Whether a session logged in as this user may still act: the account is live, the partner's, and the partner enabled. */
+  async stillAllowed(username: string, partnerId: string): Promise<boolean> {
+    const row = await this.liveAccount(username);
+    return row?.partnerId === partnerId && (await this.enabledPartner(partnerId)) !== null;
+  }
+
   private async liveAccount(username: string): Promise<PartnerSftpCredentialEntity | null> {
     if (typeof username !== 'string' || !SFTP_USERNAME_PATTERN.test(username)) return null;
     const row = await this.dataSource.manager.findOneBy(PartnerSftpCredentialEntity, { username });
