@@ -19,6 +19,8 @@ import {
   PartnerRepository,
   PartnersModule,
   SecretBox,
+  SftpCredentialRepository,
+  WebhookSecretRepository,
 } from '@dockbridge/partners';
 import { createTestDatabase, TestDatabase } from './support/database';
 
@@ -291,6 +293,57 @@ describe('partner store on Postgres', () => {
       expect(await repo.authenticate(oldKey)).toBeNull();
       expect((await repo.authenticate(newKey))?.id).toBe(id);
       expect((await repo.authenticate(issued.key))?.id).toBe(id);
+    });
+
+    it('never revives an expired or revoked webhook secret, key or SFTP user, and says so', async () => {
+      const id = newId();
+      const file = join(dir, `${id}.yaml`);
+      const secrets = new WebhookSecretRepository(dataSource, SecretBox.withKey(randomBytes(32)));
+      const sftp = new SftpCredentialRepository(dataSource, repo, { now: () => clock });
+      const key = generateApiKey();
+      const env = { SECRET: 'whsec_' + randomBytes(24).toString('base64'), OTHER: 'whsec_' + randomBytes(24).toString('base64'), KEY: key, PASS: 'sftp password 0123456789' };
+      writeFileSync(
+        file,
+        `id: ${id}\nname: Rotated\nlocationOrganisationId: ${MAIN_DC}\n` +
+          `webhookSecrets: [{label: old, secretEnv: SECRET}, {label: revoked, secretEnv: OTHER}]\n` +
+          `apiKeys: [{label: prod, keyEnv: KEY}]\nsftpUsers: [{username: ${id}-user, passwordEnv: PASS}]\n`,
+      );
+      expect((await importPartners(repo, dir, { env, secrets, sftp })).problems).toEqual([]);
+      const [old, revoked] = await secrets.list(id);
+      expect(await secrets.activeSecrets(id)).toHaveLength(2);
+
+      // The rotation ends: the old secret expired, the other revoked, the key expired, the SFTP user revoked.
+      await secrets.expire(id, old.id, new Date(Date.now() - 1000));
+      await secrets.revoke(id, revoked.id);
+      await dataSource.query(`UPDATE partner_api_key SET expires_at = $2 WHERE partner_id = $1`, [id, new Date(clock.getTime() - 1000)]);
+      await sftp.revoke(id, `${id}-user`);
+
+      const restart = await importPartners(repo, dir, { env, secrets, sftp });
+      expect(await secrets.activeSecrets(id)).toEqual([]);
+      expect(await repo.authenticate(key)).toBeNull();
+      expect(await sftp.verifyPassword(`${id}-user`, env.PASS)).toBeNull();
+      expect(restart.problems.map((p) => [p.field, p.message.replace(`${file}: ${p.field}: `, '')])).toEqual([
+        ['webhookSecrets', 'secret "old" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret'],
+        ['webhookSecrets', 'secret "revoked" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret'],
+        ['sftpUsers', expect.stringContaining('revoked')],
+        ['apiKeys', expect.stringMatching(/^prod: this key expired on .* and is not brought back; give the partner a new one$/)],
+      ]);
+    });
+
+    it('an expiry only ever moves earlier: expiring an expired secret with a later date leaves it expired', async () => {
+      const id = newId();
+      await repo.upsert(profile(id), 'api');
+      const secrets = new WebhookSecretRepository(dataSource, SecretBox.withKey(randomBytes(32)));
+      const { record } = await secrets.add(id, { label: 'old' });
+      const past = new Date(Date.now() - 60_000);
+      await secrets.expire(id, record.id, past);
+      await secrets.expire(id, record.id, new Date(Date.now() + 86_400_000));
+      expect((await secrets.list(id))[0].expiresAt).toEqual(past);
+      expect(await secrets.activeSecrets(id)).toEqual([]);
+      const soon = new Date(Date.now() + 3_600_000);
+      const { record: other } = await secrets.add(id, { label: 'new', expiresAt: new Date(Date.now() + 86_400_000) });
+      await secrets.expire(id, other.id, soon);
+      expect((await secrets.list(id))[1].expiresAt).toEqual(soon);
     });
 
     it('a bad file is reported with its file and field and not imported; good files still are', async () => {

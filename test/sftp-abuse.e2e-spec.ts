@@ -110,7 +110,7 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     await ask((done) => revokee.sftp.write(handle, Buffer.from('ISA*00*'), 0, 7, 0, done));
     await credentials.revoke('test-wms', 'revokee');
     await expect(ask((done) => revokee.sftp.close(handle, done))).rejects.toThrow(/revoked or its partner disabled/);
-    await expect(ask((done) => revokee.sftp.open('/inbound/after-revoke.edi', 'w', done))).rejects.toThrow();
+    await expect(ask<Buffer>((done) => revokee.sftp.open('/inbound/after-revoke.edi', 'w', done))).rejects.toThrow();
     expect(await messagesNamed('before-revoke.edi')).toBe(0);
     revokee.connection.end();
 
@@ -119,7 +119,7 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     await credentials.setPassword('soon-off', 'soonoff', PASSWORD);
     const soonOff = await login('soonoff', PASSWORD);
     await partners.setEnabled('soon-off', false);
-    await expect(ask((done) => soonOff.sftp.open('/inbound/x.edi', 'w', done))).rejects.toThrow(/revoked or its partner disabled/);
+    await expect(ask<Buffer>((done) => soonOff.sftp.open('/inbound/x.edi', 'w', done))).rejects.toThrow(/revoked or its partner disabled/);
     soonOff.connection.end();
   });
 

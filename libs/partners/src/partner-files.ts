@@ -193,9 +193,13 @@ export async function importPartners(
     imported.push(profile.id);
     if (mapping !== undefined && options.mappings) await options.mappings.publish(profile.id, mapping);
     if (options.secrets) {
-      // Add-only: a secret dropped from the file is expired through the admin API (the end of a rotation).
-      const active = new Set(await options.secrets.activeSecrets(profile.id));
-      for (const { label, secret } of webhookSecrets) if (!active.has(secret)) await options.secrets.add(profile.id, { label, secret });
+      // Add-only: a secret dropped from the file is expired through the admin API (the end of a rotation),
+      // and one that was expired or revoked is never brought back by a restart.
+      for (const { label, secret } of webhookSecrets) {
+        const status = await options.secrets.statusOf(profile.id, secret);
+        if (status === 'unknown') await options.secrets.add(profile.id, { label, secret });
+        if (status === 'ended') problems.push(problem(file, 'webhookSecrets', `secret "${label}" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret`));
+      }
     }
     for (const user of options.sftp ? sftpUsers : []) {
       try {

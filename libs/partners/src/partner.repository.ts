@@ -246,6 +246,10 @@ export class PartnerRepository {
           result.refused.push({ label, reason: `${label}: this key was revoked; give the partner a new one` });
           continue;
         }
+        if (existing?.expiresAt && existing.expiresAt <= now) {
+          result.refused.push({ label, reason: `${label}: this key expired on ${existing.expiresAt.toISOString()} and is not brought back; give the partner a new one` });
+          continue;
+        }
         wanted.add(key.sha256);
         if (existing) {
           await manager.update(

@@ -71,13 +71,25 @@ export class WebhookSecretRepository {
     return rows.map((row) => this.summary(row));
   }
 
-  /** Ends a secret now, or at `at` (the end of a rotation's overlap). */
+  /**
+   * Ends a secret now, or at `at` (the end of a rotation's overlap). An expiry only ever moves
+   * earlier: a later date leaves an earlier one (or one already past) as it is.
+   */
   async expire(partnerId: string, id: string, at: Date = new Date()): Promise<boolean> {
     const rows: Row[] = await this.dataSource.query(
-      `UPDATE partner_webhook_secret SET expires_at = $3 WHERE partner_id = $1 AND id = $2 RETURNING *`,
+      `UPDATE partner_webhook_secret SET expires_at = least(coalesce(expires_at, 'infinity'), $3) WHERE partner_id = $1 AND id = $2 RETURNING *`,
       [partnerId, id, at],
     );
     return rows.length > 0;
+  }
+
+  /** Whether this secret is stored for the partner, and still verifies (`active`) or no longer does (`ended`: expired or revoked). */
+  async statusOf(partnerId: string, secret: string): Promise<'active' | 'ended' | 'unknown'> {
+    const rows: Row[] = await this.dataSource.query(`SELECT secret, expires_at, revoked_at FROM partner_webhook_secret WHERE partner_id = $1`, [partnerId]);
+    const same = rows.filter((row) => this.box.open(row.secret) === secret);
+    if (same.length === 0) return 'unknown';
+    const now = Date.now();
+    return same.some((row) => !row.revoked_at && (!row.expires_at || new Date(row.expires_at).getTime() > now)) ? 'active' : 'ended';
   }
 
   /** Encrypts the secrets stored before encryption at rest (they were readable as they were); returns how many. */
