@@ -51,6 +51,7 @@ describe('audit store on Postgres', () => {
     'DropMessageSha256Index1767916800000',
     'EdiSearchIndexes1768003200000',
     'NewestWriteWins1768089600000',
+    'IndexMessageReplayOf1768176000000',
   ];
 
   beforeAll(async () => {

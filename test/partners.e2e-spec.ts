@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +72,21 @@ describe('partner store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the partner tables after the audit tables', () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000', 'NewestWriteWins1768089600000']);
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000', 'NewestWriteWins1768089600000', 'IndexMessageReplayOf1768176000000', 'IndexPartnerFilePartnerId1768176000001']);
+    });
+
+    it('index every foreign key, so deletes that follow one (cascade, set null) never scan its table', async () => {
+      // Every FK of the schema, and whether an index leads with its columns (partial only when the predicate is "column IS NOT NULL").
+      const rows: { fk: string; indexed: boolean }[] = await dataSource.query(`
+        SELECT c.conname AS fk, EXISTS (
+          SELECT 1 FROM pg_index i
+           WHERE i.indrelid = c.conrelid
+             AND (i.indkey::int2[])[0:array_length(c.conkey, 1) - 1] = c.conkey
+             AND (i.indpred IS NULL OR pg_get_expr(i.indpred, i.indrelid) = '(' || (SELECT attname FROM pg_attribute WHERE attrelid = c.conrelid AND attnum = c.conkey[1]) || ' IS NOT NULL)')
+        ) AS indexed
+        FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace ORDER BY 1`);
+      expect(rows.map((r) => r.fk)).toEqual(expect.arrayContaining(['message_replay_of_fkey', 'operation_message_id_fkey', 'partner_file_partner_id_fkey']));
+      expect(rows.filter((r) => !r.indexed).map((r) => r.fk)).toEqual([]);
     });
 
     it('leave a schema the entities agree with (nothing for TypeORM to synchronise)', async () => {
@@ -330,11 +344,14 @@ describe('partner store on Postgres', () => {
       ]);
     });
 
-    it('an expiry only ever moves earlier: expiring an expired secret with a later date leaves it expired', async () => {
+    it('lists secrets by fingerprint; an expiry only ever moves earlier (a later date leaves an expired secret expired)', async () => {
       const id = newId();
       await repo.upsert(profile(id), 'api');
       const secrets = new WebhookSecretRepository(dataSource, SecretBox.withKey(randomBytes(32)));
-      const { record } = await secrets.add(id, { label: 'old' });
+      const { record, secret } = await secrets.add(id, { label: 'old' });
+      // Listed by a fingerprint, never by any characters of the secret.
+      expect(record.fingerprint).toBe(`sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}`);
+      expect(JSON.stringify(await secrets.list(id))).not.toContain(secret.slice(6, 12));
       const past = new Date(Date.now() - 60_000);
       await secrets.expire(id, record.id, past);
       await secrets.expire(id, record.id, new Date(Date.now() + 86_400_000));

@@ -270,7 +270,6 @@ export class MessageRepository {
     return count;
   }
 
-  /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */
   /** Where the message stands in arrival order: its own arrival, or the original's for a replay that orders as its original. */
   async orderArrivalOf(id: string): Promise<string | null> {
     if (!isUuid(id)) return null;
@@ -278,6 +277,7 @@ export class MessageRepository {
     return row?.order_arrival ?? null;
   }
 
+  /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */
   async annotate(id: string, facts: MessageMetadata): Promise<void> {
     await this.dataSource.query(`UPDATE message SET metadata = metadata || $2::jsonb WHERE id = $1`, [id, JSON.stringify(facts)]);
   }

@@ -6,6 +6,7 @@ import { IdempotencyKeyOnMessage1767830400000 } from './1767830400000-idempotenc
 import { DropMessageSha256Index1767916800000 } from './1767916800000-drop-message-sha256-index';
 import { EdiSearchIndexes1768003200000 } from './1768003200000-edi-search-indexes';
 import { NewestWriteWins1768089600000 } from './1768089600000-newest-write-wins';
+import { IndexMessageReplayOf1768176000000 } from './1768176000000-index-message-replay-of';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const AUDIT_MIGRATIONS = [
   DropMessageSha256Index1767916800000,
   EdiSearchIndexes1768003200000,
   NewestWriteWins1768089600000,
+  IndexMessageReplayOf1768176000000,
 ];

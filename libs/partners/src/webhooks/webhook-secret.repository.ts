@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SecretBox } from './secret-box';
 
@@ -6,8 +6,11 @@ export interface WebhookSecretSummary {
   id: string;
   partnerId: string;
   label: string;
-  /** The first characters, to tell secrets apart; never the secret. */
-  hint: string;
+  /**
+   * `sha256:` and the first 12 hex digits of the secret's SHA-256: tells secrets apart (a partner
+   * computes the same with `printf %s "$SECRET" | sha256sum`) without showing any of it.
+   */
+  fingerprint: string;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -15,13 +18,12 @@ export interface WebhookSecretSummary {
 
 type Row = { id: string; partner_id: string; label: string; secret: string; created_at: Date; expires_at: Date | null; revoked_at: Date | null };
 
-/** The first characters, to tell secrets apart. */
-const hintOf = (secret: string) => `${secret.slice(0, secret.startsWith('whsec_') ? 10 : 4)}…`;
+export const secretFingerprint = (secret: string) => `sha256:${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 12)}`;
 
 /**
  * Webhook signing secrets. Verification needs the secret itself (HMAC), so it is stored encrypted
  * (SecretBox) rather than hashed, and leaves this class only through `activeSecrets`, for the
- * verifier; listings show a hint. Several
+ * verifier; listings show a fingerprint. Several
  * may be active at once, each with an optional expiry: rotation without downtime.
  */
 export class WebhookSecretRepository {
@@ -35,7 +37,7 @@ export class WebhookSecretRepository {
       id: row.id,
       partnerId: row.partner_id,
       label: row.label,
-      hint: hintOf(this.box.open(row.secret)),
+      fingerprint: secretFingerprint(this.box.open(row.secret)),
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       revokedAt: row.revoked_at,
