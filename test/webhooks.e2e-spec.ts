@@ -130,6 +130,23 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(unsigned.status).toBe(401);
   });
 
+  it('says a correctly signed body that is not UTF-8 is not UTF-8 (its bytes verify), and records the refusal', async () => {
+    const body = Buffer.concat([Buffer.from('{"event":"purchase_order.created","data":{"poNumber":"PO-'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
+    const id = `msg_${randomUUID()}`;
+    const at = Math.floor(Date.now() / 1000);
+    const key = Buffer.from(wmsSecret.slice('whsec_'.length), 'base64');
+    const signature = `v1,${createHmac('sha256', key).update(`${id}.${at}.`).update(body).digest('base64')}`;
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signature },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'Webhook body is not UTF-8', details: ['the body is not valid UTF-8: webhook bodies are JSON, which is UTF-8 text'] });
+    const [refusal] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
+    expect(refusal.statusReason).toMatch(/not valid UTF-8/);
+  });
+
   it('answers 404 for a partner id that cannot exist (a NUL in it), not 500', async () => {
     const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme%00wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(404);

@@ -1,9 +1,11 @@
-import { Controller, HttpCode, HttpException, NotFoundException, Param, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { isUtf8 } from 'node:buffer';
+import { Controller, HttpCode, NotFoundException, Param, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MessageRepository, storableText } from '@dockbridge/audit';
 import { boundedJsonata, verifyWebhook } from '@dockbridge/partners';
 import { AcceptMessage, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { BadInput } from '../http-error.filter';
 import { refuseOversizedWebhook, webhookBodyLimit } from './webhook-body-limit';
 import { RefusalLog } from './refusal-log';
 import { WebhookEndpoints } from './webhook-endpoints';
@@ -31,6 +33,7 @@ export class WebhooksController {
   @ApiOperation({ summary: "Receive a partner's webhook (verified, deduplicated, recorded, then mapped with its JSONata mapping)" })
   @ApiResponse({ status: 202, description: 'Recorded; {messageId}' })
   @ApiResponse({ status: 200, description: 'A repeat of an earlier webhook-id: {messageId} of the original, not processed again' })
+  @ApiResponse({ status: 400, description: 'Verified, but the body is not UTF-8 text (recorded with the reason)' })
   @ApiResponse({ status: 401, description: 'Verification failed (recorded with the reason)' })
   @ApiResponse({ status: 413, description: 'Body over the partner limit (recorded as a rejected request)' })
   async receive(@Param('partner') partnerId: string, @Req() request: FastifyRequest & { rawBody?: Buffer }, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -57,6 +60,11 @@ export class WebhooksController {
       throw new UnauthorizedException(`webhook verification failed: ${verification.reason}`);
     }
 
+    if (!isUtf8(body)) {
+      // Signed, but its text would have to be changed to be stored or mapped: refused, saying why.
+      await this.refusals.record({ partnerId, kind: 'not utf-8', reason: 'the body is not valid UTF-8 text', rawPayload: text, metadata: { verification: settings.verification } });
+      throw new BadInput('Webhook body is not UTF-8', ['the body is not valid UTF-8: webhook bodies are JSON, which is UTF-8 text']);
+    }
     const metadata = { mappingVersion: endpoint.mappingVersion, webhookId: header(request, 'webhook-id') ?? null, size: body.length };
     const key = await this.idempotencyKey(settings, request, text);
     const accepted = await this.accept.execute({ partnerId, channel: 'webhook', contentType: WEBHOOK_CONTENT_TYPE, rawPayload: text, metadata, idempotencyKey: key });

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { NativeWebhook, verifyWebhook } from './webhook-verifier';
@@ -6,13 +7,18 @@ import { NativeWebhook, verifyWebhook } from './webhook-verifier';
 describe('Standard Webhooks verification with a native HMAC', () => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
 
-  it('signs exactly as the standardwebhooks package does, for any id, time and body (text or bytes)', () => {
+  it('signs exactly as the standardwebhooks package does for any text body, and any bytes as they are', () => {
     const reference = new Webhook(secret);
     const native = new NativeWebhook(secret);
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
     fc.assert(
       fc.property(fc.string(), fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }), fc.string({ unit: 'grapheme' }), fc.uint8Array(), (id, at, text, bytes) => {
         expect(native.sign(id, at, text)).toBe(reference.sign(id, at, text));
-        expect(native.sign(id, at, Buffer.from(bytes))).toBe(reference.sign(id, at, Buffer.from(bytes)));
+        const body = Buffer.from(bytes);
+        // The package decodes bytes as UTF-8 first (a non-UTF-8 body is changed before signing); the native signer does not.
+        if (isUtf8(body)) expect(native.sign(id, at, body)).toBe(reference.sign(id, at, body));
+        const raw = `v1,${createHmac('sha256', key).update(`${id}.${Math.floor(at.getTime() / 1000)}.`).update(body).digest('base64')}`;
+        expect(native.sign(id, at, body)).toBe(raw);
       }),
     );
   });

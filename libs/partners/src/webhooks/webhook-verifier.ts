@@ -40,7 +40,7 @@ export function verifyWebhook(settings: PartnerWebhookSettings, secrets: readonl
  * The package's verifier (headers, 5-minute tolerance, several signatures, constant-time compare)
  * with the HMAC computed by node:crypto: the package signs with a pure-JS SHA-256, about half the
  * CPU of a webhook's whole ingest. Same bytes signed as the package: "id.timestamp.body", the body
- * as UTF-8 text.
+ * as sent (the package signs its UTF-8 text, the same bytes for a UTF-8 body).
  */
 export class NativeWebhook extends Webhook {
   private readonly hmacKey: Buffer;
@@ -49,8 +49,8 @@ export class NativeWebhook extends Webhook {
     this.hmacKey = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   }
   override sign(msgId: string, timestamp: Date, payload: string | Buffer): string {
-    const text = typeof payload === 'string' ? payload : payload.toString();
-    return `v1,${createHmac('sha256', this.hmacKey).update(`${msgId}.${Math.floor(timestamp.getTime() / 1000)}.${text}`).digest('base64')}`;
+    // The body's own bytes: decoding them first would change a body that is not UTF-8, and no signature would match.
+    return `v1,${createHmac('sha256', this.hmacKey).update(`${msgId}.${Math.floor(timestamp.getTime() / 1000)}.`).update(payload).digest('base64')}`;
   }
 }
 
