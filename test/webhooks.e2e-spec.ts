@@ -262,6 +262,31 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect((await send('the-right-key-0123456789')).status).toBe(202);
   });
 
+  it('keeps a bounded diagnosis of refused bodies, never the bodies: a flood of large unsigned posts grows the store by little', async () => {
+    await spine.app.get(PartnerRepository).upsert(
+      { id: 'flood-big', name: 'Flood of big posts', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-flood-key' } } },
+      'api',
+    );
+    await spine.app.get(WebhookSecretRepository).add('flood-big', { secret: 'the-right-key-0123456789', label: 'flood' });
+    const body = JSON.stringify({ filler: 'x'.repeat(900 * 1024) });
+    for (let i = 0; i < 60; i++) {
+      const response = await fetch(`${spine.url}/v1/webhooks/flood-big`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': `wrong-${i}` }, body });
+      expect(response.status).toBe(401);
+    }
+    await spine.app.get(RefusalLog).flush();
+    const [stored] = await spine.app.get(DataSource).query(
+      `SELECT count(*)::int AS rows, coalesce(sum(octet_length(raw_payload) + octet_length(metadata::text)), 0)::int AS bytes FROM message WHERE partner_id = 'flood-big'`,
+    );
+    // 60 posts of ~900 KiB (53 MiB): the store keeps at most the minute's budget plus one summary.
+    expect(stored.bytes).toBeLessThanOrEqual(spine.config.gateway.refusalBytesPerMinute + 1024);
+    const items = (await spine.messages.search({ partnerId: 'flood-big', status: 'rejected', limit: 100 })).items;
+    const one = await spine.messages.findById(items.find((m) => m.metadata.size !== undefined)!.id);
+    expect(one!.rawPayload.length).toBeLessThanOrEqual(1024);
+    expect(one!.metadata).toMatchObject({ size: body.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), headers: { 'content-type': 'application/json' } });
+    expect(JSON.stringify(one)).not.toContain('wrong-');
+    expect(items.find((m) => m.metadata.suppressed !== undefined)?.metadata.suppressed).toBe(60 - (items.length - 1));
+  });
+
   /** Sets acme-wms's body limit for the duration of `run` (endpoints are cached for a second). */
   const withWmsBodyLimit = async (maxBodyBytes: number, run: () => Promise<void>) => {
     const partners = spine.app.get(PartnerRepository);

@@ -106,6 +106,8 @@ export class GatewayConfig {
   @IsString() partnersDir = 'config/partners';
   /** Refused webhooks recorded one by one per partner and minute; more are counted in one summary. */
   @IsInt() @Min(1) refusalsPerMinute = 100;
+  /** Characters of refused-webhook records (excerpts, metadata) written per partner and minute; the rest are counted in a summary. */
+  @IsInt() @Min(1024) refusalBytesPerMinute = 64 * 1024;
 }
 
 export class SftpConfig {
@@ -171,6 +173,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   PARTNERS_DIR: 'gateway.partnersDir',
   GATEWAY_WITH_WORKER: 'gateway.withWorker',
   GATEWAY_REFUSALS_PER_MINUTE: 'gateway.refusalsPerMinute',
+  GATEWAY_REFUSAL_BYTES_PER_MINUTE: 'gateway.refusalBytesPerMinute',
   GATEWAY_BODY_LIMIT_BYTES: 'gateway.bodyLimitBytes',
   SFTP_ENABLED: 'sftp.enabled',
   SFTP_HOST: 'sftp.host',

@@ -1,17 +1,18 @@
 import type { MessageRepository, NewMessage } from '@dockbridge/audit';
 import { AppConfig } from '@dockbridge/config';
-import { RefusalLog } from './refusal-log';
+import { diagnosis, REFUSAL_EXCERPT_BYTES, RefusalLog } from './refusal-log';
 
 /** The log over a repository that only collects what it is asked to record. */
-function refusalLog(perMinute: number) {
+function refusalLog(perMinute: number, bytesPerMinute = 64 * 1024) {
   const recorded: NewMessage[] = [];
   const messages = { record: async (m: NewMessage) => void recorded.push(m) } as unknown as MessageRepository;
   const config = new AppConfig();
   config.gateway.refusalsPerMinute = perMinute;
+  config.gateway.refusalBytesPerMinute = bytesPerMinute;
   return { log: new RefusalLog(messages, config), recorded };
 }
 
-const refusal = (partnerId: string, kind = 'verification failed') => ({ partnerId, kind, reason: `${kind}: no`, rawPayload: '{}', metadata: {} });
+const refusal = (partnerId: string, kind = 'verification failed', body = Buffer.from('{}')) => ({ partnerId, kind, reason: `${kind}: no`, body, metadata: {} });
 
 describe('RefusalLog', () => {
   it('records the first refusals of a minute one by one, then one summary when the minute is over', async () => {
@@ -31,7 +32,7 @@ describe('RefusalLog', () => {
       statusReason: '3 more webhooks refused in the minute from 2026-11-22T05:00:00.000Z (2 verification failed, 1 too large), counted, not recorded one by one',
       metadata: { refusedAtIngress: true, suppressed: 3, suppressedByKind: { 'verification failed': 2, 'too large': 1 } },
     });
-    expect(recorded[3]).toMatchObject({ statusReason: 'verification failed: no', metadata: { refusedAtIngress: true } });
+    expect(recorded[3]).toMatchObject({ statusReason: 'verification failed: no', rawPayload: '{}', metadata: { refusedAtIngress: true, size: 2 } });
     await log.flush();
   });
 
@@ -44,5 +45,24 @@ describe('RefusalLog', () => {
     expect(recorded.map((m) => m.partnerId)).toEqual(['a', 'b']);
     await log.flush();
     expect(recorded.map((m) => [m.partnerId, m.metadata?.suppressed])).toEqual([['a', undefined], ['b', undefined], ['a', 1]]);
+  });
+
+  it('keeps a diagnosis of a refused body, never the whole of it: excerpt, size, hash, safe headers', () => {
+    const body = Buffer.concat([Buffer.from('{"big":"'), Buffer.alloc(1024 * 1024, 'x'), Buffer.from('"}')]);
+    const { rawPayload, metadata } = diagnosis(body, { 'content-type': 'application/json', 'x-api-key': 'dbk_secret', authorization: 'Bearer t', 'webhook-id': 'msg_1' });
+    expect(rawPayload).toHaveLength(REFUSAL_EXCERPT_BYTES);
+    expect(metadata).toEqual({ size: body.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), excerptBytes: REFUSAL_EXCERPT_BYTES, headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' } });
+  });
+
+  it("stops recording one by one when the minute's byte budget is spent, counting the rest", async () => {
+    const { log, recorded } = refusalLog(100, 8 * 1024);
+    const now = Date.now();
+    const big = Buffer.alloc(100_000, 'a');
+    for (let i = 0; i < 20; i++) await log.record(refusal('p', 'verification failed', big), now);
+    expect(recorded.length).toBeGreaterThanOrEqual(5);
+    expect(recorded.length).toBeLessThanOrEqual(8);
+    expect(recorded.reduce((sum, m) => sum + m.rawPayload.length, 0)).toBeLessThanOrEqual(8 * 1024);
+    await log.flush();
+    expect(recorded.at(-1)?.metadata).toMatchObject({ suppressed: 20 - (recorded.length - 1) });
   });
 });

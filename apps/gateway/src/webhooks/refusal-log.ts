@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { MessageRepository } from '@dockbridge/audit';
+import { MessageRepository, storableText } from '@dockbridge/audit';
 import { AppConfig } from '@dockbridge/config';
 import { WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
 
@@ -9,14 +11,33 @@ export interface Refusal {
   reason: string;
   /** What kind of refusal, to count them by in a summary: `verification`, `too large`. */
   kind: string;
-  /** Kept for the audit when recorded one by one ('' when the body was not read). */
-  rawPayload: string;
+  /** The body as received (null when it was not read): only a diagnosis of it is kept (see `diagnosis`). */
+  body: Buffer | null;
+  headers?: IncomingHttpHeaders;
   metadata: Record<string, unknown>;
+}
+
+/** Bytes of a refused body kept as its excerpt: enough to see what a sender sent, never the whole of it. */
+export const REFUSAL_EXCERPT_BYTES = 1024;
+/** Request headers kept with a refusal: an allowlist (partners name their own secret-bearing headers). */
+const REFUSAL_HEADERS = ['content-type', 'content-length', 'content-encoding', 'user-agent', 'x-request-id', 'webhook-id', 'webhook-timestamp'];
+
+/** What a refused request needs for diagnosis: a bounded excerpt, the size and SHA-256 of the body, the safe headers. */
+export function diagnosis(body: Buffer | null, headers: IncomingHttpHeaders = {}): { rawPayload: string; metadata: Record<string, unknown> } {
+  const kept = Object.fromEntries(REFUSAL_HEADERS.filter((name) => typeof headers[name] === 'string').map((name) => [name, String(headers[name]).slice(0, 200)]));
+  if (!body) return { rawPayload: '', metadata: { headers: kept } };
+  const excerpt = body.subarray(0, REFUSAL_EXCERPT_BYTES);
+  return {
+    rawPayload: storableText(excerpt.toString('utf8')),
+    metadata: { size: body.length, sha256: createHash('sha256').update(body).digest('hex'), excerptBytes: excerpt.length, headers: kept },
+  };
 }
 
 interface Window {
   startedAt: number;
   recorded: number;
+  /** Characters recorded in this window (excerpts and metadata). */
+  bytes: number;
   /** Refusals past the limit in this window, by kind. */
   suppressed: Map<string, number>;
   timer?: NodeJS.Timeout;
@@ -25,11 +46,14 @@ interface Window {
 const WINDOW_MS = 60_000;
 
 /**
- * Refused webhooks (failed verification, too large) are recorded with their reason and never
- * processed. A flood of them (a misconfigured sender, an attack) must not grow the audit store or
- * load the database without bound: per partner, the first `gateway.refusalsPerMinute` of a minute
- * are recorded one by one, the rest counted and recorded as one summary when the minute ends.
- * Partners without an endpoint are never recorded, so this holds one entry per known partner.
+ * Refused webhooks (failed verification, too large, not UTF-8) are recorded with their reason and
+ * never processed, each as a diagnosis (`diagnosis`: an excerpt of at most REFUSAL_EXCERPT_BYTES,
+ * size, hash, safe headers), never the whole body. A flood of them (a misconfigured sender, an
+ * attack) must not grow the audit store or load the database without bound: per partner and
+ * minute, refusals are recorded one by one up to `gateway.refusalsPerMinute` and
+ * `gateway.refusalBytesPerMinute` of records, the rest counted and recorded as one summary when the
+ * minute ends. Partners without an endpoint are never recorded, so this holds one entry per known
+ * partner.
  */
 @Injectable()
 export class RefusalLog implements BeforeApplicationShutdown {
@@ -51,21 +75,26 @@ export class RefusalLog implements BeforeApplicationShutdown {
       window = undefined;
     }
     if (!window) {
-      window = { startedAt: now, recorded: 0, suppressed: new Map() };
+      window = { startedAt: now, recorded: 0, bytes: 0, suppressed: new Map() };
       this.windows.set(refusal.partnerId, window);
     }
-    if (window.recorded < this.config.gateway.refusalsPerMinute) {
+    const { rawPayload, metadata } = diagnosis(refusal.body, refusal.headers);
+    const record = { ...refusal.metadata, ...metadata, refusedAtIngress: true };
+    const cost = rawPayload.length + JSON.stringify(record).length + refusal.reason.length;
+    const { refusalsPerMinute, refusalBytesPerMinute } = this.config.gateway;
+    if (window.recorded < refusalsPerMinute && window.bytes + cost <= refusalBytesPerMinute) {
       window.recorded++;
+      window.bytes += cost;
       await closing;
       await this.messages.record({
         partnerId: refusal.partnerId,
         channel: 'webhook',
         contentType: WEBHOOK_CONTENT_TYPE,
         actor: 'gateway',
-        rawPayload: refusal.rawPayload,
+        rawPayload,
         status: 'rejected',
         statusReason: refusal.reason,
-        metadata: { ...refusal.metadata, refusedAtIngress: true },
+        metadata: record,
       });
       return;
     }

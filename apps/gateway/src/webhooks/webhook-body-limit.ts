@@ -17,7 +17,7 @@ export const webhookBodyLimit = (settings: PartnerWebhookSettings): number => se
  */
 export async function refuseOversizedWebhook(refusals: RefusalLog | null, partnerId: string, size: number, limit: number, atLeast = false): Promise<HttpException> {
   const reason = `body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds ${refusals ? "the partner's limit" : 'the limit'} of ${limit} bytes`;
-  await refusals?.record({ partnerId, kind: 'too large', reason, rawPayload: '', metadata: { size } });
+  await refusals?.record({ partnerId, kind: 'too large', reason, body: null, metadata: { size } });
   return new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
 }
 
