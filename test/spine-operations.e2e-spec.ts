@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { DEMO } from './support/sandbox';
 import { ADMIN_TOKEN, Spine, startSpine } from './support/spine';
 
@@ -131,4 +132,34 @@ describe('graceful shutdown', () => {
       await spine.close();
     }
   }, 60_000);
+});
+
+describe('/metrics under load and behind a token', () => {
+  let spine: Spine;
+  const METRICS_TOKEN = 'metrics-scraper-token-0123';
+  beforeAll(async () => (spine = await startSpine({ 'gateway.metricsToken': METRICS_TOKEN, 'gateway.metricsCacheMs': 60_000 })), 60_000);
+  afterAll(() => spine?.close());
+  const scrape = (token?: string) => fetch(`${spine.url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  it('answers only the configured bearer token', async () => {
+    expect((await scrape()).status).toBe(401);
+    expect((await scrape('not-the-metrics-token')).status).toBe(401);
+    expect((await scrape(ADMIN_TOKEN)).status).toBe(401);
+    const ok = await scrape(METRICS_TOKEN);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toMatch(/^dockbridge_queue_jobs\{queue="deliver"/m);
+  });
+
+  it('reads the whole-table counts once per cache period, however often it is scraped', async () => {
+    const dataSource = spine.app.get(DataSource);
+    const query = jest.spyOn(dataSource, 'query');
+    try {
+      const answers = await Promise.all(Array.from({ length: 30 }, () => scrape(METRICS_TOKEN)));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      const counts = query.mock.calls.filter(([sql]) => /count\(\*\) AS n FROM/.test(String(sql)));
+      expect(counts.length).toBeLessThanOrEqual(3);
+    } finally {
+      query.mockRestore();
+    }
+  });
 });

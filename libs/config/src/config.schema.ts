@@ -99,6 +99,10 @@ export class GatewayConfig {
   @IsInt() @Min(0) @Max(65535) port = 3000;
   /** Bearer token of the admin API; without one the admin API answers 503. */
   @IsOptional() @IsString() @MinLength(16, { message: 'adminToken must be at least 16 characters' }) adminToken?: string;
+  /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>`. */
+  @IsOptional() @IsString() @MinLength(16, { message: 'metricsToken must be at least 16 characters' }) metricsToken?: string;
+  /** How long the metrics read from the database and Redis are reused: scrapes never cost more than one refresh per period. */
+  @IsInt() @Min(1000) metricsCacheMs = 15_000;
   @IsInt() @Min(1024) bodyLimitBytes = 10 * 1024 * 1024;
   /** Also run the queue workers in the gateway process. */
   @Transform(toBoolean) @IsBoolean() withWorker = false;
@@ -170,6 +174,8 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   GATEWAY_HOST: 'gateway.host',
   GATEWAY_PORT: 'gateway.port',
   ADMIN_TOKEN: 'gateway.adminToken',
+  METRICS_TOKEN: 'gateway.metricsToken',
+  GATEWAY_METRICS_CACHE_MS: 'gateway.metricsCacheMs',
   PARTNERS_DIR: 'gateway.partnersDir',
   GATEWAY_WITH_WORKER: 'gateway.withWorker',
   GATEWAY_REFUSALS_PER_MINUTE: 'gateway.refusalsPerMinute',
@@ -186,4 +192,4 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
 };
 
 /** Keys whose values are secrets: never printed, never logged. */
-export const SECRET_KEYS = ['platform.token', 'gateway.adminToken', 'database.url'] as const;
+export const SECRET_KEYS = ['platform.token', 'gateway.adminToken', 'gateway.metricsToken', 'database.url'] as const;

@@ -4,7 +4,7 @@ import { FastifyAdapter as BoardAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MessageQueues } from '@dockbridge/pipeline';
-import { AdminToken } from '../auth/admin-token.guard';
+import { BearerToken } from '../auth/admin-token.guard';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -31,7 +31,7 @@ export async function mountQueueDashboard(app: NestFastifyApplication, adminToke
   const board = new BoardAdapter();
   board.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({ queues: app.get(MessageQueues).all().map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })), serverAdapter: board });
-  const token = new AdminToken(adminToken);
+  const token = new BearerToken(adminToken);
   await app.getHttpAdapter().getInstance().register(async (scope) => {
     scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       if (!token.enabled) return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', details: ['the queue dashboard is disabled: set ADMIN_TOKEN (gateway.adminToken)'] });

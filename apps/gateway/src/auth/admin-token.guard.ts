@@ -4,8 +4,8 @@ import { AppConfig } from '@dockbridge/config';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-/** Checks a presented admin token against the configured one, in constant time (digests of equal length). */
-export class AdminToken {
+/** Checks a presented token (admin, metrics) against the configured one, in constant time (digests of equal length). */
+export class BearerToken {
   private readonly expected?: Buffer;
 
   constructor(configured: string | undefined) {
@@ -24,10 +24,10 @@ export class AdminToken {
 /** The admin API: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. Off (503) until a token is configured. */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  private readonly token: AdminToken;
+  private readonly token: BearerToken;
 
   constructor(config: AppConfig) {
-    this.token = new AdminToken(config.gateway.adminToken);
+    this.token = new BearerToken(config.gateway.adminToken);
   }
 
   canActivate(context: ExecutionContext): boolean {

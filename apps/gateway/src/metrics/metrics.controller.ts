@@ -1,61 +1,100 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Headers, Res, UnauthorizedException } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiTags } from '@nestjs/swagger';
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '@dockbridge/config';
 import { MessageQueues } from '@dockbridge/pipeline';
+import { BearerToken } from '../auth/admin-token.guard';
+
+type Counts = { label: string | null; n: string }[];
+
+interface Snapshot {
+  messages: Counts;
+  attempts: Counts;
+  failed: Counts;
+  queues: Record<string, Record<string, number>> | null;
+}
 
 /**
- * Prometheus metrics, read at scrape time from the audit store and the queues, so every gateway
- * replica reports the same numbers whichever worker did the work.
+ * Prometheus metrics, read from the audit store and the queues, so every gateway replica reports
+ * the same numbers whichever worker did the work. Those reads are whole-table counts: they run at
+ * most once per `gateway.metricsCacheMs` whatever the scrape rate (concurrent scrapes share one
+ * refresh), so scraping cannot load the database that deliveries need. With `gateway.metricsToken`
+ * set, a scrape needs it as a bearer token.
  */
 @ApiTags('operations')
 @Controller('metrics')
 export class MetricsController {
   private readonly registry = new Registry();
+  private readonly token: BearerToken;
+  private snapshot: { at: number; value: Promise<Snapshot> } | null = null;
 
-  constructor(dataSource: DataSource, queues: MessageQueues) {
-    /** A gauge of counts by one label, from a `SELECT <label> AS label, count(*) AS n ... GROUP BY` at scrape time. */
-    const countsBy = (name: string, help: string, label: string, sql: string) =>
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queues: MessageQueues,
+    private readonly config: AppConfig,
+  ) {
+    this.token = new BearerToken(config.gateway.metricsToken);
+    const read = () => this.read();
+    const countsBy = (name: string, help: string, label: string, pick: (s: Snapshot) => Counts) =>
       new Gauge({
         name,
         help,
         labelNames: [label],
         registers: [this.registry],
         async collect() {
+          const rows = pick(await read());
           this.reset();
-          const rows: { label: string | null; n: string }[] = await dataSource.query(sql);
           for (const row of rows) this.set({ [label]: row.label ?? 'unknown' }, Number(row.n));
         },
       });
-    countsBy('dockbridge_messages', 'Messages by status', 'status', 'SELECT status AS label, count(*) AS n FROM message GROUP BY status');
-    countsBy('dockbridge_delivery_attempts', 'Delivery attempts by outcome class (success, retryable, permanent, auth)', 'outcome', 'SELECT outcome AS label, count(*) AS n FROM attempt GROUP BY outcome');
-    countsBy(
-      'dockbridge_operations_failed',
-      'Failed operations by error class; auth > 0 needs a token or permission fixed',
-      'class',
-      "SELECT error_class AS label, count(*) AS n FROM operation WHERE status = 'failed' GROUP BY error_class",
-    );
+    countsBy('dockbridge_messages', 'Messages by status', 'status', (s) => s.messages);
+    countsBy('dockbridge_delivery_attempts', 'Delivery attempts by outcome class (success, retryable, permanent, auth)', 'outcome', (s) => s.attempts);
+    countsBy('dockbridge_operations_failed', 'Failed operations by error class; auth > 0 needs a token or permission fixed', 'class', (s) => s.failed);
     new Gauge({
       name: 'dockbridge_queue_jobs',
       help: 'Jobs per queue and state',
       labelNames: ['queue', 'state'],
       registers: [this.registry],
       async collect() {
+        const depths = (await read()).queues;
         this.reset();
-        try {
-          for (const [queue, states] of Object.entries(await queues.depths())) {
-            for (const [state, n] of Object.entries(states)) this.set({ queue, state }, n);
-          }
-        } catch {
-          // Redis down: the health check says so; the other metrics still answer.
-        }
+        // Redis down: no queue series; the health check says so, the other metrics still answer.
+        for (const [queue, states] of Object.entries(depths ?? {})) for (const [state, n] of Object.entries(states)) this.set({ queue, state }, n);
       },
     });
   }
 
   @Get()
-  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  metrics(): Promise<string> {
-    return this.registry.metrics();
+  async metrics(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    if (this.token.enabled && !this.token.matches(/^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1])) throw new UnauthorizedException('missing or invalid metrics token');
+    const text = await this.registry.metrics();
+    void reply.header('content-type', this.registry.contentType);
+    return text;
+  }
+
+  /** The counts, refreshed when older than the cache period (one refresh at a time; a failed one is retried next scrape). */
+  private read(): Promise<Snapshot> {
+    const now = Date.now();
+    if (!this.snapshot || now - this.snapshot.at >= this.config.gateway.metricsCacheMs) {
+      const value = this.query();
+      this.snapshot = { at: now, value };
+      value.catch(() => {
+        if (this.snapshot?.value === value) this.snapshot = null;
+      });
+    }
+    return this.snapshot.value;
+  }
+
+  private async query(): Promise<Snapshot> {
+    const counts = (sql: string): Promise<Counts> => this.dataSource.query(sql);
+    const [messages, attempts, failed, queues] = await Promise.all([
+      counts('SELECT status AS label, count(*) AS n FROM message GROUP BY status'),
+      counts('SELECT outcome AS label, count(*) AS n FROM attempt GROUP BY outcome'),
+      counts("SELECT error_class AS label, count(*) AS n FROM operation WHERE status = 'failed' GROUP BY error_class"),
+      this.queues.depths().catch(() => null),
+    ]);
+    return { messages, attempts, failed, queues };
   }
 }
