@@ -5,11 +5,14 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@dockbridge/config';
+import { PartnerRepository } from '@dockbridge/partners';
 import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
 
 import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
 import { mountQueueDashboard } from './admin/queue-dashboard';
+import { authenticateFirst } from './auth/authenticate-first';
+import { capConnectionsPerAddress, limitRequestTime } from './http-limits';
 import { logRequests } from './request-log';
 import { applyWebhookBodyLimits, WEBHOOK_ROUTE } from './webhooks/webhook-body-limit';
 
@@ -31,7 +34,13 @@ class GatewayRootModule {
 
 /** Builds the gateway application (not yet listening), with OpenAPI at /docs. */
 export async function createGatewayApp(options: GatewayAppOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: options.config.gateway.bodyLimitBytes, routerOptions: { ignoreTrailingSlash: true } });
+  const { gateway } = options.config;
+  const adapter = new FastifyAdapter({
+    bodyLimit: gateway.bodyLimitBytes,
+    requestTimeout: gateway.requestTimeoutMs,
+    connectionTimeout: gateway.connectionTimeoutMs,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayRootModule.forRoot(options), adapter, { rawBody: true, bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
   // X12 bodies are text, taken as sent (the durable record is the exact payload).
@@ -43,6 +52,9 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
     parseJson(request, body.toString('utf8'), (error, value) => (error && request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : done(error, value))),
   );
   logRequests(app.getHttpAdapter().getInstance(), PinoLogger.root);
+  limitRequestTime(app.getHttpAdapter().getInstance(), gateway.requestTimeoutMs);
+  authenticateFirst(app.getHttpAdapter().getInstance(), app.get(PartnerRepository), gateway.adminToken);
+  capConnectionsPerAddress(app.getHttpServer(), gateway.maxConnectionsPerAddress);
   applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
   await mountQueueDashboard(app, options.config.gateway.adminToken);
   // Only these: hooking every signal Nest knows (SIGILL, SIGTRAP among them) turns a V8 fatal error into a spin instead of an exit.

@@ -104,6 +104,12 @@ export class GatewayConfig {
   /** How long the metrics read from the database and Redis are reused: scrapes never cost more than one refresh per period. */
   @IsInt() @Min(1000) metricsCacheMs = 15_000;
   @IsInt() @Min(1024) bodyLimitBytes = 10 * 1024 * 1024;
+  /** Longest a client may take to send a whole request (a slow sender is answered 408 and cut off). */
+  @IsInt() @Min(1000) requestTimeoutMs = 60_000;
+  /** Longest a connection may stay idle. */
+  @IsInt() @Min(1000) connectionTimeoutMs = 120_000;
+  /** Open connections one address may hold (0: no cap). Behind a proxy every client shares its address. */
+  @IsInt() @Min(0) maxConnectionsPerAddress = 512;
   /** Also run the queue workers in the gateway process. */
   @Transform(toBoolean) @IsBoolean() withWorker = false;
   /** Folder of partner profiles (`*.yaml`) imported at start-up. */
@@ -181,6 +187,9 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   GATEWAY_REFUSALS_PER_MINUTE: 'gateway.refusalsPerMinute',
   GATEWAY_REFUSAL_BYTES_PER_MINUTE: 'gateway.refusalBytesPerMinute',
   GATEWAY_BODY_LIMIT_BYTES: 'gateway.bodyLimitBytes',
+  GATEWAY_REQUEST_TIMEOUT_MS: 'gateway.requestTimeoutMs',
+  GATEWAY_CONNECTION_TIMEOUT_MS: 'gateway.connectionTimeoutMs',
+  GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: 'gateway.maxConnectionsPerAddress',
   SFTP_ENABLED: 'sftp.enabled',
   SFTP_HOST: 'sftp.host',
   SFTP_PORT: 'sftp.port',

@@ -5,19 +5,24 @@ type PartnerRequest = { headers: Record<string, string | string[] | undefined>; 
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** A partner API key: `X-API-Key: dbk_...` or `Authorization: Bearer dbk_...`. 401 names what is wrong, never the key. */
+/** The partner whose API key the headers carry (`X-API-Key: dbk_...` or `Authorization: Bearer dbk_...`); 401 names what is wrong, never the key. */
+export async function partnerOf(headers: PartnerRequest['headers'], partners: PartnerRepository): Promise<PartnerProfile> {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(first(headers.authorization) ?? '')?.[1];
+  const key = first(headers['x-api-key']) ?? bearer;
+  if (!key) throw new UnauthorizedException('missing API key: send X-API-Key: <key> or Authorization: Bearer <key>');
+  const partner = await partners.authenticate(key);
+  if (!partner) throw new UnauthorizedException('invalid, revoked or expired API key, or the partner is disabled');
+  return partner;
+}
+
+/** The partner API's guard: the partner `authenticateFirst` found from the headers, or found here. */
 @Injectable()
 export class PartnerApiKeyGuard implements CanActivate {
   constructor(private readonly partners: PartnerRepository) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<PartnerRequest>();
-    const bearer = /^Bearer\s+(\S+)$/i.exec(first(request.headers.authorization) ?? '')?.[1];
-    const key = first(request.headers['x-api-key']) ?? bearer;
-    if (!key) throw new UnauthorizedException('missing API key: send X-API-Key: <key> or Authorization: Bearer <key>');
-    const partner = await this.partners.authenticate(key);
-    if (!partner) throw new UnauthorizedException('invalid, revoked or expired API key, or the partner is disabled');
-    request.partner = partner;
+    request.partner ??= await partnerOf(request.headers, this.partners);
     return true;
   }
 }

@@ -25,7 +25,8 @@ export async function refuseOversizedWebhook(refusals: RefusalLog | null, partne
  * Each partner's own body limit, whatever the gateway's general one: a body whose declared length
  * is over its partner's limit is refused (413, recorded) before a byte of it is read, and one
  * without a declared length is read only up to that limit. The route itself admits the largest
- * limit a partner may set; an unknown partner gets the gateway's general limit.
+ * limit a partner may set; a webhook to an unknown (or disabled) partner is answered 404 before
+ * its body is read.
  */
 export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit: number): void {
   const fastify = app.getHttpAdapter().getInstance();
@@ -39,9 +40,13 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
     const partnerId = (request.params as { partner: string }).partner;
     const { partner } = await endpoints.get(partnerId);
     const settings = partner?.enabled ? partner.settings.webhook : undefined;
-    // No endpoint: the controller answers 404, but not after reading more than the gateway's limit.
-    const limit = settings ? webhookBodyLimit(settings) : gatewayLimit;
-    const refuse = (size: number, atLeast = false) => refuseOversizedWebhook(settings ? refusals : null, partnerId, size, limit, atLeast);
+    if (!settings) {
+      // No endpoint: answered before a byte of the body is read, and the connection goes with the answer.
+      void reply.header('connection', 'close').status(404).send({ statusCode: 404, error: 'Not Found', details: [`no webhook endpoint for partner ${partnerId}`] });
+      return reply;
+    }
+    const limit = webhookBodyLimit(settings);
+    const refuse = (size: number, atLeast = false) => refuseOversizedWebhook(refusals, partnerId, size, limit, atLeast);
     const declared = Number(request.headers['content-length']);
     if (!Number.isSafeInteger(declared)) return payload.pipe(capped(limit, refuse));
     if (declared <= limit) return payload;

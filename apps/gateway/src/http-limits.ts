@@ -1,0 +1,45 @@
+import type { Server, Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * A request must arrive whole within `ms` of its first byte: a client that trickles its body is
+ * answered 408 and cut off (Node's own requestTimeout stops counting once a handler reads the body).
+ */
+export function limitRequestTime(fastify: FastifyInstance, ms: number): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const raw = request.raw;
+    if (!raw.complete) {
+      const timer = setTimeout(() => {
+        if (raw.complete) return;
+        if (!reply.sent) void reply.header('connection', 'close').status(408).send({ statusCode: 408, error: 'Request Timeout', details: [`the request did not arrive whole within ${ms} ms`] });
+        raw.socket.destroySoon();
+      }, ms).unref();
+      raw.once('end', () => clearTimeout(timer));
+      raw.once('close', () => clearTimeout(timer));
+    }
+    done();
+  });
+}
+
+/**
+ * At most `perAddress` open connections from one address (0: no cap); more are closed as they
+ * come. Behind a proxy every client shares its address: raise or turn off the cap there.
+ */
+export function capConnectionsPerAddress(server: Server, perAddress: number): void {
+  if (perAddress <= 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > perAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}
