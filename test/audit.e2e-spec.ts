@@ -52,6 +52,7 @@ describe('audit store on Postgres', () => {
     'EdiSearchIndexes1768003200000',
     'NewestWriteWins1768089600000',
     'IndexMessageReplayOf1768176000000',
+    'OperationRetryState1768262400000',
   ];
 
   beforeAll(async () => {

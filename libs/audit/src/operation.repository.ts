@@ -182,6 +182,7 @@ export class OperationRepository {
         orderKey: op.failed ? null : (op.orderKey ?? null),
         orderArrival: locked.order_arrival,
         inFlightUntil: null,
+        nextAttemptAt: null,
         supersededBy: null,
         payload: op.payload,
         status: op.failed ? ('failed' as const) : ('pending' as const),
@@ -238,6 +239,11 @@ export class OperationRepository {
     });
   }
 
+  /** Gives a claimed operation's target back without a call (its delivery paused): other writes to the target need not wait for its lease. */
+  async releaseClaim(id: string): Promise<void> {
+    if (isUuid(id)) await this.rows(`UPDATE operation SET in_flight_until = NULL WHERE id = $1`, [id]);
+  }
+
   /** The operation's final outcome. */
   async settle(id: string, settlement: OperationSettlement): Promise<DocumentOperation> {
     return this.update(id, { ...settled(settlement), status: settlement.status });
@@ -246,18 +252,20 @@ export class OperationRepository {
   /**
    * Appends an attempt and counts it on the operation, and settles the operation when a settlement
    * is given, in one statement (atomic; concurrent attempts are all counted: the row is locked).
+   * Without one, `retry` says when the next try is due and why (the operation shows `retrying`).
    */
-  async recordAttempt(operationId: string, attempt: NewDeliveryAttempt, settlement?: OperationSettlement): Promise<DeliveryAttempt> {
+  async recordAttempt(operationId: string, attempt: NewDeliveryAttempt, settlement?: OperationSettlement, retry?: { at: Date; error: string }): Promise<DeliveryAttempt> {
     if (!isUuid(operationId)) throw new AuditRecordNotFoundError('operation', operationId);
     const row = this.attemptRow(operationId, attempt);
-    const outcome = settled(settlement);
+    const outcome = settlement || !retry ? settled(settlement) : { status: null, lastError: excerpt(retry.error), errorClass: 'retryable' as const };
     const inserted = await this.rows(
       `WITH counted AS (
          UPDATE operation SET
            attempt_count = attempt_count + 1,
            status = COALESCE($9::text, status),
-           last_error = CASE WHEN $9::text IS NULL THEN last_error ELSE $10::text END,
-           error_class = CASE WHEN $9::text IS NULL THEN error_class ELSE $11::text END,
+           last_error = CASE WHEN $9::text IS NULL AND $12::timestamptz IS NULL THEN last_error ELSE $10::text END,
+           error_class = CASE WHEN $9::text IS NULL AND $12::timestamptz IS NULL THEN error_class ELSE $11::text END,
+           next_attempt_at = $12::timestamptz,
            in_flight_until = NULL,
            updated_at = now()
          WHERE id = $2 RETURNING id
@@ -265,7 +273,7 @@ export class OperationRepository {
        INSERT INTO attempt (id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary)
        SELECT $1::uuid, id, $3::timestamptz, $4::int, $5::int, $6::text, $7::text, $8::text FROM counted
        RETURNING id`,
-      [row.id, operationId, row.startedAt, row.durationMs, row.httpStatus, row.outcome, row.errorExcerpt, row.requestSummary, outcome.status, outcome.lastError, outcome.errorClass],
+      [row.id, operationId, row.startedAt, row.durationMs, row.httpStatus, row.outcome, row.errorExcerpt, row.requestSummary, outcome.status, outcome.lastError, outcome.errorClass, settlement ? null : (retry?.at ?? null)],
     );
     if (inserted.length === 0) throw new AuditRecordNotFoundError('operation', operationId);
     return this.dataSource.manager.create(DeliveryAttempt, row);
@@ -312,6 +320,7 @@ export class OperationRepository {
          status = COALESCE(i.status, o.status),
          last_error = CASE WHEN i.status IS NULL THEN o.last_error ELSE i.last_error END,
          error_class = CASE WHEN i.status IS NULL THEN o.error_class ELSE i.error_class END,
+         next_attempt_at = NULL,
          in_flight_until = NULL,
          updated_at = now()
        FROM input i WHERE o.id = i.operation_id`,

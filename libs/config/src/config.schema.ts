@@ -80,10 +80,15 @@ export class PlatformConfig {
 }
 
 export class DeliveryConfig {
-  /** Tries per operation before it fails (the first try included). */
-  @IsInt() @Min(1) @Max(100) attempts = 8;
+  /** How long retryable failures (5xx, 429, timeouts; the database away, for translation) are retried: a duration, not a count. */
+  @IsInt() @Min(1000) retryHorizonMs = 24 * 3600_000;
+  /** A cap on tries besides the horizon (the first try included); 0 for none. */
+  @IsInt() @Min(0) @Max(1_000_000) attempts = 0;
   @IsInt() @Min(1) backoffBaseMs = 500;
-  @IsInt() @Min(1) backoffMaxMs = 60_000;
+  /** The longest wait between two tries. */
+  @IsInt() @Min(1) backoffMaxMs = 10 * 60_000;
+  /** Retryable failures in a row to one platform account after which its deliveries pause and one probe tests it. */
+  @IsInt() @Min(1) breakerThreshold = 5;
   /** A message with at least this many document upserts (or deletes) for one location goes through batch jobs. */
   @IsInt() @Min(1) batchThreshold = 100;
   @IsInt() @Min(1) @Max(25_000) batchSize = 25_000;
@@ -173,6 +178,10 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   PLATFORM_TOKEN: 'platform.token',
   PLATFORM_TIMEOUT_MS: 'platform.timeoutMs',
   DELIVERY_ATTEMPTS: 'delivery.attempts',
+  DELIVERY_RETRY_HORIZON_MS: 'delivery.retryHorizonMs',
+  DELIVERY_BREAKER_THRESHOLD: 'delivery.breakerThreshold',
+  DELIVERY_SWEEP_STALE_MS: 'delivery.sweepStaleMs',
+  DELIVERY_SWEEP_EVERY_MS: 'delivery.sweepEveryMs',
   DELIVERY_BACKOFF_BASE_MS: 'delivery.backoffBaseMs',
   DELIVERY_BACKOFF_MAX_MS: 'delivery.backoffMaxMs',
   DELIVERY_BATCH_THRESHOLD: 'delivery.batchThreshold',

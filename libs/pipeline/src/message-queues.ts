@@ -59,7 +59,8 @@ export class MessageQueues {
 
   /** Queues translation of recorded messages, in one round trip however many jobs (see TranslateJobData for the job ids). */
   async enqueueTranslate(jobs: readonly TranslateJob[]): Promise<void> {
-    const opts = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } };
+    // The one policy: the database or Redis away for hours is retried, never a reason to fail a message.
+    const opts = this.options.policy.jobOptions();
     const wanted = jobs.filter((job) => job.messageIds.length > 0);
     if (wanted.length === 0) return;
     await this.queue(QUEUES.translate).addBulk(

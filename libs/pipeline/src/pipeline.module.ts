@@ -80,8 +80,9 @@ class ConnectionsCloser implements OnApplicationShutdown {
     },
     {
       provide: DeliverOperation,
-      inject: [MessageRepository, OperationRepository, PlatformAccounts, AppConfig],
-      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, c: AppConfig) => new DeliverOperation(m, o, a, deliveryLeaseMs(c.platform.timeoutMs)),
+      inject: [MessageRepository, OperationRepository, PlatformAccounts, RetryPolicy, AppConfig],
+      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, p: RetryPolicy, c: AppConfig) =>
+        new DeliverOperation(m, o, a, p, { leaseMs: deliveryLeaseMs(c.platform.timeoutMs), breakerThreshold: c.delivery.breakerThreshold }),
     },
     {
       provide: DeliverBatch,

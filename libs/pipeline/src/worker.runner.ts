@@ -13,10 +13,6 @@ import { SweepStuck } from './sweep/sweep-stuck';
 import { PurgeExpired } from './retention/purge-expired';
 import { TranslateMessage } from './translate/translate-message';
 
-/** How long a booking change waits for an earlier one to the same booking. */
-const DEFER_MS = 200;
-
-const tryOf = (job: Job): DeliveryTry => ({ attempt: job.attemptsMade + 1, isLast: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) });
 
 /**
  * Starts one BullMQ worker per queue, each handing its jobs to a use case; schedules the sweeper
@@ -42,7 +38,11 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly partners: PartnerRepository,
   ) {}
 
+  /** Which try of its job this is, and whether the retry policy allows another (the horizon, not a count). */
+  private readonly tryOf = (job: Job): DeliveryTry => ({ attempt: job.attemptsMade + 1, isLast: this.policy.isLastTry(job) });
+
   async onApplicationBootstrap(): Promise<void> {
+    const tryOf = this.tryOf;
     const { concurrency } = this.config.delivery;
     this.workers = [
       this.start<TranslateJobData>(QUEUES.translate, async (job) => {
@@ -57,9 +57,9 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
       }, 4),
       this.start<DeliverJobData>(QUEUES.deliver, async (job, token) => {
         const result = await this.deliver.execute(job.data.operationId, tryOf(job));
-        if (result !== 'deferred') return result;
-        // An older write to the same target goes first: wait without spending a try.
-        await job.moveToDelayed(Date.now() + DEFER_MS, token);
+        if (typeof result !== 'object') return result;
+        // Not now (an older write first, or the account paused): wait without spending a try.
+        await job.moveToDelayed(Date.now() + result.deferMs, token);
         throw new DelayedError();
       }, concurrency),
       this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (patch) => job.updateData({ ...job.data, ...patch })), 2),
@@ -131,7 +131,7 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
     const worker = startWorker<T>(name, handle, { redisUrl: this.config.redis.url, prefix: this.config.redis.prefix, policy: this.policy, concurrency });
     worker.on('failed', (job, error) => {
       if (!job) return;
-      const final = job.attemptsMade >= (job.opts.attempts ?? 1) || error.name === 'UnrecoverableError';
+      const final = error.name === 'UnrecoverableError' || job.finishedOn !== undefined;
       this.logger[final ? 'warn' : 'debug']({ msg: final ? 'job failed' : 'job will be retried', queue: name, jobId: job.id, attempt: job.attemptsMade, error: error.message });
     });
     return worker;

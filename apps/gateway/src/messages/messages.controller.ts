@@ -66,17 +66,27 @@ export class MessagesController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: "A partner's own message: its status and each operation's outcome" })
+  @ApiOperation({ summary: "A partner's own message: its status and each operation's outcome (`retrying` with nextAttemptAt and the last error while a retryable failure waits for its next try)" })
   async status(@CurrentPartner() partner: PartnerProfile, @Param('id', new ParseUUIDPipe()) id: string) {
     const detail = await this.messages.findDetail(id);
     if (!detail || detail.message.partnerId !== partner.id) throw new NotFoundException(`message ${id} does not exist`);
     const { message, operations } = detail;
+    // Waiting for a next try after a retryable failure: `retrying`, with when and why.
+    const retrying = (op: (typeof operations)[number]) => op.status === 'delivering' && op.nextAttemptAt !== null;
     return {
       messageId: message.id,
-      status: message.status,
+      status: message.status === 'delivering' && operations.some(retrying) ? 'retrying' : message.status,
       reason: message.statusReason,
       receivedAt: message.receivedAt,
-      operations: operations.map((op) => ({ seq: op.seq, kind: op.kind, target: op.targetId, status: op.status, error: op.lastError, attempts: op.attemptCount })),
+      operations: operations.map((op) => ({
+        seq: op.seq,
+        kind: op.kind,
+        target: op.targetId,
+        status: retrying(op) ? 'retrying' : op.status,
+        error: op.lastError,
+        attempts: op.attemptCount,
+        ...(retrying(op) && { nextAttemptAt: op.nextAttemptAt }),
+      })),
     };
   }
 }

@@ -69,6 +69,10 @@ export class DocumentOperation {
   @Column({ name: 'in_flight_until', type: 'timestamptz', nullable: true })
   inFlightUntil: Date | null;
 
+  /** Waiting for its next try after a retryable failure (`lastError` says which): when that try is due. */
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
+  nextAttemptAt: Date | null;
+
   /** `superseded`: the newer operation whose delivery made this one moot. */
   @Column({ name: 'superseded_by', type: 'uuid', nullable: true })
   supersededBy: string | null;

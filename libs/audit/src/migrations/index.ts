@@ -7,6 +7,7 @@ import { DropMessageSha256Index1767916800000 } from './1767916800000-drop-messag
 import { EdiSearchIndexes1768003200000 } from './1768003200000-edi-search-indexes';
 import { NewestWriteWins1768089600000 } from './1768089600000-newest-write-wins';
 import { IndexMessageReplayOf1768176000000 } from './1768176000000-index-message-replay-of';
+import { OperationRetryState1768262400000 } from './1768262400000-operation-retry-state';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const AUDIT_MIGRATIONS = [
   EdiSearchIndexes1768003200000,
   NewestWriteWins1768089600000,
   IndexMessageReplayOf1768176000000,
+  OperationRetryState1768262400000,
 ];

@@ -1,21 +1,27 @@
 import { MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
-import { PlatformAccounts, PlatformCallError } from '@dockbridge/platform';
-import { RetryPolicy } from '../retry-policy';
+import { Logger } from '@nestjs/common';
+import { PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
+import { RetryPolicy, TimedRetry } from '../retry-policy';
+import { CircuitBreakers } from './circuit-breaker';
 import { CallOutcome, callPlatform, summaryOf } from './platform-call';
 
 export interface DeliveryTry {
   /** 1 for the first try. */
   attempt: number;
-  /** No try follows this one whatever happens (the attempt budget is spent). */
+  /** No try follows this one whatever happens (the retry horizon is reached). */
   isLast: boolean;
 }
 
 /**
- * `deferred`: an older write to the same target is still on its way (or a newer one is in flight);
- * try again shortly. `superseded`: a newer write to the target was delivered first; nothing sent.
+ * `superseded`: a newer write to the target was delivered first; nothing sent. `{deferMs}`: not
+ * now, and no try spent — an older write to the same target is still on its way (or a newer one is
+ * in flight), or deliveries to this platform account are paused while it fails (circuit breaker).
  */
-export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missing' | 'deferred' | 'superseded';
+export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missing' | 'superseded' | { deferMs: number };
+
+/** How long a write waits for an older one to the same target before asking again. */
+const ORDER_WAIT_MS = 200;
 
 /**
  * Delivers one operation: calls the platform, records the attempt, settles the operation when the
@@ -23,29 +29,46 @@ export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missi
  * back so the queue retries it with the one retry policy.
  */
 export class DeliverOperation {
+  private readonly logger = new Logger('Delivery');
+  private readonly breakers: CircuitBreakers<PlatformClient>;
+
   constructor(
     private readonly messages: MessageRepository,
     private readonly operations: OperationRepository,
     private readonly accounts: PlatformAccounts,
-    /** How long a claimed call may take before another write to its target may go (longer than the platform timeout). */
-    private readonly leaseMs: number,
-  ) {}
+    private readonly policy: RetryPolicy,
+    private readonly options: {
+      /** How long a claimed call may take before another write to its target may go (longer than the platform timeout). */
+      leaseMs: number;
+      /** Retryable failures in a row to one account that pause its deliveries. */
+      breakerThreshold: number;
+    },
+  ) {
+    this.breakers = new CircuitBreakers(options.breakerThreshold);
+  }
 
   async execute(operationId: string, attempt: DeliveryTry): Promise<DeliveryResult> {
-    const [operation] = await this.operations.gate([operationId], this.leaseMs);
+    const [operation] = await this.operations.gate([operationId], this.options.leaseMs);
     switch (operation.verdict) {
       case 'missing':
         return 'missing';
       case 'settled':
         return 'already-settled';
       case 'wait':
-        return 'deferred';
+        return { deferMs: ORDER_WAIT_MS };
       case 'superseded':
         await this.settleMessage(operation.messageId);
         return 'superseded';
     }
     const payload = operation.payload as CanonicalOperation;
     const client = this.accounts.clientFor(payload.organisationId);
+    const breaker = client && this.breakers.for(client);
+    const pausedFor = breaker?.admit() ?? 0;
+    if (pausedFor > 0) {
+      await this.operations.releaseClaim(operationId);
+      // Spread out, so the account is not met by every paused delivery at once when it comes back.
+      return { deferMs: pausedFor + Math.round(Math.random() * 1000) };
+    }
     const startedAt = new Date();
     let outcome: CallOutcome;
     try {
@@ -53,15 +76,20 @@ export class DeliverOperation {
       outcome = await callPlatform(client, payload);
     } catch (error) {
       const failure = unsafeToRepeat(payload, error instanceof PlatformCallError ? error : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error)));
+      this.trip(breaker, failure.retryable ? 'retryable' : 'answered', payload.organisationId);
       const final = !failure.retryable || attempt.isLast;
+      const retryInMs = final ? undefined : this.policy.nextDelay(attempt.attempt, failure);
       await this.operations.recordAttempt(
         operationId,
         { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: summaryOf(payload) },
         final ? { status: 'failed', lastError: failure.reason, errorClass: failure.errorClass } : undefined,
+        retryInMs === undefined ? undefined : { at: new Date(Date.now() + retryInMs), error: failure.reason },
       );
       if (final) await this.settleMessage(operation.messageId);
-      throw RetryPolicy.toJobError(failure);
+      // The queue waits what the attempt row says.
+      throw Object.assign(RetryPolicy.toJobError(failure), { retryInMs } satisfies TimedRetry);
     }
+    this.trip(breaker, 'success', payload.organisationId);
     // The platform call succeeded: a failure from here on is ours (the database), and a retry of the
     // job repeats an idempotent write; it is not recorded as a platform failure.
     if (payload.kind === 'booking.create') await this.operations.setTarget(operationId, outcome.result);
@@ -72,6 +100,12 @@ export class DeliverOperation {
     );
     await this.settleMessage(operation.messageId);
     return 'delivered';
+  }
+
+  private trip(breaker: ReturnType<CircuitBreakers<PlatformClient>['for']> | undefined, outcome: 'success' | 'retryable' | 'answered', organisationId: string): void {
+    const change = breaker?.record(outcome);
+    if (change === 'opened') this.logger.warn({ msg: 'platform failing: deliveries to its account paused, probing', organisationId });
+    if (change === 'closed') this.logger.log({ msg: 'platform answering again: deliveries to its account resumed', organisationId });
   }
 
   /** Checked after the operation's own statement committed, so of two last operations settling at once the later check sees both. */

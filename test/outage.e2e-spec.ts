@@ -1,0 +1,51 @@
+import { DataSource } from 'typeorm';
+import { DEMO, TestResponse } from './support/sandbox';
+import { Spine, startSpine } from './support/spine';
+
+/**
+ * A platform outage longer than a handful of tries heals by itself: retries run for a duration
+ * (the horizon), not a count, and a failing platform account pauses its deliveries and probes
+ * instead of burning tries. While it waits, the message says `retrying`, when, and why.
+ */
+describe('platform outages heal without a person', () => {
+  let spine: Spine;
+  const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate', 'superseded'];
+  const faults = (rules: unknown[]) => spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
+
+  beforeAll(async () => {
+    // Tries every 20-200 ms: the old budget of 8 tries was spent within a second of an outage.
+    spine = await startSpine({ 'delivery.retryHorizonMs': 120_000, 'delivery.breakerThreshold': 3 });
+  }, 60_000);
+  afterAll(() => spine?.close());
+
+  it('delivers what a 4 s outage held up, with few tries, showing retrying meanwhile', async () => {
+    await spine.sandbox.reset();
+    await faults([{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502 }]);
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const response: TestResponse = await fetch(`${spine.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ operations: [{ kind: 'document.upsert', organisationId: DEMO.mainDc, document: { id: `PO-OUT-${n}`, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] }),
+      });
+      ids.push((await response.json()).messageId);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const waiting = await (await spine.call('GET', `/v1/messages/${ids[0]}`)).json();
+    expect(waiting.status).toBe('retrying');
+    expect(waiting.operations[0]).toMatchObject({ status: 'retrying', error: expect.stringMatching(/502/), nextAttemptAt: expect.any(String) });
+
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await spine.sandbox.call('DELETE', '/__sandbox/faults', { token: null });
+    for (const id of ids) expect(await spine.waitForStatus(id, final, 90_000)).toBe('delivered');
+
+    // 4 s of 502s at 20-200 ms backoff would be 20+ tries each without the breaker.
+    const [{ tries }] = await spine.app.get(DataSource).query(
+      `SELECT max(attempt_count)::int AS tries FROM operation WHERE message_id = ANY($1)`,
+      [ids],
+    );
+    expect(tries).toBeLessThanOrEqual(12);
+    const delivered = await (await spine.call('GET', `/v1/messages/${ids[0]}`)).json();
+    expect(delivered).toMatchObject({ status: 'delivered', operations: [{ status: 'delivered', error: null }] });
+  }, 120_000);
+});
