@@ -304,7 +304,7 @@ describe('audit store on Postgres', () => {
   });
 
   describe('MessageRepository.findStuck', () => {
-    it('finds messages left in a status since before a time, longest waiting first', async () => {
+    it('finds messages left in a status since before a time, first received first, page by page', async () => {
       const partnerId = partner();
       const old = await record(partnerId);
       const older = await record(partnerId);
@@ -320,8 +320,11 @@ describe('audit store on Postgres', () => {
         statuses: ['received', 'translating'],
       });
       const mine = stuck.filter((m) => m.partnerId === partnerId).map((m) => m.id);
-      expect(mine).toEqual([older.id, old.id]);
+      expect(mine).toEqual([old.id, older.id]);
       expect(mine).not.toContain(fresh.id);
+      const next = await messages.findStuck({ olderThan: new Date(Date.now() - 10 * 60_000), statuses: ['received', 'translating'], after: old.id });
+      expect(next.map((m) => m.id)).toContain(older.id);
+      expect(next.map((m) => m.id)).not.toContain(old.id);
       expect(await messages.findStuck({ olderThan: new Date(), statuses: [] })).toEqual([]);
     });
   });

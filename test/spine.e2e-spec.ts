@@ -1,6 +1,7 @@
 import { Client } from 'pg';
+import { OperationRepository } from '@dockbridge/audit';
 import { PartnerRepository } from '@dockbridge/partners';
-import { AcceptMessage, CANONICAL_CONTENT_TYPE, MessageQueues, QUEUES, SweepStuck, translateJobId } from '@dockbridge/pipeline';
+import { AcceptMessage, CANONICAL_CONTENT_TYPE, DeliverOperation, MessageQueues, QUEUES, SweepStuck, translateJobId } from '@dockbridge/pipeline';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
 
@@ -81,6 +82,32 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     await backlog.remove();
     await sweep.execute(later);
     expect(await spine.waitForStatus(recorded.id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
+  });
+
+  it('recovers a backlog of lost messages in one sweep, not 500 a sweep', async () => {
+    // 1,200 messages recorded while Redis was away: no job anywhere. An unknown content type makes their translation cheap (rejected).
+    const recorded = await spine.messages.recordMany(
+      Array.from({ length: 1200 }, (_, i) => ({ message: { partnerId: 'test-wms', channel: 'api' as const, contentType: 'application/x-lost', rawPayload: `{"n":${i}}`, metadata: { ingressJob: `ingress-gone-${i}` } } })),
+    );
+    const ids = recorded.map((r) => {
+      if (r instanceof Error) throw r;
+      return r.id;
+    });
+    const report = await spine.app.get(SweepStuck).execute(new Date(Date.now() + 3_600_000));
+    expect(report.translations).toBeGreaterThanOrEqual(1200);
+    for (const id of [ids[0], ids[599], ids[1199]]) expect(await spine.waitForStatus(id, ['rejected'], 60_000)).toBe('rejected');
+  }, 90_000);
+
+  it('settles a message whose operations were all delivered when a job finds it so, without waiting for the sweeper', async () => {
+    const message = await spine.messages.record({ partnerId: 'test-wms', channel: 'api', contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document('S-9'))] }) });
+    const operations = spine.app.get(OperationRepository);
+    const [op] = await operations.addMany(message.id, [{ kind: 'document.upsert', organisationId: DEMO.mainDc, targetId: 'S-9', payload: upsert(document('S-9')) }]);
+    await spine.messages.transition(message.id, 'delivering', 'worker');
+    // Delivered, but the worker died before settling the message.
+    await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 1, outcome: 'success' }, { status: 'delivered' });
+    expect((await spine.messages.findById(message.id))!.status).toBe('delivering');
+    expect(await spine.app.get(DeliverOperation).execute(op.id, { attempt: 2, isLast: false })).toBe('already-settled');
+    expect((await spine.messages.findById(message.id))!.status).toBe('delivered');
   });
 
   it('ends a message that fails translation on every try as failed with the error, instead of leaving it for the sweeper', async () => {

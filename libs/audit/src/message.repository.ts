@@ -75,6 +75,8 @@ export interface StuckQuery {
   channel?: { only: MessageChannel } | { except: MessageChannel };
   /** Default 100. */
   limit?: number;
+  /** The next page: messages after this id (ids are time-ordered; a message that moves on during paging is never met twice). */
+  after?: string;
 }
 
 export const SEARCH_MAX_LIMIT = 500;
@@ -345,7 +347,8 @@ export class MessageRepository {
     const channel = query.channel;
     if (channel && 'only' in channel) qb.andWhere('m.channel = :channel', { channel: channel.only });
     if (channel && 'except' in channel) qb.andWhere('m.channel <> :channel', { channel: channel.except });
-    return qb.orderBy('m.updatedAt', 'ASC').limit(query.limit ?? 100).getMany();
+    if (query.after) qb.andWhere('m.id > :after', { after: query.after });
+    return qb.orderBy('m.id', 'ASC').limit(query.limit ?? 100).getMany();
   }
 
   /**

@@ -57,7 +57,8 @@ export interface AttemptRecord extends NewDeliveryAttempt {
 export type GateVerdict =
   | { id: string; verdict: 'go'; messageId: string; payload: JsonObject }
   | { id: string; verdict: 'superseded'; messageId: string; supersededBy: string }
-  | { id: string; verdict: 'wait' | 'settled' | 'missing' };
+  | { id: string; verdict: 'settled'; messageId: string }
+  | { id: string; verdict: 'wait' | 'missing' };
 
 /**
  * The gate's fast path for one operation alone on its target (the common case): claimed by a plain
@@ -89,7 +90,7 @@ const GATE: NamedStatement = {
   name: 'dockbridge_gate',
   text: `
   WITH mine AS (
-    SELECT id, order_key, order_arrival, seq, kind FROM operation WHERE id = ANY($1::uuid[])
+    SELECT id, message_id, order_key, order_arrival, seq, kind FROM operation WHERE id = ANY($1::uuid[])
   ), candidates AS (
     SELECT id FROM mine
     UNION
@@ -112,14 +113,14 @@ const GATE: NamedStatement = {
     SELECT DISTINCT ON (order_key) order_key, id, order_arrival, seq FROM peers
      WHERE in_flight_until > now() AND status IN ('pending', 'delivering') ORDER BY order_key, order_arrival DESC, seq DESC, id DESC
   ), judged AS (
-    SELECT m.id, o.status, o.older_unsettled > 0 AS older_unsettled,
+    SELECT m.id, m.message_id, o.status, o.older_unsettled > 0 AS older_unsettled,
       CASE WHEN m.kind = ANY($3::text[]) AND (d.order_arrival, d.seq, d.id) > (m.order_arrival, m.seq, m.id) THEN d.id END AS newer_delivered,
       coalesce((f.order_arrival, f.seq, f.id) > (m.order_arrival, m.seq, m.id), false) AS newer_in_flight
       FROM mine m JOIN ordered o ON o.id = m.id
       LEFT JOIN latest_delivered d ON d.order_key = m.order_key
       LEFT JOIN latest_in_flight f ON f.order_key = m.order_key
   ), decided AS (
-    SELECT id, newer_delivered, CASE
+    SELECT id, message_id, newer_delivered, CASE
         WHEN status NOT IN ('pending', 'delivering') THEN 'settled'
         WHEN older_unsettled THEN 'wait'
         WHEN newer_delivered IS NOT NULL THEN 'superseded'
@@ -135,7 +136,7 @@ const GATE: NamedStatement = {
       FROM decided d WHERE o.id = d.id AND d.verdict IN ('go', 'superseded')
     RETURNING o.id, o.message_id, o.payload
   )
-  SELECT d.id, d.verdict, d.newer_delivered, c.message_id, c.payload FROM decided d LEFT JOIN changed c ON c.id = d.id`,
+  SELECT d.id, d.verdict, d.newer_delivered, d.message_id, c.payload FROM decided d LEFT JOIN changed c ON c.id = d.id`,
 };
 
 export type OperationStatusCounts = Record<OperationStatus, number>;
@@ -208,6 +209,20 @@ export class OperationRepository {
     return this.listWith(this.dataSource.manager, messageId);
   }
 
+  /** The operations still to deliver (pending or delivering) of these messages, in one query, by message. */
+  async unsettledByMessage(messageIds: readonly string[]): Promise<Map<string, DocumentOperation[]>> {
+    const ids = messageIds.filter(isUuid);
+    const rows = ids.length === 0 ? [] : await this.dataSource.manager
+      .createQueryBuilder(DocumentOperation, 'o')
+      .where('o.message_id = ANY(CAST(:ids AS uuid[]))', { ids })
+      .andWhere("o.status IN ('pending', 'delivering')")
+      .orderBy('o.seq', 'ASC')
+      .getMany();
+    const byMessage = new Map<string, DocumentOperation[]>(ids.map((id) => [id, []]));
+    for (const row of rows) byMessage.get(row.messageId)!.push(row);
+    return byMessage;
+  }
+
   async findFailedByMessage(messageId: string): Promise<DocumentOperation[]> {
     if (!isUuid(messageId)) return [];
     return this.dataSource.manager.find(DocumentOperation, {
@@ -227,7 +242,7 @@ export class OperationRepository {
       const [alone] = await queryPrepared<{ message_id: string; payload: JsonObject }>(this.dataSource, GATE_ALONE, [valid[0], Math.round(leaseMs)]);
       if (alone) return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: alone.payload }];
     }
-    type Row = { id: string; verdict: GateVerdict['verdict']; newer_delivered: string | null; message_id: string | null; payload: JsonObject | null };
+    type Row = { id: string; verdict: GateVerdict['verdict']; newer_delivered: string | null; message_id: string; payload: JsonObject | null };
     const found = valid.length === 0 ? [] : await queryPrepared<Row>(this.dataSource, GATE, [valid, Math.round(leaseMs), SUPERSEDABLE_KINDS]);
     const byId = new Map(found.map((row) => [row.id, row]));
     return ids.map((id): GateVerdict => {
@@ -235,6 +250,7 @@ export class OperationRepository {
       if (!row) return { id, verdict: 'missing' };
       if (row.verdict === 'go') return { id, verdict: 'go', messageId: row.message_id!, payload: row.payload! };
       if (row.verdict === 'superseded') return { id, verdict: 'superseded', messageId: row.message_id!, supersededBy: row.newer_delivered! };
+      if (row.verdict === 'settled') return { id, verdict: 'settled', messageId: row.message_id! };
       return { id, verdict: row.verdict };
     });
   }

@@ -104,6 +104,35 @@ export class MessageQueues {
     return state !== 'completed' && state !== 'failed' && state !== 'unknown';
   }
 
+  /**
+   * Of these job ids, those whose job is waiting, delayed or running, and those whose job finished
+   * (completed or failed, still kept): one pipelined round trip however many (a job's hash has a
+   * `timestamp` while it exists and a `finishedOn` once it ended).
+   */
+  async jobStates(name: QueueName, jobIds: readonly string[]): Promise<{ live: Set<string>; finished: Set<string> }> {
+    const live = new Set<string>();
+    const finished = new Set<string>();
+    if (jobIds.length === 0) return { live, finished };
+    const queue = this.queue(name);
+    const pipeline = this.connection.pipeline();
+    for (const id of jobIds) pipeline.hmget(queue.toKey(id), 'timestamp', 'finishedOn');
+    const answers = (await pipeline.exec()) ?? [];
+    answers.forEach(([error, fields], i) => {
+      if (error) throw error;
+      const [created, finishedOn] = fields as (string | null)[];
+      if (created === null) return;
+      (finishedOn === null ? live : finished).add(jobIds[i]);
+    });
+    return { live, finished };
+  }
+
+  /** Removes finished jobs so their ids can be queued again (redrive under the original ids); at most 64 removals at a time. */
+  async removeFinishedMany(name: QueueName, jobIds: readonly string[]): Promise<void> {
+    const { finished } = await this.jobStates(name, jobIds);
+    const ids = [...finished];
+    for (let i = 0; i < ids.length; i += 64) await Promise.all(ids.slice(i, i + 64).map((id) => this.queue(name).remove(id)));
+  }
+
   /** Removes a finished job so the same id can be queued again (redrive under the original id). */
   async removeFinished(name: QueueName, jobId: string): Promise<void> {
     const job = await this.queue(name).getJob(jobId);

@@ -20,6 +20,9 @@ import { TranslateMessage } from './translate/translate-message';
  * On shutdown (SIGTERM) each worker stops taking jobs and waits for its running ones to finish, so
  * nothing is half-recorded.
  */
+/** After Redis returns, messages older than this without a live job are queued again (newer ones may still be being enqueued). */
+const RECONNECT_STALE_MS = 2_000;
+
 @Injectable()
 export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Worker');
@@ -76,10 +79,10 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
           throw jobError;
         }
       }, 1),
-      this.start(QUEUES.sweep, async () => {
-        const report = await this.sweep.execute();
+      this.start<{ staleMs?: number }>(QUEUES.sweep, async (job) => {
+        const report = await this.sweep.execute(new Date(), job.data.staleMs);
         await this.syncExportSchedules();
-        if (report.translations || report.deliveries || report.exports) this.logger.log({ msg: 'sweeper re-queued work', ...report });
+        if (report.translations || report.deliveries || report.exports || report.settled) this.logger.log({ msg: 'sweeper re-queued work', ...report });
         const purged = await this.retention.execute();
         if (purged.messages || purged.receipts) this.logger.log({ msg: 'retention purged settled messages', ...purged });
         return { ...report, purged };
@@ -87,8 +90,9 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
     ];
     await this.scheduleSweep();
     await this.syncExportSchedules();
-    // Redis without persistence forgets the schedule when it restarts: assert it again on every reconnect.
-    this.queues.connection.on('ready', () => void this.scheduleSweep().catch(() => undefined));
+    // Redis without persistence forgets the schedule when it restarts: assert it again on every reconnect,
+    // and sweep at once, not a period later, for what was recorded while it was away.
+    this.queues.connection.on('ready', () => void this.sweepNow().catch(() => undefined));
   }
 
   /** One job scheduler per configured partner export; schedulers of exports no longer configured are removed. */
@@ -113,6 +117,11 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
       const id = scheduler.key ?? (scheduler as { id?: string }).id;
       if (id && id.startsWith('export-') && !wanted.has(id)) await queue.removeJobScheduler(id);
     }
+  }
+
+  private async sweepNow(): Promise<void> {
+    await this.scheduleSweep();
+    await this.queues.queue(QUEUES.sweep).add('sweep', { staleMs: RECONNECT_STALE_MS }, { jobId: `sweep-ready-${Date.now()}`, removeOnComplete: true, removeOnFail: true });
   }
 
   private scheduleSweep() {

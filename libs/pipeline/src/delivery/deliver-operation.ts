@@ -53,6 +53,8 @@ export class DeliverOperation {
       case 'missing':
         return 'missing';
       case 'settled':
+        // Its job ran again after it settled (a redrive, a stalled job): the message may be waiting on nothing.
+        await this.settleMessage(operation.messageId);
         return 'already-settled';
       case 'wait':
         return { deferMs: ORDER_WAIT_MS };

@@ -1,15 +1,19 @@
-import { MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { MessageRepository, MessageSummary, OperationRepository, StuckQuery } from '@dockbridge/audit';
 import { type MessageQueues, translateJobOf } from '../message-queues';
 import { QUEUES, translateJobId } from '../queues';
 import type { TranslateMessage } from '../translate/translate-message';
 
 /** Longer than any export run takes to deliver its file (its POST gives up after 30 s). */
 const EXPORT_DELIVERY_MS = 5 * 60_000;
+/** Messages read per page; a sweep pages on until none is left or its time is up. */
+const PAGE = 500;
+/** How long one sweep may go on: a big backlog is recovered in one sweep, and the next one is not held up for ever. */
+const SWEEP_BUDGET_MS = 20_000;
 
 export interface SweepOptions {
   /** Messages whose status has not moved for this long are looked at. */
   staleMs: number;
-  /** Messages looked at per sweep and status group. */
+  /** Messages read per page (default 500). */
   limit?: number;
 }
 
@@ -18,13 +22,17 @@ export interface SweepReport {
   deliveries: number;
   /** Export files whose run stopped before delivering them, marked failed. */
   exports: number;
+  /** Messages found `delivering` with nothing left to deliver, settled. */
+  settled: number;
 }
 
 /**
  * Nothing accepted is lost: messages recorded while Redis was down (or whose jobs a Redis restart
  * lost) are queued again. Received/translating messages without a live translate job (their own,
  * or their ingress commit's) get one; delivering messages get their unsettled operations re-queued
- * under the same job ids.
+ * under the same job ids, or are settled when nothing is left. Set-based: a page of messages costs
+ * one query for their operations, one pipelined Redis round trip for their jobs' states and one
+ * bulk enqueue, so a backlog of thousands is recovered in seconds.
  */
 export class SweepStuck {
   constructor(
@@ -35,38 +43,63 @@ export class SweepStuck {
     private readonly options: SweepOptions,
   ) {}
 
-  async execute(now = new Date()): Promise<SweepReport> {
-    const olderThan = new Date(now.getTime() - this.options.staleMs);
-    const limit = this.options.limit ?? 500;
-    const report: SweepReport = { translations: 0, deliveries: 0, exports: 0 };
+  /** `staleMs` overrides the configured staleness (a sweep right after Redis returned looks at everything). */
+  async execute(now = new Date(), staleMs = this.options.staleMs): Promise<SweepReport> {
+    const olderThan = new Date(now.getTime() - staleMs);
+    const deadline = Date.now() + SWEEP_BUDGET_MS;
+    const report: SweepReport = { translations: 0, deliveries: 0, exports: 0, settled: 0 };
 
     // Exports are dockbridge's own files, driven by their export job, never translated.
-    for (const message of await this.messages.findStuck({ olderThan, statuses: ['received', 'translating'], channel: { except: 'export' }, limit })) {
-      // Still waiting in the job of the commit that recorded it (a backlog, not a loss)?
-      const ingressJob = message.metadata.ingressJob;
-      if (typeof ingressJob === 'string' && (await this.queues.isLive(QUEUES.translate, ingressJob))) continue;
-      const jobId = translateJobId(message.id);
-      if (await this.queues.isLive(QUEUES.translate, jobId)) continue;
-      await this.queues.removeFinished(QUEUES.translate, jobId);
-      await this.queues.enqueueTranslate([translateJobOf(message.id)]);
-      report.translations++;
-    }
+    await this.pages({ olderThan, statuses: ['received', 'translating'], channel: { except: 'export' } }, deadline, async (page) => {
+      report.translations += await this.requeueTranslations(page);
+    });
     // An export file still `received` this long after it was written: its run stopped before delivering it.
     // Marked failed so it shows; a retry of that run delivers it all the same.
-    const exportsOlderThan = new Date(now.getTime() - Math.max(this.options.staleMs, EXPORT_DELIVERY_MS));
-    for (const message of await this.messages.findStuck({ olderThan: exportsOlderThan, statuses: ['received'], channel: { only: 'export' }, limit })) {
-      await this.messages.transition(message.id, 'failed', 'sweeper', 'the export run stopped before delivering this file (its worker stopped); a retry of the run delivers it');
-      report.exports++;
-    }
-    for (const message of await this.messages.findStuck({ olderThan, statuses: ['delivering'], limit })) {
-      const unsettled = (await this.operations.listByMessage(message.id)).filter((op) => op.status === 'pending' || op.status === 'delivering');
-      if (unsettled.length === 0) {
-        await this.messages.settleMessage(message.id, 'sweeper');
-        continue;
+    const exportsOlderThan = new Date(now.getTime() - Math.max(staleMs, EXPORT_DELIVERY_MS));
+    await this.pages({ olderThan: exportsOlderThan, statuses: ['received'], channel: { only: 'export' } }, deadline, async (page) => {
+      for (const message of page) {
+        await this.messages.transition(message.id, 'failed', 'sweeper', 'the export run stopped before delivering this file (its worker stopped); a retry of the run delivers it');
+        report.exports++;
       }
-      await this.translate.enqueueDelivery(message, unsettled, true);
-      report.deliveries += unsettled.length;
-    }
+    });
+    await this.pages({ olderThan, statuses: ['delivering'] }, deadline, async (page) => {
+      const unsettled = await this.operations.unsettledByMessage(page.map((m) => m.id));
+      for (const message of page) {
+        const rows = unsettled.get(message.id) ?? [];
+        if (rows.length === 0) {
+          await this.messages.settleMessage(message.id, 'sweeper');
+          report.settled++;
+          continue;
+        }
+        await this.translate.enqueueDelivery(message, rows, true);
+        report.deliveries += rows.length;
+      }
+    });
     return report;
+  }
+
+  /** Pages through the stuck messages, oldest first, until none is left or the deadline passes. */
+  private async pages(query: Omit<StuckQuery, 'limit' | 'after'>, deadline: number, handle: (page: MessageSummary[]) => Promise<void>): Promise<void> {
+    const limit = this.options.limit ?? PAGE;
+    let after: StuckQuery['after'];
+    do {
+      const page = await this.messages.findStuck({ ...query, limit, after });
+      if (page.length === 0) return;
+      await handle(page);
+      if (page.length < limit) return;
+      after = page[page.length - 1].id;
+    } while (Date.now() < deadline);
+  }
+
+  /** Queues translation of the messages whose commit's job and own job are both gone; returns how many. */
+  private async requeueTranslations(page: MessageSummary[]): Promise<number> {
+    const ingressJobs = page.map((m) => m.metadata.ingressJob).filter((id): id is string => typeof id === 'string');
+    const ownJobs = page.map((m) => translateJobId(m.id));
+    // Still waiting in the job of the commit that recorded it, or in its own (a backlog, not a loss)?
+    const { live, finished } = await this.queues.jobStates(QUEUES.translate, [...ingressJobs, ...ownJobs]);
+    const lost = page.filter((m) => !(typeof m.metadata.ingressJob === 'string' && live.has(m.metadata.ingressJob)) && !live.has(translateJobId(m.id)));
+    await this.queues.removeFinishedMany(QUEUES.translate, lost.map((m) => translateJobId(m.id)).filter((id) => finished.has(id)));
+    await this.queues.enqueueTranslate(lost.map((m) => translateJobOf(m.id)));
+    return lost.length;
   }
 }

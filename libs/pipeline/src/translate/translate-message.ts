@@ -80,9 +80,10 @@ export class TranslateMessage {
 
     const existing = await this.operations.listByMessage(messageId);
     if (existing.length > 0) {
-      // A retry after the rows were written: only the queueing may be missing.
+      // A retry after the rows were written: only the queueing may be missing, or nothing at all.
       await this.messages.transition(messageId, 'delivering', 'worker');
       await this.enqueueDelivery(message, existing);
+      if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
       return 'queued';
     }
 
@@ -148,8 +149,8 @@ export class TranslateMessage {
     const profile = partner === undefined ? await this.partners.findById(message.partnerId) : partner;
     const plan = planDelivery(messageId, rows, profile?.settings.batchThreshold ?? this.options.batchThreshold, this.options.batchSize);
     if (redrive) {
-      for (const id of plan.single) await this.queues.removeFinished(QUEUES.deliver, deliverJobId(id));
-      for (const batch of plan.batches) await this.queues.removeFinished(QUEUES.batch, batchJobId(batch.operationIds));
+      await this.queues.removeFinishedMany(QUEUES.deliver, plan.single.map(deliverJobId));
+      await this.queues.removeFinishedMany(QUEUES.batch, plan.batches.map((batch) => batchJobId(batch.operationIds)));
     }
     await this.queues.enqueueDeliveries(plan.single);
     for (const batch of plan.batches) await this.queues.enqueueBatch(batch);
