@@ -74,6 +74,16 @@ describe('audit store on Postgres', () => {
       expect(await runMigrations(dataSource)).toEqual([]);
     });
 
+    it('run once when two processes start together on a fresh database (an advisory lock): no "already exists"', async () => {
+      const fresh = await createTestDatabase();
+      try {
+        const [a, b] = await Promise.all([migrate({ url: fresh.url, dataDir: '' }), migrate({ url: fresh.url, dataDir: '' })]);
+        expect([...a, ...b]).toEqual(EVERY_MIGRATION);
+      } finally {
+        await fresh.drop();
+      }
+    });
+
     it('leave a schema the entities agree with (nothing for TypeORM to synchronise)', async () => {
       const pending = await dataSource.driver.createSchemaBuilder().log();
       expect(pending.upQueries.map((q) => q.query)).toEqual([]);

@@ -51,8 +51,33 @@ export function createAuditDataSource(options: AuditDatabaseOptions): DataSource
   return new DataSource(auditDataSourceOptions(options));
 }
 
-/** Applies pending audit migrations, each in its own transaction; returns the names applied (none when up to date). */
+/** The advisory lock every process takes around migrations (any constant; this one is "dockbrdg" in ASCII). */
+const MIGRATION_LOCK = '7237112439071990887';
+
+/**
+ * Applies pending audit migrations, each in its own transaction; returns the names applied (none
+ * when up to date). On Postgres under an advisory lock: a gateway and a worker starting together on
+ * a fresh database take turns instead of both creating the same tables. PGlite is one process.
+ */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
-  const applied = await dataSource.runMigrations({ transaction: 'each' });
-  return applied.map((migration) => migration.name);
+  if (dataSource.driver.options.type !== 'postgres' || !(dataSource.options as { url?: string }).url) {
+    return (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
+  }
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+    return (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
+  } finally {
+    await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
+    await lock.release();
+  }
+}
+
+/** Opens a data source; its migrations run under the lock (runMigrations) rather than inside `initialize`. */
+export async function openAuditDataSource(options: ReturnType<typeof auditDataSourceOptions>): Promise<DataSource> {
+  const dataSource = new DataSource({ ...options, migrationsRun: false });
+  await dataSource.initialize();
+  if (options.migrationsRun) await runMigrations(dataSource);
+  return dataSource;
 }

@@ -1,7 +1,7 @@
 import { DynamicModule, InjectionToken, Module, ModuleMetadata } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AuditDatabaseOptions, auditDataSourceOptions } from './audit-data-source';
+import { AuditDatabaseOptions, auditDataSourceOptions, openAuditDataSource } from './audit-data-source';
 import { InterchangeRepository } from './interchange.repository';
 import { MessageRepository } from './message.repository';
 import { OperationRepository } from './operation.repository';
@@ -36,6 +36,7 @@ export class AuditModule {
             ...auditDataSourceOptions(await options.useFactory(...args)),
             retryAttempts: 3,
           }),
+          dataSourceFactory: async (dataSourceOptions) => openAuditDataSource(dataSourceOptions as ReturnType<typeof auditDataSourceOptions>),
         }),
       ],
       providers: [
