@@ -1,8 +1,13 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client, SFTPWrapper } from 'ssh2';
 import { DataSource } from 'typeorm';
 import { PartnerRepository, SftpCredentialRepository } from '@dockbridge/partners';
 import { DEMO } from './support/sandbox';
+import { createGatewayApp } from '../apps/gateway/src/gateway.app';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
+import { AppConfig, loadConfig } from '@dockbridge/config';
 import { Spine, startSpine } from './support/spine';
 
 const PASSWORD = 'sftp-abuse-password-0123';
@@ -123,6 +128,16 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     soonOff.connection.end();
   });
 
+  it('refuses to start without its host key unless told to create one, naming the file', async () => {
+    const missing = join(tmpdir(), `dockbridge-no-host-key-${Date.now()}`);
+    const config = loadConfig({ env: {}, dir: '/nonexistent', overrides: { ...flatten(spine.config), 'sftp.hostKeyPath': missing, 'sftp.generateHostKey': undefined, 'gateway.port': 0, 'sftp.port': 0 } });
+    expect(config.sftp.generateHostKey).toBe(false);
+    const replica = await createGatewayApp({ config });
+    await expect(replica.listen(0, '127.0.0.1')).rejects.toThrow(`SFTP host key ${missing} does not exist`);
+    await replica.close().catch(() => undefined);
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it('hooks only SIGTERM and SIGINT, so a fatal V8 error ends the process instead of spinning', () => {
     const added = Object.fromEntries(SIGNALS.map((s) => [s, process.listenerCount(s) - hookedBefore[s]]));
     expect(added).toEqual({ SIGTERM: 1, SIGINT: 1, SIGILL: 0, SIGTRAP: 0, SIGABRT: 0, SIGHUP: 0, SIGQUIT: 0, SIGUSR2: 0 });
@@ -137,3 +152,16 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     expect(await call<unknown[]>((done) => sftp.readdir('/inbound', done))).toBeDefined();
   }, 60_000);
 });
+
+/** A loaded configuration as `loadConfig` overrides (dotted keys), to start a second process like the first. */
+function flatten(config: AppConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const walk = (node: object, path: string) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) walk(value, `${path}${key}.`);
+      else out[`${path}${key}`] = value;
+    }
+  };
+  walk(config, '');
+  return out;
+}

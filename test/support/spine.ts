@@ -47,6 +47,7 @@ export async function startSpine(overrides: Record<string, unknown> = {}, option
       'gateway.port': 0,
       'sftp.port': 0,
       'sftp.hostKeyPath': join(tmpdir(), 'dockbridge-test-sftp-host-key'),
+      'sftp.generateHostKey': true,
       'secrets.keyPath': join(tmpdir(), 'dockbridge-test-secrets.key'),
       'delivery.backoffBaseMs': 20,
       'delivery.backoffMaxMs': 200,

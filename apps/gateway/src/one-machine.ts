@@ -29,6 +29,8 @@ async function main(): Promise<void> {
     config.platform.baseUrl = sandboxUrl;
     config.platform.token = seed.tokens[0]?.token;
   }
+  // One machine, one SFTP server: a key of its own is the right one (replicas must share theirs: off by default).
+  config.sftp.generateHostKey = true;
   const generatedAdminToken = !config.gateway.adminToken;
   config.gateway.adminToken ??= `adm_${randomBytes(18).toString('base64url')}`;
 

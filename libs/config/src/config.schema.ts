@@ -131,7 +131,12 @@ export class SftpConfig {
   @IsInt() @Min(0) @Max(65535) port = 2222;
   /** PEM/OpenSSH private host key file; generated (ed25519) on first start when missing and `generateHostKey` is on. */
   @IsString() @MinLength(1) hostKeyPath = 'data/sftp_host_ed25519_key';
-  @Transform(toBoolean) @IsBoolean() generateHostKey = true;
+  /**
+   * Create the key when the file is missing. Off by default: replicas behind one address must share
+   * a key, and one that made its own would greet carriers with "REMOTE HOST IDENTIFICATION HAS
+   * CHANGED". `npm start` (one machine) turns it on.
+   */
+  @Transform(toBoolean) @IsBoolean() generateHostKey = false;
   /** Largest file a partner may upload, in bytes. */
   @IsInt() @Min(1024) maxFileBytes = 256 * 1024 * 1024;
   /** Failed logins of one user name, or from one address, after which it is locked out for `lockoutMs`. */
