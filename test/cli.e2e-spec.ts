@@ -119,7 +119,10 @@ describe('dockbridge CLI against a real gateway', () => {
     expect(detail.message).toMatchObject({ status: 'delivered', channel: 'replay', replayOf: failedId, metadata: { replay: { mode: 'failed-only', by: 'operator:cli-test', reason: 'sandbox fault cleared' } } });
     expect((await spine.messages.findById(failedId))?.status).toBe('failed'); // the original is never rewritten
 
-    const bulk = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run', '--json'], env);
+    // Replayed successfully already: bulk replay skips it, saying why, unless told to include it.
+    const skipping = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run', '--json'], env);
+    expect(JSON.parse(skipping.stdout)).toMatchObject({ dryRun: false, replayed: 0, skipped: [{ id: failedId, reason: expect.stringMatching(/^already replayed: replay .* was delivered/) }] });
+    const bulk = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--include-replayed', '--no-dry-run', '--json'], env);
     expect(bulk.code).toBe(0);
     const result = JSON.parse(bulk.stdout);
     expect(result).toMatchObject({ dryRun: false, replayed: 1, skipped: [] });

@@ -241,11 +241,28 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     await spine.sandbox.call('POST', '/__sandbox/reset', { token: null });
 
     const dry = await (await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], partner: 'test-wms' } })).json();
-    expect(dry).toEqual({ dryRun: true, matching: 1 });
+    expect(dry).toEqual({ dryRun: true, matching: 1, skipped: [] });
     const retry = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'failed-only' } })).json();
     expect(await spine.waitForStatus(retry.messageId, ['failed', 'delivered'])).toBe('failed');
     const replayed = await spine.messages.findById(retry.messageId);
     expect(replayed).toMatchObject({ replayOf: messageId, channel: 'replay' });
+  });
+
+  it('skips in bulk what was already replayed successfully (dry run and real run alike), unless told to include it', async () => {
+    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('R-1', { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] } })).json();
+    expect(await spine.waitForStatus(messageId, ['failed', 'delivered'])).toBe('failed');
+    const fixed = await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { payload: { operations: [upsert(document('R-1'))] } } });
+    const fixedId = (await fixed.json()).messageId;
+    expect(await spine.waitForStatus(fixedId, ['failed', 'delivered'])).toBe('delivered');
+
+    const bulk = (body: Record<string, unknown>) => spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], documentId: 'R-1', ...body } }).then((r) => r.json());
+    const reason = `already replayed: replay ${fixedId} was delivered (includeReplayed: true replays it again)`;
+    expect(await bulk({})).toEqual({ dryRun: true, matching: 0, skipped: [{ id: messageId, reason }] });
+    expect(await bulk({ includeReplayed: true })).toEqual({ dryRun: true, matching: 1, skipped: [] });
+    expect(await bulk({ dryRun: false })).toEqual({ dryRun: false, replayed: 0, messageIds: [], skipped: [{ id: messageId, reason }] });
+    // The message links to its replays and their outcome.
+    const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
+    expect(detail.replays).toEqual([expect.objectContaining({ id: fixedId, status: 'delivered' })]);
   });
 
   it('sends 1,000 documents in one message through the batch path', async () => {

@@ -180,6 +180,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--document <id>', 'bulk filter: document or booking id')
     .option('--file <name>', 'bulk filter: file name (uploads, exports)')
     .option('--interchange <isa13>', 'bulk filter: interchange control number (ISA13)')
+    .option('--include-replayed', 'bulk: also replay messages whose latest replay was delivered (skipped by default)')
     .option('--dry-run', 'bulk: only count the matching messages (the default)')
     .option('--no-dry-run', 'bulk: replay the matching messages')
     .option('--json', 'print the API answer as JSON')

@@ -76,7 +76,9 @@ export interface ReplayResult {
   status: string;
 }
 
-export type BulkReplayResult = { dryRun: true; matching: number } | { dryRun: false; replayed: number; messageIds: string[]; skipped: { id: string; reason: string }[] };
+export type BulkReplayResult =
+  | { dryRun: true; matching: number; skipped?: { id: string; reason: string }[]; limitReached?: number }
+  | { dryRun: false; replayed: number; messageIds: string[]; skipped: { id: string; reason: string }[]; limitReached?: number };
 
 export interface Diagnostic {
   level: string;
@@ -183,7 +185,9 @@ export function formatReplay(result: ReplayResult): string[] {
 
 export function formatBulkReplay(result: BulkReplayResult): string[] {
   if (result.dryRun) {
-    return [`Dry run: ${plural(result.matching, 'message')} ${result.matching === 1 ? 'matches' : 'match'}; nothing was replayed.`, 'Add --no-dry-run to replay them.'];
+    const skipped = result.skipped?.length ? [`${plural(result.skipped.length, 'message')} would be skipped:`, ...result.skipped.map((s) => `  ${s.id}  ${s.reason}`)] : [];
+    const capped = result.limitReached ? [`Only the first ${result.limitReached} matching messages are looked at: narrow the filter for the rest.`] : [];
+    return [`Dry run: ${plural(result.matching, 'message')} ${result.matching === 1 ? 'matches' : 'match'}; nothing was replayed.`, ...skipped, ...capped, 'Add --no-dry-run to replay them.'];
   }
   const lines = [`Replayed ${plural(result.replayed, 'message')}; ${result.skipped.length} skipped.`, ...result.messageIds.map((id) => `  ${id}`)];
   if (result.skipped.length) lines.push('Skipped:', ...result.skipped.map((s) => `  ${s.id}: ${s.reason}`));

@@ -47,6 +47,8 @@ export interface ReplayOptions extends FilterOptions {
   overrideOrganisations?: boolean;
   /** Deliver even over newer writes to the same targets (a replay otherwise orders as its original). */
   force?: boolean;
+  /** Bulk: also messages whose latest replay was delivered. */
+  includeReplayed?: boolean;
   /** Bulk only; undefined means the API's default, a dry run. */
   dryRun?: boolean;
 }
@@ -112,7 +114,7 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
   if (!hasFilter(options)) throw new UsageError('give a message id, or at least one filter (--status, --channel, --partner, --from, --to, --document, --file, --interchange) for a bulk replay');
   if (options.payload !== undefined) throw new UsageError('--payload-file applies to one message only (give its id)');
   if (options.overrideOrganisations) throw new UsageError('--override-organisations applies to one message only (give its id)');
-  return { method: 'POST', path: '/v1/admin/messages/replay', body: defined({ ...defined(filterOf(options)), ...common, mapping: options.mapping, dryRun: options.dryRun }) };
+  return { method: 'POST', path: '/v1/admin/messages/replay', body: defined({ ...defined(filterOf(options)), ...common, mapping: options.mapping, dryRun: options.dryRun, includeReplayed: options.includeReplayed }) };
 }
 
 export function previewRequest(x12Text: string): GatewayRequest {

@@ -272,6 +272,24 @@ export class MessageRepository {
     return count;
   }
 
+  /** The latest replay of each of these messages (by arrival), if any: its id and status. */
+  async latestReplays(ids: readonly string[]): Promise<Map<string, { id: string; status: MessageStatus }>> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return new Map();
+    const rows: { replay_of: string; id: string; status: MessageStatus }[] = await this.dataSource.query(
+      `SELECT DISTINCT ON (replay_of) replay_of, id, status FROM message WHERE replay_of = ANY($1::uuid[]) ORDER BY replay_of, arrival DESC`,
+      [valid],
+    );
+    return new Map(rows.map((row) => [row.replay_of, { id: row.id, status: row.status }]));
+  }
+
+  /** A message's replays, oldest first: what an engineer follows from a message to its retries. */
+  async replaysOf(id: string): Promise<{ id: string; status: MessageStatus; receivedAt: Date; statusReason: string | null }[]> {
+    if (!isUuid(id)) return [];
+    const rows = await this.dataSource.manager.find(Message, { select: { id: true, status: true, receivedAt: true, statusReason: true }, where: { replayOf: id }, order: { receivedAt: 'ASC', id: 'ASC' } });
+    return rows.map(({ id: replayId, status, receivedAt, statusReason }) => ({ id: replayId, status, receivedAt, statusReason }));
+  }
+
   /** Where the message stands in arrival order: its own arrival, or the original's for a replay that orders as its original. */
   async orderArrivalOf(id: string): Promise<string | null> {
     if (!isUuid(id)) return null;

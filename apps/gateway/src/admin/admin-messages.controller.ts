@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPip
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MessageRepository } from '@dockbridge/audit';
 import { PartnerFileRepository } from '@dockbridge/partners';
-import { ReplayError, ReplayMessage } from '@dockbridge/pipeline';
+import { BULK_REPLAY_LIMIT, ReplayError, ReplayMessage } from '@dockbridge/pipeline';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
@@ -30,12 +30,12 @@ export class AdminMessagesController {
 
   @Get(':id')
   @ApiOperation({
-    summary: "A message with its raw payload, operations, attempts and events, and its files: the upload it came from, the 997/TA1 written for it (removedAt: the partner fetched and removed it)",
+    summary: "A message with its raw payload, operations, attempts and events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome",
   })
   async detail(@Param('id', new ParseUUIDPipe()) id: string) {
-    const [detail, files] = await Promise.all([this.messages.findDetail(id), this.files.listByMessage(id)]);
+    const [detail, files, replays] = await Promise.all([this.messages.findDetail(id), this.files.listByMessage(id), this.messages.replaysOf(id)]);
     if (!detail) throw new NotFoundException(`message ${id} does not exist`);
-    return { ...detail, files };
+    return { ...detail, files, replays };
   }
 
   @Post(':id/replay')
@@ -68,12 +68,18 @@ export class AdminMessagesController {
 
   @Post('replay')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Bulk replay by filter; dryRun (default true) only counts' })
+  @ApiOperation({
+    summary: `Bulk replay by filter; dryRun (default true) makes the same decisions and records nothing. Skips, with the reason, messages that cannot be replayed and those whose latest replay was delivered (includeReplayed: true replays them too). At most ${BULK_REPLAY_LIMIT} messages a request: limitReached says when more matched`,
+  })
   async replayMany(@Body() body: unknown) {
     const dto = parse(BulkReplayDto, body, 'bulk replay request');
     const filter = toFilter(dto);
-    if (dto.dryRun !== false) return { dryRun: true, matching: await this.replays.count(filter) };
-    const result = await this.replays.replayMany(filter, { mode: dto.mode ?? 'rerun', mapping: dto.mapping, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason, force: dto.force });
-    return { dryRun: false, replayed: result.replayed.length, messageIds: result.replayed, skipped: result.skipped };
+    const request = { mode: dto.mode ?? 'rerun', mapping: dto.mapping, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason, force: dto.force, includeReplayed: dto.includeReplayed } as const;
+    const dryRun = dto.dryRun !== false;
+    const result = await this.replays.replayMany(filter, request, dryRun);
+    const limit = result.limitReached ? { limitReached: BULK_REPLAY_LIMIT } : {};
+    // A dry run counts exactly what the real run would replay, and says what it would skip and why.
+    if (dryRun) return { dryRun: true, matching: result.replayed.length, skipped: result.skipped, ...limit };
+    return { dryRun: false, replayed: result.replayed.length, messageIds: result.replayed, skipped: result.skipped, ...limit };
   }
 }

@@ -47,6 +47,8 @@ export class BulkReplayDto extends MessageFilterDto {
   @IsOptional() @IsBoolean() dryRun?: boolean;
   /** Deliver even over newer writes to the same targets (see ReplayDto.force). */
   @IsOptional() @IsBoolean() force?: boolean;
+  /** Also replay messages whose latest replay was delivered (skipped by default: a second booking.create would book twice). */
+  @IsOptional() @IsBoolean() includeReplayed?: boolean;
   @IsOptional() @IsString() @MaxLength(500) reason?: string;
   @IsOptional() @IsString() @MaxLength(100) operator?: string;
 }

@@ -62,14 +62,24 @@ export class ReplayMessage {
   async replay(messageId: string, request: ReplayRequest): Promise<Message> {
     const original = await this.messages.findById(messageId);
     if (!original) throw new ReplayError('not-found', `message ${messageId} does not exist`);
+    return this.replayOf(original, request);
+  }
+
+  /** What a replay of `original` would send, or the ReplayError that refuses it; nothing recorded. */
+  private async prepare(original: Message, request: ReplayRequest): Promise<{ rawPayload: string; contentType: string }> {
     if (original.metadata?.refusedAtIngress) {
-      throw new ReplayError('not-replayable', `message ${messageId} was refused at ingress (${original.statusReason ?? 'not verified'}): it was never accepted, so it cannot be replayed`);
+      throw new ReplayError('not-replayable', `message ${original.id} was refused at ingress (${original.statusReason ?? 'not verified'}): it was never accepted, so it cannot be replayed`);
     }
     if (original.channel === 'export') {
-      throw new ReplayError('not-replayable', `message ${messageId} is a bookings export (a file dockbridge wrote, not one a partner sent): run the export again instead`);
+      throw new ReplayError('not-replayable', `message ${original.id} is a bookings export (a file dockbridge wrote, not one a partner sent): run the export again instead`);
     }
-    const { rawPayload, contentType } = await this.payloadFor(original, request);
-    if (request.payload !== undefined && contentType === CANONICAL_CONTENT_TYPE) await this.checkEdited(original, rawPayload, request.overrideOrganisations === true);
+    const prepared = await this.payloadFor(original, request);
+    if (request.payload !== undefined && prepared.contentType === CANONICAL_CONTENT_TYPE) await this.checkEdited(original, prepared.rawPayload, request.overrideOrganisations === true);
+    return prepared;
+  }
+
+  private async replayOf(original: Message, request: ReplayRequest): Promise<Message> {
+    const { rawPayload, contentType } = await this.prepare(original, request);
     const replay = await this.messages.record({
       partnerId: original.partnerId,
       channel: 'replay',
@@ -99,30 +109,43 @@ export class ReplayMessage {
     return replay;
   }
 
-  /** How many messages a bulk replay with this filter would replay (dry run). */
-  count(filter: MessageFilter): Promise<number> {
-    return this.messages.countBy(filter);
-  }
-
-  /** Replays every message the filter matches (at most BULK_REPLAY_LIMIT); returns the new message ids. */
-  async replayMany(filter: MessageFilter, request: Omit<ReplayRequest, 'payload'>): Promise<{ replayed: string[]; skipped: { id: string; reason: string }[] }> {
+  /**
+   * Replays every message the filter matches (at most BULK_REPLAY_LIMIT; `limitReached` says when
+   * more matched), skipping with the reason those that cannot be replayed and those whose latest
+   * replay was delivered (a second booking.create would book twice) unless `includeReplayed`. A dry
+   * run makes every same decision and records nothing: its `replayed` are the messages the real run
+   * would replay.
+   */
+  async replayMany(
+    filter: MessageFilter,
+    request: Omit<ReplayRequest, 'payload'> & { includeReplayed?: boolean },
+    dryRun = false,
+  ): Promise<{ replayed: string[]; skipped: { id: string; reason: string }[]; limitReached: boolean }> {
     const replayed: string[] = [];
     const skipped: { id: string; reason: string }[] = [];
     let cursor: string | null = null;
     do {
       const page = await this.messages.search({ ...filter, limit: 500, cursor });
-      for (const message of page.items) {
-        if (replayed.length + skipped.length >= BULK_REPLAY_LIMIT) return { replayed, skipped };
+      const latest = request.includeReplayed ? new Map() : await this.messages.latestReplays(page.items.map((m) => m.id));
+      for (const summary of page.items) {
+        if (replayed.length + skipped.length >= BULK_REPLAY_LIMIT) return { replayed, skipped, limitReached: true };
+        const done = latest.get(summary.id);
+        if (done?.status === 'delivered') {
+          skipped.push({ id: summary.id, reason: `already replayed: replay ${done.id} was delivered (includeReplayed: true replays it again)` });
+          continue;
+        }
         try {
-          replayed.push((await this.replay(message.id, request)).id);
+          const original = (await this.messages.findById(summary.id))!;
+          if (dryRun) await this.prepare(original, request);
+          replayed.push(dryRun ? original.id : (await this.replayOf(original, request)).id);
         } catch (error) {
           if (!(error instanceof ReplayError)) throw error;
-          skipped.push({ id: message.id, reason: error.message });
+          skipped.push({ id: summary.id, reason: error.message });
         }
       }
       cursor = page.nextCursor;
     } while (cursor);
-    return { replayed, skipped };
+    return { replayed, skipped, limitReached: false };
   }
 
   /** An edited canonical payload is held to what `POST /v1/messages` accepts: refused here, nothing recorded. */
