@@ -7,28 +7,17 @@
  *   npm run build && node dist/bench/retention-purge.bench.js      (ROWS=1000000 PURGE=10000 RUNS=3 UNINDEXED_PURGE=100)
  */
 import 'reflect-metadata';
-import { Client } from 'pg';
 import { createAuditDataSource, MessageRepository, runMigrations } from '@dockbridge/audit';
 import { median } from './bench-documents';
+import { createScratchDatabase } from './scratch-database';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const PURGE = Number(process.env.PURGE ?? 10_000);
 const RUNS = Number(process.env.RUNS ?? 3);
 const UNINDEXED_PURGE = Number(process.env.UNINDEXED_PURGE ?? 100);
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  await client.query(sql).finally(() => client.end());
-}
-
 async function main() {
-  const name = `dockbridge_bench_purge_${Date.now().toString(36)}`;
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const dataSource = await createAuditDataSource({ url: url.toString(), dataDir: '', migrationsRun: false }).initialize();
+  const database = await createScratchDatabase('dockbridge_bench_purge');
+  const dataSource = await createAuditDataSource({ url: database.url, dataDir: '', migrationsRun: false }).initialize();
   try {
     await runMigrations(dataSource);
     const started = performance.now();
@@ -64,7 +53,7 @@ async function main() {
     console.log(`median with the index: ${median(indexed).toFixed(2)} s for ${PURGE} (${((median(indexed) / PURGE) * 1000).toFixed(2)} ms a message)`);
   } finally {
     await dataSource.destroy();
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await database.drop();
   }
 }
 

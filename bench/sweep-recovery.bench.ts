@@ -11,34 +11,23 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import IORedis from 'ioredis';
-import { Client } from 'pg';
 import { createGatewayApp } from '../apps/gateway/src/gateway.app';
 import { MessageRepository } from '@dockbridge/audit';
 import { loadConfig } from '@dockbridge/config';
 import { SweepStuck } from '@dockbridge/pipeline';
 import { median } from './bench-documents';
+import { createScratchDatabase } from './scratch-database';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 10_000);
 const RUNS = Number(process.env.RUNS ?? 3);
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  await client.query(sql).finally(() => client.end());
-}
-
 async function main() {
-  const name = `dockbridge_bench_sweep_${Date.now().toString(36)}`;
+  const database = await createScratchDatabase('dockbridge_bench_sweep');
   const prefix = `{dbbench-${randomBytes(4).toString('hex')}}`;
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   const config = loadConfig({
     env: {},
     dir: '/nonexistent',
     overrides: {
-      'database.url': url.toString(),
+      'database.url': database.url,
       'redis.prefix': prefix,
       'gateway.partnersDir': '/nonexistent',
       'sftp.enabled': false,
@@ -74,7 +63,7 @@ async function main() {
     for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
     redis.disconnect();
     await app.close();
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await database.drop();
   }
 }
 
