@@ -60,7 +60,10 @@ describe('newest write wins per document', () => {
       const ids = Array.from({ length: 110 }, (_, i) => `PO-NWB-${i}`);
       const batch = await post(ids.map((id) => write(id, 'v1')));
       // The batch job is submitted and held Queued at the platform; v2 of one of its documents arrives.
-      await waitUntil(async () => (await operationsOf(batch)).every((op) => op.status === 'delivering'));
+      await waitUntil(async () => {
+        const ops = await operationsOf(batch);
+        return ops.length === ids.length && ops.every((op) => op.status === 'delivering');
+      });
       const single = await post([write(ids[7], 'v2')]);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await spine.messages.findById(single))!.status).toBe('delivering');

@@ -30,12 +30,16 @@ describe('platform outages heal without a person', () => {
       });
       ids.push((await response.json()).messageId);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const waiting = await (await spine.call('GET', `/v1/messages/${ids[0]}`)).json();
+    const outageStarted = Date.now();
+    let waiting: { status: string; operations: Record<string, unknown>[] } = { status: '', operations: [] };
+    while (waiting.status !== 'retrying' && Date.now() - outageStarted < 20_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waiting = await (await spine.call('GET', `/v1/messages/${ids[0]}`)).json();
+    }
     expect(waiting.status).toBe('retrying');
     expect(waiting.operations[0]).toMatchObject({ status: 'retrying', error: expect.stringMatching(/502/), nextAttemptAt: expect.any(String) });
 
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 4000 - (Date.now() - outageStarted))));
     await spine.sandbox.call('DELETE', '/__sandbox/faults', { token: null });
     for (const id of ids) expect(await spine.waitForStatus(id, final, 90_000)).toBe('delivered');
 
