@@ -25,6 +25,7 @@ export async function createSandboxApp(options: SandboxAppOptions): Promise<Nest
   const faults = app.get(FaultInjector);
   const stats = app.get(RequestStats);
   const fastify = app.getHttpAdapter().getInstance();
+  const answerLate = new WeakMap<FastifyRequest, number>();
 
   // Faults act like a failing proxy in front of the platform: before authentication and routing.
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -33,9 +34,17 @@ export async function createSandboxApp(options: SandboxAppOptions): Promise<Nest
     const fault = faults.decide(request.method, path, graphqlOperationOf(request.body));
     if (!fault) return;
     if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs).unref());
-    if (fault.status === 0) return;
+    if (fault.status === 0) {
+      if (fault.answerLatencyMs > 0) answerLate.set(request, fault.answerLatencyMs);
+      return;
+    }
     if (fault.status === 429) void reply.header('retry-after', '1');
     return reply.status(fault.status).send({ error: 'Injected fault', details: [`a sandbox fault rule answered ${fault.status} for ${request.method} ${path}`] });
+  });
+  // The work is done; only the answer is late (a caller that times out does not know it was done).
+  fastify.addHook('onSend', async (request: FastifyRequest) => {
+    const late = answerLate.get(request);
+    if (late) await new Promise((resolve) => setTimeout(resolve, late).unref());
   });
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? '(no route)';

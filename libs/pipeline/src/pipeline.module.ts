@@ -88,7 +88,7 @@ class ConnectionsCloser implements OnApplicationShutdown {
       provide: DeliverBatch,
       inject: [MessageRepository, OperationRepository, PlatformAccounts, MessageQueues, AppConfig],
       useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, q: MessageQueues, c: AppConfig) =>
-        new DeliverBatch(m, o, a, q, { pollMs: c.delivery.batchPollMs, maxWaitMs: BATCH_MAX_WAIT_MS }),
+        new DeliverBatch(m, o, a, q, { pollMs: c.delivery.batchPollMs, maxWaitMs: BATCH_MAX_WAIT_MS, unknownOutcomeMs: 2 * c.platform.timeoutMs }),
     },
     {
       provide: SweepStuck,

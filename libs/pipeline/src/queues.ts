@@ -39,6 +39,8 @@ export interface BatchJobData {
   operationIds: string[];
   /** The platform's document-job id once submitted, so a retried batch polls instead of submitting again. */
   platformJobId?: string;
+  /** When a submit whose answer never came began (ISO 8601): a retry looks for the job it may have made before submitting again. */
+  submittedAt?: string;
 }
 
 export type SweepJobData = Record<string, never>;

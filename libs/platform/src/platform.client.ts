@@ -52,6 +52,9 @@ interface RawResponse {
   text: string;
 }
 
+/** The slowest upload the timeout allows for: 1 MiB/s (bytes per millisecond). */
+const SLOWEST_UPLOAD_BYTES_PER_MS = 1024;
+
 /**
  * Typed client for every platform operation: REST documents, batch jobs and bookings export
  * (fetch, keep-alive), and GraphQL bookings (graphql-request). Every failure is a PlatformCallError.
@@ -223,6 +226,9 @@ export class PlatformClient {
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(key, String(value));
     const url = `${this.baseUrl}${path}${search.size ? `?${search}` : ''}`;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    // A 25,000-document batch is ~52 MiB: the time to send it is added to the timeout, or it would always run out.
+    const timeoutMs = this.timeoutMs + Math.ceil((payload?.length ?? 0) / SLOWEST_UPLOAD_BYTES_PER_MS);
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
@@ -230,15 +236,15 @@ export class PlatformClient {
       const response = await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers: { authorization: `Bearer ${this.options.token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: payload,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       status = response.statusCode;
       retryAfter = response.headers['retry-after'];
       text = await response.body.text();
     } catch (error) {
-      throw fromTransportFailure(operation, error, this.timeoutMs);
+      throw fromTransportFailure(operation, error, timeoutMs);
     }
     if (status >= 200 && status < 300) return { status, text };
     throw new PlatformCallError(classifyStatus(status), operation, reasonFromBody(text), status, parseRetryAfter((Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null));

@@ -11,6 +11,8 @@ export interface FaultRule {
   /** How many requests the rule may still hit; unlimited when absent. */
   count?: number;
   latencyMs?: number;
+  /** With status 0: the request is carried out, then its answer held this long (the work is done; the caller may time out first). */
+  answerLatencyMs?: number;
   /** Only GraphQL requests whose operation (field) name is this one, e.g. `updateBookingStatus`. */
   graphqlOperation?: string;
 }
@@ -23,6 +25,7 @@ interface ActiveRule extends FaultRule {
 export interface FaultDecision {
   status: number;
   latencyMs: number;
+  answerLatencyMs: number;
 }
 
 /** Holds the injected fault rules and decides, per request, whether one hits. */
@@ -40,6 +43,8 @@ export class FaultInjector {
       if (rule?.count !== undefined && !(Number.isInteger(rule.count) && rule.count >= 0)) problems.push(`rules[${i}].count must be a non-negative integer`);
       if (rule?.latencyMs !== undefined && !(Number.isInteger(rule.latencyMs) && rule.latencyMs >= 0 && rule.latencyMs <= 120_000))
         problems.push(`rules[${i}].latencyMs must be an integer from 0 to 120000`);
+      if (rule?.answerLatencyMs !== undefined && !(Number.isInteger(rule.answerLatencyMs) && rule.answerLatencyMs >= 0 && rule.answerLatencyMs <= 120_000))
+        problems.push(`rules[${i}].answerLatencyMs must be an integer from 0 to 120000`);
       return { ...rule, pattern: toPattern(String(rule?.path)), hits: 0 };
     });
     if (problems.length) throw PlatformError.badRequest('Invalid fault rules', problems);
@@ -64,7 +69,7 @@ export class FaultInjector {
       if (rule.count !== undefined && rule.hits >= rule.count) continue;
       if (Math.random() >= (rule.rate ?? 1)) continue;
       rule.hits++;
-      return { status: rule.status ?? 502, latencyMs: rule.latencyMs ?? 0 };
+      return { status: rule.status ?? 502, latencyMs: rule.latencyMs ?? 0, answerLatencyMs: rule.answerLatencyMs ?? 0 };
     }
     return undefined;
   }

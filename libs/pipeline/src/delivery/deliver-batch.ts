@@ -10,7 +10,14 @@ import type { DeliveryTry } from './deliver-operation';
 /** A claimed chunk's lease on its documents: the longest wait for its platform job and a margin for the rest. */
 const BATCH_LEASE_MARGIN_MS = 60_000;
 
+/** A document's share of a batch upload at the slowest rate the client allows (~2 KiB at 1 MiB/s), with room. */
+const UPLOAD_MS_PER_DOCUMENT = 3;
+/** How far the platform's clock may be behind ours when matching a job's createdAt. */
+const CLOCK_SKEW_MS = 60_000;
+
 export interface BatchOptions {
+  /** How long a submit without an answer may still land, besides its upload: twice the platform timeout. */
+  unknownOutcomeMs: number;
   pollMs: number;
   /** Longest wait for one platform job before the try counts as a (retryable) timeout. */
   maxWaitMs: number;
@@ -42,11 +49,19 @@ export class DeliverBatch {
     const client = this.accounts.clientFor(data.organisationId);
     try {
       if (!client) throw new PlatformCallError('auth', 'submit job', `no platform account is configured for organisation ${data.organisationId}`);
-      let jobId = data.platformJobId;
+      let jobId = data.platformJobId ?? (data.submittedAt ? await this.findSubmitted(client, data, open.length) : undefined);
       if (!jobId) {
-        jobId = (await this.submit(client, data, open)).id;
-        await remember({ platformJobId: jobId });
+        // Remembered first: if no answer comes, the retry looks for the job before making another.
+        await remember({ submittedAt: new Date().toISOString() });
+        try {
+          jobId = (await this.submit(client, data, open)).id;
+        } catch (error) {
+          // An answer (a 502 'could not be queued', a 400) means no job was made: nothing to look for.
+          if (error instanceof PlatformCallError && error.status !== undefined) await remember({ submittedAt: undefined });
+          throw error;
+        }
       }
+      await remember({ platformJobId: jobId });
       const job = await this.waitFor(client, data.organisationId, jobId);
       if (job.status === 'Cancelled') {
         await remember({ platformJobId: undefined });
@@ -81,6 +96,23 @@ export class DeliverBatch {
     await this.queues.enqueueDeliveries(waiting);
     if (verdicts.some((v) => v.verdict === 'superseded')) await this.messages.settleMessage(data.messageId, 'worker');
     return kept;
+  }
+
+  /**
+   * The job an earlier submit without an answer (a timeout, a reset) may have made: the platform
+   * lists an organisation's jobs, and the one created since that submit for as many documents is
+   * it. Until the earlier request has surely landed or failed (twice the submit's timeout), a miss
+   * is not a reason to submit again: the try fails as retryable and looks again.
+   */
+  private async findSubmitted(client: PlatformClient, data: BatchJobData, documentCount: number): Promise<string | undefined> {
+    const since = Date.parse(data.submittedAt!) - CLOCK_SKEW_MS;
+    const jobs = await client.listJobs(data.organisationId);
+    const made = jobs.filter((job) => Date.parse(job.createdAt) >= since && job.documentCount === documentCount).sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+    if (made) return made.id;
+    if (Date.now() - Date.parse(data.submittedAt!) < this.options.unknownOutcomeMs + documentCount * UPLOAD_MS_PER_DOCUMENT) {
+      throw new PlatformCallError('retryable', 'submit job', `the earlier submit of this batch got no answer and its job is not listed yet; looking again before submitting anew`);
+    }
+    return undefined;
   }
 
   private submit(client: PlatformClient, data: BatchJobData, open: DocumentOperation[]): Promise<DocumentJob> {
