@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { MessageQueues, QUEUES } from '@dockbridge/pipeline';
 import { DEMO, TestResponse } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
 
@@ -7,9 +8,10 @@ import { Spine, startSpine } from './support/spine';
  * (the horizon), not a count, and a failing platform account pauses its deliveries and probes
  * instead of burning tries. While it waits, the message says `retrying`, when, and why.
  */
+const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate', 'superseded'];
+
 describe('platform outages heal without a person', () => {
   let spine: Spine;
-  const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate', 'superseded'];
   const faults = (rules: unknown[]) => spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
 
   beforeAll(async () => {
@@ -52,4 +54,26 @@ describe('platform outages heal without a person', () => {
     const delivered = await (await spine.call('GET', `/v1/messages/${ids[0]}`)).json();
     expect(delivered).toMatchObject({ status: 'delivered', operations: [{ status: 'delivered', error: null }] });
   }, 120_000);
+});
+
+describe('an outage longer than the retry horizon', () => {
+  let spine: Spine;
+  beforeAll(async () => (spine = await startSpine({ 'delivery.retryHorizonMs': 1500 })), 60_000);
+  afterAll(() => spine?.close());
+
+  it('fails the operation with the reason once the horizon is reached, and its job ends there', async () => {
+    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502 }] } });
+    const response: TestResponse = await fetch(`${spine.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ operations: [{ kind: 'document.upsert', organisationId: DEMO.mainDc, document: { id: 'PO-HORIZON', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] }),
+    });
+    const { messageId } = await response.json();
+    expect(await spine.waitForStatus(messageId, final, 30_000)).toBe('failed');
+    const [op] = await spine.app.get(DataSource).query(`SELECT id, last_error FROM operation WHERE message_id = $1`, [messageId]);
+    expect(op.last_error).toMatch(/502/);
+    // Ended by the horizon, not left for BullMQ to retry (its count is a million).
+    const job = await spine.app.get(MessageQueues).queue(QUEUES.deliver).getJob(op.id);
+    expect(await job!.getState()).toBe('failed');
+  }, 60_000);
 });

@@ -56,6 +56,8 @@ describe('RetryPolicy', () => {
     expect(RetryPolicy.isRetryable(retryable)).toBe(true);
     expect(RetryPolicy.isRetryable(permanent)).toBe(false);
     expect(RetryPolicy.isRetryable(new Error('socket hang up'))).toBe(true);
+    // The last try (the horizon reached) ends the job whatever the class: BullMQ's own count is far away.
+    expect(RetryPolicy.toJobError(retryable, true)).toBeInstanceOf(UnrecoverableError);
   });
 
   it('gives every platform job the configured attempts and its own backoff', () => {

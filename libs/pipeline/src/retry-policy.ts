@@ -71,9 +71,13 @@ export class RetryPolicy {
     return error instanceof PlatformCallError ? error.retryable : !(error instanceof UnrecoverableError);
   }
 
-  /** What a processor throws for a failure: permanent and auth failures become unrecoverable so BullMQ stops at once. */
-  static toJobError(error: unknown): Error {
-    if (error instanceof PlatformCallError && !error.retryable) return new UnrecoverableError(error.message);
+  /**
+   * What a processor throws for a failure: permanent and auth failures — and any failure on the
+   * last try (`final`: the horizon, not BullMQ's count, ends retries) — become unrecoverable, so
+   * BullMQ stops at once.
+   */
+  static toJobError(error: unknown, final = false): Error {
+    if ((error instanceof PlatformCallError && !error.retryable) || final) return new UnrecoverableError(error instanceof Error ? error.message : String(error));
     return error instanceof Error ? error : new Error(String(error));
   }
 }

@@ -74,8 +74,8 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
         } catch (error) {
           // A permanent or auth failure (an unknown layout, a refused token) ends the run at once, like a delivery;
           // a run that gives up is audited even when it never had a file.
-          const jobError = RetryPolicy.toJobError(error);
-          if (tryOf(job).isLast || jobError instanceof UnrecoverableError) await this.exports.recordFailedRun(job.data, runAt, error);
+          const jobError = RetryPolicy.toJobError(error, tryOf(job).isLast);
+          if (jobError instanceof UnrecoverableError) await this.exports.recordFailedRun(job.data, runAt, error);
           throw jobError;
         }
       }, 1),

@@ -118,12 +118,13 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     });
 
     client.on('authentication', (ctx: AuthContext) => {
+      // Cut to 64 characters for the log and the throttle's keys: a client chooses its length.
       const name = ctx.username.slice(0, 64);
       const refuse = () => {
         if (++failures >= MAX_AUTH_FAILURES) return client.end();
         ctx.reject(['publickey', 'password']);
       };
-      const lockedUntil = this.throttle.lockedUntil(ctx.username, ip);
+      const lockedUntil = this.throttle.lockedUntil(name, ip);
       if (lockedUntil && ctx.method !== 'none') {
         this.logger.warn({ msg: 'sftp login refused: locked out after repeated failures', username: name, method: ctx.method, ip, lockedUntil: lockedUntil.toISOString() });
         return refuse();
@@ -134,13 +135,13 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
           if (result) {
             partner = result;
             username = ctx.username;
-            this.throttle.succeed(ctx.username);
+            this.throttle.succeed(name);
             this.logger.log({ msg: 'sftp login', partnerId: result.id, username: ctx.username, method: ctx.method, ip });
             return ctx.accept();
           }
           // A key the account does not hold, offered without a signature, is a client trying its keys: not a guess.
           if (ctx.method === 'none' || (ctx.method === 'publickey' && !ctx.signature)) return ctx.reject(['publickey', 'password']);
-          const { delayMs, locked } = this.throttle.fail(ctx.username, ip);
+          const { delayMs, locked } = this.throttle.fail(name, ip);
           this.logger.warn({ msg: 'sftp login refused', username: name, method: ctx.method, ip, ...(locked.length && { lockedOut: locked, forMs: this.config.sftp.lockoutMs }) });
           setTimeout(refuse, delayMs).unref();
         },

@@ -78,7 +78,7 @@ export class DeliverBatch {
         open.map((op) => ({ operationId: op.id, startedAt, durationMs, httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: `batch ${data.kind}`, settlement })),
       );
       if (final) await this.messages.settleMessage(data.messageId, 'worker');
-      throw RetryPolicy.toJobError(failure);
+      throw RetryPolicy.toJobError(failure, final);
     }
   }
 

@@ -89,7 +89,7 @@ export class DeliverOperation {
       );
       if (final) await this.settleMessage(operation.messageId);
       // The queue waits what the attempt row says.
-      throw Object.assign(RetryPolicy.toJobError(failure), { retryInMs } satisfies TimedRetry);
+      throw Object.assign(RetryPolicy.toJobError(failure, final), { retryInMs } satisfies TimedRetry);
     }
     this.trip(breaker, 'success', payload.organisationId);
     // The platform call succeeded: a failure from here on is ours (the database), and a retry of the
