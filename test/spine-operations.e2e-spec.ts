@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DEMO } from './support/sandbox';
+import { MessageQueues, QUEUES } from '@dockbridge/pipeline';
 import { ADMIN_TOKEN, Spine, startSpine } from './support/spine';
 
 const upsert = (id: string) => ({
@@ -21,6 +22,20 @@ describe('gateway operations surface', () => {
       status: 'ok',
       info: { postgres: { status: 'up' }, redis: { status: 'up' }, platform: { status: 'up' } },
     });
+  });
+
+  it('reports Redis down on /health when its queues do not work, though Redis still answers', async () => {
+    const queues = spine.app.get(MessageQueues);
+    const wait = queues.queue(QUEUES.deliver).toKey('wait');
+    await queues.connection.set(wait, 'not a list');
+    try {
+      const broken = await spine.call('GET', '/health', { auth: null });
+      expect(broken.status).toBe(503);
+      expect(await broken.json()).toMatchObject({ error: { redis: { status: 'down', message: expect.stringMatching(/WRONGTYPE/) } } });
+    } finally {
+      await queues.connection.del(wait);
+    }
+    expect((await spine.call('GET', '/health', { auth: null })).status).toBe(200);
   });
 
   it('exposes messages by status, attempts by outcome and queue depths on /metrics', async () => {

@@ -4,7 +4,7 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthI
 import { AppConfig } from '@dockbridge/config';
 import { MessageQueues } from '@dockbridge/pipeline';
 
-/** Liveness of what dockbridge needs: Postgres, Redis, and whether the platform answers at all. */
+/** Liveness of what dockbridge needs: Postgres, the queues in Redis, and whether the platform answers at all. */
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
@@ -26,10 +26,11 @@ export class HealthController {
     ]);
   }
 
+  /** Redis answering is not enough: the queues must work (a cluster node without their slot answers PING and refuses them). */
   private async redis() {
     const session = this.indicators.check('redis');
     try {
-      await Promise.race([this.queues.connection.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 2000 ms')), 2000).unref())]);
+      await Promise.race([this.queues.depths(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 2000 ms')), 2000).unref())]);
       return session.up();
     } catch (error) {
       return session.down({ message: (error as Error).message });
