@@ -137,8 +137,8 @@ export class SftpConfig {
    * CHANGED". `npm start` (one machine) turns it on.
    */
   @Transform(toBoolean) @IsBoolean() generateHostKey = false;
-  /** Largest file a partner may upload, in bytes. */
-  @IsInt() @Min(1024) maxFileBytes = 256 * 1024 * 1024;
+  /** Largest file a partner may upload, in bytes; at most V8's longest string (512 MiB - 24), since a file becomes one. */
+  @IsInt() @Min(1024) @Max(512 * 1024 * 1024 - 24) maxFileBytes = 256 * 1024 * 1024;
   /** Failed logins of one user name, or from one address, after which it is locked out for `lockoutMs`. */
   @IsInt() @Min(1) @Max(1000) maxLoginFailures = 5;
   @IsInt() @Min(1000) lockoutMs = 15 * 60_000;

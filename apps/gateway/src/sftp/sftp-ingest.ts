@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { Logger } from '@nestjs/common';
 import type { JsonObject } from '@dockbridge/audit';
 import { PartnerFileInfo, PartnerFileRepository } from '@dockbridge/partners';
@@ -16,6 +17,7 @@ export interface DecodedPayload {
 /** An upload that cannot be a message, for a reason the partner must be told (the SFTP status says it). */
 export class UploadRefused extends Error {}
 
+const { MAX_STRING_LENGTH } = constants;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
@@ -25,6 +27,10 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * operation over a partner-sized payload.
  */
 export function decodePayload(content: Buffer): DecodedPayload {
+  // Checked first: decoding more bytes than V8's longest string would throw (or worse) half-way.
+  if (content.length > MAX_STRING_LENGTH) {
+    throw new UploadRefused(`the file has ${content.length} bytes, more than the ${MAX_STRING_LENGTH} one message's text can hold; nothing was recorded`);
+  }
   const nul = content.indexOf(0);
   if (nul !== -1) {
     throw new UploadRefused(`the file holds a NUL byte at offset ${nul}: X12 is text, so binary content (or a hole left by a write past the end) is not accepted; nothing was recorded`);
