@@ -107,25 +107,35 @@ describe('SFTP uploads that cannot stop the gateway', () => {
 
   it('ends what a session may do once its account is revoked or its partner disabled', async () => {
     const credentials = spine.app.get(SftpCredentialRepository);
-    await credentials.setPassword('test-wms', 'revokee', PASSWORD);
-    const revokee = await login('revokee', PASSWORD);
     const ask = <T = void>(run: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
       new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
-    const handle = await ask<Buffer>((done) => revokee.sftp.open('/inbound/before-revoke.edi', 'w', done));
-    await ask((done) => revokee.sftp.write(handle, Buffer.from('ISA*00*'), 0, 7, 0, done));
+    const closed = (c: Client) => new Promise<void>((resolve) => c.once('close', () => resolve()));
+    const REFUSED = /revoked or its partner disabled since login/;
+
+    // Three sessions logged in before the account is revoked: one mid-upload.
+    await credentials.setPassword('test-wms', 'revokee', PASSWORD);
+    const [uploading, opening, listing] = [await login('revokee', PASSWORD), await login('revokee', PASSWORD), await login('revokee', PASSWORD)];
+    const handle = await ask<Buffer>((done) => uploading.sftp.open('/inbound/before-revoke.edi', 'w', done));
+    await ask((done) => uploading.sftp.write(handle, Buffer.from('ISA*00*'), 0, 7, 0, done));
     await credentials.revoke('test-wms', 'revokee');
-    await expect(ask((done) => revokee.sftp.close(handle, done))).rejects.toThrow(/revoked or its partner disabled/);
-    await expect(ask<Buffer>((done) => revokee.sftp.open('/inbound/after-revoke.edi', 'w', done))).rejects.toThrow();
+
+    const ended = closed(uploading.connection);
+    await expect(ask((done) => uploading.sftp.close(handle, done))).rejects.toThrow(REFUSED);
+    await ended; // the connection, not only the channel: no new channel can start over
+    await expect(ask<Buffer>((done) => opening.sftp.open('/inbound/after-revoke.edi', 'w', done))).rejects.toThrow(REFUSED);
+    await expect(ask((done) => listing.sftp.readdir('/outbound', done))).rejects.toThrow(REFUSED);
     expect(await messagesNamed('before-revoke.edi')).toBe(0);
-    revokee.connection.end();
+    expect(await messagesNamed('after-revoke.edi')).toBe(0);
+    for (const s of [opening, listing]) s.connection.end();
 
     const partners = spine.app.get(PartnerRepository);
     await partners.upsert({ id: 'soon-off', name: 'Soon disabled', locationOrganisationId: DEMO.mainDc }, 'api');
     await credentials.setPassword('soon-off', 'soonoff', PASSWORD);
-    const soonOff = await login('soonoff', PASSWORD);
+    const [soonOff, removing] = [await login('soonoff', PASSWORD), await login('soonoff', PASSWORD)];
     await partners.setEnabled('soon-off', false);
-    await expect(ask<Buffer>((done) => soonOff.sftp.open('/inbound/x.edi', 'w', done))).rejects.toThrow(/revoked or its partner disabled/);
-    soonOff.connection.end();
+    await expect(ask<Buffer>((done) => soonOff.sftp.open('/inbound/x.edi', 'w', done))).rejects.toThrow(REFUSED);
+    await expect(ask((done) => removing.sftp.unlink('/outbound/any.x12', done))).rejects.toThrow(REFUSED);
+    for (const s of [soonOff, removing]) s.connection.end();
   });
 
   it('refuses to start without its host key unless told to create one, naming the file', async () => {

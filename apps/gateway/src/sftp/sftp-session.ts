@@ -35,8 +35,10 @@ export interface SftpSessionContext {
   maxFileBytes: number;
   /** Registers work the server must let finish before shutting down (a CLOSE being recorded). */
   track<T>(work: Promise<T>): Promise<T>;
-  /** Whether the login still holds (account not revoked, partner enabled): asked before each file is opened or received. */
+  /** Whether the login still holds (account not revoked, partner enabled): asked before each file is listed, opened, received or removed. */
   stillAllowed(): Promise<boolean>;
+  /** Ends the whole SSH connection (every channel of it): the login no longer holds. */
+  disconnect(): void;
 }
 
 interface DirHandle {
@@ -185,6 +187,7 @@ export class SftpSession {
   }
 
   private async opendir(reqid: number, path: string): Promise<void> {
+    await this.ensureAllowed();
     const target = resolveVirtualPath(path);
     if (target.kind === 'denied') throw denied(target.reason);
     if (target.kind === 'file') {
@@ -215,11 +218,12 @@ export class SftpSession {
     this.sftp.name(reqid, handle.entries.splice(0, READDIR_BATCH));
   }
 
-  /** A revoked account or a disabled partner ends open sessions at their next file operation. */
+  /** A revoked account or a disabled partner ends open connections at their next file operation. */
   private async ensureAllowed(): Promise<void> {
     if (await this.ctx.stillAllowed()) return;
     this.logger.warn({ msg: 'sftp session ended: account revoked or partner disabled', partnerId: this.ctx.partnerId, username: this.ctx.username });
-    setImmediate(() => this.sftp.end());
+    // After the refusal is sent; the connection, not just this channel: a new channel would be a new session.
+    setImmediate(() => this.ctx.disconnect());
     throw denied('this SFTP account was revoked or its partner disabled since login; nothing more is accepted');
   }
 
@@ -327,6 +331,7 @@ export class SftpSession {
     const target = resolveVirtualPath(path);
     if (target.kind === 'denied') throw denied(target.reason);
     if (target.kind !== 'file') throw denied('folders cannot be removed');
+    await this.ensureAllowed();
     const { partnerId } = this.ctx;
     const file = await this.ctx.files.stat(partnerId, target.folder, target.name);
     if (!file) throw noSuchFile(target.path);

@@ -167,6 +167,7 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
             maxFileBytes: this.config.sftp.maxFileBytes,
             track: this.track,
             stillAllowed: () => this.credentials.stillAllowed(username, profile.id),
+            disconnect: () => client.end(),
           });
         });
         // No shell, exec, pty or forwarding: without listeners ssh2 refuses them.
