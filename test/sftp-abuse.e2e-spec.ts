@@ -123,7 +123,7 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     await expect(ask((done) => uploading.sftp.close(handle, done))).rejects.toThrow(REFUSED);
     await ended; // the connection, not only the channel: no new channel can start over
     await expect(ask<Buffer>((done) => opening.sftp.open('/inbound/after-revoke.edi', 'w', done))).rejects.toThrow(REFUSED);
-    await expect(ask((done) => listing.sftp.readdir('/outbound', done))).rejects.toThrow(REFUSED);
+    await expect(ask<unknown[]>((done) => listing.sftp.readdir('/outbound', done))).rejects.toThrow(REFUSED);
     expect(await messagesNamed('before-revoke.edi')).toBe(0);
     expect(await messagesNamed('after-revoke.edi')).toBe(0);
     for (const s of [opening, listing]) s.connection.end();
