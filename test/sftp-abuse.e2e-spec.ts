@@ -65,7 +65,7 @@ describe('SFTP uploads that cannot stop the gateway', () => {
 
   it('refuses a write far past the end (a sparse file) when it happens, and keeps serving', async () => {
     const handle = await open('/inbound/sparse.edi');
-    await expect(write(handle, Buffer.from('~'), 64 * MiB - 1)).rejects.toThrow(`a write at offset ${64 * MiB - 1} would leave a hole after the 0 bytes written so far`);
+    await expect(write(handle, Buffer.from('~'), 64 * MiB - 1)).rejects.toThrow(`a write at offset ${64 * MiB - 1} would leave a hole after the 0 bytes written in order so far`);
     await expect(close(handle)).rejects.toThrow(/is empty/);
     await healthWithin(1000);
     expect(await messagesNamed('sparse.edi')).toBe(0);
@@ -75,6 +75,16 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     await write(good, Buffer.from('ISA*00*'), 0);
     await close(good);
     expect(await messagesNamed('after-sparse.edi')).toBe(1);
+  });
+
+  // Each write ahead used to move the window on, allocating its hole: 16 one-byte writes made 256 MiB.
+  it('keeps writes ahead within one window of what was written in order, and refuses a hole at close', async () => {
+    const handle = await open('/inbound/stepping.edi');
+    await write(handle, Buffer.from('~'), 15 * MiB);
+    await expect(write(handle, Buffer.from('~'), 30 * MiB)).rejects.toThrow(`a write at offset ${30 * MiB} would leave a hole after the 0 bytes written in order so far`);
+    await expect(close(handle)).rejects.toThrow(`/inbound/stepping.edi: the file has a hole: bytes 0 to ${15 * MiB - 1} were never written; nothing was recorded`);
+    await healthWithin(1000);
+    expect(await messagesNamed('stepping.edi')).toBe(0);
   });
 
   it('takes writes out of order within the window clients use', async () => {

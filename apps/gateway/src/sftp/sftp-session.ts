@@ -9,21 +9,17 @@ import {
   PartnerFolder,
 } from '@dockbridge/partners';
 import { SftpIngest, UploadRefused } from './sftp-ingest';
+import { UploadBuffer, UploadTooLarge, WriteRefused } from './upload-buffer';
 import { isTemporaryUploadName, resolveVirtualPath, VirtualPath } from './virtual-path';
 
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
 
 const S_IFDIR = 0o040000;
 const S_IFREG = 0o100000;
-/** Open handles one session may hold at once (each write handle buffers up to maxFileBytes). */
+/** Open handles one session may hold at once (each write handle buffers what it is sent, up to maxFileBytes). */
 export const MAX_OPEN_HANDLES = 64;
 /** Entries per READDIR answer. */
 const READDIR_BATCH = 100;
-/**
- * How far past the end of an upload a write may start: clients keep up to a few MiB of writes in
- * flight, out of order. Further is a sparse write, refused (its hole would be NUL bytes).
- */
-export const MAX_WRITE_AHEAD_BYTES = 16 * 1024 * 1024;
 /** Largest READ answer (clients ask for 32 KiB or 256 KiB). */
 const MAX_READ_CHUNK = 256 * 1024;
 
@@ -58,8 +54,9 @@ interface WriteHandle {
   type: 'write';
   folder: 'inbound';
   name: string;
-  buffer: Buffer;
-  size: number;
+  upload: UploadBuffer;
+  /** A write was refused (logged once per upload: a client may retry many). */
+  refusedWrite: boolean;
   /** Why the upload can no longer succeed (too large); CLOSE answers FAILURE with it. */
   failed: string | null;
   openedAt: Date;
@@ -181,7 +178,7 @@ export class SftpSession {
   private fstat(reqid: number, raw: Buffer): void {
     const handle = this.handle(raw);
     if (handle.type === 'dir') return this.sftp.attrs(reqid, this.dirAttrs(handle.path === '/' ? 0o555 : 0o755));
-    const size = handle.type === 'write' ? handle.size : handle.content.length;
+    const size = handle.type === 'write' ? handle.upload.size : handle.content.length;
     const mtime = handle.type === 'write' ? handle.openedAt : handle.info.createdAt;
     this.sftp.attrs(reqid, this.fileAttrs(size, mtime));
   }
@@ -253,17 +250,13 @@ export class SftpSession {
       initial = (await this.ctx.files.read(partnerId, 'inbound', target.name))?.content ?? initial;
     }
     if (initial.length > this.ctx.maxFileBytes) throw this.tooLarge(target.name, initial.length);
-    const buffer = Buffer.alloc(Math.min(this.ctx.maxFileBytes, Math.max(64 * 1024, initial.length)));
-    initial.copy(buffer);
-    this.sftp.handle(
-      reqid,
-      this.open_({ type: 'write', folder: 'inbound', name: target.name, buffer, size: initial.length, failed: null, openedAt: new Date() }),
-    );
+    const upload = new UploadBuffer(this.ctx.maxFileBytes, initial);
+    this.sftp.handle(reqid, this.open_({ type: 'write', folder: 'inbound', name: target.name, upload, refusedWrite: false, failed: null, openedAt: new Date() }));
   }
 
   private read(reqid: number, raw: Buffer, offset: number, length: number): void {
     const handle = this.handle(raw);
-    const content = handle.type === 'read' ? handle.content : handle.type === 'write' ? handle.buffer.subarray(0, handle.size) : null;
+    const content = handle.type === 'read' ? handle.content : handle.type === 'write' ? handle.upload.written : null;
     if (!content) throw failure('not a file handle');
     if (offset >= content.length) throw new SftpError(STATUS_CODE.EOF, 'end of file');
     this.sftp.data(reqid, content.subarray(offset, offset + Math.min(length, MAX_READ_CHUNK)));
@@ -273,24 +266,36 @@ export class SftpSession {
     const handle = this.handle(raw);
     if (handle.type !== 'write') throw denied('this file was not opened for writing');
     if (handle.failed) throw failure(handle.failed);
-    const end = offset + data.length;
-    if (offset > handle.size + MAX_WRITE_AHEAD_BYTES) {
-      throw failure(`a write at offset ${offset} would leave a hole after the ${handle.size} bytes written so far (at most ${MAX_WRITE_AHEAD_BYTES} bytes ahead): write the file in order`);
-    }
-    if (end > this.ctx.maxFileBytes) {
-      handle.failed = this.tooLarge(handle.name, end).message;
-      handle.buffer = Buffer.alloc(0);
-      handle.size = 0;
+    try {
+      handle.upload.write(offset, data);
+    } catch (error) {
+      if (error instanceof WriteRefused) throw this.writeRefused(handle, error);
+      if (!(error instanceof UploadTooLarge)) throw error;
+      handle.failed = this.tooLarge(handle.name, error.atLeastBytes).message;
+      handle.upload.release();
       throw failure(handle.failed);
     }
-    if (end > handle.buffer.length) {
-      const grown = Buffer.alloc(Math.min(this.ctx.maxFileBytes, Math.max(end, handle.buffer.length * 2)));
-      handle.buffer.copy(grown, 0, 0, handle.size);
-      handle.buffer = grown;
-    }
-    data.copy(handle.buffer, offset);
-    handle.size = Math.max(handle.size, end);
     this.sftp.status(reqid, STATUS_CODE.OK);
+  }
+
+  private writeRefused(handle: WriteHandle, error: WriteRefused): SftpError {
+    if (!handle.refusedWrite) {
+      handle.refusedWrite = true;
+      this.logger.warn({ msg: 'sftp write refused', partnerId: this.ctx.partnerId, fileName: handle.name, reason: error.message });
+    }
+    return failure(error.message);
+  }
+
+  /** The upload's bytes at CLOSE; a file with a range never written is refused, logged for operators. */
+  private completeUpload(handle: WriteHandle): Buffer {
+    try {
+      return handle.upload.content();
+    } catch (error) {
+      if (!(error instanceof WriteRefused)) throw error;
+      handle.upload.release();
+      this.logger.warn({ msg: 'sftp upload refused', partnerId: this.ctx.partnerId, fileName: handle.name, reason: error.message });
+      throw failure(`/inbound/${handle.name}: ${error.message}; nothing was recorded`);
+    }
   }
 
   /** An upload over `maxFileBytes`: refused, and logged so operators can tell the partner why (nothing reaches the audit store). */
@@ -313,10 +318,10 @@ export class SftpSession {
     if (handle.type !== 'write') return this.sftp.status(reqid, STATUS_CODE.OK);
     const path = `/inbound/${handle.name}`;
     if (handle.failed) throw failure(handle.failed);
-    if (handle.size === 0) throw failure(`${path} is empty: an empty file is not accepted and was not recorded`);
+    if (handle.upload.size === 0) throw failure(`${path} is empty: an empty file is not accepted and was not recorded`);
     await this.ensureAllowed();
-    const content = Buffer.from(handle.buffer.subarray(0, handle.size));
-    handle.buffer = Buffer.alloc(0);
+    const content = Buffer.from(this.completeUpload(handle));
+    handle.upload.release();
     try {
       await this.ctx.track(this.ctx.ingest.receive(this.ctx.partnerId, handle.name, content));
     } catch (error) {
@@ -426,8 +431,8 @@ export class SftpSession {
   /** The channel closed: uploads whose handle was never closed were incomplete and are dropped. */
   private dispose(): void {
     for (const handle of this.handles.values()) {
-      if (handle.type === 'write' && handle.size > 0) {
-        this.logger.warn({ msg: 'sftp upload abandoned before close; not recorded', partnerId: this.ctx.partnerId, fileName: handle.name, size: handle.size });
+      if (handle.type === 'write' && handle.upload.size > 0) {
+        this.logger.warn({ msg: 'sftp upload abandoned before close; not recorded', partnerId: this.ctx.partnerId, fileName: handle.name, size: handle.upload.size });
       }
     }
     this.handles.clear();
