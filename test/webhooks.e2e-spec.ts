@@ -262,20 +262,21 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect((await send('the-right-key-0123456789')).status).toBe(202);
   });
 
-  it('keeps a bounded diagnosis of refused bodies, never the bodies: a flood of large unsigned posts grows the store by little', async () => {
+  it('keeps a bounded diagnosis of refused bodies, never the bodies: a flood of large badly signed posts grows the store by little', async () => {
+    // HMAC: the signature is over the body, so these bodies are read before they are refused.
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'flood-big', name: 'Flood of big posts', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-flood-key' } } },
+      { id: 'flood-big', name: 'Flood of big posts', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'hmac', signatureHeader: 'x-flood-sig' } } },
       'api',
     );
     await spine.app.get(WebhookSecretRepository).add('flood-big', { secret: 'the-right-key-0123456789', label: 'flood' });
     const body = JSON.stringify({ filler: 'x'.repeat(900 * 1024) });
     for (let i = 0; i < 60; i++) {
-      const response = await fetch(`${spine.url}/v1/webhooks/flood-big`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': `wrong-${i}` }, body });
+      const response = await fetch(`${spine.url}/v1/webhooks/flood-big`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-sig': `wrong-${i}`, authorization: `Bearer secret-${i}` }, body });
       expect(response.status).toBe(401);
     }
     await spine.app.get(RefusalLog).flush();
     const [stored] = await spine.app.get(DataSource).query(
-      `SELECT count(*)::int AS rows, coalesce(sum(octet_length(raw_payload) + octet_length(metadata::text)), 0)::int AS bytes FROM message WHERE partner_id = 'flood-big'`,
+      `SELECT count(*)::int AS rows, coalesce(sum(octet_length(raw_payload) + octet_length(metadata::text) + octet_length(status_reason)), 0)::int AS bytes FROM message WHERE partner_id = 'flood-big'`,
     );
     // 60 posts of ~900 KiB (53 MiB): the store keeps at most the minute's budget plus one summary.
     expect(stored.bytes).toBeLessThanOrEqual(spine.config.gateway.refusalBytesPerMinute + 1024);
@@ -283,8 +284,41 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     const one = await spine.messages.findById(items.find((m) => m.metadata.size !== undefined)!.id);
     expect(one!.rawPayload.length).toBeLessThanOrEqual(1024);
     expect(one!.metadata).toMatchObject({ size: body.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), headers: { 'content-type': 'application/json' } });
-    expect(JSON.stringify(one)).not.toContain('wrong-');
+    // Neither the signature nor any other credential header is kept.
+    expect(JSON.stringify(items)).not.toMatch(/wrong-|secret-/);
     expect(items.find((m) => m.metadata.suppressed !== undefined)?.metadata.suppressed).toBe(60 - (items.length - 1));
+  });
+
+  it('refuses a webhook whose headers already fail verification before reading its body, recording the headers only', async () => {
+    // An API key is checked from the headers alone: a wrong one is refused before the upload below is read.
+    await spine.app.get(PartnerRepository).upsert(
+      { id: 'keyed-wms', name: 'Keyed WMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-flood-key' } } },
+      'api',
+    );
+    await spine.app.get(WebhookSecretRepository).add('keyed-wms', { secret: 'the-right-key-0123456789', label: 'keyed' });
+    let pulled = 0;
+    const endless = new ReadableStream({
+      pull(controller) {
+        if (pulled >= 64 * 1024 * 1024) return controller.close();
+        pulled += 16 * 1024;
+        controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+      },
+    });
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/keyed-wms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': 'not-the-key-42' }, body: endless, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(401);
+    expect((await response.json()).details).toEqual(['webhook verification failed: x-flood-key does not match an active secret']);
+    expect(pulled).toBeLessThan(8 * 1024 * 1024);
+    // Missing Standard Webhooks headers are refused the same way.
+    const unsigned: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect((await unsigned.json()).details[0]).toMatch(/missing webhook-id, webhook-timestamp, webhook-signature headers/);
+    await spine.app.get(RefusalLog).flush();
+    const items = (await spine.messages.search({ partnerId: 'keyed-wms', status: 'rejected', limit: 10 })).items;
+    expect(items).toHaveLength(1);
+    const refusal = (await spine.messages.findById(items[0].id))!;
+    expect(refusal.statusReason).toBe('verification failed: x-flood-key does not match an active secret');
+    expect(refusal.rawPayload).toBe('');
+    expect(refusal.metadata).toMatchObject({ refusedAtIngress: true, headers: { 'content-type': 'application/json' } });
+    expect(JSON.stringify(refusal)).not.toContain('not-the-key-42');
   });
 
   /** Sets acme-wms's body limit for the duration of `run` (endpoints are cached for a second). */

@@ -1,9 +1,10 @@
 import { Transform } from 'node:stream';
 import { HttpException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DEFAULT_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, PartnerWebhookSettings } from '@dockbridge/partners';
+import type { IncomingHttpHeaders } from 'node:http';
+import { DEFAULT_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, PartnerWebhookSettings, verifyWebhookHeaders } from '@dockbridge/partners';
 import { RefusalLog } from './refusal-log';
-import { WebhookEndpoints } from './webhook-endpoints';
+import { WebhookEndpoint, WebhookEndpoints } from './webhook-endpoints';
 
 /** The webhook route as Fastify names it. */
 export const WEBHOOK_ROUTE = '/v1/webhooks/:partner';
@@ -22,11 +23,10 @@ export async function refuseOversizedWebhook(refusals: RefusalLog | null, partne
 }
 
 /**
- * Each partner's own body limit, whatever the gateway's general one: a body whose declared length
- * is over its partner's limit is refused (413, recorded) before a byte of it is read, and one
- * without a declared length is read only up to that limit. The route itself admits the largest
- * limit a partner may set; a webhook to an unknown (or disabled) partner is answered 404 before
- * its body is read.
+ * What a webhook's headers decide before its body is read: a webhook to an unknown (or disabled)
+ * partner is answered 404, one whose headers already fail verification 401 (recorded), and one
+ * whose declared length is over its partner's limit 413 (recorded); one without a declared length
+ * is read only up to that limit. The route itself admits the largest limit a partner may set.
  */
 export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit: number): void {
   const fastify = app.getHttpAdapter().getInstance();
@@ -38,11 +38,18 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
   fastify.addHook('preParsing', async (request, reply, payload) => {
     if (request.routeOptions.url !== WEBHOOK_ROUTE) return payload;
     const partnerId = (request.params as { partner: string }).partner;
-    const { partner } = await endpoints.get(partnerId);
-    const settings = partner?.enabled ? partner.settings.webhook : undefined;
+    const endpoint = await endpoints.get(partnerId);
+    const settings = endpoint.partner?.enabled ? endpoint.partner.settings.webhook : undefined;
     if (!settings) {
       // No endpoint: answered before a byte of the body is read, and the connection goes with the answer.
       void reply.header('connection', 'close').status(404).send({ statusCode: 404, error: 'Not Found', details: [`no webhook endpoint for partner ${partnerId}`] });
+      return reply;
+    }
+    const unverified = await refusalFromHeaders(endpoints, endpoint, settings, partnerId, request.headers);
+    if (unverified) {
+      // Refused unread (recorded with the headers' diagnosis): an unsigned flood costs no body reads.
+      await refusals.record({ partnerId, kind: 'verification failed', reason: `verification failed: ${unverified}`, body: null, headers: request.headers, metadata: { verification: settings.verification } });
+      void reply.header('connection', 'close').status(401).send({ statusCode: 401, error: 'Unauthorized', details: [`webhook verification failed: ${unverified}`] });
       return reply;
     }
     const limit = webhookBodyLimit(settings);
@@ -55,6 +62,17 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
     void reply.header('connection', 'close').status(413).send(refusal.getResponse());
     return reply;
   });
+}
+
+/**
+ * Why the headers alone fail verification (missing signature headers, a stale timestamp, a wrong
+ * API key), or null when only the body can tell. A refusal that depends on the secrets reads them
+ * afresh first, as the controller does: a secret added a moment ago works at once.
+ */
+async function refusalFromHeaders(endpoints: WebhookEndpoints, endpoint: WebhookEndpoint, settings: PartnerWebhookSettings, partnerId: string, headers: IncomingHttpHeaders): Promise<string | null> {
+  let verification = verifyWebhookHeaders(settings, WebhookEndpoints.usable(endpoint), headers);
+  if (!verification.ok && verification.bySecret) verification = verifyWebhookHeaders(settings, WebhookEndpoints.usable(await endpoints.get(partnerId, true)), headers);
+  return verification.ok ? null : verification.reason;
 }
 
 /**

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
-import { NativeWebhook, verifyWebhook } from './webhook-verifier';
+import { NativeWebhook, verifyWebhook, verifyWebhookHeaders } from './webhook-verifier';
 
 describe('Standard Webhooks verification with a native HMAC', () => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -40,5 +40,33 @@ describe('Standard Webhooks verification with a native HMAC', () => {
     expect(stale).toEqual({ ok: false, reason: expect.stringMatching(/timestamp too old/) });
     expect(verifyWebhook(settings, ['not-a-secret!'], body, headers(secret))).toEqual({ ok: false, reason: 'a secret could not be used (not base64 / whsec_ format)' });
     expect(verifyWebhook(settings, [secret], body, { ...headers(secret), 'webhook-timestamp': 'yesterday' })).toEqual({ ok: false, reason: 'webhook-timestamp is not a Unix time in seconds' });
+  });
+});
+
+describe('verification from the headers alone (before the body is read)', () => {
+  const now = () => String(Math.floor(Date.now() / 1000));
+  const standard = { verification: 'standard-webhooks' as const };
+
+  it('refuses missing or stale Standard Webhooks headers, and leaves the signature to the body', () => {
+    const full = { 'webhook-id': 'msg_1', 'webhook-timestamp': now(), 'webhook-signature': 'v1,abc' };
+    expect(verifyWebhookHeaders(standard, ['whsec_x'], full)).toEqual({ ok: true });
+    expect(verifyWebhookHeaders(standard, ['whsec_x'], { 'webhook-id': 'msg_1' })).toEqual({ ok: false, reason: 'missing webhook-timestamp, webhook-signature headers', bySecret: false });
+    expect(verifyWebhookHeaders(standard, ['whsec_x'], { ...full, 'webhook-timestamp': String(Number(now()) - 600) })).toMatchObject({ ok: false, reason: 'Message timestamp too old (tolerance 5 minutes)' });
+    expect(verifyWebhookHeaders(standard, ['whsec_x'], { ...full, 'webhook-timestamp': String(Number(now()) + 600) })).toMatchObject({ ok: false, reason: 'Message timestamp too new (tolerance 5 minutes)' });
+    expect(verifyWebhookHeaders(standard, [], full)).toEqual({ ok: false, reason: 'the partner has no active webhook secret', bySecret: true });
+  });
+
+  it('decides an API key outright, and an HMAC signature only as far as its header and prefix', () => {
+    const apiKey = { verification: 'api-key' as const, apiKeyHeader: 'x-key' };
+    expect(verifyWebhookHeaders(apiKey, ['right-key'], { 'x-key': 'right-key' })).toEqual({ ok: true });
+    expect(verifyWebhookHeaders(apiKey, ['right-key'], { 'x-key': 'wrong-key' })).toEqual({ ok: false, reason: 'x-key does not match an active secret', bySecret: true });
+    expect(verifyWebhookHeaders(apiKey, ['right-key'], {})).toEqual({ ok: false, reason: 'missing x-key header', bySecret: false });
+    const hmac = { verification: 'hmac' as const, signatureHeader: 'x-sig', prefix: 'sha256=' };
+    expect(verifyWebhookHeaders(hmac, ['s'], { 'x-sig': 'sha256=00' })).toEqual({ ok: true });
+    expect(verifyWebhookHeaders(hmac, ['s'], { 'x-sig': '00' })).toMatchObject({ ok: false, reason: 'x-sig does not start with sha256=' });
+    const body = Buffer.from('{}');
+    const signature = `sha256=${createHmac('sha256', 's').update(body).digest('hex')}`;
+    expect(verifyWebhook(hmac, ['s'], body, { 'x-sig': signature })).toEqual({ ok: true });
+    expect(verifyWebhook(hmac, ['s'], Buffer.from('{ }'), { 'x-sig': signature })).toMatchObject({ ok: false });
   });
 });

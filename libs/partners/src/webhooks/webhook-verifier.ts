@@ -21,19 +21,60 @@ const sameText = (a: string, b: string) => {
  * name what is wrong, never a secret or a signature.
  */
 export function verifyWebhook(settings: PartnerWebhookSettings, secrets: readonly string[], body: Buffer, headers: Headers): Verification {
-  if (secrets.length === 0) return { ok: false, reason: 'the partner has no active webhook secret' };
+  const early = verifyWebhookHeaders(settings, secrets, headers);
+  if (!early.ok) return { ok: false, reason: early.reason };
   switch (settings.verification) {
     case 'standard-webhooks':
       return standardWebhooks(secrets, body, headers);
     case 'hmac':
       return hmac(settings, secrets, body, headers);
-    case 'api-key': {
-      const name = settings.apiKeyHeader ?? 'x-api-key';
-      const given = header(headers, name);
-      if (!given) return { ok: false, reason: `missing ${name} header` };
-      return secrets.some((s) => sameText(s, given)) ? { ok: true } : { ok: false, reason: `${name} does not match an active secret` };
-    }
+    case 'api-key':
+      return { ok: true }; // the key is a header: decided above
   }
+}
+
+/** A refusal from the headers alone; `bySecret`: decided by comparing with the secrets, so a fresh read of them may change it. */
+export type HeaderVerification = { ok: true } | { ok: false; reason: string; bySecret: boolean };
+
+/**
+ * What the headers alone decide, before a byte of the body is read: missing signature headers,
+ * an unreadable or out-of-tolerance webhook-timestamp, a signature without the partner's prefix,
+ * and for `api-key` the key itself. `ok` means only the body can tell (or, for `api-key`, verified).
+ */
+export function verifyWebhookHeaders(settings: PartnerWebhookSettings, secrets: readonly string[], headers: Headers): HeaderVerification {
+  if (secrets.length === 0) return { ok: false, reason: 'the partner has no active webhook secret', bySecret: true };
+  const problem = settings.verification === 'standard-webhooks' ? standardHeadersProblem(headers) : settings.verification === 'hmac' ? hmacHeaderProblem(settings, headers) : null;
+  if (problem) return { ok: false, reason: problem, bySecret: false };
+  if (settings.verification !== 'api-key') return { ok: true };
+  const name = settings.apiKeyHeader ?? 'x-api-key';
+  const given = header(headers, name);
+  if (!given) return { ok: false, reason: `missing ${name} header`, bySecret: false };
+  return secrets.some((s) => sameText(s, given)) ? { ok: true } : { ok: false, reason: `${name} does not match an active secret`, bySecret: true };
+}
+
+/** The standardwebhooks package's tolerance for webhook-timestamp. */
+const TOLERANCE_SECONDS = 5 * 60;
+
+/** The Standard Webhooks headers are present and the timestamp is readable and within the package's tolerance. */
+function standardHeadersProblem(headers: Headers): string | null {
+  const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].filter((h) => !header(headers, h));
+  if (missing.length) return `missing ${missing.join(', ')} header${missing.length > 1 ? 's' : ''}`;
+  // The package reads the timestamp with parseInt and calls an unreadable one a bad signature: say what it is.
+  const timestamp = parseInt(header(headers, 'webhook-timestamp')!, 10);
+  if (Number.isNaN(timestamp)) return 'webhook-timestamp is not a Unix time in seconds';
+  // The package's own check and words, so the answer is the same with or without the body.
+  const now = Math.floor(Date.now() / 1000);
+  if (now - timestamp > TOLERANCE_SECONDS) return 'Message timestamp too old (tolerance 5 minutes)';
+  if (timestamp > now + TOLERANCE_SECONDS) return 'Message timestamp too new (tolerance 5 minutes)';
+  return null;
+}
+
+function hmacHeaderProblem(settings: PartnerWebhookSettings, headers: Headers): string | null {
+  const name = settings.signatureHeader ?? 'x-signature';
+  const given = header(headers, name)?.trim();
+  if (!given) return `missing ${name} header`;
+  if (settings.prefix && !given.startsWith(settings.prefix)) return `${name} does not start with ${settings.prefix}`;
+  return null;
 }
 
 /**
@@ -71,11 +112,7 @@ function verifierFor(secret: string): Webhook {
 }
 
 function standardWebhooks(secrets: readonly string[], body: Buffer, headers: Headers): Verification {
-  const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].filter((h) => !header(headers, h));
-  if (missing.length) return { ok: false, reason: `missing ${missing.join(', ')} header${missing.length > 1 ? 's' : ''}` };
   const wanted = { 'webhook-id': header(headers, 'webhook-id')!, 'webhook-timestamp': header(headers, 'webhook-timestamp')!, 'webhook-signature': header(headers, 'webhook-signature')! };
-  // The package reads the timestamp with parseInt and calls an unreadable one a bad signature: say what it is.
-  if (Number.isNaN(parseInt(wanted['webhook-timestamp'], 10))) return { ok: false, reason: 'webhook-timestamp is not a Unix time in seconds' };
   let reason = 'no signature matches an active secret';
   for (const secret of secrets) {
     try {
@@ -93,14 +130,9 @@ function standardWebhooks(secrets: readonly string[], body: Buffer, headers: Hea
 
 function hmac(settings: PartnerWebhookSettings, secrets: readonly string[], body: Buffer, headers: Headers): Verification {
   const name = settings.signatureHeader ?? 'x-signature';
-  let given = header(headers, name)?.trim();
-  if (!given) return { ok: false, reason: `missing ${name} header` };
-  if (settings.prefix) {
-    if (!given.startsWith(settings.prefix)) return { ok: false, reason: `${name} does not start with ${settings.prefix}` };
-    given = given.slice(settings.prefix.length);
-  }
+  const given = header(headers, name)!.trim().slice(settings.prefix?.length ?? 0);
   const algorithm = settings.algorithm ?? 'sha256';
   const encoding = settings.encoding ?? 'hex';
-  const matches = secrets.some((secret) => sameText(createHmac(algorithm, secret).update(body).digest(encoding), encoding === 'hex' ? given!.toLowerCase() : given!));
+  const matches = secrets.some((secret) => sameText(createHmac(algorithm, secret).update(body).digest(encoding), encoding === 'hex' ? given.toLowerCase() : given));
   return matches ? { ok: true } : { ok: false, reason: `${name} does not match the ${algorithm} HMAC of the body under any active secret` };
 }
