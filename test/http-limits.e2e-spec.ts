@@ -56,6 +56,13 @@ describe('HTTP limits before authentication', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('answers before the body however the path is spelled, and 404 to a body for no route', async () => {
+    for (const [path, status] of [['/v1/%6Dessages', 401], ['/nothing', 404], ['/health', 404], ['/V1/messages', 404]] as const) {
+      const { answer } = await raw(post(path, {}, NINE_MB), '{');
+      expect(await answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    }
+  });
+
   it('answers 404 to a webhook for an unknown partner before reading its body', async () => {
     const { answer } = await raw(post('/v1/webhooks/nobody-here', {}, NINE_MB), '{');
     expect(await answer).toMatch(/^HTTP\/1\.1 404 /);

@@ -11,8 +11,8 @@ import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
 import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
 import { mountQueueDashboard } from './admin/queue-dashboard';
-import { authenticateFirst } from './auth/authenticate-first';
-import { capConnectionsPerAddress, limitRequestTime } from './http-limits';
+import { authenticateFirst, refuseUnknownRoutesFirst } from './auth/authenticate-first';
+import { capConnectionsPerAddress, limitBodiesByCredential, limitRequestTime } from './http-limits';
 import { logRequests } from './request-log';
 import { applyWebhookBodyLimits, WEBHOOK_ROUTE } from './webhooks/webhook-body-limit';
 
@@ -36,24 +36,28 @@ class GatewayRootModule {
 export async function createGatewayApp(options: GatewayAppOptions): Promise<NestFastifyApplication> {
   const { gateway } = options.config;
   const adapter = new FastifyAdapter({
-    bodyLimit: gateway.bodyLimitBytes,
+    // Small unless a route says otherwise: the partner and admin APIs, authenticated before their body, get bodyLimitBytes.
+    bodyLimit: gateway.unauthenticatedBodyLimitBytes,
     requestTimeout: gateway.requestTimeoutMs,
     connectionTimeout: gateway.connectionTimeoutMs,
     routerOptions: { ignoreTrailingSlash: true },
   });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayRootModule.forRoot(options), adapter, { rawBody: true, bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
+  const fastify = app.getHttpAdapter().getInstance();
   // X12 bodies are text, taken as sent (the durable record is the exact payload).
-  app.getHttpAdapter().getInstance().addContentTypeParser(X12_BODY_TYPES, { parseAs: 'string' }, (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => done(null, body));
+  fastify.addContentTypeParser(X12_BODY_TYPES, { parseAs: 'string' }, (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => done(null, body));
   // JSON as Fastify parses it, except that a webhook's body need not parse: its exact bytes are verified and
   // recorded whatever they hold, and translation rejects one that is not JSON with the reason (as when sent as text/plain).
-  const parseJson = app.getHttpAdapter().getInstance().getDefaultJsonParser('error', 'error');
-  app.useBodyParser<RawServerDefault>('application/json', { bodyLimit: options.config.gateway.bodyLimitBytes }, (request, body, done) =>
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  app.useBodyParser<RawServerDefault>('application/json', {}, (request, body, done) =>
     parseJson(request, body.toString('utf8'), (error, value) => (error && request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : done(error, value))),
   );
-  logRequests(app.getHttpAdapter().getInstance(), PinoLogger.root);
-  limitRequestTime(app.getHttpAdapter().getInstance(), gateway.requestTimeoutMs);
-  authenticateFirst(app.getHttpAdapter().getInstance(), app.get(PartnerRepository), gateway.adminToken);
+  logRequests(fastify, PinoLogger.root);
+  limitRequestTime(fastify, gateway.requestTimeoutMs);
+  refuseUnknownRoutesFirst(fastify);
+  authenticateFirst(fastify, app.get(PartnerRepository), gateway.adminToken);
+  limitBodiesByCredential(fastify, gateway.bodyLimitBytes);
   capConnectionsPerAddress(app.getHttpServer(), gateway.maxConnectionsPerAddress);
   applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
   await mountQueueDashboard(app, options.config.gateway.adminToken);

@@ -1,5 +1,6 @@
 import type { Server, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { credentialOf } from './auth/authenticate-first';
 
 /**
  * A request must arrive whole within `ms` of its first byte: a client that trickles its body is
@@ -41,5 +42,16 @@ export function capConnectionsPerAddress(server: Server, perAddress: number): vo
       if (left > 0) open.set(address, left);
       else open.delete(address);
     });
+  });
+}
+
+/**
+ * The body limit by who is asking: routes whose credential is checked from the headers first
+ * (the partner and admin APIs) take up to `authenticated` bytes; every other route keeps the
+ * server's small default unless it sets its own (webhooks: their partner's limit).
+ */
+export function limitBodiesByCredential(fastify: FastifyInstance, authenticated: number): void {
+  fastify.addHook('onRoute', (route) => {
+    if (route.bodyLimit === undefined && credentialOf(route.url) !== null) route.bodyLimit = authenticated;
   });
 }

@@ -108,7 +108,10 @@ export class GatewayConfig {
   @IsOptional() @IsString() @MinLength(16, { message: 'metricsToken must be at least 16 characters' }) metricsToken?: string;
   /** How long the metrics read from the database and Redis are reused: scrapes never cost more than one refresh per period. */
   @IsInt() @Min(1000) metricsCacheMs = 15_000;
+  /** Largest body of the partner and admin APIs (their credential is checked before the body is read). */
   @IsInt() @Min(1024) bodyLimitBytes = 10 * 1024 * 1024;
+  /** Largest body of any other route that sets no limit of its own (webhooks have their partner's). */
+  @IsInt() @Min(1024) unauthenticatedBodyLimitBytes = 64 * 1024;
   /** Longest a client may take to send a whole request (a slow sender is answered 408 and cut off). */
   @IsInt() @Min(1000) requestTimeoutMs = 60_000;
   /** Longest a connection may stay idle. */
@@ -201,6 +204,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   GATEWAY_REFUSALS_PER_MINUTE: 'gateway.refusalsPerMinute',
   GATEWAY_REFUSAL_BYTES_PER_MINUTE: 'gateway.refusalBytesPerMinute',
   GATEWAY_BODY_LIMIT_BYTES: 'gateway.bodyLimitBytes',
+  GATEWAY_UNAUTHENTICATED_BODY_LIMIT_BYTES: 'gateway.unauthenticatedBodyLimitBytes',
   GATEWAY_REQUEST_TIMEOUT_MS: 'gateway.requestTimeoutMs',
   GATEWAY_CONNECTION_TIMEOUT_MS: 'gateway.connectionTimeoutMs',
   GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: 'gateway.maxConnectionsPerAddress',

@@ -4,8 +4,19 @@ import type { PartnerRepository } from '@dockbridge/partners';
 import { BearerToken } from './admin-token.guard';
 import { partnerOf } from './partner-api-key.guard';
 
-const PARTNER_ROUTES = /^\/v1\/(messages|edi)(\/|\?|$)/;
-const ADMIN_ROUTES = /^\/v1\/admin(\/|\?|$)/;
+/** The credential a route takes from the headers: a partner API key, the admin token, or none (webhooks verify their body; health, metrics, docs). */
+export type RouteCredential = 'partner' | 'admin' | null;
+
+/**
+ * Which credential the route `pattern` (Fastify's route URL, e.g. `/v1/admin/messages/:id`)
+ * needs. By route, not by the request's URL: `/v1/%6Dessages` reaches the same route.
+ */
+export function credentialOf(pattern: string | undefined): RouteCredential {
+  if (!pattern) return null;
+  if (/^\/v1\/(messages|edi)(\/|$)/.test(pattern)) return 'partner';
+  if (/^\/v1\/admin(\/|$)/.test(pattern)) return 'admin';
+  return null;
+}
 
 /**
  * Credentials are checked from the headers, before a byte of the body is read: an unauthenticated
@@ -16,20 +27,37 @@ const ADMIN_ROUTES = /^\/v1\/admin(\/|\?|$)/;
 export function authenticateFirst(fastify: FastifyInstance, partners: PartnerRepository, adminToken: string | undefined): void {
   const admin = new BearerToken(adminToken);
   fastify.addHook('onRequest', async (request: FastifyRequest & { partner?: unknown }, reply: FastifyReply) => {
-    if (PARTNER_ROUTES.test(request.url)) {
+    const credential = credentialOf(request.routeOptions.url);
+    if (credential === 'partner') {
       try {
         request.partner = await partnerOf(request.headers, partners);
       } catch (error) {
         if (!(error instanceof UnauthorizedException)) throw error;
-        return refuse(reply, error.message);
+        return refuse(reply, 401, error.message);
       }
-    } else if (ADMIN_ROUTES.test(request.url) && admin.enabled) {
-      if (!admin.matches(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1])) return refuse(reply, 'missing or invalid admin token');
+    } else if (credential === 'admin') {
+      if (!admin.enabled) return refuse(reply, 503, 'the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
+      if (!admin.matches(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1])) return refuse(reply, 401, 'missing or invalid admin token');
     }
   });
 }
 
-function refuse(reply: FastifyReply, reason: string): FastifyReply {
+/**
+ * A request for no route is answered 404 before its body is read: Fastify's not-found handler
+ * would otherwise read (and parse) up to the body limit first. Requests without a body keep Nest's 404.
+ */
+export function refuseUnknownRoutesFirst(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!request.is404 || !announcesBody(request)) return;
+    return refuse(reply, 404, `Cannot ${request.method} ${request.url.split('?')[0]}`);
+  });
+}
+
+const announcesBody = (request: FastifyRequest): boolean => request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+
+const ERRORS: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' };
+
+function refuse(reply: FastifyReply, statusCode: 401 | 404 | 503, reason: string): FastifyReply {
   // The unread body is never consumed: the connection goes with the answer.
-  return reply.header('connection', 'close').status(401).send({ statusCode: 401, error: 'Unauthorized', details: [reason] });
+  return reply.header('connection', 'close').status(statusCode).send({ statusCode, error: ERRORS[statusCode], details: [reason] });
 }
