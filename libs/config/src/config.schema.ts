@@ -124,7 +124,7 @@ export class GatewayConfig {
   @IsString() partnersDir = 'config/partners';
   /** Refused webhooks recorded one by one per partner and minute; more are counted in one summary. */
   @IsInt() @Min(1) refusalsPerMinute = 100;
-  /** Characters of refused-webhook records (excerpts, metadata) written per partner and minute; the rest are counted in a summary. */
+  /** Bytes of refused-webhook records (excerpts, reasons, metadata) written per partner and minute; the rest are counted in a summary. */
   @IsInt() @Min(1024) refusalBytesPerMinute = 64 * 1024;
 }
 

@@ -65,4 +65,19 @@ describe('RefusalLog', () => {
     await log.flush();
     expect(recorded.at(-1)?.metadata).toMatchObject({ suppressed: 20 - (recorded.length - 1) });
   });
+
+  it("never keeps a partner's secret-bearing header, even one named like an allowlisted header", () => {
+    const { metadata } = diagnosis(null, { 'x-request-id': 'the-api-key', 'user-agent': 'tms/1' }, ['x-request-id', undefined]);
+    expect(metadata).toEqual({ headers: { 'user-agent': 'tms/1' } });
+  });
+
+  it('counts the budget in bytes as stored: an excerpt of bytes that are not UTF-8 costs three bytes a byte', async () => {
+    const { log, recorded } = refusalLog(100, 8 * 1024);
+    const notUtf8 = Buffer.alloc(100_000, 0xff);
+    for (let i = 0; i < 10; i++) await log.record(refusal('p', 'verification failed', notUtf8), Date.now());
+    const stored = recorded.reduce((sum, m) => sum + Buffer.byteLength(m.rawPayload) + Buffer.byteLength(JSON.stringify(m.metadata)) + Buffer.byteLength(m.statusReason ?? ''), 0);
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(stored).toBeLessThanOrEqual(8 * 1024);
+    await log.flush();
+  });
 });

@@ -14,6 +14,8 @@ export interface Refusal {
   /** The body as received (null when it was not read): only a diagnosis of it is kept (see `diagnosis`). */
   body: Buffer | null;
   headers?: IncomingHttpHeaders;
+  /** Headers that carry the partner's secret (its signature or API-key header): never kept, even if allowlisted. */
+  secretHeaders?: (string | undefined)[];
   metadata: Record<string, unknown>;
 }
 
@@ -22,9 +24,14 @@ export const REFUSAL_EXCERPT_BYTES = 1024;
 /** Request headers kept with a refusal: an allowlist (partners name their own secret-bearing headers). */
 const REFUSAL_HEADERS = ['content-type', 'content-length', 'content-encoding', 'user-agent', 'x-request-id', 'webhook-id', 'webhook-timestamp'];
 
+/** The headers that carry a partner's webhook secret: its HMAC signature header and its API-key header (the Standard Webhooks signature is never allowlisted). */
+export const secretHeadersOf = (settings: { signatureHeader?: string; apiKeyHeader?: string }): (string | undefined)[] => [settings.signatureHeader, settings.apiKeyHeader];
+
 /** What a refused request needs for diagnosis: a bounded excerpt, the size and SHA-256 of the body, the safe headers. */
-export function diagnosis(body: Buffer | null, headers: IncomingHttpHeaders = {}): { rawPayload: string; metadata: Record<string, unknown> } {
-  const kept = Object.fromEntries(REFUSAL_HEADERS.filter((name) => typeof headers[name] === 'string').map((name) => [name, String(headers[name]).slice(0, 200)]));
+export function diagnosis(body: Buffer | null, headers: IncomingHttpHeaders = {}, secretHeaders: (string | undefined)[] = []): { rawPayload: string; metadata: Record<string, unknown> } {
+  const secret = new Set(secretHeaders.filter(Boolean).map((name) => name!.toLowerCase()));
+  const safe = REFUSAL_HEADERS.filter((name) => !secret.has(name) && typeof headers[name] === 'string');
+  const kept = Object.fromEntries(safe.map((name) => [name, String(headers[name]).slice(0, 200)]));
   if (!body) return { rawPayload: '', metadata: { headers: kept } };
   const excerpt = body.subarray(0, REFUSAL_EXCERPT_BYTES);
   return {
@@ -36,7 +43,7 @@ export function diagnosis(body: Buffer | null, headers: IncomingHttpHeaders = {}
 interface Window {
   startedAt: number;
   recorded: number;
-  /** Characters recorded in this window (excerpts and metadata). */
+  /** Bytes recorded in this window (excerpts, reasons and metadata, as UTF-8). */
   bytes: number;
   /** Refusals past the limit in this window, by kind. */
   suppressed: Map<string, number>;
@@ -78,9 +85,10 @@ export class RefusalLog implements BeforeApplicationShutdown {
       window = { startedAt: now, recorded: 0, bytes: 0, suppressed: new Map() };
       this.windows.set(refusal.partnerId, window);
     }
-    const { rawPayload, metadata } = diagnosis(refusal.body, refusal.headers);
+    const { rawPayload, metadata } = diagnosis(refusal.body, refusal.headers, refusal.secretHeaders);
     const record = { ...refusal.metadata, ...metadata, refusedAtIngress: true };
-    const cost = rawPayload.length + JSON.stringify(record).length + refusal.reason.length;
+    // Bytes as stored, not characters: an excerpt of invalid UTF-8 is three bytes a character.
+    const cost = Buffer.byteLength(rawPayload) + Buffer.byteLength(JSON.stringify(record)) + Buffer.byteLength(refusal.reason);
     const { refusalsPerMinute, refusalBytesPerMinute } = this.config.gateway;
     if (window.recorded < refusalsPerMinute && window.bytes + cost <= refusalBytesPerMinute) {
       window.recorded++;

@@ -3,7 +3,7 @@ import { HttpException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DEFAULT_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, PartnerWebhookSettings, verifyWebhookHeaders } from '@dockbridge/partners';
-import { RefusalLog } from './refusal-log';
+import { RefusalLog, secretHeadersOf } from './refusal-log';
 import { WebhookEndpoint, WebhookEndpoints } from './webhook-endpoints';
 
 /** The webhook route as Fastify names it. */
@@ -48,7 +48,7 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
     const unverified = await refusalFromHeaders(endpoints, endpoint, settings, partnerId, request.headers);
     if (unverified) {
       // Refused unread (recorded with the headers' diagnosis): an unsigned flood costs no body reads.
-      await refusals.record({ partnerId, kind: 'verification failed', reason: `verification failed: ${unverified}`, body: null, headers: request.headers, metadata: { verification: settings.verification } });
+      await refusals.record({ partnerId, kind: 'verification failed', reason: `verification failed: ${unverified}`, body: null, headers: request.headers, secretHeaders: secretHeadersOf(settings), metadata: { verification: settings.verification } });
       void reply.header('connection', 'close').status(401).send({ statusCode: 401, error: 'Unauthorized', details: [`webhook verification failed: ${unverified}`] });
       return reply;
     }

@@ -7,7 +7,7 @@ import { boundedJsonata, verifyWebhook } from '@dockbridge/partners';
 import { AcceptMessage, WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { BadInput } from '../http-error.filter';
 import { refuseOversizedWebhook, webhookBodyLimit } from './webhook-body-limit';
-import { RefusalLog } from './refusal-log';
+import { RefusalLog, secretHeadersOf } from './refusal-log';
 import { WebhookEndpoints } from './webhook-endpoints';
 
 /** Longest a partner's idempotency path may run (it runs on the request path; a path takes microseconds). */
@@ -56,13 +56,13 @@ export class WebhooksController {
     }
     if (!verification.ok) {
       // Kept for the audit, never processed: refusedAtIngress makes replay refuse it too.
-      await this.refusals.record({ partnerId, kind: 'verification failed', reason: `verification failed: ${verification.reason}`, body, headers: request.headers, metadata: { verification: settings.verification } });
+      await this.refusals.record({ partnerId, kind: 'verification failed', reason: `verification failed: ${verification.reason}`, body, headers: request.headers, secretHeaders: secretHeadersOf(settings), metadata: { verification: settings.verification } });
       throw new UnauthorizedException(`webhook verification failed: ${verification.reason}`);
     }
 
     if (!isUtf8(body)) {
       // Signed, but its text would have to be changed to be stored or mapped: refused, saying why.
-      await this.refusals.record({ partnerId, kind: 'not utf-8', reason: 'the body is not valid UTF-8 text', body, headers: request.headers, metadata: { verification: settings.verification } });
+      await this.refusals.record({ partnerId, kind: 'not utf-8', reason: 'the body is not valid UTF-8 text', body, headers: request.headers, secretHeaders: secretHeadersOf(settings), metadata: { verification: settings.verification } });
       throw new BadInput('Webhook body is not UTF-8', ['the body is not valid UTF-8: webhook bodies are JSON, which is UTF-8 text']);
     }
     const metadata = { mappingVersion: endpoint.mappingVersion, webhookId: header(request, 'webhook-id') ?? null, size: body.length };
