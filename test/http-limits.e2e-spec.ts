@@ -1,4 +1,5 @@
 import { connect, Socket } from 'node:net';
+import { MessageQueues } from '@dockbridge/pipeline';
 import { ADMIN_TOKEN, Spine, startSpine } from './support/spine';
 
 /**
@@ -87,5 +88,22 @@ describe('HTTP limits before authentication', () => {
     await Promise.all(held.map(({ closed }) => closed));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await fetch(`${spine.url}/health`)).status).toBe(200);
+  });
+
+  it('runs one health check for probes that arrive together', async () => {
+    // Slow queue depths (500 ms), so that all the probes arrive while the first check runs.
+    const queues = spine.app.get(MessageQueues);
+    const original = queues.depths.bind(queues);
+    const depths = jest.spyOn(queues, 'depths').mockImplementation(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return original();
+    });
+    try {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${spine.url}/health`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+      expect(depths.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      depths.mockRestore();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { AppConfig } from '@dockbridge/config';
 import { MessageQueues } from '@dockbridge/pipeline';
 
@@ -16,14 +16,19 @@ export class HealthController {
     private readonly config: AppConfig,
   ) {}
 
+  private running: Promise<HealthCheckResult> | null = null;
+
+  /**
+   * Probes that arrive while a check runs share it: /health is open, and each check pings
+   * Postgres, reads Redis and calls the platform, so a flood of probes costs one check at a time.
+   */
   @Get()
   @HealthCheck()
-  check() {
-    return this.health.check([
-      () => this.database.pingCheck('postgres', { timeout: 2000 }),
-      () => this.redis(),
-      () => this.platform(),
-    ]);
+  check(): Promise<HealthCheckResult> {
+    this.running ??= this.health
+      .check([() => this.database.pingCheck('postgres', { timeout: 2000 }), () => this.redis(), () => this.platform()])
+      .finally(() => (this.running = null));
+    return this.running;
   }
 
   /** Redis answering is not enough: the queues must work (a cluster node without their slot answers PING and refuses them). */
