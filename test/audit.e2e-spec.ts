@@ -53,6 +53,7 @@ describe('audit store on Postgres', () => {
     'NewestWriteWins1768089600000',
     'IndexMessageReplayOf1768176000000',
     'OperationRetryState1768262400000',
+    'AttemptRecordedBeforeCall1768400000000',
   ];
 
   beforeAll(async () => {
@@ -521,6 +522,48 @@ describe('audit store on Postgres', () => {
       const batch = await Promise.all(Array.from({ length: 50 }, () => write(key())));
       const gated = await operations.gate([...batch.map((op) => op.id), ops[1].id], LEASE);
       expect(gated.map((v) => v.verdict)).toEqual([...batch.map(() => 'go'), 'wait']);
+    });
+  });
+
+  describe('attempts recorded before the platform call', () => {
+    const attemptsOf = (operationId: string) =>
+      dataSource.query(`SELECT outcome, error_excerpt, request_summary FROM attempt WHERE operation_id = $1 ORDER BY started_at, outcome`, [operationId]) as Promise<{ outcome: string; error_excerpt: string | null; request_summary: string | null }[]>;
+
+    it('opens an in-flight attempt when the gate claims; a claim after a death closes it interrupted and both are counted', async () => {
+      const message = await record(partner());
+      const [op] = await operations.addMany(message.id, [upsert('PO-killed')]);
+      expect((await operations.gate([op.id], 60_000))[0].verdict).toBe('go');
+      expect(await attemptsOf(op.id)).toEqual([{ outcome: 'in-flight', error_excerpt: null, request_summary: 'document.upsert' }]);
+      // The worker died during the call; the job runs again elsewhere and claims again.
+      expect((await operations.gate([op.id], 60_000))[0].verdict).toBe('go');
+      await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 7, httpStatus: 200, outcome: 'success', requestSummary: 'PUT documents/PO-killed?upsert=true' }, { status: 'delivered' });
+      const attempts = await attemptsOf(op.id);
+      expect(attempts.map((a) => a.outcome).sort()).toEqual(['interrupted', 'success']);
+      expect(attempts.find((a) => a.outcome === 'interrupted')!.error_excerpt).toMatch(/may have applied it/);
+      expect(attempts.find((a) => a.outcome === 'success')!.request_summary).toBe('PUT documents/PO-killed?upsert=true');
+      expect((await operations.findById(op.id))!.attemptCount).toBe(2);
+    });
+
+    it('finishes the attempts a batch claim opened in place, one per operation', async () => {
+      const message = await record(partner());
+      const ops = await operations.addMany(message.id, [upsert('PO-b1'), upsert('PO-b2'), upsert('PO-b3')]);
+      const verdicts = await operations.gate(ops.map((op) => op.id), 60_000);
+      expect(verdicts.map((v) => v.verdict)).toEqual(['go', 'go', 'go']);
+      await operations.recordAttempts(ops.map((op) => ({ operationId: op.id, startedAt: new Date(), durationMs: 3, httpStatus: 200, outcome: 'success' as const, requestSummary: 'batch', settlement: { status: 'delivered' as const } })));
+      for (const op of ops) {
+        expect(await attemptsOf(op.id)).toEqual([{ outcome: 'success', error_excerpt: null, request_summary: 'batch' }]);
+        expect((await operations.findById(op.id))!.attemptCount).toBe(1);
+      }
+    });
+
+    it('drops the attempt of a claim given back without a call, and says when the next try is', async () => {
+      const message = await record(partner());
+      const [op] = await operations.addMany(message.id, [upsert('PO-paused')]);
+      await operations.gate([op.id], 60_000);
+      const at = new Date(Date.now() + 5_000);
+      await operations.releaseClaim(op.id, { at, reason: 'paused: platform failing' });
+      expect(await attemptsOf(op.id)).toEqual([]);
+      expect(await operations.findById(op.id)).toMatchObject({ inFlightUntil: null, nextAttemptAt: at, lastError: 'paused: platform failing', errorClass: 'retryable', attemptCount: 0 });
     });
   });
 

@@ -41,7 +41,11 @@ export const SUPERSEDABLE_KINDS: readonly OperationKind[] = ['document.upsert', 
 export const DELIVERY_ERROR_CLASSES = ['retryable', 'permanent', 'auth'] as const;
 export type DeliveryErrorClass = (typeof DELIVERY_ERROR_CLASSES)[number];
 
-export const ATTEMPT_OUTCOMES = ['success', ...DELIVERY_ERROR_CLASSES] as const;
+/**
+ * `in-flight`: recorded before the platform call, finished with its outcome after it; `interrupted`:
+ * the process died during the call, so the platform may or may not have applied it.
+ */
+export const ATTEMPT_OUTCOMES = ['success', ...DELIVERY_ERROR_CLASSES, 'in-flight', 'interrupted'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 /** Who moved a message: a process role, or the operator who pressed the button. */

@@ -60,6 +60,23 @@ export type GateVerdict =
   | { id: string; verdict: 'settled'; messageId: string }
   | { id: string; verdict: 'wait' | 'missing' };
 
+/** What the platform may have applied but nobody recorded the answer of: the call of a process that died. */
+export const INTERRUPTED_REASON = 'no answer recorded: the process making this call stopped during it; the platform may have applied it';
+
+/**
+ * CTEs over "claimed" (the operations a gate just claimed): an attempt still open from an earlier
+ * claim is closed as interrupted (and counted), and a new in-flight attempt is opened before any
+ * call is made, so every write the platform may have seen is in the audit.
+ */
+const INTERRUPT_AND_START = `
+  interrupted AS (
+    UPDATE attempt a SET outcome = 'interrupted', error_excerpt = '${INTERRUPTED_REASON}'
+     WHERE a.outcome = 'in-flight' AND a.operation_id IN (SELECT id FROM claimed)
+  ), started AS (
+    INSERT INTO attempt (id, operation_id, started_at, duration_ms, http_status, outcome, request_summary)
+    SELECT gen_random_uuid(), id, now(), 0, NULL, 'in-flight', kind FROM claimed
+  )`;
+
 /**
  * The gate's fast path for one operation alone on its target (the common case): claimed by a plain
  * UPDATE when no other write to the target is unsettled or newer-and-delivered. It takes no locks
@@ -69,11 +86,15 @@ export type GateVerdict =
 const GATE_ALONE: NamedStatement = {
   name: 'dockbridge_gate_alone',
   text: `
-  UPDATE operation o SET status = 'delivering', in_flight_until = now() + $2::int * interval '1 millisecond', updated_at = now()
-   WHERE o.id = $1 AND o.status IN ('pending', 'delivering')
-     AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
-           AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq, p.id) > (o.order_arrival, o.seq, o.id))))
-  RETURNING o.message_id, o.payload`,
+  WITH claimed AS (
+    UPDATE operation o SET status = 'delivering', in_flight_until = now() + $2::int * interval '1 millisecond', updated_at = now(),
+        attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight')
+     WHERE o.id = $1 AND o.status IN ('pending', 'delivering')
+       AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
+             AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq, p.id) > (o.order_arrival, o.seq, o.id))))
+    RETURNING o.id, o.message_id, o.payload, o.kind
+  ), ${INTERRUPT_AND_START}
+  SELECT message_id, payload FROM claimed`,
 };
 
 /**
@@ -132,10 +153,13 @@ const GATE: NamedStatement = {
         status = CASE d.verdict WHEN 'go' THEN 'delivering' ELSE 'superseded' END,
         in_flight_until = CASE d.verdict WHEN 'go' THEN now() + $2::int * interval '1 millisecond' END,
         superseded_by = CASE d.verdict WHEN 'superseded' THEN d.newer_delivered END,
+        attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight'),
         updated_at = now()
       FROM decided d WHERE o.id = d.id AND d.verdict IN ('go', 'superseded')
-    RETURNING o.id, o.message_id, o.payload
-  )
+    RETURNING o.id, o.message_id, o.payload, o.kind, d.verdict
+  ), claimed AS (
+    SELECT id, kind FROM changed WHERE verdict = 'go'
+  ), ${INTERRUPT_AND_START}
   SELECT d.id, d.verdict, d.newer_delivered, d.message_id, c.payload FROM decided d LEFT JOIN changed c ON c.id = d.id`,
 };
 
@@ -255,9 +279,24 @@ export class OperationRepository {
     });
   }
 
-  /** Gives a claimed operation's target back without a call (its delivery paused): other writes to the target need not wait for its lease. */
-  async releaseClaim(id: string): Promise<void> {
-    if (isUuid(id)) await this.rows(`UPDATE operation SET in_flight_until = NULL WHERE id = $1`, [id]);
+  /**
+   * Gives a claimed operation's target back without a call (its delivery paused): other writes to the
+   * target need not wait for its lease, and the attempt opened for the call that was not made goes.
+   * `retryAt`: when it is tried next (shown as `retrying`).
+   */
+  async releaseClaim(id: string, retryAt?: { at: Date; reason: string }): Promise<void> {
+    if (!isUuid(id)) return;
+    await this.rows(
+      `WITH released AS (
+         UPDATE operation SET in_flight_until = NULL,
+           next_attempt_at = COALESCE($2::timestamptz, next_attempt_at),
+           last_error = COALESCE($3::text, last_error),
+           error_class = CASE WHEN $3::text IS NULL THEN error_class ELSE 'retryable' END
+          WHERE id = $1
+       )
+       DELETE FROM attempt WHERE operation_id = $1 AND outcome = 'in-flight'`,
+      [id, retryAt?.at ?? null, retryAt ? excerpt(retryAt.reason) : null],
+    );
   }
 
   /** The operation's final outcome. */
@@ -274,7 +313,9 @@ export class OperationRepository {
     if (!isUuid(operationId)) throw new AuditRecordNotFoundError('operation', operationId);
     const row = this.attemptRow(operationId, attempt);
     const outcome = settlement || !retry ? settled(settlement) : { status: null, lastError: excerpt(retry.error), errorClass: 'retryable' as const };
-    const inserted = await this.rows(
+    // The attempt opened when the operation was claimed is finished; without one (an operation never
+    // claimed through the gate) the attempt is added.
+    const [found] = await this.rows<{ found: number }>(
       `WITH counted AS (
          UPDATE operation SET
            attempt_count = attempt_count + 1,
@@ -285,13 +326,19 @@ export class OperationRepository {
            in_flight_until = NULL,
            updated_at = now()
          WHERE id = $2 RETURNING id
+       ), open AS (
+         SELECT a.id FROM attempt a WHERE a.operation_id = $2 AND a.outcome = 'in-flight' ORDER BY a.started_at DESC LIMIT 1
+       ), finished AS (
+         UPDATE attempt a SET started_at = $3::timestamptz, duration_ms = $4::int, http_status = $5::int, outcome = $6::text, error_excerpt = $7::text, request_summary = $8::text
+           FROM open WHERE a.id = open.id
+       ), added AS (
+         INSERT INTO attempt (id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary)
+         SELECT $1::uuid, id, $3::timestamptz, $4::int, $5::int, $6::text, $7::text, $8::text FROM counted WHERE NOT EXISTS (SELECT 1 FROM open)
        )
-       INSERT INTO attempt (id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary)
-       SELECT $1::uuid, id, $3::timestamptz, $4::int, $5::int, $6::text, $7::text, $8::text FROM counted
-       RETURNING id`,
+       SELECT count(*)::int AS found FROM counted`,
       [row.id, operationId, row.startedAt, row.durationMs, row.httpStatus, row.outcome, row.errorExcerpt, row.requestSummary, outcome.status, outcome.lastError, outcome.errorClass, settlement ? null : (retry?.at ?? null)],
     );
-    if (inserted.length === 0) throw new AuditRecordNotFoundError('operation', operationId);
+    if (found.found === 0) throw new AuditRecordNotFoundError('operation', operationId);
     return this.dataSource.manager.create(DeliveryAttempt, row);
   }
 
@@ -326,10 +373,16 @@ export class OperationRepository {
       `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
            AS t(id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary, status, last_error, error_class)
+       ), open AS (
+         SELECT DISTINCT ON (a.operation_id) a.id, a.operation_id FROM attempt a JOIN input i ON a.operation_id = i.operation_id
+          WHERE a.outcome = 'in-flight' ORDER BY a.operation_id, a.started_at DESC
+       ), finished AS (
+         UPDATE attempt a SET started_at = i.started_at, duration_ms = i.duration_ms, http_status = i.http_status, outcome = i.outcome, error_excerpt = i.error_excerpt, request_summary = i.request_summary
+           FROM open JOIN input i ON i.operation_id = open.operation_id WHERE a.id = open.id
        ), inserted AS (
          INSERT INTO attempt (id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary)
          SELECT i.id, i.operation_id, i.started_at, i.duration_ms, i.http_status, i.outcome, i.error_excerpt, i.request_summary
-           FROM input i
+           FROM input i WHERE NOT EXISTS (SELECT 1 FROM open WHERE open.operation_id = i.operation_id)
        )
        UPDATE operation o SET
          attempt_count = o.attempt_count + 1,

@@ -8,6 +8,7 @@ import { EdiSearchIndexes1768003200000 } from './1768003200000-edi-search-indexe
 import { NewestWriteWins1768089600000 } from './1768089600000-newest-write-wins';
 import { IndexMessageReplayOf1768176000000 } from './1768176000000-index-message-replay-of';
 import { OperationRetryState1768262400000 } from './1768262400000-operation-retry-state';
+import { AttemptRecordedBeforeCall1768400000000 } from './1768400000000-attempt-recorded-before-call';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const AUDIT_MIGRATIONS = [
   NewestWriteWins1768089600000,
   IndexMessageReplayOf1768176000000,
   OperationRetryState1768262400000,
+  AttemptRecordedBeforeCall1768400000000,
 ];

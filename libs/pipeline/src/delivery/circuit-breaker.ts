@@ -17,6 +17,8 @@ export class CircuitBreaker {
   private openUntil = 0;
   private coolDownMs = MIN_COOL_DOWN_MS;
   private probing = false;
+  /** The reason of the last retryable failure, shown on the operations it pauses. */
+  lastFailure: string | undefined;
 
   constructor(
     private readonly threshold: number,
@@ -38,8 +40,9 @@ export class CircuitBreaker {
   }
 
   /** Records how a call ended; returns the transition, if any, for the log. */
-  record(outcome: CallOutcomeClass): 'opened' | 'closed' | null {
+  record(outcome: CallOutcomeClass, reason?: string): 'opened' | 'closed' | null {
     const wasOpen = this.open;
+    this.lastFailure = outcome === 'retryable' ? reason : undefined;
     if (outcome !== 'retryable') {
       this.failures = 0;
       this.probing = false;

@@ -67,9 +67,10 @@ export class DeliverOperation {
     const breaker = client && this.breakers.for(client);
     const pausedFor = breaker?.admit() ?? 0;
     if (pausedFor > 0) {
-      await this.operations.releaseClaim(operationId);
       // Spread out, so the account is not met by every paused delivery at once when it comes back.
-      return { deferMs: pausedFor + Math.round(Math.random() * 1000) };
+      const deferMs = pausedFor + Math.round(Math.random() * 1000);
+      await this.operations.releaseClaim(operationId, { at: new Date(Date.now() + deferMs), reason: `deliveries to this platform account are paused while it fails (${breaker!.lastFailure ?? 'retryable errors'}); probing` });
+      return { deferMs };
     }
     const startedAt = new Date();
     let outcome: CallOutcome;
@@ -78,7 +79,7 @@ export class DeliverOperation {
       outcome = await callPlatform(client, payload);
     } catch (error) {
       const failure = unsafeToRepeat(payload, error instanceof PlatformCallError ? error : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error)));
-      this.trip(breaker, failure.retryable ? 'retryable' : 'answered', payload.organisationId);
+      this.trip(breaker, failure.retryable ? 'retryable' : 'answered', payload.organisationId, failure.reason);
       const final = !failure.retryable || attempt.isLast;
       const retryInMs = final ? undefined : this.policy.nextDelay(attempt.attempt, failure);
       await this.operations.recordAttempt(
@@ -104,8 +105,8 @@ export class DeliverOperation {
     return 'delivered';
   }
 
-  private trip(breaker: ReturnType<CircuitBreakers<PlatformClient>['for']> | undefined, outcome: 'success' | 'retryable' | 'answered', organisationId: string): void {
-    const change = breaker?.record(outcome);
+  private trip(breaker: ReturnType<CircuitBreakers<PlatformClient>['for']> | undefined, outcome: 'success' | 'retryable' | 'answered', organisationId: string, reason?: string): void {
+    const change = breaker?.record(outcome, reason);
     if (change === 'opened') this.logger.warn({ msg: 'platform failing: deliveries to its account paused, probing', organisationId });
     if (change === 'closed') this.logger.log({ msg: 'platform answering again: deliveries to its account resumed', organisationId });
   }
