@@ -72,7 +72,7 @@ describe('partner store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the partner tables after the audit tables', () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000', 'NewestWriteWins1768089600000', 'IndexMessageReplayOf1768176000000', 'IndexPartnerFilePartnerId1768176000001', 'OperationRetryState1768262400000']);
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000', 'NewestWriteWins1768089600000', 'IndexMessageReplayOf1768176000000', 'IndexPartnerFilePartnerId1768176000001', 'OperationRetryState1768262400000', 'AttemptRecordedBeforeCall1768400000000', 'PartnerOwnership1768486400000']);
     });
 
     it('index every foreign key, so deletes that follow one (cascade, set null) never scan its table', async () => {
@@ -108,8 +108,8 @@ describe('partner store on Postgres', () => {
         source: 'api',
       });
       advance(1000);
-      const replaced = await repo.upsert(profile(id, { name: 'Renamed', locationOrganisationId: NORTH_XD, settings: { selfCoreId: 'XD02' } }), 'config');
-      expect(replaced).toMatchObject({ name: 'Renamed', locationOrganisationId: NORTH_XD, platformAccount: null, settings: { selfCoreId: 'XD02' }, source: 'config' });
+      const replaced = await repo.upsert(profile(id, { name: 'Renamed', locationOrganisationId: NORTH_XD, settings: { selfCoreId: 'XD02' } }), 'file');
+      expect(replaced).toMatchObject({ name: 'Renamed', locationOrganisationId: NORTH_XD, platformAccount: null, settings: { selfCoreId: 'XD02' }, source: 'file' });
       expect(replaced.createdAt).toEqual(created.createdAt);
       expect(replaced.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
       expect((await repo.list()).filter((p) => p.id === id)).toEqual([replaced]);
@@ -118,10 +118,10 @@ describe('partner store on Postgres', () => {
 
     it('upsert without `enabled` keeps an operator disable; with it, sets it', async () => {
       const id = newId();
-      await repo.upsert(profile(id), 'config');
+      await repo.upsert(profile(id), 'file');
       await repo.setEnabled(id, false);
-      expect((await repo.upsert(profile(id), 'config')).enabled).toBe(false);
-      expect((await repo.upsert(profile(id, { enabled: true }), 'config')).enabled).toBe(true);
+      expect((await repo.upsert(profile(id), 'file')).enabled).toBe(false);
+      expect((await repo.upsert(profile(id, { enabled: true }), 'file')).enabled).toBe(true);
     });
 
     it('findById of an unknown or malformed id is null; setEnabled of one throws', async () => {
@@ -248,8 +248,8 @@ describe('partner store on Postgres', () => {
     it('importKey registers a key the partner holds, once; refuses a revoked one and another partner’s', async () => {
       const a = newId();
       const b = newId();
-      await repo.upsert(profile(a), 'config');
-      await repo.upsert(profile(b), 'config');
+      await repo.upsert(profile(a), 'file');
+      await repo.upsert(profile(b), 'file');
       const key = generateApiKey();
       const imported = await repo.importKey(a, key, 'from config');
       expect(imported).toMatchObject({ partnerId: a, source: 'config', keyPrefix: key.slice(4, 12) });
@@ -280,12 +280,12 @@ describe('partner store on Postgres', () => {
         `id: ${id}\nname: Imported\nlocationOrganisationId: ${MAIN_DC}\nsettings:\n  selfCoreId: DC01\napiKeys:\n  - label: prod\n    keyEnv: THE_KEY\n`,
       );
       const result = await importPartners(repo, dir, { env: { THE_KEY: key } });
-      expect(result).toEqual({ imported: [id], problems: [] });
-      expect(await repo.findById(id)).toMatchObject({ name: 'Imported', source: 'config', enabled: true, settings: { selfCoreId: 'DC01' } });
+      expect(result).toEqual({ imported: [id], unchanged: [], conflicts: [], problems: [] });
+      expect(await repo.findById(id)).toMatchObject({ name: 'Imported', source: 'file', file: join(dir, `${id}.yaml`), conflict: null, enabled: true, settings: { selfCoreId: 'DC01' } });
       expect((await repo.authenticate(key))?.id).toBe(id);
 
       // Importing again changes nothing.
-      expect(await importPartners(repo, dir, { env: { THE_KEY: key } })).toEqual({ imported: [id], problems: [] });
+      expect(await importPartners(repo, dir, { env: { THE_KEY: key } })).toEqual({ imported: [], unchanged: [id], conflicts: [], problems: [] });
       expect(await repo.listApiKeys(id)).toHaveLength(1);
     });
 
@@ -381,7 +381,7 @@ describe('partner store on Postgres', () => {
     });
 
     it('a missing folder imports nothing', async () => {
-      expect(await importPartners(repo, join(dir, 'missing'))).toEqual({ imported: [], problems: [] });
+      expect(await importPartners(repo, join(dir, 'missing'))).toEqual({ imported: [], unchanged: [], conflicts: [], problems: [] });
     });
   });
 

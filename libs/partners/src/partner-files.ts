@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -32,6 +33,12 @@ export interface PartnerFile {
   mapping?: string;
   webhookSecrets: { label: string; secret: string }[];
   sftpUsers: { username: string; password?: string; publicKey?: string }[];
+  /**
+   * SHA-256 of what the file declares: its text and the text of the mapping it points at. An import
+   * finding the hash it applied last writes neither profile nor mapping. Credentials from the
+   * environment are not in it: they are synced at every import (idempotently).
+   */
+  sha256: string;
 }
 
 export interface PartnerFiles {
@@ -137,10 +144,12 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
       keys.push({ label: entry.label, sha256: entry.sha256.toLowerCase(), keyPrefix: entry.keyPrefix ?? null, expiresAt: entry.expiresAt ? new Date(entry.expiresAt) : null });
     }
 
+    const hash = createHash('sha256').update(text);
     let mapping: string | undefined;
     if (dto.webhookMapping) {
       try {
         mapping = readFileSync(resolve(dirname(file), dto.webhookMapping), 'utf8');
+        hash.update('\0mapping\0').update(mapping);
       } catch (error) {
         problems.push(problem(file, 'webhookMapping', `cannot read ${dto.webhookMapping}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`));
       }
@@ -165,52 +174,114 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
       if (password || entry.publicKey) sftpUsers.push({ username: entry.username, password, publicKey: entry.publicKey });
     });
 
-    profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete, mapping, webhookSecrets, sftpUsers });
+    profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete, mapping, webhookSecrets, sftpUsers, sha256: hash.digest('hex') });
   }
   return { profiles, problems };
 }
 
+/** A file ignored because the admin API owns its partner (see PARTNER_SOURCES). */
+export interface PartnerConflict {
+  partnerId: string;
+  file: string;
+  /** `<file>: ...`, what to do about it. */
+  message: string;
+}
+
 export interface PartnerImport {
-  /** Ids of the partners written, in file order. */
+  /** Ids of the partners written from their file (new, or the file changed), in file order. */
   imported: string[];
+  /** Ids of file-owned partners whose file is as last applied: nothing written but credentials. */
+  unchanged: string[];
+  /** Files ignored because the API owns their partner. */
+  conflicts: PartnerConflict[];
   problems: PartnerFileProblem[];
 }
 
+export interface ImportPartnersOptions extends PartnerFilesOptions {
+  mappings?: PartnerMappingRepository;
+  secrets?: WebhookSecretRepository;
+  sftp?: SftpCredentialRepository;
+}
+
+/** What applyPartnerFile did with one file. */
+export type PartnerFileOutcome = { outcome: 'imported' | 'unchanged'; problems: PartnerFileProblem[] } | { outcome: 'conflict'; conflict: PartnerConflict; problems: PartnerFileProblem[] };
+
+export const conflictMessage = (partnerId: string, file: string): string =>
+  `${file}: partner ${partnerId} is owned by the admin API (source: api); this file is ignored. ` +
+  `Remove the file, or give the partner back to it with POST /v1/admin/partners/${partnerId}/release`;
+
 /**
- * Configuration as code: upserts every valid profile of `dir` with source 'config' and makes its
- * config keys match the file (new ones added, removed ones revoked). Problems are returned, not
- * thrown: the caller decides whether they stop start-up.
+ * Applies one valid partner file, respecting who owns the partner:
+ * - the API owns it: nothing is written, the conflict is recorded on the partner and returned;
+ * - the file owns it (or it is new) and the file is as last applied (`sha256`): the profile and the
+ *   mapping are left alone (an unchanged file is not a new mapping version);
+ * - else the profile is replaced and the mapping published (unless `force` is false and no hash
+ *   was recorded yet — a partner imported before hashes were stored — and the mapping is already
+ *   one of its versions: an API publish made before the upgrade stays current).
+ * Credentials (keys, webhook secrets, SFTP users) of a file-owned partner are synced every time,
+ * since they come from the environment: add-only, or for config keys, matched to the file.
  */
-export async function importPartners(
-  repo: PartnerRepository,
-  dir: string,
-  options: PartnerFilesOptions & { mappings?: PartnerMappingRepository; secrets?: WebhookSecretRepository; sftp?: SftpCredentialRepository } = {},
-): Promise<PartnerImport> {
-  const { profiles, problems } = loadPartnerFiles(dir, options);
-  const imported: string[] = [];
-  for (const { file, profile, keys, keysComplete, mapping, webhookSecrets, sftpUsers } of profiles) {
-    await repo.upsert(profile, 'config');
-    imported.push(profile.id);
-    if (mapping !== undefined && options.mappings) await options.mappings.publish(profile.id, mapping);
-    if (options.secrets) {
-      // Add-only: a secret dropped from the file is expired through the admin API (the end of a rotation),
-      // and one that was expired or revoked is never brought back by a restart.
-      for (const { label, secret } of webhookSecrets) {
-        const status = await options.secrets.statusOf(profile.id, secret);
-        if (status === 'unknown') await options.secrets.add(profile.id, { label, secret });
-        if (status === 'ended') problems.push(problem(file, 'webhookSecrets', `secret "${label}" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret`));
-      }
+export async function applyPartnerFile(repo: PartnerRepository, entry: PartnerFile, options: ImportPartnersOptions = {}, force = false): Promise<PartnerFileOutcome> {
+  const { file, profile, keys, keysComplete, mapping, webhookSecrets, sftpUsers, sha256 } = entry;
+  const problems: PartnerFileProblem[] = [];
+  const existing = await repo.findById(profile.id);
+  const conflict = async (): Promise<PartnerFileOutcome> => {
+    await repo.recordConflict(profile.id, file);
+    return { outcome: 'conflict', conflict: { partnerId: profile.id, file, message: conflictMessage(profile.id, file) }, problems };
+  };
+  if (existing?.source === 'api') return conflict();
+
+  const stored = existing ? await repo.fileSha256(profile.id) : undefined;
+  const unchanged = !force && existing !== null && stored === sha256;
+  if (unchanged) {
+    if (existing.file !== file) await repo.recordFileApplied(profile.id, file, sha256);
+  } else {
+    if (!(await repo.applyFile(profile, file))) return conflict(); // adopted meanwhile
+    if (mapping !== undefined && options.mappings) {
+      const keepPublished = !force && existing !== null && stored === null && (await options.mappings.hasVersion(profile.id, mapping));
+      if (!keepPublished) await options.mappings.publish(profile.id, mapping);
     }
-    for (const user of options.sftp ? sftpUsers : []) {
-      try {
-        if (user.password) await options.sftp!.setPassword(profile.id, user.username, user.password);
-        if (user.publicKey) await options.sftp!.addPublicKey(profile.id, user.username, user.publicKey);
-      } catch (error) {
-        problems.push(problem(file, 'sftpUsers', (error as Error).message));
-      }
-    }
-    const sync = await repo.syncConfigKeys(profile.id, keys, { revokeUnlisted: keysComplete });
-    problems.push(...sync.refused.map((r) => problem(file, 'apiKeys', r.reason)));
   }
-  return { imported, problems };
+
+  if (options.secrets) {
+    // Add-only: a secret dropped from the file is expired through the admin API (the end of a rotation),
+    // and one that was expired or revoked is never brought back by a restart.
+    for (const { label, secret } of webhookSecrets) {
+      const status = await options.secrets.statusOf(profile.id, secret);
+      if (status === 'unknown') await options.secrets.add(profile.id, { label, secret });
+      if (status === 'ended') problems.push(problem(file, 'webhookSecrets', `secret "${label}" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret`));
+    }
+  }
+  for (const user of options.sftp ? sftpUsers : []) {
+    try {
+      if (user.password) await options.sftp!.setPassword(profile.id, user.username, user.password);
+      if (user.publicKey) await options.sftp!.addPublicKey(profile.id, user.username, user.publicKey);
+    } catch (error) {
+      problems.push(problem(file, 'sftpUsers', (error as Error).message));
+    }
+  }
+  const sync = await repo.syncConfigKeys(profile.id, keys, { revokeUnlisted: keysComplete });
+  problems.push(...sync.refused.map((r) => problem(file, 'apiKeys', r.reason)));
+  // Last, so a failure above leaves the old hash and the next start applies the file again.
+  if (!unchanged) await repo.recordFileApplied(profile.id, file, sha256);
+  return { outcome: unchanged ? 'unchanged' : 'imported', problems };
+}
+
+/**
+ * Configuration as code: applies every valid file of `dir` (applyPartnerFile) and makes its config
+ * keys match the file (new ones added, removed ones revoked). A partner the admin API owns is
+ * never changed by a file: the file is reported in `conflicts` (and on the partner) instead.
+ * Problems are returned, not thrown: the caller decides whether they stop start-up.
+ */
+export async function importPartners(repo: PartnerRepository, dir: string, options: ImportPartnersOptions = {}): Promise<PartnerImport> {
+  const { profiles, problems } = loadPartnerFiles(dir, options);
+  const result: PartnerImport = { imported: [], unchanged: [], conflicts: [], problems };
+  for (const entry of profiles) {
+    const applied = await applyPartnerFile(repo, entry, options);
+    problems.push(...applied.problems);
+    if (applied.outcome === 'conflict') result.conflicts.push(applied.conflict);
+    else result[applied.outcome].push(entry.profile.id);
+  }
+  await repo.clearConflicts(result.conflicts.map((c) => c.partnerId));
+  return result;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, isApiKeyFormat, isSha256Hex, sameHash } from './api-key';
 import { PartnerApiKeyEntity, PartnerEntity, PARTNER_ID_PATTERN } from './entities';
-import { ApiKeyNotFoundError, ApiKeyRejectedError, PartnerNotFoundError } from './partners.errors';
+import { ApiKeyNotFoundError, ApiKeyRejectedError, PartnerNotFoundError, PartnerOwnedByFileError } from './partners.errors';
 import { ApiKeySummary, ConfigApiKey, IssuedApiKey, PartnerProfile, PartnerProfileInput, PartnerSource } from './partner.types';
 
 export interface PartnerRepositoryOptions {
@@ -36,6 +36,8 @@ function toProfile(row: PartnerEntity): PartnerProfile {
     platformAccount: row.platformAccount,
     settings: row.settings ?? {},
     source: row.source,
+    file: row.file ?? null,
+    conflict: row.conflictFile ? { file: row.conflictFile, detectedAt: row.conflictAt ?? row.updatedAt } : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -74,15 +76,107 @@ export class PartnerRepository {
   }
 
   /**
-   * Creates or replaces a profile. `enabled` left out keeps an existing partner's state (true for
-   * a new one); every other field is replaced. Returns the stored profile.
+   * Creates or replaces a profile and gives it to `source`, unconditionally (tests, tools). The
+   * admin API goes through `upsertFromApi`, the file import through `applyFile`, which respect the
+   * owner. `enabled` left out keeps an existing partner's state (true for a new one); every other
+   * field is replaced. Returns the stored profile.
    */
   async upsert(profile: PartnerProfileInput, source: PartnerSource): Promise<PartnerProfile> {
+    const written = await this.write(profile, { source, file: null, guard: 'none' });
+    return written!;
+  }
+
+  /**
+   * The admin API's create-or-replace: a new partner is the API's; a partner its file owns is
+   * refused with PartnerOwnedByFileError (nothing written), until it is adopted.
+   */
+  async upsertFromApi(profile: PartnerProfileInput): Promise<PartnerProfile> {
+    const written = await this.write(profile, { source: 'api', file: null, guard: 'api' });
+    if (written) return written;
+    const owner = await this.dataSource.manager.findOneBy(PartnerEntity, { id: profile.id });
+    throw new PartnerOwnedByFileError(profile.id, owner?.file ?? null);
+  }
+
+  /**
+   * The file import's write: creates the partner as the file's or replaces a file-owned profile,
+   * recording the file. Returns null, writing nothing, when the API owns the partner.
+   */
+  async applyFile(profile: PartnerProfileInput, file: string): Promise<PartnerProfile | null> {
+    return this.write(profile, { source: 'file', file, guard: 'file' });
+  }
+
+  /** The hash of what was last applied from the partner's file; null when none was recorded (or API-owned), undefined for no partner. */
+  async fileSha256(id: string): Promise<string | null | undefined> {
+    if (!PARTNER_ID_PATTERN.test(id)) return undefined;
+    const [row]: { file_sha256: string | null }[] = await this.dataSource.query(`SELECT file_sha256 FROM partner WHERE id = $1`, [id]);
+    return row ? row.file_sha256 : undefined;
+  }
+
+  /** Records what was applied from the partner's file (`sha256`: see loadPartnerFiles) and where the file is; only while the file owns it. */
+  async recordFileApplied(id: string, file: string, sha256: string | null): Promise<void> {
+    await this.dataSource.query(`UPDATE partner SET file = $2, file_sha256 = $3 WHERE id = $1 AND source = 'file'`, [id, file, sha256]);
+  }
+
+  /** Notes that the import ignored `file` because the API owns the partner (shown as `conflict`). */
+  async recordConflict(id: string, file: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE partner SET conflict_file = $2, conflict_at = $3 WHERE id = $1 AND source = 'api' AND conflict_file IS DISTINCT FROM $2`,
+      [id, file, this.now()],
+    );
+  }
+
+  /** Clears the conflicts of every partner not in `stillConflicting` (their file is gone, or they were given back to it). */
+  async clearConflicts(stillConflicting: readonly string[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE partner SET conflict_file = NULL, conflict_at = NULL WHERE conflict_file IS NOT NULL AND NOT (id = ANY($1::text[]))`,
+      [stillConflicting],
+    );
+  }
+
+  /**
+   * Hands a partner to the admin API (source 'api'): its file is ignored from then on, and reported
+   * as a conflict at each start while it exists. Adopting an API-owned partner changes nothing.
+   */
+  async adopt(id: string): Promise<PartnerProfile> {
+    if (!PARTNER_ID_PATTERN.test(id)) throw new PartnerNotFoundError(id);
+    await this.dataSource.query(
+      `UPDATE partner SET source = 'api', conflict_file = file, conflict_at = CASE WHEN file IS NULL THEN NULL ELSE $2::timestamptz END,
+              file = NULL, file_sha256 = NULL, updated_at = $2
+        WHERE id = $1 AND source = 'file'`,
+      [id, this.now()],
+    );
+    const row = await this.dataSource.manager.findOneBy(PartnerEntity, { id });
+    if (!row) throw new PartnerNotFoundError(id);
+    return toProfile(row);
+  }
+
+  /**
+   * Gives an API-owned partner back to `file` (source 'file'); the caller applies the file next.
+   * Returns null when the partner does not exist.
+   */
+  async release(id: string, file: string): Promise<PartnerProfile | null> {
+    if (!PARTNER_ID_PATTERN.test(id)) return null;
+    await this.dataSource.query(
+      `UPDATE partner SET source = 'file', file = $2, file_sha256 = NULL, conflict_file = NULL, conflict_at = NULL, updated_at = $3 WHERE id = $1`,
+      [id, file, this.now()],
+    );
+    return this.findById(id);
+  }
+
+  /**
+   * One INSERT … ON CONFLICT: with `guard` 'api' or 'file' an existing partner is replaced only
+   * while that source owns it (null otherwise), so an adoption racing an import is never undone.
+   */
+  private async write(
+    profile: PartnerProfileInput,
+    options: { source: PartnerSource; file: string | null; guard: 'none' | PartnerSource },
+  ): Promise<PartnerProfile | null> {
     if (!PARTNER_ID_PATTERN.test(profile.id)) throw new RangeError(`Invalid partner id: ${profile.id}`);
     const now = this.now();
-    await this.dataSource.query(
-      `INSERT INTO partner (id, name, enabled, location_organisation_id, platform_account, settings, source, created_at, updated_at)
-       VALUES ($1, $2, COALESCE($3::boolean, true), $4, $5, $6::jsonb, $7, $8, $8)
+    const guard = options.guard === 'none' ? '' : `WHERE partner.source = '${options.guard}'`;
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO partner (id, name, enabled, location_organisation_id, platform_account, settings, source, file, created_at, updated_at)
+       VALUES ($1, $2, COALESCE($3::boolean, true), $4, $5, $6::jsonb, $7, $8, $9, $9)
        ON CONFLICT (id) DO UPDATE SET
          name = EXCLUDED.name,
          enabled = COALESCE($3::boolean, partner.enabled),
@@ -90,7 +184,13 @@ export class PartnerRepository {
          platform_account = EXCLUDED.platform_account,
          settings = EXCLUDED.settings,
          source = EXCLUDED.source,
-         updated_at = EXCLUDED.updated_at`,
+         file = EXCLUDED.file,
+         file_sha256 = CASE WHEN EXCLUDED.source = 'file' THEN partner.file_sha256 END,
+         conflict_file = CASE WHEN EXCLUDED.source = 'api' THEN partner.conflict_file END,
+         conflict_at = CASE WHEN EXCLUDED.source = 'api' THEN partner.conflict_at END,
+         updated_at = EXCLUDED.updated_at
+       ${guard}
+       RETURNING id`,
       [
         profile.id,
         profile.name,
@@ -98,10 +198,12 @@ export class PartnerRepository {
         profile.locationOrganisationId,
         profile.platformAccount ?? null,
         JSON.stringify(profile.settings ?? {}),
-        source,
+        options.source,
+        options.file,
         now,
       ],
     );
+    if (rows.length === 0) return null;
     return toProfile(await this.dataSource.manager.findOneByOrFail(PartnerEntity, { id: profile.id }));
   }
 

@@ -1,6 +1,22 @@
-/** Where a profile was last written from: a `config/partners/*.yaml` file or the admin API. */
-export const PARTNER_SOURCES = ['config', 'api'] as const;
+/**
+ * Who owns a profile: its `config/partners/*.yaml` file, or the admin API. A file-owned partner is
+ * changed by editing its file (the API answers 409); an API-owned one is never changed by a file
+ * (the import reports the file as a conflict). `POST /v1/admin/partners/:id/adopt` hands a
+ * file-owned partner to the API.
+ */
+export const PARTNER_SOURCES = ['file', 'api'] as const;
 export type PartnerSource = (typeof PARTNER_SOURCES)[number];
+
+/** Where an API key came from: a partner file (`apiKeys` / `apiKeyHashes`) or the admin API. */
+export const API_KEY_SOURCES = ['config', 'api'] as const;
+export type ApiKeySource = (typeof API_KEY_SOURCES)[number];
+
+/** A partner file the last import ignored because the admin API owns the partner. */
+export interface PartnerFileConflict {
+  file: string;
+  /** When the import found it (the last start that saw the file). */
+  detectedAt: Date;
+}
 
 /** How this partner's operations are delivered to the platform (each overrides the app-wide default). */
 export interface PartnerDeliverySettings {
@@ -74,7 +90,12 @@ export interface PartnerProfile {
   /** Name of a platform account in the configuration (`platform.accounts[].name`); null = the account that lists the location, else the default token. */
   platformAccount: string | null;
   settings: PartnerSettings;
+  /** Who owns the profile: its file ('file') or the admin API ('api'); see PARTNER_SOURCES. */
   source: PartnerSource;
+  /** The file that owns the partner (source 'file'); null for an API-owned one. */
+  file: string | null;
+  /** Set when the last import found a file for this API-owned partner and ignored it; null otherwise. */
+  conflict: PartnerFileConflict | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -107,7 +128,7 @@ export interface ApiKeySummary {
   /** The first 8 characters after `dbk_`; null for a key imported by hash only (unless the file gave it). */
   keyPrefix: string | null;
   label: string;
-  source: PartnerSource;
+  source: ApiKeySource;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;

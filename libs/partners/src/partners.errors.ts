@@ -27,3 +27,17 @@ export class ApiKeyRejectedError extends Error {
     this.name = 'ApiKeyRejectedError';
   }
 }
+
+/** A change through the admin API to a partner its file owns (source 'file'): edit the file, or adopt the partner first. */
+export class PartnerOwnedByFileError extends Error {
+  constructor(
+    readonly partnerId: string,
+    readonly file: string | null,
+  ) {
+    super(
+      `partner ${partnerId} is owned by its file ${file ?? '(a partner file)'} (source: file): change the file, ` +
+        `or take the partner over with POST /v1/admin/partners/${partnerId}/adopt (the file is then ignored)`,
+    );
+    this.name = 'PartnerOwnedByFileError';
+  }
+}

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, UseGuards } from '@nestjs/common';
+import { Body, ConflictException, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import {
@@ -6,6 +6,7 @@ import {
   mappingCompileError,
   PartnerMappingRepository,
   PartnerNotFoundError,
+  PartnerOwnedByFileError,
   PartnerProfileDto,
   PartnerRepository,
   SftpCredentialNotFoundError,
@@ -16,7 +17,14 @@ import {
 } from '@dockbridge/partners';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
+import { NoPartnerFileError, PartnerImport } from '../partner-import';
 import { parse } from './admin.dto';
+
+/** 409 for a change to a partner its file owns (the body names the file and how to adopt), else rethrown. */
+function ownership(error: unknown): never {
+  if (error instanceof PartnerOwnedByFileError) throw new ConflictException({ statusCode: 409, error: 'Partner owned by its file', details: [error.message], file: error.file });
+  throw error;
+}
 
 class AddSecretDto {
   @IsString() @MinLength(1) @MaxLength(100) label: string;
@@ -58,8 +66,10 @@ export class AdminPartnersController {
     private readonly secrets: WebhookSecretRepository,
     private readonly mappings: PartnerMappingRepository,
     private readonly sftp: SftpCredentialRepository,
+    private readonly partnerImport: PartnerImport,
   ) {}
 
+  /** Every partner with `source` (who owns it: 'file' or 'api'), `file` and `conflict` (a file the last start ignored). */
   @Get()
   list() {
     return this.partners.list();
@@ -73,10 +83,36 @@ export class AdminPartnersController {
   }
 
   @Put(':id')
-  @ApiOperation({ summary: 'Create or replace a partner profile' })
+  @ApiOperation({ summary: 'Create or replace a partner profile (409 when its file owns it: adopt it first)' })
   async put(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PartnerProfileDto, { ...(body as object), id }, 'partner profile');
-    return this.partners.upsert(dto, 'api');
+    return this.partners.upsertFromApi(dto).catch(ownership);
+  }
+
+  @Post(':id/adopt')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Take a file-owned partner over: source becomes api, its file is ignored (reported as a conflict at each start)' })
+  async adopt(@Param('id') id: string) {
+    try {
+      return await this.partners.adopt(id);
+    } catch (error) {
+      if (error instanceof PartnerNotFoundError) throw new NotFoundException(error.message);
+      throw error;
+    }
+  }
+
+  @Post(':id/release')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Give an API-owned partner back to its file: the file is applied now (profile, mapping, credentials)' })
+  async release(@Param('id') id: string) {
+    try {
+      const released = await this.partnerImport.release(id);
+      if (!released) throw new NotFoundException(`partner ${id} does not exist`);
+      return released;
+    } catch (error) {
+      if (error instanceof NoPartnerFileError) throw new ConflictException({ statusCode: 409, error: 'No partner file', details: [error.message] });
+      throw error;
+    }
   }
 
   @Post(':id/api-keys')
@@ -130,13 +166,13 @@ export class AdminPartnersController {
   }
 
   @Put(':id/mapping')
-  @ApiOperation({ summary: "Publish a new version of the partner's JSONata webhook mapping (checked to compile)" })
+  @ApiOperation({ summary: "Publish a new version of the partner's JSONata webhook mapping (checked to compile; 409 when its file owns the partner)" })
   async publishMapping(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PublishMappingDto, body, 'mapping');
     await this.existing(id);
     const invalid = mappingCompileError(dto.expression);
     if (invalid) throw new BadInput('Invalid mapping', [`expression: ${invalid}`]);
-    return this.mappings.publish(id, dto.expression);
+    return this.mappings.publish(id, dto.expression, { owner: 'api' }).catch(ownership);
   }
 
   @Get(':id/mapping/versions')

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { PARTNER_SOURCES, PartnerSource } from '../partner.types';
+import { API_KEY_SOURCES, ApiKeySource } from '../partner.types';
 import { PartnerEntity } from './partner.entity';
 
 /**
@@ -10,7 +10,7 @@ import { PartnerEntity } from './partner.entity';
 @Entity({ name: 'partner_api_key' })
 @Index('partner_api_key_key_hash_idx', ['keyHash'], { unique: true })
 @Index('partner_api_key_partner_id_idx', ['partnerId'])
-@Check('partner_api_key_source_check', `source IN (${PARTNER_SOURCES.map((s) => `'${s}'`).join(', ')})`)
+@Check('partner_api_key_source_check', `source IN (${API_KEY_SOURCES.map((s) => `'${s}'`).join(', ')})`)
 export class PartnerApiKeyEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'partner_api_key_pkey' })
   id: string;
@@ -35,7 +35,7 @@ export class PartnerApiKeyEntity {
 
   /** `config`: declared in the partner's YAML (removed from the file = revoked on import); `api`: issued by an operator. */
   @Column({ type: 'text' })
-  source: PartnerSource;
+  source: ApiKeySource;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

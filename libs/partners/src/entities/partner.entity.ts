@@ -33,8 +33,24 @@ export class PartnerEntity {
   @Column({ type: 'jsonb' })
   settings: PartnerSettings;
 
+  /** Who owns the profile: 'file' (its partner file) or 'api' (the admin API). */
   @Column({ type: 'text' })
   source: PartnerSource;
+
+  /** The partner file that owns it (source 'file'). */
+  @Column({ type: 'text', nullable: true })
+  file: string | null;
+
+  /** SHA-256 of what was last applied from the file (its YAML and mapping); null before it was recorded. */
+  @Column({ name: 'file_sha256', type: 'text', nullable: true })
+  fileSha256: string | null;
+
+  /** A file the last import ignored because the API owns the partner. */
+  @Column({ name: 'conflict_file', type: 'text', nullable: true })
+  conflictFile: string | null;
+
+  @Column({ name: 'conflict_at', type: 'timestamptz', nullable: true })
+  conflictAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

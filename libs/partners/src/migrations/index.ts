@@ -2,6 +2,7 @@ import { CreatePartnerTables1767312000000 } from './1767312000000-create-partner
 import { CreatePartnerFileAndSftpTables1767398400000 } from './1767398400000-create-partner-file-and-sftp-tables';
 import { CreateWebhookTables1767571200000 } from './1767571200000-create-webhook-tables';
 import { IndexPartnerFilePartnerId1768176000001 } from './1768176000001-index-partner-file-partner-id';
+import { PartnerOwnership1768486400000 } from './1768486400000-partner-ownership';
 
 /** Every partner migration, oldest first; pass as `extraMigrations` to `auditDataSourceOptions`. Append; never edit one that has shipped. */
-export const PARTNER_MIGRATIONS = [CreatePartnerTables1767312000000, CreatePartnerFileAndSftpTables1767398400000, CreateWebhookTables1767571200000, IndexPartnerFilePartnerId1768176000001];
+export const PARTNER_MIGRATIONS = [CreatePartnerTables1767312000000, CreatePartnerFileAndSftpTables1767398400000, CreateWebhookTables1767571200000, IndexPartnerFilePartnerId1768176000001, PartnerOwnership1768486400000];

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import jsonata from 'jsonata';
 import { DataSource } from 'typeorm';
+import { PartnerOwnedByFileError } from '../partners.errors';
 
 export interface PartnerMapping {
   partnerId: string;
@@ -16,11 +17,19 @@ const toMapping = (r: Row): PartnerMapping => ({ partnerId: r.partner_id, versio
 export class PartnerMappingRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Stores `expression` as the next version, unless it equals the current one; returns the current mapping. */
-  async publish(partnerId: string, expression: string): Promise<PartnerMapping> {
+  /**
+   * Stores `expression` as the next version, unless it equals the current one; returns the current
+   * mapping. With `owner: 'api'` (the admin API) a partner its file owns is refused with
+   * PartnerOwnedByFileError: its mapping is the file's.
+   */
+  async publish(partnerId: string, expression: string, options: { owner?: 'api' } = {}): Promise<PartnerMapping> {
     const sha256 = createHash('sha256').update(expression).digest('hex');
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mapping:${partnerId}`]);
+      if (options.owner === 'api') {
+        const [partner]: { source: string; file: string | null }[] = await manager.query(`SELECT source, file FROM partner WHERE id = $1 FOR SHARE`, [partnerId]);
+        if (partner?.source === 'file') throw new PartnerOwnedByFileError(partnerId, partner.file);
+      }
       const [current]: (Row & { sha256: string })[] = await manager.query(
         `SELECT * FROM partner_mapping WHERE partner_id = $1 ORDER BY version DESC LIMIT 1`,
         [partnerId],
@@ -32,6 +41,13 @@ export class PartnerMappingRepository {
       );
       return toMapping(rows[0]);
     });
+  }
+
+  /** Whether `expression` is one of the partner's versions, current or not. */
+  async hasVersion(partnerId: string, expression: string): Promise<boolean> {
+    const sha256 = createHash('sha256').update(expression).digest('hex');
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM partner_mapping WHERE partner_id = $1 AND sha256 = $2 LIMIT 1`, [partnerId, sha256]);
+    return rows.length > 0;
   }
 
   async current(partnerId: string): Promise<PartnerMapping | null> {
