@@ -243,7 +243,12 @@ export interface PartnerSummary {
   locationOrganisationId: string;
   platformAccount: string | null;
   settings: { edi?: { senderIds?: string[] }; webhook?: { verification?: string }; exports?: { id: string }[] };
+  /** Who owns the profile: 'file' (its partner file) or 'api' (the admin API). */
   source: string;
+  /** The partner file that owns it (source 'file'). */
+  file?: string | null;
+  /** A partner file the gateway ignored at its last start because the API owns the partner. */
+  conflict?: { file: string; detectedAt: string } | null;
   updatedAt: string;
 }
 
@@ -265,16 +270,30 @@ function ingressOf(partner: PartnerSummary): string {
   return parts.join(' ') || 'api only';
 }
 
+/** `file`, `api`, or `api!` when a partner file names it and is ignored (a conflict). */
+const sourceOf = (partner: PartnerSummary): string => (partner.conflict ? `${partner.source}!` : partner.source);
+
 export function formatPartnerList(partners: PartnerSummary[]): string[] {
   if (partners.length === 0) return ['No partners.'];
+  const conflicts = partners.filter((p) => p.conflict).length;
   return [
     ...table(
-      ['ID', 'NAME', 'ENABLED', 'LOCATION', 'INGRESS'],
-      partners.map((p) => [p.id, p.name, p.enabled ? 'yes' : 'no', p.locationOrganisationId, ingressOf(p)]),
+      ['ID', 'NAME', 'ENABLED', 'LOCATION', 'SOURCE', 'INGRESS'],
+      partners.map((p) => [p.id, p.name, p.enabled ? 'yes' : 'no', p.locationOrganisationId, sourceOf(p), ingressOf(p)]),
     ),
     '',
     plural(partners.length, 'partner'),
+    ...(conflicts ? [`${plural(conflicts, 'partner')} owned by the API with a partner file that is ignored (api!): see \`dockbridge partners show <id>\``] : []),
   ];
+}
+
+/** Who owns the partner, and a file the gateway ignores for it. */
+function ownerLines(partner: PartnerSummary): string[] {
+  const owner = partner.source === 'file' ? `owned by its file ${partner.file ?? '(unknown)'}: change the file, or adopt it (POST /v1/admin/partners/${partner.id}/adopt)` : 'owned by the admin API';
+  const conflict = partner.conflict
+    ? [`  conflict: ${partner.conflict.file} names this partner and is ignored (seen ${time(partner.conflict.detectedAt)}); remove the file, or give the partner back to it (POST /v1/admin/partners/${partner.id}/release)`]
+    : [];
+  return [`  ${owner}`, ...conflict];
 }
 
 export function formatPartner(partner: PartnerSummary & { apiKeys: ApiKeyView[] }): string[] {
@@ -282,7 +301,8 @@ export function formatPartner(partner: PartnerSummary & { apiKeys: ApiKeyView[] 
   return [
     `Partner ${partner.id}: ${partner.name}${partner.enabled ? '' : ' (disabled)'}`,
     `  location ${partner.locationOrganisationId}${partner.platformAccount ? `, platform account ${partner.platformAccount}` : ''}`,
-    `  ingress ${ingressOf(partner)}; profile from ${partner.source}, updated ${time(partner.updatedAt)}`,
+    `  ingress ${ingressOf(partner)}; source ${partner.source}, updated ${time(partner.updatedAt)}`,
+    ...ownerLines(partner),
     '',
     `API keys (${partner.apiKeys.length})`,
     ...partner.apiKeys.map((k) => `  ${k.keyPrefix ? `dbk_${k.keyPrefix}…` : '(imported by hash)'}  ${k.label}  ${keyState(k)}${k.lastUsedAt ? `, last used ${time(k.lastUsedAt)}` : ''}`),
