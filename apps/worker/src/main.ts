@@ -1,22 +1,34 @@
 import 'reflect-metadata';
+import { createServer } from 'node:http';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { ConfigError, loadConfig } from '@dockbridge/config';
-import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
+import { AppConfig, ConfigError, loadConfig } from '@dockbridge/config';
+import { CoreModule, QueueHealth, WorkerRunner } from '@dockbridge/pipeline';
 
-/** The worker role alone: queue processors and the sweeper, no HTTP. Run as many as the load needs. */
+/** The worker role alone: queue processors and the sweeper, no HTTP but its own /health. Run as many as the load needs. */
 async function main(): Promise<void> {
   const config = loadConfig();
 
-  @Module({ imports: [CoreModule.forRoot(config)], providers: [WorkerRunner] })
+  @Module({ imports: [CoreModule.forRoot(config)], providers: [WorkerRunner, QueueHealth] })
   class WorkerModule {}
 
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   // Only these: hooking every signal Nest knows (SIGILL, SIGTRAP among them) turns a V8 fatal error into a spin instead of an exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  if (config.worker.healthPort > 0) serveHealth(app.get(QueueHealth), app.get(AppConfig));
   app.get(Logger).log(`worker started (concurrency ${config.delivery.concurrency} deliveries)`, 'Worker');
+}
+
+/** GET /health: 200 while the worker can reach its queues, 503 with the reason when it cannot (for an orchestrator's probe). */
+function serveHealth(health: QueueHealth, config: AppConfig): void {
+  const server = createServer((request, response) => {
+    const state = health.state;
+    const status = request.url === '/health' ? (state.up ? 200 : 503) : 404;
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 404 ? { message: 'not found' } : { status: state.up ? 'ok' : 'error', queues: state }));
+  });
+  server.listen(config.worker.healthPort, config.worker.healthHost).unref();
 }
 
 main().catch((error: unknown) => {

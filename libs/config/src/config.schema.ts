@@ -59,6 +59,8 @@ export class RedisConfig {
   @Matches(/^rediss?:\/\//, { message: 'url must be a redis:// or rediss:// URL' }) url = 'redis://127.0.0.1:6379';
   /** Queue key prefix; the braces make it one Redis Cluster hash slot. */
   @IsString() @MinLength(1) prefix = '{dockbridge}';
+  /** A Redis Cluster: `host:port` of some of its nodes, comma-separated (the rest are discovered); `url` still gives credentials and TLS. */
+  @IsOptional() @Matches(/^\s*[^,:\s]+:\d+(\s*,\s*[^,:\s]+:\d+)*\s*$/, { message: 'clusterNodes must be host:port pairs separated by commas' }) clusterNodes?: string;
 }
 
 /** A platform account: a token acting for one or more organisations (one per location, typically). */
@@ -147,6 +149,14 @@ export class SftpConfig {
   @IsInt() @Min(1000) lockoutMs = 15 * 60_000;
 }
 
+export class WorkerConfig {
+  /** The worker's own /health (200 while its queues answer, 503 when not): a port, or 0 for none. */
+  @IsInt() @Min(0) @Max(65535) healthPort = 0;
+  @IsString() @MinLength(1) healthHost = '127.0.0.1';
+  /** How often the worker proves it can reach its queues (and logs when it cannot). */
+  @IsInt() @Min(100) queueProbeEveryMs = 5_000;
+}
+
 export class AppConfig {
   @ValidateNested() @Type(() => SandboxConfig) sandbox = new SandboxConfig();
   @ValidateNested() @Type(() => LogConfig) log = new LogConfig();
@@ -158,6 +168,7 @@ export class AppConfig {
   @ValidateNested() @Type(() => DeliveryConfig) delivery = new DeliveryConfig();
   @ValidateNested() @Type(() => GatewayConfig) gateway = new GatewayConfig();
   @ValidateNested() @Type(() => SftpConfig) sftp = new SftpConfig();
+  @ValidateNested() @Type(() => WorkerConfig) worker = new WorkerConfig();
   @IsOptional() @IsString() environment?: string;
 }
 
@@ -182,6 +193,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   SECRETS_GENERATE_KEY: 'secrets.generateKey',
   REDIS_URL: 'redis.url',
   REDIS_PREFIX: 'redis.prefix',
+  REDIS_CLUSTER_NODES: 'redis.clusterNodes',
   PLATFORM_BASE_URL: 'platform.baseUrl',
   PLATFORM_TOKEN: 'platform.token',
   PLATFORM_TIMEOUT_MS: 'platform.timeoutMs',
@@ -216,6 +228,9 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   SFTP_MAX_FILE_BYTES: 'sftp.maxFileBytes',
   SFTP_MAX_LOGIN_FAILURES: 'sftp.maxLoginFailures',
   SFTP_LOCKOUT_MS: 'sftp.lockoutMs',
+  WORKER_HEALTH_PORT: 'worker.healthPort',
+  WORKER_HEALTH_HOST: 'worker.healthHost',
+  WORKER_QUEUE_PROBE_EVERY_MS: 'worker.queueProbeEveryMs',
 };
 
 /** Keys whose values are secrets: never printed, never logged. */

@@ -29,6 +29,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { SANDBOX_CONTROLS: 'maybe' }, dir: emptyDir() })).toThrow(/sandbox\.controls/);
   });
 
+  it('takes a Redis Cluster as a node list, and refuses a prefix that would spread a queue over slots', () => {
+    expect(loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001' }, dir: emptyDir() }).redis.clusterNodes).toBe('10.0.0.1:7000, redis-b:7001');
+    expect(() => loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1' }, dir: emptyDir() })).toThrow(/clusterNodes must be host:port/);
+    expect(() => loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_PREFIX: 'dockbridge' }, dir: emptyDir() })).toThrow(/no \{hash tag\}/);
+  });
+
   it('refuses unknown keys in a file, naming them', () => {
     const dir = emptyDir();
     writeFileSync(join(dir, 'default.yaml'), 'sandbox:\n  prot: 5000\n');

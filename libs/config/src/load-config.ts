@@ -90,6 +90,10 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length > 0) throw new ConfigError(describe(errors, envFor));
+  // BullMQ's scripts touch many keys of a queue at once: on a cluster they must share one slot.
+  if (config.redis.clusterNodes && !/\{[^}]+\}/.test(config.redis.prefix)) {
+    throw new ConfigError([`redis.prefix (REDIS_PREFIX): "${config.redis.prefix}" has no {hash tag}; with redis.clusterNodes every queue key must be in one slot, e.g. {dockbridge}`]);
+  }
   resolveTokenVariables(config, env);
   return config;
 }

@@ -15,4 +15,5 @@ export * from './pipeline.module';
 export * from './ingress/accept-message';
 export * from './core.module';
 export * from './worker.runner';
+export * from './queue-health';
 export * from './export/run-export';

@@ -1,5 +1,4 @@
 import { Job, JobsOptions, Queue, Worker, WorkerOptions } from 'bullmq';
-import type IORedis from 'ioredis';
 import {
   BatchJobData,
   batchJobId,
@@ -10,7 +9,7 @@ import {
   TranslateJobData,
   translateJobId,
 } from './queues';
-import { createRedisConnection } from './redis-connection';
+import { createRedisConnection, RedisConnection, RedisTarget } from './redis-connection';
 import { RetryPolicy } from './retry-policy';
 
 /** A translate job: its id and the messages it translates. */
@@ -23,7 +22,7 @@ export interface TranslateJob {
 export const translateJobOf = (messageId: string): TranslateJob => ({ jobId: translateJobId(messageId), messageIds: [messageId] });
 
 export interface MessageQueuesOptions {
-  redisUrl: string;
+  redis: RedisTarget;
   prefix: string;
   policy: RetryPolicy;
 }
@@ -36,11 +35,11 @@ const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
 
 /** The producer side of the pipeline: one Queue per name over one fail-fast connection. */
 export class MessageQueues {
-  readonly connection: IORedis;
+  readonly connection: RedisConnection;
   private readonly queues = new Map<QueueName, Queue>();
 
   constructor(private readonly options: MessageQueuesOptions) {
-    this.connection = createRedisConnection(options.redisUrl, 'producer');
+    this.connection = createRedisConnection(options.redis, 'producer');
     for (const name of Object.values(QUEUES)) {
       const queue = new Queue(name, { connection: this.connection, prefix: options.prefix, defaultJobOptions: RETENTION });
       // Redis being away is handled where it matters (ingress, health); the event only needs a listener.
@@ -158,10 +157,10 @@ export type Processor<T> = (job: Job<T>, token?: string) => Promise<unknown>;
 export function startWorker<T>(
   name: QueueName,
   processor: Processor<T>,
-  options: { redisUrl: string; prefix: string; policy: RetryPolicy; concurrency: number } & Partial<WorkerOptions>,
+  options: { redis: RedisTarget; prefix: string; policy: RetryPolicy; concurrency: number } & Partial<WorkerOptions>,
 ): Worker<T> {
-  const { redisUrl, policy, ...rest } = options;
-  const connection = createRedisConnection(redisUrl, 'worker');
+  const { redis, policy, ...rest } = options;
+  const connection = createRedisConnection(redis, 'worker');
   const worker = new Worker<T>(name, processor, { ...rest, connection, settings: { backoffStrategy: policy.delayFor } });
   // Failures are recorded by the processors in the audit log; this only keeps the error event handled.
   worker.on('error', () => undefined);

@@ -51,7 +51,7 @@ class ConnectionsCloser implements OnApplicationShutdown {
     {
       provide: MessageQueues,
       inject: [AppConfig, RetryPolicy],
-      useFactory: (c: AppConfig, policy: RetryPolicy) => new MessageQueues({ redisUrl: c.redis.url, prefix: c.redis.prefix, policy }),
+      useFactory: (c: AppConfig, policy: RetryPolicy) => new MessageQueues({ redis: c.redis, prefix: c.redis.prefix, policy }),
     },
     {
       provide: PlatformAccounts,

@@ -137,7 +137,7 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private start<T>(name: QueueName, handle: (job: Job<T>, token?: string) => Promise<unknown>, concurrency: number): Worker<T> {
-    const worker = startWorker<T>(name, handle, { redisUrl: this.config.redis.url, prefix: this.config.redis.prefix, policy: this.policy, concurrency });
+    const worker = startWorker<T>(name, handle, { redis: this.config.redis, prefix: this.config.redis.prefix, policy: this.policy, concurrency });
     worker.on('failed', (job, error) => {
       if (!job) return;
       const final = error.name === 'UnrecoverableError' || job.finishedOn !== undefined;

@@ -1,0 +1,82 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * One dockbridge role (`apps/<app>/src/main.ts`) as a real process, run from the TypeScript sources
+ * (test/support/child/ts-register.js), with only the environment given (no config files).
+ */
+export class AppProcess {
+  output = '';
+  private child?: ChildProcess;
+  private exited?: Promise<void>;
+
+  constructor(
+    readonly app: 'gateway' | 'worker' | 'sandbox',
+    readonly env: Record<string, string>,
+  ) {}
+
+  start(): this {
+    const child = spawn(process.execPath, ['-r', './test/support/child/ts-register.js', `apps/${this.app}/src/main.ts`], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', CONFIG_DIR: '/nonexistent', LOG_LEVEL: 'warn', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Only the tail is kept: a long run must not grow the test's memory.
+    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-200_000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.child = child;
+    return this;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** `kill -9`: no shutdown hook runs. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (!this.running) return;
+    this.child!.kill(signal);
+    await this.exited;
+  }
+
+  /** Polls `check` until it holds; fails with the process's output when it does not within `timeoutMs`. */
+  async waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await check().catch(() => false)) return;
+      if (this.child && !this.running) throw new Error(`${this.app} exited while waiting for ${what}: ${this.output.slice(-3000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${this.app}: ${what} not within ${timeoutMs} ms; output: ${this.output.slice(-3000)}`);
+  }
+}
+
+/** GET a URL; the status and parsed JSON body (null when not JSON), or status 0 when nothing answered. */
+export async function getJson(url: string): Promise<{ status: number; body: any }> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: response.status, body };
+  } catch {
+    return { status: 0, body: null };
+  }
+}
