@@ -54,6 +54,7 @@ describe('audit store on Postgres', () => {
     'IndexMessageReplayOf1768176000000',
     'OperationRetryState1768262400000',
     'AttemptRecordedBeforeCall1768400000000',
+    'ReplayRuns1768572800000',
   ];
 
   beforeAll(async () => {

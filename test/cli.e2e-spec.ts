@@ -119,14 +119,38 @@ describe('dockbridge CLI against a real gateway', () => {
     expect(detail.message).toMatchObject({ status: 'delivered', channel: 'replay', replayOf: failedId, metadata: { replay: { mode: 'failed-only', by: 'operator:cli-test', reason: 'sandbox fault cleared' } } });
     expect((await spine.messages.findById(failedId))?.status).toBe('failed'); // the original is never rewritten
 
-    // Replayed successfully already: bulk replay skips it, saying why, unless told to include it.
-    const skipping = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run', '--json'], env);
-    expect(JSON.parse(skipping.stdout)).toMatchObject({ dryRun: false, replayed: 0, skipped: [{ id: failedId, reason: expect.stringMatching(/^already replayed: replay .* was delivered/) }] });
+    // Replayed successfully already: bulk replay skips it, saying why, unless told to include it. A real
+    // bulk replay is a run on the gateway: the CLI waits for it, showing its progress, and prints the result.
+    const skipping = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run'], env);
+    expect(skipping.code).toBe(0);
+    const runId = /^Bulk replay run (\S+): completed/.exec(skipping.stdout)?.[1];
+    expect(runId).toBeDefined();
+    expect(skipping.stdout).toContain('Replayed 0 messages; 1 skipped (1 looked at');
+    expect(skipping.stdout).toMatch(new RegExp(`Skipped:\n  ${failedId}: already replayed: replay \\S+ was delivered`));
+    // Not a terminal: a plain line per change of progress on stderr, ending with the finished run's.
+    expect(skipping.stderr).toContain(`Waiting for bulk replay run ${runId}`);
+    expect(skipping.stderr.trimEnd().split('\n').at(-1)).toMatch(/^completed +\[#{30}\] 1\/1 \(100%\)  replayed 0, skipped 1$/);
+
     const bulk = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--include-replayed', '--no-dry-run', '--json'], env);
     expect(bulk.code).toBe(0);
     const result = JSON.parse(bulk.stdout);
-    expect(result).toMatchObject({ dryRun: false, replayed: 1, skipped: [] });
-    expect(await spine.waitForStatus(result.messageIds[0], FINAL)).toBe('delivered');
+    expect(result).toMatchObject({ status: 'completed', total: 1, done: 1, replayed: 1, skipped: 0, skips: [], limit: 10_000, limitReached: false });
+    const replays = await spine.messages.replaysOf(failedId);
+    expect(replays).toHaveLength(2);
+    expect(await spine.waitForStatus(replays[1].id, FINAL)).toBe('delivered');
+
+    // --detach: the run's id at once; `replays show` reads the run, `--wait` waits for it.
+    const detached = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run', '--detach'], env);
+    expect(detached.code).toBe(0);
+    const detachedId = /^Bulk replay run (\S+) queued\.\nFollow it: dockbridge replays show \1 --wait\n$/.exec(detached.stdout)?.[1];
+    expect(detachedId).toBeDefined();
+    const waited = await dockbridge(['replays', 'show', detachedId!, '--wait'], env);
+    expect(waited).toMatchObject({ code: 0 });
+    expect(waited.stdout).toContain(`Bulk replay run ${detachedId}: completed`);
+    const run = JSON.parse((await dockbridge(['replays', 'show', detachedId!, '--json'], env)).stdout);
+    expect(run).toMatchObject({ runId: detachedId, status: 'completed', replayed: 0, skipped: 1 });
+    const listed = await dockbridge(['replays', 'list'], env);
+    expect(listed.stdout.split('\n')[1]).toMatch(new RegExp(`^${detachedId}  .* completed +1/1 +0 +1 `));
   });
 
   it('previews an EDI file with a partner API key: documents and diagnostics, nothing recorded', async () => {

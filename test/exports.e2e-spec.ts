@@ -4,6 +4,7 @@ import { PartnerFileRepository, PartnerRepository, WebhookSecretRepository } fro
 import { csvRecords, MessageQueues, QUEUES, RetryPolicy, RunExport, SweepStuck, translateJobId } from '@dockbridge/pipeline';
 import { seedWithBookings } from './support/bookings';
 import { DEMO, startSandbox } from './support/sandbox';
+import { bulkReplay } from './support/replay-runs';
 import { Spine, startSpine } from './support/spine';
 
 const TOTAL = 1205;
@@ -219,8 +220,8 @@ describe('scheduled bookings exports to partners', () => {
     const one = await spine.call('POST', `/v1/admin/messages/${recorded.id}/replay`, { auth: 'admin', body: {} });
     expect(one.status).toBe(422);
     expect((await one.json()).details[0]).toMatch(/is a bookings export .*run the export again/);
-    const bulk = await (await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { partner: 'harbour-tms', channel: ['export'], dryRun: false } })).json();
-    expect(bulk.replayed).toBe(0);
-    expect(bulk.skipped).toEqual(expect.arrayContaining([{ id: recorded.id, reason: expect.stringMatching(/is a bookings export/) }]));
+    const bulk = await bulkReplay(spine, { partner: 'harbour-tms', channel: ['export'] });
+    expect(bulk).toMatchObject({ status: 'completed', replayed: 0 });
+    expect(bulk.skips).toEqual(expect.arrayContaining([{ id: recorded.id, reason: expect.stringMatching(/is a bookings export/) }]));
   });
 });

@@ -72,7 +72,7 @@ describe('partner store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the partner tables after the audit tables', () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000', 'NewestWriteWins1768089600000', 'IndexMessageReplayOf1768176000000', 'IndexPartnerFilePartnerId1768176000001', 'OperationRetryState1768262400000', 'AttemptRecordedBeforeCall1768400000000', 'PartnerOwnership1768486400000']);
+      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000', 'NewestWriteWins1768089600000', 'IndexMessageReplayOf1768176000000', 'IndexPartnerFilePartnerId1768176000001', 'OperationRetryState1768262400000', 'AttemptRecordedBeforeCall1768400000000', 'PartnerOwnership1768486400000', 'ReplayRuns1768572800000']);
     });
 
     it('index every foreign key, so deletes that follow one (cascade, set null) never scan its table', async () => {

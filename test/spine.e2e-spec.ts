@@ -1,7 +1,8 @@
 import { Client } from 'pg';
-import { OperationRepository } from '@dockbridge/audit';
+import { OperationRepository, ReplayRunRepository } from '@dockbridge/audit';
 import { PartnerRepository } from '@dockbridge/partners';
-import { AcceptMessage, CANONICAL_CONTENT_TYPE, DeliverOperation, MessageQueues, QUEUES, SweepStuck, translateJobId } from '@dockbridge/pipeline';
+import { AcceptMessage, BULK_REPLAY_LIMIT, BulkReplays, CANONICAL_CONTENT_TYPE, DeliverOperation, MessageQueues, QUEUES, ReplayMessage, SweepStuck, translateJobId } from '@dockbridge/pipeline';
+import { bulkReplay, waitForRun } from './support/replay-runs';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
 
@@ -259,10 +260,69 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const reason = `already replayed: replay ${fixedId} was delivered (includeReplayed: true replays it again)`;
     expect(await bulk({})).toEqual({ dryRun: true, matching: 0, skipped: [{ id: messageId, reason }] });
     expect(await bulk({ includeReplayed: true })).toEqual({ dryRun: true, matching: 1, skipped: [] });
-    expect(await bulk({ dryRun: false })).toEqual({ dryRun: false, replayed: 0, messageIds: [], skipped: [{ id: messageId, reason }] });
+    expect(await bulkReplay(spine, { status: ['failed'], documentId: 'R-1' })).toMatchObject({ status: 'completed', total: 1, done: 1, replayed: 0, skipped: 1, skips: [{ id: messageId, reason }] });
     // The message links to its replays and their outcome.
     const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
     expect(detail.replays).toEqual([expect.objectContaining({ id: fixedId, status: 'delivered' })]);
+  });
+
+  /** Messages sent now that end failed (an unknown carrier), and the time before they were sent. */
+  const failedMessages = async (prefix: string, count: number) => {
+    const since = new Date().toISOString();
+    const ids: string[] = [];
+    for (let n = 1; n <= count; n++) {
+      ids.push((await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document(`${prefix}-${n}`, { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] } })).json()).messageId);
+    }
+    for (const id of ids) expect(await spine.waitForStatus(id, ['failed', 'delivered'])).toBe('failed');
+    return { since, ids };
+  };
+
+  it('runs a real bulk replay as a job: 202 with its id and Location, then completed with exact counts, one replay per original', async () => {
+    const { since, ids } = await failedMessages('JOB', 3);
+    const response = await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], partner: 'test-wms', from: since, dryRun: false, reason: 'carrier fixed', operator: 'jo' } });
+    // It used to answer 200 only when every replay was recorded: 2,000 messages outlived the CLI's timeout.
+    expect(response.status).toBe(202);
+    const started = await response.json();
+    expect(started).toEqual({ dryRun: false, runId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'queued', limit: BULK_REPLAY_LIMIT, location: `/v1/admin/replays/${started.runId}` });
+    expect(response.headers.get('location')).toBe(started.location);
+
+    const run = await waitForRun(spine, started.runId);
+    expect(run).toMatchObject({ status: 'completed', total: 3, done: 3, replayed: 3, skipped: 0, skips: [], limit: BULK_REPLAY_LIMIT, limitReached: false, error: null, actor: 'operator:jo', reason: 'carrier fixed', request: { mode: 'rerun' } });
+    expect(run.startedAt).toEqual(expect.any(String));
+    expect(run.finishedAt).toEqual(expect.any(String));
+    for (const id of ids) {
+      const replays = await spine.messages.replaysOf(id);
+      expect(replays).toHaveLength(1);
+      expect((await spine.messages.findById(replays[0].id))?.metadata.replay).toMatchObject({ run: started.runId, by: 'operator:jo', reason: 'carrier fixed' });
+      expect(await spine.waitForStatus(replays[0].id, ['failed', 'delivered'])).toBe('failed'); // the carrier is still unknown
+    }
+    const listed = await (await spine.call('GET', '/v1/admin/replays?limit=5', { auth: 'admin' })).json();
+    expect(listed.items[0]).toMatchObject({ runId: started.runId, status: 'completed', replayed: 3 });
+    expect((await spine.call('GET', '/v1/admin/replays/01900000-0000-7000-8000-000000000000', { auth: 'admin' })).status).toBe(404);
+    expect((await spine.call('GET', '/v1/admin/replays/not-a-run', { auth: 'admin' })).status).toBe(400);
+    expect((await spine.call('GET', `/v1/admin/replays/${started.runId}`, { auth: null })).status).toBe(401);
+  });
+
+  it('resumes an interrupted bulk replay run without replaying any original twice', async () => {
+    const { since, ids } = await failedMessages('RESUME', 3);
+    const runs = spine.app.get(ReplayRunRepository);
+    const run = await runs.create({ filter: { status: ['failed'], partnerId: 'test-wms', from: since }, request: { mode: 'rerun' }, actor: 'operator:test' });
+    // A worker took the run, replayed two originals and died before it recorded the page (its claim then lapses).
+    expect((await runs.claim(run.id, 'a-worker-that-died', 0)).outcome).toBe('claimed');
+    await spine.app.get(ReplayMessage).replayEach([{ id: ids[0] }, { id: ids[1] }], { mode: 'rerun', actor: 'operator:test' }, { runId: run.id });
+    expect(await runs.findById(run.id)).toMatchObject({ status: 'running', done: 0, replayed: 0 });
+
+    // The job runs again, twice at once (a retry and a stalled-job redelivery): one replay per original.
+    const bulk = spine.app.get(BulkReplays);
+    const executions = await Promise.allSettled([bulk.execute(run.id), bulk.execute(run.id)]);
+    expect(executions.some((e) => e.status === 'fulfilled')).toBe(true);
+    await bulk.execute(run.id); // and once more after it ended
+    expect(await runs.findById(run.id)).toMatchObject({ status: 'completed', total: 3, done: 3, replayed: 3, skipped: 0, limitReached: false });
+    for (const id of ids) {
+      const replays = await spine.messages.replaysOf(id);
+      expect(replays).toHaveLength(1);
+      expect(await spine.waitForStatus(replays[0].id, ['failed', 'delivered'])).toBe('failed'); // settled before the next test counts platform calls
+    }
   });
 
   it('sends 1,000 documents in one message through the batch path', async () => {

@@ -10,14 +10,20 @@ interface Sent {
 }
 
 /** Runs the CLI in-process against a fake gateway that answers `status` + `body` to every request. */
-async function cli(argv: string[], answer: { status?: number; body?: unknown; fail?: Error } = {}, env: CliIo['env'] = { DOCKBRIDGE_ADMIN_TOKEN: TOKEN }) {
+async function cli(
+  argv: string[],
+  answer: { status?: number; body?: unknown; fail?: Error; byRequest?: (url: string, n: number) => { status?: number; body?: unknown } } = {},
+  env: CliIo['env'] = { DOCKBRIDGE_ADMIN_TOKEN: TOKEN },
+  io: Partial<CliIo> = {},
+) {
   const sent: Sent[] = [];
   let stdout = '';
   let stderr = '';
   const fakeFetch = (async (url: string, init: RequestInit) => {
     sent.push({ url, method: String(init.method), headers: init.headers as Record<string, string>, body: init.body as string | undefined });
     if (answer.fail) throw answer.fail;
-    return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), { status: answer.status ?? 200 });
+    const { status, body } = answer.byRequest?.(url, sent.length - 1) ?? answer;
+    return new Response(body === undefined ? '' : JSON.stringify(body), { status: status ?? 200 });
   }) as unknown as typeof fetch;
   const code = await run(argv, {
     stdout: (t) => (stdout += t),
@@ -29,6 +35,8 @@ async function cli(argv: string[], answer: { status?: number; body?: unknown; fa
       if (path === 'po.edi') return 'ISA*00*~';
       throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
     },
+    pollMs: 1,
+    ...io,
   });
   return { code, stdout, stderr, sent };
 }
@@ -78,7 +86,7 @@ describe('dockbridge commands (fake gateway)', () => {
     const partner = { id: 'acme-wms', name: 'Acme WMS', enabled: true, locationOrganisationId: 'loc-1', platformAccount: null, settings: { webhook: { verification: 'standard-webhooks' }, edi: { senderIds: ['ACME'] } }, source: 'file', updatedAt: '2026-11-22T03:00:00Z' };
     const list = await cli(['partners', 'list'], { body: [partner] });
     expect(list.sent[0].url).toBe(`${DEFAULT_URL}/v1/admin/partners`);
-    expect(list.stdout).toContain('acme-wms  Acme WMS  yes      loc-1     edi(ACME) webhook(standard-webhooks)');
+    expect(list.stdout).toContain('acme-wms  Acme WMS  yes      loc-1     file    edi(ACME) webhook(standard-webhooks)');
     const show = await cli(['partners', 'show', 'acme-wms'], { body: { ...partner, apiKeys: [{ keyPrefix: 'AbCdEfGh', label: 'prod', createdAt: '2026-11-01T00:00:00Z', expiresAt: null, revokedAt: null, lastUsedAt: null }] } });
     expect(show.sent[0].url).toBe(`${DEFAULT_URL}/v1/admin/partners/acme-wms`);
     expect(show.stdout).toContain('  dbk_AbCdEfGh…  prod  active');
@@ -107,8 +115,66 @@ describe('dockbridge commands (fake gateway)', () => {
     const bulk = await cli(['messages', 'replay', '--status', 'failed'], { body: { dryRun: true, matching: 2 } });
     expect(JSON.parse(bulk.sent[0].body!)).toEqual({ status: ['failed'] });
     expect(bulk.stdout).toContain('Dry run: 2 messages match');
-    const real = await cli(['messages', 'replay', '--status', 'failed', '--no-dry-run', '--failed-only'], { body: { dryRun: false, replayed: 0, messageIds: [], skipped: [] } });
-    expect(JSON.parse(real.sent[0].body!)).toEqual({ status: ['failed'], mode: 'failed-only', dryRun: false });
+  });
+
+  describe('a real bulk replay (a run on the gateway)', () => {
+    const started = { dryRun: false, runId: 'run-1', status: 'queued', limit: 10_000, location: '/v1/admin/replays/run-1' };
+    const run = (over: Record<string, unknown>) => ({ runId: 'run-1', filter: {}, request: {}, actor: 'operator:admin', reason: null, total: 3, done: 0, replayed: 0, skipped: 0, skips: [], limit: 10_000, limitReached: false, error: null, createdAt: '2026-11-01T12:00:00.000Z', startedAt: null, finishedAt: null, updatedAt: '2026-11-01T12:00:00.000Z', ...over });
+    /** The 202, then the run as it goes: queued, running 2/3, completed 3/3 (the last answer repeats). */
+    const gateway = (last: Record<string, unknown> = { status: 'completed', done: 3, replayed: 2, skipped: 1, skips: [{ id: 'm-3', reason: 'refused at ingress' }], finishedAt: '2026-11-01T12:00:09.000Z' }) => ({
+      byRequest: (url: string, n: number) =>
+        n === 0 ? { status: 202, body: started } : { body: run([{ status: 'queued', total: null }, { status: 'running', done: 2, replayed: 2 }, last][Math.min(n - 1, 2)]) },
+    });
+
+    it('starts the run, waits with a progress line per change (no terminal), and prints the result', async () => {
+      const real = await cli(['messages', 'replay', '--status', 'failed', '--no-dry-run', '--failed-only'], gateway());
+      expect(real.code).toBe(0);
+      expect(JSON.parse(real.sent[0].body!)).toEqual({ status: ['failed'], mode: 'failed-only', dryRun: false });
+      expect(real.sent.slice(1).map((s) => s.url)).toEqual([1, 2, 3].map(() => `${DEFAULT_URL}/v1/admin/replays/run-1`));
+      expect(real.stderr.split('\n').slice(1, -1)).toEqual([
+        `queued    [${'-'.repeat(30)}] 0  replayed 0, skipped 0`,
+        `running   [${'#'.repeat(20)}${'-'.repeat(10)}] 2/3 (66%)  replayed 2, skipped 0`,
+        `completed [${'#'.repeat(30)}] 3/3 (100%)  replayed 2, skipped 1`,
+      ]);
+      expect(real.stdout).toBe('Bulk replay run run-1: completed (asked by operator:admin at 2026-11-01 12:00:00Z)\nReplayed 2 messages; 1 skipped (3 looked at, finished 2026-11-01 12:00:09Z).\nSkipped:\n  m-3: refused at ingress\n');
+    });
+
+    it('redraws one bar in place on a terminal', async () => {
+      const { stderr } = await cli(['messages', 'replay', '--status', 'failed', '--no-dry-run'], gateway(), undefined, { isTTY: true });
+      expect(stderr.split('\n')[1].split('\r').filter(Boolean)).toHaveLength(3);
+      expect(stderr).toContain('\x1b[K');
+      expect(stderr.endsWith('replayed 2, skipped 1\x1b[K\n')).toBe(true);
+    });
+
+    it('prints the finished run as JSON with --json, and exits 1 when the run failed', async () => {
+      const asJson = await cli(['messages', 'replay', '--status', 'failed', '--no-dry-run', '--json'], gateway());
+      expect(JSON.parse(asJson.stdout)).toMatchObject({ runId: 'run-1', status: 'completed', replayed: 2, skipped: 1 });
+      const failed = await cli(['messages', 'replay', '--status', 'failed', '--no-dry-run'], gateway({ status: 'failed', error: 'database unavailable' }));
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain('Error: database unavailable');
+      expect(failed.stderr).toContain('error: bulk replay run run-1 failed: database unavailable');
+    });
+
+    it('returns with the run id at once with --detach; replays show reads it, --wait waits for it', async () => {
+      const detached = await cli(['messages', 'replay', '--status', 'failed', '--no-dry-run', '--detach'], gateway());
+      expect(detached).toMatchObject({ code: 0, stdout: 'Bulk replay run run-1 queued.\nFollow it: dockbridge replays show run-1 --wait\n' });
+      expect(detached.sent).toHaveLength(1);
+      expect(JSON.parse(detached.sent[0].body!)).toEqual({ status: ['failed'], dryRun: false });
+      const shown = await cli(['replays', 'show', 'run-1'], { body: run({ status: 'running', done: 1, replayed: 1 }) });
+      expect(shown.sent[0].url).toBe(`${DEFAULT_URL}/v1/admin/replays/run-1`);
+      expect(shown.stdout).toContain('Bulk replay run run-1: running');
+      expect(shown.stdout).toContain('1 of 3 looked at: 1 replayed, 0 skipped.');
+      const waited = await cli(['replays', 'show', 'run-1', '--wait'], { byRequest: (url, n) => ({ body: run(n === 0 ? { status: 'running' } : { status: 'completed', done: 3, replayed: 3 }) }) });
+      expect(waited.sent).toHaveLength(2);
+      expect(waited.stdout).toContain('Replayed 3 messages; 0 skipped');
+      const list = await cli(['replays', 'list', '--limit', '5'], { body: { items: [run({})] } });
+      expect(list.sent[0].url).toBe(`${DEFAULT_URL}/v1/admin/replays?limit=5`);
+    });
+  });
+
+  it('refuses --detach where nothing would run in the background', async () => {
+    expect((await cli(['messages', 'replay', '--status', 'failed', '--detach'])).code).toBe(2);
+    expect((await cli(['messages', 'replay', 'id-1', '--detach'])).code).toBe(2);
   });
 
   it('posts an EDI file to the preview with the API key header, not the admin token', async () => {

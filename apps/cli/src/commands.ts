@@ -4,8 +4,15 @@ import { Command, CommanderError, Option } from 'commander';
 import { ConnectionError, GatewayClient, GatewayError } from './client';
 import {
   BulkReplayResult,
+  BulkReplayStarted,
   EdiPreview,
   formatBulkReplay,
+  formatReplayRun,
+  formatReplayRunList,
+  formatReplayStarted,
+  formatRunProgress,
+  ReplayRunView,
+  RUN_OVER,
   formatGatewayError,
   formatMessageDetail,
   formatMessageList,
@@ -32,6 +39,8 @@ import {
   previewRequest,
   replayRequest,
   ReplayOptions,
+  replayRunRequest,
+  replayRunsRequest,
   searchRequest,
   sendRequest,
   UsageError,
@@ -53,6 +62,10 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   fetch?: typeof fetch;
   readFile?(path: string): string;
+  /** Whether stderr is a terminal: a bulk replay's progress is then one bar redrawn in place, otherwise a line per change. */
+  isTTY?: boolean;
+  /** How long to wait between two reads of a running bulk replay (default 1 s). */
+  pollMs?: number;
 }
 
 interface GlobalOptions {
@@ -126,6 +139,38 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return new GatewayClient({ baseUrl: baseUrl(globals), apiKey, fetch: io.fetch, trace: trace(globals) });
   };
 
+  /**
+   * Reads a bulk replay run until it ends, showing its progress on stderr (stdout keeps the result
+   * alone, for scripts); a few failed reads in a row are waited out, since the run goes on regardless.
+   */
+  const waitForRun = async (client: GatewayClient, runId: string): Promise<ReplayRunView> => {
+    err([`Waiting for bulk replay run ${runId} (Ctrl-C stops waiting, not the run: dockbridge replays show ${runId})`]);
+    let shown = '';
+    for (let failures = 0; ; ) {
+      let run: ReplayRunView;
+      try {
+        run = await client.send<ReplayRunView>(replayRunRequest(runId));
+        failures = 0;
+      } catch (error) {
+        if (!(error instanceof ConnectionError) || ++failures >= MAX_POLL_FAILURES) throw error;
+        await sleep(io.pollMs ?? POLL_MS);
+        continue;
+      }
+      const line = formatRunProgress(run);
+      if (io.isTTY) io.stderr(`\r${line}\x1b[K${RUN_OVER.includes(run.status) ? '\n' : ''}`);
+      else if (line !== shown) io.stderr(`${line}\n`);
+      shown = line;
+      if (RUN_OVER.includes(run.status)) return run;
+      await sleep(io.pollMs ?? POLL_MS);
+    }
+  };
+
+  /** Prints a run that ended; a failed run is an error (exit 1). */
+  const printRun = (run: ReplayRunView, asJson: boolean | undefined) => {
+    print(run, asJson, formatReplayRun);
+    if (run.status === 'failed') throw new RunFailed(`bulk replay run ${run.runId} failed${run.error ? `: ${run.error}` : ''}`);
+  };
+
   const messages = program.command('messages').description('search, inspect and replay messages');
 
   messages
@@ -182,15 +227,45 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--interchange <isa13>', 'bulk filter: interchange control number (ISA13)')
     .option('--include-replayed', 'bulk: also replay messages whose latest replay was delivered (skipped by default)')
     .option('--dry-run', 'bulk: only count the matching messages (the default)')
-    .option('--no-dry-run', 'bulk: replay the matching messages')
-    .option('--json', 'print the API answer as JSON')
+    .option('--no-dry-run', `bulk: replay the matching messages (at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} a run), as a run on the gateway; waits for it with a progress bar`)
+    .option('--detach', 'bulk, with --no-dry-run: print the run id and return (follow it with `dockbridge replays show <id> --wait`)')
+    .option('--json', 'print the API answer as JSON (a bulk run: the finished run)')
     .action(async (id: string | undefined, options: ReplayOptions & { payloadFile?: string; json?: boolean }, command: Command) => {
       const { payloadFile, json: asJson, ...rest } = options;
       const payload = payloadFile === undefined ? undefined : readText(readFile, payloadFile);
       const request = replayRequest(id, { ...rest, payload });
-      const result = await admin(command).send<ReplayResult | BulkReplayResult>(request);
-      if (asJson) json(result);
-      else out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult));
+      const client = admin(command);
+      const result = await client.send<ReplayResult | BulkReplayResult>(request);
+      if (id !== undefined || (result as BulkReplayResult).dryRun !== false || options.detach) {
+        if (asJson) json(result);
+        else out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult));
+        return;
+      }
+      printRun(await waitForRun(client, (result as BulkReplayStarted).runId), asJson);
+    });
+
+  const replays = program.command('replays').description(`bulk replay runs: each real bulk replay (messages replay --no-dry-run) is a run on the gateway, at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} messages`);
+
+  replays
+    .command('show')
+    .description('one run: status, progress, replayed and skipped (with reasons), whether the limit was reached')
+    .argument('<runId>', 'run id (printed when the run started)')
+    .option('--wait', 'wait until the run ends, with a progress bar')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (runId: string, options: { wait?: boolean; json?: boolean }, command: Command) => {
+      const client = admin(command);
+      if (options.wait) return printRun(await waitForRun(client, runId), options.json);
+      print(await client.send<ReplayRunView>(replayRunRequest(runId)), options.json, formatReplayRun);
+    });
+
+  replays
+    .command('list')
+    .description('the newest runs first')
+    .option('--limit <n>', 'how many, 1 to 100 (gateway default 20)')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (options: { limit?: string; json?: boolean }, command: Command) => {
+      const page = await admin(command).send<{ items: ReplayRunView[] }>(replayRunsRequest(options.limit));
+      print(page, options.json, (p) => formatReplayRunList(p.items));
     });
 
   const partners = program.command('partners').description('partner profiles (read-only here; change them with the admin API or config/partners/*.yaml)');
@@ -267,7 +342,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       err(formatGatewayError(error.status, error.error, error.details, error.status === 401 ? credentialHint : undefined));
       return EXIT_REFUSED;
     }
-    if (error instanceof StillRunning) {
+    if (error instanceof StillRunning || error instanceof RunFailed) {
       err([`error: ${error.message}`]);
       return EXIT_REFUSED;
     }
@@ -286,6 +361,17 @@ const WAIT_MS = 120_000;
 
 /** `send --wait` gave up before the message settled. */
 class StillRunning extends Error {}
+
+/** The bulk replay run waited for ended `failed` (its result is printed first). */
+class RunFailed extends Error {}
+
+/** The gateway's cap on one bulk replay (BULK_REPLAY_LIMIT of @dockbridge/pipeline, which this thin client does not load). */
+const BULK_REPLAY_LIMIT = 10_000;
+/** Between two reads of a running bulk replay; reads that fail in a row before the wait gives up. */
+const POLL_MS = 1_000;
+const MAX_POLL_FAILURES = 5;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function readText(readFile: (path: string) => string, path: string): string {
   try {

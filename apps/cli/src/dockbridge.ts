@@ -11,6 +11,7 @@ run(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
+  isTTY: process.stderr.isTTY === true,
 }).then((code) => {
   // exitCode, not exit(): lets piped output flush.
   process.exitCode = code;

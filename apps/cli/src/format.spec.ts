@@ -1,4 +1,4 @@
-import { excerpt, formatBulkReplay, formatGatewayError, formatMessageDetail, formatMessageList, formatPreview, MessageDetail, MessageSummary, redact, table, time } from './format';
+import { excerpt, formatBulkReplay, formatGatewayError, formatMessageDetail, formatMessageList, formatPreview, formatReplayRun, formatReplayRunList, formatRunProgress, MessageDetail, MessageSummary, progressBar, redact, ReplayRunView, table, time } from './format';
 
 const summary = (over: Partial<MessageSummary> = {}): MessageSummary => ({
   id: '3f2c1d00-0000-4000-8000-000000000001',
@@ -116,13 +116,55 @@ describe('formatBulkReplay', () => {
     expect(formatBulkReplay({ dryRun: true, matching: 3 })[0]).toBe('Dry run: 3 messages match; nothing was replayed.');
   });
 
-  it('lists the new message ids and the skipped ones with their reason', () => {
-    expect(formatBulkReplay({ dryRun: false, replayed: 1, messageIds: ['new-1'], skipped: [{ id: 'old-2', reason: 'refused at ingress' }] })).toEqual([
-      'Replayed 1 message; 1 skipped.',
-      '  new-1',
-      'Skipped:',
-      '  old-2: refused at ingress',
+  it('names a real run it left running (--detach) and how to follow it', () => {
+    expect(formatBulkReplay({ dryRun: false, runId: 'run-1', status: 'queued', limit: 10_000, location: '/v1/admin/replays/run-1' })).toEqual([
+      'Bulk replay run run-1 queued.',
+      'Follow it: dockbridge replays show run-1 --wait',
     ]);
+  });
+});
+
+describe('bulk replay runs', () => {
+  const run = (over: Partial<ReplayRunView> = {}): ReplayRunView => ({
+    runId: 'run-1',
+    status: 'running',
+    filter: { status: ['failed'] },
+    request: { mode: 'rerun' },
+    actor: 'operator:jo',
+    reason: null,
+    total: 2000,
+    done: 1234,
+    replayed: 1200,
+    skipped: 34,
+    skips: [],
+    limit: 10_000,
+    limitReached: false,
+    error: null,
+    createdAt: '2026-11-01T12:00:00.000Z',
+    startedAt: '2026-11-01T12:00:01.000Z',
+    finishedAt: null,
+    updatedAt: '2026-11-01T12:00:30.000Z',
+    ...over,
+  });
+
+  it('draws progress as a bar with the counts, and an empty bar while the total is unknown', () => {
+    expect(progressBar(1, 2, 10)).toBe('[#####-----]');
+    expect(progressBar(0, null, 4)).toBe('[----]');
+    expect(formatRunProgress(run())).toBe('running   [##################------------] 1,234/2,000 (61%)  replayed 1,200, skipped 34');
+    expect(formatRunProgress(run({ status: 'queued', total: null, done: 0, replayed: 0, skipped: 0 }))).toBe(`queued    [${'-'.repeat(30)}] 0  replayed 0, skipped 0`);
+  });
+
+  it('reports a finished run with its figures, the limit when reached, and the first skipped with their reason', () => {
+    const done = run({ status: 'completed', total: 10_000, done: 10_000, replayed: 9_998, skipped: 2, skips: [{ id: 'm-1', reason: 'refused at ingress' }], limitReached: true, finishedAt: '2026-11-01T12:05:00.000Z' });
+    expect(formatReplayRun(done)).toEqual([
+      'Bulk replay run run-1: completed (asked by operator:jo at 2026-11-01 12:00:00Z)',
+      'Replayed 9,998 messages; 2 skipped (10,000 looked at, finished 2026-11-01 12:05:00Z).',
+      'Limit reached: only the first 10,000 matching messages are looked at; narrow the filter (--from/--to) and run again for the rest.',
+      'Skipped (the first 1 of 2):',
+      '  m-1: refused at ingress',
+    ]);
+    expect(formatReplayRun(run({ status: 'failed', error: 'database unavailable' }))).toContain('Error: database unavailable');
+    expect(formatReplayRunList([run()])[1]).toMatch(/^run-1 +2026-11-01 12:00:00Z +running +1,234\/2,000 +1,200 +34 +operator:jo$/);
   });
 });
 

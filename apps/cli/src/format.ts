@@ -78,7 +78,43 @@ export interface ReplayResult {
 
 export type BulkReplayResult =
   | { dryRun: true; matching: number; skipped?: { id: string; reason: string }[]; limitReached?: number }
-  | { dryRun: false; replayed: number; messageIds: string[]; skipped: { id: string; reason: string }[]; limitReached?: number };
+  | BulkReplayStarted;
+
+/** A real bulk replay, queued as a run (202). */
+export interface BulkReplayStarted {
+  dryRun: false;
+  runId: string;
+  status: string;
+  limit: number;
+  location: string;
+}
+
+/** A bulk replay run (GET /v1/admin/replays/{runId}). */
+export interface ReplayRunView {
+  runId: string;
+  status: 'queued' | 'running' | 'completed' | 'failed' | string;
+  filter: Record<string, unknown>;
+  request: Record<string, unknown>;
+  actor: string;
+  reason: string | null;
+  /** Null until the run starts. */
+  total: number | null;
+  done: number;
+  replayed: number;
+  skipped: number;
+  /** The first skipped messages with their reason. */
+  skips: { id: string; reason: string }[];
+  limit: number;
+  limitReached: boolean;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string;
+}
+
+/** Statuses a run ends in. */
+export const RUN_OVER = ['completed', 'failed'];
 
 export interface Diagnostic {
   level: string;
@@ -189,9 +225,47 @@ export function formatBulkReplay(result: BulkReplayResult): string[] {
     const capped = result.limitReached ? [`Only the first ${result.limitReached} matching messages are looked at: narrow the filter for the rest.`] : [];
     return [`Dry run: ${plural(result.matching, 'message')} ${result.matching === 1 ? 'matches' : 'match'}; nothing was replayed.`, ...skipped, ...capped, 'Add --no-dry-run to replay them.'];
   }
-  const lines = [`Replayed ${plural(result.replayed, 'message')}; ${result.skipped.length} skipped.`, ...result.messageIds.map((id) => `  ${id}`)];
-  if (result.skipped.length) lines.push('Skipped:', ...result.skipped.map((s) => `  ${s.id}: ${s.reason}`));
+  return formatReplayStarted(result);
+}
+
+/** A run queued and left to run (`--detach`). */
+export function formatReplayStarted(started: BulkReplayStarted): string[] {
+  return [`Bulk replay run ${started.runId} ${started.status}.`, `Follow it: dockbridge replays show ${started.runId} --wait`];
+}
+
+const number = (n: number) => n.toLocaleString('en');
+
+/** `[#########-----------]`: `done` of `total` in `width` characters (empty while the total is unknown). */
+export function progressBar(done: number, total: number | null, width = 30): string {
+  const filled = total ? Math.min(width, Math.floor((done / total) * width)) : 0;
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+}
+
+/** One line of a run's progress: the bar on a terminal, the same line once per change otherwise. */
+export function formatRunProgress(run: ReplayRunView): string {
+  const of = run.total === null ? `${number(run.done)}` : `${number(run.done)}/${number(run.total)}${run.total ? ` (${Math.floor((run.done / run.total) * 100)}%)` : ''}`;
+  return `${run.status.padEnd(9)} ${progressBar(run.done, run.total)} ${of}  replayed ${number(run.replayed)}, skipped ${number(run.skipped)}`;
+}
+
+/** A run: who asked, where it stands, its figures, the cap when reached, what was skipped and why. */
+export function formatReplayRun(run: ReplayRunView): string[] {
+  const lines = [`Bulk replay run ${run.runId}: ${run.status} (asked by ${run.actor} at ${time(run.createdAt)}${run.reason ? `: ${run.reason}` : ''})`];
+  const total = run.total === null ? 'not counted yet' : number(run.total);
+  if (run.status === 'completed') lines.push(`Replayed ${number(run.replayed)} message${run.replayed === 1 ? '' : 's'}; ${number(run.skipped)} skipped (${number(run.done)} looked at, finished ${time(run.finishedAt)}).`);
+  else lines.push(`${number(run.done)} of ${total} looked at: ${number(run.replayed)} replayed, ${number(run.skipped)} skipped.`);
+  if (run.limitReached) lines.push(`Limit reached: only the first ${number(run.limit)} matching messages are looked at; narrow the filter (--from/--to) and run again for the rest.`);
+  if (run.error) lines.push(`Error: ${run.error}`);
+  if (run.skips.length) {
+    lines.push(run.skips.length < run.skipped ? `Skipped (the first ${run.skips.length} of ${number(run.skipped)}):` : 'Skipped:');
+    lines.push(...run.skips.map((s) => `  ${s.id}: ${s.reason}`));
+  }
   return lines;
+}
+
+export function formatReplayRunList(runs: ReplayRunView[]): string[] {
+  if (runs.length === 0) return ['No bulk replay runs.'];
+  const rows = runs.map((r) => [r.runId, time(r.createdAt), r.status, r.total === null ? `${number(r.done)}/?` : `${number(r.done)}/${number(r.total)}`, number(r.replayed), number(r.skipped), r.limitReached ? 'yes' : '', r.actor]);
+  return table(['RUN', 'CREATED', 'STATUS', 'DONE', 'REPLAYED', 'SKIPPED', 'LIMIT', 'BY'], rows);
 }
 
 function formatDiagnostic(d: Diagnostic): string {

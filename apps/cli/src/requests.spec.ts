@@ -1,4 +1,4 @@
-import { detailRequest, isX12, previewRequest, replayRequest, searchRequest, sendRequest, UsageError } from './requests';
+import { detailRequest, isX12, previewRequest, replayRequest, replayRunRequest, replayRunsRequest, searchRequest, sendRequest, UsageError } from './requests';
 
 describe('searchRequest', () => {
   it('maps every filter to the query the admin search takes', () => {
@@ -86,9 +86,21 @@ describe('replayRequest', () => {
     ['neither id nor filter', undefined, { dryRun: false }, /at least one filter/],
     ['bulk with a payload', undefined, { status: 'failed', payload: 'x' }, /one message only/],
     ['an unknown mapping', id, { mapping: 'latest' }, /--mapping must be one of original, current/],
+    ['--detach with an id', id, { detach: true }, /bulk replay only/],
+    ['--detach with a dry run', undefined, { status: 'failed', detach: true }, /real bulk replay only/],
   ])('refuses %s as a usage error', (_name, messageId, options, reason) => {
     expect(() => replayRequest(messageId, options)).toThrow(UsageError);
     expect(() => replayRequest(messageId, options)).toThrow(reason);
+  });
+});
+
+describe('replay runs', () => {
+  it('reads a run by id and lists the newest, --detach never sent', () => {
+    expect(replayRunRequest('run 1')).toEqual({ method: 'GET', path: '/v1/admin/replays/run%201' });
+    expect(replayRunsRequest()).toEqual({ method: 'GET', path: '/v1/admin/replays' });
+    expect(replayRunsRequest('5').path).toBe('/v1/admin/replays?limit=5');
+    expect(() => replayRunsRequest('101')).toThrow(UsageError);
+    expect(replayRequest(undefined, { status: 'failed', dryRun: false, detach: true }).body).toEqual({ status: ['failed'], dryRun: false });
   });
 });
 

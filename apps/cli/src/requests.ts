@@ -51,6 +51,8 @@ export interface ReplayOptions extends FilterOptions {
   includeReplayed?: boolean;
   /** Bulk only; undefined means the API's default, a dry run. */
   dryRun?: boolean;
+  /** Bulk, real run: print the run's id and return instead of waiting for it (checked here, not sent). */
+  detach?: boolean;
 }
 
 export const SEARCH_MAX_LIMIT = 500;
@@ -108,13 +110,28 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
   if (id !== undefined) {
     if (hasFilter(options)) throw new UsageError('give a message id or filters (--status, --channel, --partner, --from, --to, --document, --file, --interchange), not both');
     if (options.dryRun !== undefined) throw new UsageError('--dry-run and --no-dry-run apply to bulk replay only (filters instead of an id)');
+    if (options.detach) throw new UsageError('--detach applies to bulk replay only (filters instead of an id)');
     const body = { ...common, mapping: options.mapping, payload: options.payload, overrideOrganisations: options.overrideOrganisations };
     return { method: 'POST', path: `/v1/admin/messages/${encodeURIComponent(id)}/replay`, body: defined(body) };
   }
+  if (options.detach && options.dryRun !== false) throw new UsageError('--detach applies to a real bulk replay only (with --no-dry-run): a dry run answers at once');
   if (!hasFilter(options)) throw new UsageError('give a message id, or at least one filter (--status, --channel, --partner, --from, --to, --document, --file, --interchange) for a bulk replay');
   if (options.payload !== undefined) throw new UsageError('--payload-file applies to one message only (give its id)');
   if (options.overrideOrganisations) throw new UsageError('--override-organisations applies to one message only (give its id)');
   return { method: 'POST', path: '/v1/admin/messages/replay', body: defined({ ...defined(filterOf(options)), ...common, mapping: options.mapping, dryRun: options.dryRun, includeReplayed: options.includeReplayed }) };
+}
+
+/** A bulk replay run: its status, progress and result. */
+export function replayRunRequest(runId: string): GatewayRequest {
+  return { method: 'GET', path: `/v1/admin/replays/${encodeURIComponent(runId)}` };
+}
+
+/** The newest bulk replay runs. */
+export function replayRunsRequest(limit?: string): GatewayRequest {
+  if (limit === undefined) return { method: 'GET', path: '/v1/admin/replays' };
+  const n = Number(limit);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError('--limit must be a whole number from 1 to 100');
+  return { method: 'GET', path: `/v1/admin/replays?limit=${n}` };
 }
 
 export function previewRequest(x12Text: string): GatewayRequest {

@@ -5,6 +5,7 @@ import { AuditDatabaseOptions, auditDataSourceOptions, openAuditDataSource } fro
 import { InterchangeRepository } from './interchange.repository';
 import { MessageRepository } from './message.repository';
 import { OperationRepository } from './operation.repository';
+import { ReplayRunRepository } from './replay-run.repository';
 
 export interface AuditModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
@@ -43,8 +44,9 @@ export class AuditModule {
         { provide: MessageRepository, inject: [DataSource], useFactory: (ds: DataSource) => new MessageRepository(ds) },
         { provide: OperationRepository, inject: [DataSource], useFactory: (ds: DataSource) => new OperationRepository(ds) },
         { provide: InterchangeRepository, inject: [DataSource], useFactory: (ds: DataSource) => new InterchangeRepository(ds) },
+        { provide: ReplayRunRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ReplayRunRepository(ds) },
       ],
-      exports: [MessageRepository, OperationRepository, InterchangeRepository],
+      exports: [MessageRepository, OperationRepository, InterchangeRepository, ReplayRunRepository],
     };
   }
 }

@@ -7,6 +7,7 @@ export * from './derive-message-status';
 export * from './excerpt';
 export * from './message.repository';
 export * from './operation.repository';
+export * from './replay-run.repository';
 export * from './audit.module';
 export { migrate } from './migrate';
 export * from './interchange.repository';

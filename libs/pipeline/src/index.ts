@@ -11,6 +11,7 @@ export * from './translate/translate-message';
 export * from './sweep/sweep-stuck';
 export * from './retention/purge-expired';
 export * from './replay/replay-message';
+export * from './replay/bulk-replay';
 export * from './pipeline.module';
 export * from './ingress/accept-message';
 export * from './core.module';

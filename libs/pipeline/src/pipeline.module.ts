@@ -1,5 +1,5 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { InterchangeRepository, MessageRepository, OperationRepository, ReplayRunRepository } from '@dockbridge/audit';
 import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
 import { RunExport } from './export/run-export';
 import { AppConfig } from '@dockbridge/config';
@@ -8,6 +8,7 @@ import { AcceptMessage } from './ingress/accept-message';
 import { DeliverBatch } from './delivery/deliver-batch';
 import { DeliverOperation } from './delivery/deliver-operation';
 import { MessageQueues } from './message-queues';
+import { BulkReplays } from './replay/bulk-replay';
 import { ReplayMessage } from './replay/replay-message';
 import { RetryPolicy } from './retry-policy';
 import { SweepStuck } from './sweep/sweep-stuck';
@@ -107,6 +108,11 @@ class ConnectionsCloser implements OnApplicationShutdown {
       useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, p: PartnerRepository) => new ReplayMessage(m, o, q, p),
     },
     {
+      provide: BulkReplays,
+      inject: [MessageRepository, ReplayRunRepository, ReplayMessage, MessageQueues, RetryPolicy],
+      useFactory: (m: MessageRepository, r: ReplayRunRepository, rm: ReplayMessage, q: MessageQueues, p: RetryPolicy) => new BulkReplays(m, r, rm, q, p),
+    },
+    {
       provide: AcceptMessage,
       inject: [MessageRepository, MessageQueues],
       useFactory: (m: MessageRepository, q: MessageQueues) => new AcceptMessage(m, q),
@@ -118,6 +124,6 @@ class ConnectionsCloser implements OnApplicationShutdown {
     },
     ConnectionsCloser,
   ],
-  exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, PurgeExpired, ReplayMessage],
+  exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, PurgeExpired, ReplayMessage, BulkReplays],
 })
 export class PipelineModule {}

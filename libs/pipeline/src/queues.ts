@@ -12,6 +12,8 @@ export const QUEUES = {
   sweep: 'sweep',
   /** Scheduled bookings exports to partners (one job scheduler per partner export). */
   export: 'export',
+  /** Bulk replays by filter (a `replay_run` row each): run in the background, resumed after a crash. Job id from the run id. */
+  replay: 'replay',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -45,12 +47,20 @@ export interface BatchJobData {
 
 export type SweepJobData = Record<string, never>;
 
+/** One bulk replay run (its `replay_run` row holds the filter, the options and the progress). */
+export interface ReplayRunJobData {
+  runId: string;
+}
+
 export const translateJobId = (messageId: string) => messageId;
 /** A translate job for messages of one ingress commit. */
 export const ingressJobId = () => `ingress-${randomUUID()}`;
 export const deliverJobId = (operationId: string) => operationId;
 /** The first operation id names a batch: unique per chunk, stable across retries and sweeps. */
 export const batchJobId = (operationIds: string[]) => `batch-${operationIds[0]}`;
+
+/** The job of a bulk replay run: queued once per run however often it is asked. */
+export const replayRunJobId = (runId: string) => `replay-${runId}`;
 
 /** The job scheduler of one partner export. */
 export const exportSchedulerId = (partnerId: string, exportId: string) => `export-${partnerId}-${exportId}`;

@@ -12,6 +12,7 @@ import { RetryPolicy } from './retry-policy';
 import { SweepStuck } from './sweep/sweep-stuck';
 import { PurgeExpired } from './retention/purge-expired';
 import { TranslateMessage } from './translate/translate-message';
+import { BulkReplays } from './replay/bulk-replay';
 
 
 /**
@@ -39,6 +40,7 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly retention: PurgeExpired,
     private readonly exports: RunExport,
     private readonly partners: PartnerRepository,
+    private readonly bulkReplays: BulkReplays,
   ) {}
 
   /** Which try of its job this is, and whether the retry policy allows another (the horizon, not a count). */
@@ -87,6 +89,8 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
         if (purged.messages || purged.receipts) this.logger.log({ msg: 'retention purged settled messages', ...purged });
         return { ...report, purged };
       }, 1),
+      // Bulk replay runs (one at a time per worker); a run interrupted by a crash resumes where its row says.
+      this.start<{ runId: string }>(QUEUES.replay, (job) => this.bulkReplays.execute(job.data.runId, tryOf(job).isLast), 1),
     ];
     await this.scheduleSweep();
     await this.syncExportSchedules();

@@ -1,25 +1,58 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query, UnprocessableEntityException, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { MessageRepository } from '@dockbridge/audit';
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query, Res, ServiceUnavailableException, UnprocessableEntityException, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { MessageRepository, ReplayRun, ReplayRunRepository } from '@dockbridge/audit';
 import { PartnerFileRepository } from '@dockbridge/partners';
-import { BULK_REPLAY_LIMIT, ReplayError, ReplayMessage } from '@dockbridge/pipeline';
+import { BULK_REPLAY_LIMIT, BulkReplays, REPLAY_RUN_SKIPS_KEPT, ReplayError, ReplayMessage, ReplayRunNotQueuedError } from '@dockbridge/pipeline';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
 
-/** Operators find, inspect and replay messages. Replays are new messages linked by replay_of; nothing is rewritten. */
+/** Where a bulk replay run is read. */
+const runPath = (runId: string) => `/v1/admin/replays/${runId}`;
+
+/** A bulk replay run as the API shows it (the worker's claim left out). */
+function runView(run: ReplayRun) {
+  return {
+    runId: run.id,
+    status: run.status,
+    filter: run.filter,
+    request: run.request,
+    actor: run.actor,
+    reason: run.reason,
+    total: run.total,
+    done: run.done,
+    replayed: run.replayed,
+    skipped: run.skipped,
+    skips: run.skips,
+    limit: BULK_REPLAY_LIMIT,
+    limitReached: run.limitReached,
+    error: run.error,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    updatedAt: run.updatedAt,
+  };
+}
+
+/**
+ * Operators find, inspect and replay messages. Replays are new messages linked by replay_of; nothing
+ * is rewritten. A bulk replay runs as a job (`replay_run`, queue `replay`), read at /v1/admin/replays.
+ */
 @ApiTags('admin')
 @ApiBearerAuth()
-@Controller('v1/admin/messages')
+@Controller('v1/admin')
 @UseGuards(AdminTokenGuard)
 export class AdminMessagesController {
   constructor(
     private readonly messages: MessageRepository,
     private readonly replays: ReplayMessage,
     private readonly files: PartnerFileRepository,
+    private readonly bulk: BulkReplays,
+    private readonly runs: ReplayRunRepository,
   ) {}
 
-  @Get()
+  @Get('messages')
   @ApiOperation({
     summary: 'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId, fileName (of an upload or export, exact), interchange (ISA13); keyset paging with cursor',
   })
@@ -28,7 +61,7 @@ export class AdminMessagesController {
     return this.messages.search({ ...toFilter(dto), limit: dto.limit, cursor: dto.cursor });
   }
 
-  @Get(':id')
+  @Get('messages/:id')
   @ApiOperation({
     summary: "A message with its raw payload, operations, attempts and events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome",
   })
@@ -38,7 +71,7 @@ export class AdminMessagesController {
     return { ...detail, files, replays };
   }
 
-  @Post(':id/replay')
+  @Post('messages/:id/replay')
   @HttpCode(202)
   @ApiOperation({
     summary:
@@ -66,20 +99,50 @@ export class AdminMessagesController {
     }
   }
 
-  @Post('replay')
+  @Post('messages/replay')
   @HttpCode(200)
   @ApiOperation({
-    summary: `Bulk replay by filter; dryRun (default true) makes the same decisions and records nothing. Skips, with the reason, messages that cannot be replayed and those whose latest replay was delivered (includeReplayed: true replays them too). At most ${BULK_REPLAY_LIMIT} messages a request: limitReached says when more matched`,
+    summary: `Bulk replay by filter, newest first, at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} messages (BULK_REPLAY_LIMIT): limitReached says when more matched; narrow the filter (from/to) for the rest. dryRun (default true) answers 200 at once with the exact count and records nothing. A real run (dryRun: false) is a job: 202 with its runId and a Location to read its progress and result (GET /v1/admin/replays/{runId}); it sees the messages received before it was asked for, and resumes after a crash without replaying a message twice. Both skip, with the reason, messages that cannot be replayed and those whose latest replay was delivered (includeReplayed: true replays them too)`,
   })
-  async replayMany(@Body() body: unknown) {
+  @ApiResponse({ status: 200, description: 'Dry run: {dryRun: true, matching, skipped: [{id, reason}], limitReached?: the cap}' })
+  @ApiResponse({ status: 202, description: 'Real run queued: {dryRun: false, runId, status: queued, limit, location}; Location header: /v1/admin/replays/{runId}' })
+  @ApiResponse({ status: 503, description: 'The run could not be queued (Redis away); it is recorded failed with the reason' })
+  async replayMany(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const dto = parse(BulkReplayDto, body, 'bulk replay request');
     const filter = toFilter(dto);
-    const request = { mode: dto.mode ?? 'rerun', mapping: dto.mapping, actor: `operator:${dto.operator ?? 'admin'}`, reason: dto.reason, force: dto.force, includeReplayed: dto.includeReplayed } as const;
-    const dryRun = dto.dryRun !== false;
-    const result = await this.replays.replayMany(filter, request, dryRun);
-    const limit = result.limitReached ? { limitReached: BULK_REPLAY_LIMIT } : {};
-    // A dry run counts exactly what the real run would replay, and says what it would skip and why.
-    if (dryRun) return { dryRun: true, matching: result.replayed.length, skipped: result.skipped, ...limit };
-    return { dryRun: false, replayed: result.replayed.length, messageIds: result.replayed, skipped: result.skipped, ...limit };
+    const options = { mode: dto.mode ?? 'rerun', mapping: dto.mapping, force: dto.force, includeReplayed: dto.includeReplayed } as const;
+    const actor = `operator:${dto.operator ?? 'admin'}` as const;
+    if (dto.dryRun !== false) {
+      // A dry run counts exactly what the real run would replay, and says what it would skip and why.
+      const result = await this.replays.dryRun(filter, { ...options, actor, reason: dto.reason });
+      return { dryRun: true, matching: result.replayable.length, skipped: result.skipped, ...(result.limitReached && { limitReached: BULK_REPLAY_LIMIT }) };
+    }
+    let run: ReplayRun;
+    try {
+      run = await this.bulk.start(filter, options, actor, dto.reason);
+    } catch (error) {
+      if (error instanceof ReplayRunNotQueuedError) throw new ServiceUnavailableException(error.message);
+      throw error;
+    }
+    reply.status(202).header('location', runPath(run.id));
+    return { dryRun: false, runId: run.id, status: run.status, limit: BULK_REPLAY_LIMIT, location: runPath(run.id) };
+  }
+
+  @Get('replays')
+  @ApiOperation({ summary: 'Bulk replay runs, newest first (limit 1–100, default 20), each with its progress' })
+  async listRuns(@Query('limit') limit?: string) {
+    const n = limit === undefined ? 20 : Number(limit);
+    if (!Number.isInteger(n) || n < 1 || n > 100) throw new BadInput('Invalid replay run list', ['limit must be a whole number from 1 to 100']);
+    return { items: (await this.runs.list(n)).map(runView) };
+  }
+
+  @Get('replays/:runId')
+  @ApiOperation({
+    summary: `One bulk replay run: status (queued, running, completed, failed), total (null until it starts; exact once over), done, replayed, skipped (the first ${REPLAY_RUN_SKIPS_KEPT} with their reason in skips), limit and limitReached (more matched than the cap of ${BULK_REPLAY_LIMIT.toLocaleString('en')}), error, times. Its replays carry metadata.replay.run = runId`,
+  })
+  async run(@Param('runId', new ParseUUIDPipe()) runId: string) {
+    const run = await this.runs.findById(runId);
+    if (!run) throw new NotFoundException(`replay run ${runId} does not exist`);
+    return runView(run);
   }
 }

@@ -9,6 +9,7 @@ import { NewestWriteWins1768089600000 } from './1768089600000-newest-write-wins'
 import { IndexMessageReplayOf1768176000000 } from './1768176000000-index-message-replay-of';
 import { OperationRetryState1768262400000 } from './1768262400000-operation-retry-state';
 import { AttemptRecordedBeforeCall1768400000000 } from './1768400000000-attempt-recorded-before-call';
+import { ReplayRuns1768572800000 } from './1768572800000-replay-runs';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const AUDIT_MIGRATIONS = [
   IndexMessageReplayOf1768176000000,
   OperationRetryState1768262400000,
   AttemptRecordedBeforeCall1768400000000,
+  ReplayRuns1768572800000,
 ];

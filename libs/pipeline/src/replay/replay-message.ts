@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Actor, Message, MessageFilter, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { Actor, Message, MessageFilter, MessageRepository, MessageSummary, OperationRepository } from '@dockbridge/audit';
 import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
 import { organisationsOf, type PartnerRepository } from '@dockbridge/partners';
 import { type MessageQueues, translateJobOf } from '../message-queues';
@@ -42,8 +42,20 @@ export class ReplayError extends Error {
   }
 }
 
-/** The most messages one bulk replay touches; narrow the filter for more. */
+/**
+ * The most messages one bulk replay (or its dry run) looks at, newest first; `limitReached` says when
+ * more matched. Narrow the filter (e.g. by --from/--to) and run again for the rest.
+ */
 export const BULK_REPLAY_LIMIT = 10_000;
+
+/** What bulk replay takes: the options of one replay but an edited payload or an organisation override. */
+export type BulkReplayRequest = Omit<ReplayRequest, 'payload' | 'overrideOrganisations'> & {
+  /** Also replay messages whose latest replay was delivered (skipped by default: a second booking.create would book twice). */
+  includeReplayed?: boolean;
+};
+
+/** What bulk replay did with one message: replayed it (as `replayId`; the original's own id in a dry run), or skipped it and why. */
+export type BulkReplayOutcome = { id: string; replayId: string } | { id: string; skipped: string };
 
 /**
  * Replays are new messages linked to the original by `replay_of`: the original's rows, operations
@@ -78,7 +90,7 @@ export class ReplayMessage {
     return prepared;
   }
 
-  private async replayOf(original: Message, request: ReplayRequest): Promise<Message> {
+  private async replayOf(original: Message, request: ReplayRequest, runId?: string): Promise<Message> {
     const { rawPayload, contentType } = await this.prepare(original, request);
     const replay = await this.messages.record({
       partnerId: original.partnerId,
@@ -98,6 +110,8 @@ export class ReplayMessage {
           mapping: request.mapping ?? 'original',
           ...(request.overrideOrganisations && { organisationOverride: true }),
           ...(request.force && { force: true }),
+          // The bulk replay run that made it: an interrupted run finds what it already replayed.
+          ...(runId && { run: runId }),
         },
       },
       actor: request.actor,
@@ -110,42 +124,53 @@ export class ReplayMessage {
   }
 
   /**
-   * Replays every message the filter matches (at most BULK_REPLAY_LIMIT; `limitReached` says when
-   * more matched), skipping with the reason those that cannot be replayed and those whose latest
-   * replay was delivered (a second booking.create would book twice) unless `includeReplayed`. A dry
-   * run makes every same decision and records nothing: its `replayed` are the messages the real run
-   * would replay.
+   * The dry run of a bulk replay: every message the filter matches (at most BULK_REPLAY_LIMIT;
+   * `limitReached` says when more matched), decided as the real run decides (`replayEach`), nothing
+   * recorded. Its `replayable` are the messages the real run would replay.
    */
-  async replayMany(
-    filter: MessageFilter,
-    request: Omit<ReplayRequest, 'payload'> & { includeReplayed?: boolean },
-    dryRun = false,
-  ): Promise<{ replayed: string[]; skipped: { id: string; reason: string }[]; limitReached: boolean }> {
-    const replayed: string[] = [];
+  async dryRun(filter: MessageFilter, request: BulkReplayRequest): Promise<{ replayable: string[]; skipped: { id: string; reason: string }[]; limitReached: boolean }> {
+    const replayable: string[] = [];
     const skipped: { id: string; reason: string }[] = [];
     let cursor: string | null = null;
     do {
-      const page = await this.messages.search({ ...filter, limit: 500, cursor });
-      const latest = request.includeReplayed ? new Map() : await this.messages.latestReplays(page.items.map((m) => m.id));
-      for (const summary of page.items) {
-        if (replayed.length + skipped.length >= BULK_REPLAY_LIMIT) return { replayed, skipped, limitReached: true };
-        const done = latest.get(summary.id);
-        if (done?.status === 'delivered') {
-          skipped.push({ id: summary.id, reason: `already replayed: replay ${done.id} was delivered (includeReplayed: true replays it again)` });
-          continue;
-        }
-        try {
-          const original = (await this.messages.findById(summary.id))!;
-          if (dryRun) await this.prepare(original, request);
-          replayed.push(dryRun ? original.id : (await this.replayOf(original, request)).id);
-        } catch (error) {
-          if (!(error instanceof ReplayError)) throw error;
-          skipped.push({ id: summary.id, reason: error.message });
-        }
+      const room = BULK_REPLAY_LIMIT - replayable.length - skipped.length;
+      const page = await this.messages.search({ ...filter, limit: Math.min(500, room), cursor });
+      for (const outcome of await this.replayEach(page.items, request, { dryRun: true })) {
+        if ('skipped' in outcome) skipped.push({ id: outcome.id, reason: outcome.skipped });
+        else replayable.push(outcome.id);
       }
+      if (page.nextCursor && page.items.length === room) return { replayable, skipped, limitReached: true };
       cursor = page.nextCursor;
     } while (cursor);
-    return { replayed, skipped, limitReached: false };
+    return { replayable, skipped, limitReached: false };
+  }
+
+  /**
+   * Replays these messages one by one, skipping with the reason those that cannot be replayed and
+   * those whose latest replay was delivered (a second booking.create would book twice) unless
+   * `includeReplayed`. A dry run makes every same decision and records nothing. `runId` is recorded
+   * on each replay (`metadata.replay.run`).
+   */
+  async replayEach(items: readonly Pick<MessageSummary, 'id'>[], request: BulkReplayRequest, options: { dryRun?: boolean; runId?: string } = {}): Promise<BulkReplayOutcome[]> {
+    const latest = request.includeReplayed ? new Map() : await this.messages.latestReplays(items.map((m) => m.id));
+    const outcomes: BulkReplayOutcome[] = [];
+    for (const { id } of items) {
+      const done = latest.get(id);
+      if (done?.status === 'delivered') {
+        outcomes.push({ id, skipped: `already replayed: replay ${done.id} was delivered (includeReplayed: true replays it again)` });
+        continue;
+      }
+      try {
+        const original = await this.messages.findById(id);
+        if (!original) throw new ReplayError('not-found', `message ${id} no longer exists (retention removed it)`);
+        if (options.dryRun) await this.prepare(original, request);
+        outcomes.push({ id, replayId: options.dryRun ? id : (await this.replayOf(original, request, options.runId)).id });
+      } catch (error) {
+        if (!(error instanceof ReplayError)) throw error;
+        outcomes.push({ id, skipped: error.message });
+      }
+    }
+    return outcomes;
   }
 
   /** An edited canonical payload is held to what `POST /v1/messages` accepts: refused here, nothing recorded. */
