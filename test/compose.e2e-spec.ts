@@ -74,6 +74,8 @@ const DOCKBRIDGE = ['sandbox', 'migrate', 'gateway', 'worker'];
       expect({ name, healthcheck: service.healthcheck?.test && !service.healthcheck.disable }).toEqual({ name, healthcheck: true });
     }
     expect(services.gateway.healthcheck?.test).toEqual(expect.arrayContaining([expect.stringContaining(`http://127.0.0.1:${services.gateway.environment?.GATEWAY_PORT}/health`)]));
+    // The worker's own /health, which fails while it cannot use its queues (not just "the process exists").
+    expect(services.worker.healthcheck?.test).toEqual(expect.arrayContaining([expect.stringContaining(`http://127.0.0.1:${services.worker.environment?.WORKER_HEALTH_PORT}/health`)]));
   });
 
   it('publishes HTTP and SFTP, listening on every interface, with a host key kept in a volume', () => {
