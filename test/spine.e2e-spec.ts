@@ -325,6 +325,26 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     }
   });
 
+  it('queues again a bulk replay run whose job was lost (Redis restarted empty), and it completes', async () => {
+    const { since, ids } = await failedMessages('LOSTRUN', 2);
+    const runs = spine.app.get(ReplayRunRepository);
+    // Recorded, but its job never reached Redis (or Redis forgot it).
+    const run = await runs.create({ filter: { status: ['failed'], partnerId: 'test-wms', from: since }, request: { mode: 'rerun' }, actor: 'operator:test' });
+    await spine.app.get(MessageQueues).queue(QUEUES.replay).remove(`replay-${run.id}`);
+    const db = new Client({ connectionString: spine.database.url });
+    await db.connect();
+    await db.query(`UPDATE replay_run SET updated_at = now() - interval '1 hour' WHERE id = $1`, [run.id]).finally(() => db.end());
+    const report = await spine.app.get(SweepStuck).execute();
+    expect(report.replayRuns).toBe(1);
+    for (let i = 0; i < 200 && (await runs.findById(run.id))!.status !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await runs.findById(run.id)).toMatchObject({ status: 'completed', replayed: 2 });
+    for (const id of ids) {
+      const replays = await spine.messages.replaysOf(id);
+      expect(replays).toHaveLength(1);
+      expect(await spine.waitForStatus(replays[0].id, ['failed', 'delivered'])).toBe('failed');
+    }
+  });
+
   it('sends 1,000 documents in one message through the batch path', async () => {
     const operations = Array.from({ length: 1000 }, (_, i) => upsert(document(`B-${String(i).padStart(4, '0')}`)));
     const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations } })).json();

@@ -96,6 +96,16 @@ export class ReplayRunRepository {
     );
   }
 
+  /** Runs not ended, held by no live claim, unchanged since `olderThan`: candidates for a lost job (the sweeper). */
+  async findUnattended(olderThan: Date, limit = 100): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM replay_run WHERE status IN ('queued', 'running') AND (claimed_until IS NULL OR claimed_until < now()) AND updated_at < $1
+        ORDER BY id LIMIT $2`,
+      [olderThan, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Of these originals, those this run already replayed, each with its replay's id. */
   async replaysByRun(runId: string, originalIds: readonly string[]): Promise<Map<string, string>> {
     const valid = originalIds.filter(isUuid);

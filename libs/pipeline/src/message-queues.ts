@@ -6,6 +6,8 @@ import {
   deliverJobId,
   QueueName,
   QUEUES,
+  ReplayRunJobData,
+  replayRunJobId,
   TranslateJobData,
   translateJobId,
 } from './queues';
@@ -88,6 +90,14 @@ export class MessageQueues {
         data: { operationId } satisfies DeliverJobData,
         opts: { jobId: deliverJobId(operationId), ...this.options.policy.jobOptions() },
       })),
+    );
+  }
+
+  /** Queues bulk replay runs (one job id per run: a run already queued is not queued twice). */
+  async enqueueReplayRuns(runIds: readonly string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    await this.queue(QUEUES.replay).addBulk(
+      runIds.map((runId) => ({ name: QUEUES.replay, data: { runId } satisfies ReplayRunJobData, opts: { jobId: replayRunJobId(runId), ...this.options.policy.jobOptions() } })),
     );
   }
 

@@ -93,9 +93,9 @@ class ConnectionsCloser implements OnApplicationShutdown {
     },
     {
       provide: SweepStuck,
-      inject: [MessageRepository, OperationRepository, MessageQueues, TranslateMessage, AppConfig],
-      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, t: TranslateMessage, c: AppConfig) =>
-        new SweepStuck(m, o, q, t, { staleMs: c.delivery.sweepStaleMs }),
+      inject: [MessageRepository, OperationRepository, MessageQueues, TranslateMessage, AppConfig, ReplayRunRepository],
+      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, t: TranslateMessage, c: AppConfig, r: ReplayRunRepository) =>
+        new SweepStuck(m, o, q, t, { staleMs: c.delivery.sweepStaleMs }, r),
     },
     {
       provide: PurgeExpired,
@@ -109,8 +109,8 @@ class ConnectionsCloser implements OnApplicationShutdown {
     },
     {
       provide: BulkReplays,
-      inject: [MessageRepository, ReplayRunRepository, ReplayMessage, MessageQueues, RetryPolicy],
-      useFactory: (m: MessageRepository, r: ReplayRunRepository, rm: ReplayMessage, q: MessageQueues, p: RetryPolicy) => new BulkReplays(m, r, rm, q, p),
+      inject: [MessageRepository, ReplayRunRepository, ReplayMessage, MessageQueues],
+      useFactory: (m: MessageRepository, r: ReplayRunRepository, rm: ReplayMessage, q: MessageQueues) => new BulkReplays(m, r, rm, q),
     },
     {
       provide: AcceptMessage,

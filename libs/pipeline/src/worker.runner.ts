@@ -84,7 +84,7 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
       this.start<{ staleMs?: number }>(QUEUES.sweep, async (job) => {
         const report = await this.sweep.execute(new Date(), job.data.staleMs);
         await this.syncExportSchedules();
-        if (report.translations || report.deliveries || report.exports || report.settled) this.logger.log({ msg: 'sweeper re-queued work', ...report });
+        if (report.translations || report.deliveries || report.exports || report.settled || report.replayRuns) this.logger.log({ msg: 'sweeper re-queued work', ...report });
         const purged = await this.retention.execute();
         if (purged.messages || purged.receipts) this.logger.log({ msg: 'retention purged settled messages', ...purged });
         return { ...report, purged };

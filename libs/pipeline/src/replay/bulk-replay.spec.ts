@@ -70,7 +70,7 @@ function setUp(count: number, replayEach?: (items: readonly { id: string }[], ru
       });
     },
   };
-  const bulk = new BulkReplays(messages as unknown as MessageRepository, runs.repo as unknown as ReplayRunRepository, replays as unknown as ReplayMessage, {} as MessageQueues, {} as RetryPolicy);
+  const bulk = new BulkReplays(messages as unknown as MessageRepository, runs.repo as unknown as ReplayRunRepository, replays as unknown as ReplayMessage, {} as MessageQueues);
   return { now, made, messages, runs, bulk };
 }
 

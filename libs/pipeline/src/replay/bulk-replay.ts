@@ -3,8 +3,6 @@ import { Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import { Actor, MessageFilter, MessageRepository, ReplayRun, ReplayRunProgress, ReplayRunRepository } from '@dockbridge/audit';
 import type { MessageQueues } from '../message-queues';
-import { QUEUES, ReplayRunJobData, replayRunJobId } from '../queues';
-import type { RetryPolicy } from '../retry-policy';
 import { BULK_REPLAY_LIMIT, BulkReplayRequest, ReplayMessage } from './replay-message';
 
 /** Originals handled between two progress writes: a 10,000-message run writes its row ~100 times. */
@@ -40,7 +38,6 @@ export class BulkReplays {
     private readonly runs: ReplayRunRepository,
     private readonly replays: ReplayMessage,
     private readonly queues: MessageQueues,
-    private readonly policy: RetryPolicy,
   ) {}
 
   /** Records the run (`queued`) and queues its job; throws ReplayRunNotQueuedError (the run then `failed`) when Redis cannot take it. */
@@ -58,8 +55,7 @@ export class BulkReplays {
 
   /** Queues the run's job (idempotent: one job id per run). */
   async enqueue(runId: string): Promise<void> {
-    const data: ReplayRunJobData = { runId };
-    await this.queues.queue(QUEUES.replay).add(QUEUES.replay, data, { jobId: replayRunJobId(runId), ...this.policy.jobOptions() });
+    await this.queues.enqueueReplayRuns([runId]);
   }
 
   /**

@@ -1,6 +1,6 @@
-import { MessageRepository, MessageSummary, OperationRepository, StuckQuery } from '@dockbridge/audit';
+import { MessageRepository, MessageSummary, OperationRepository, ReplayRunRepository, StuckQuery } from '@dockbridge/audit';
 import { type MessageQueues, translateJobOf } from '../message-queues';
-import { QUEUES, translateJobId } from '../queues';
+import { QUEUES, replayRunJobId, translateJobId } from '../queues';
 import type { TranslateMessage } from '../translate/translate-message';
 
 /** Longer than any export run takes to deliver its file (its POST gives up after 30 s). */
@@ -24,6 +24,8 @@ export interface SweepReport {
   exports: number;
   /** Messages found `delivering` with nothing left to deliver, settled. */
   settled: number;
+  /** Bulk replay runs not ended whose job was lost (Redis restarted empty, a job failed by stalling), queued again. */
+  replayRuns: number;
 }
 
 /**
@@ -41,13 +43,14 @@ export class SweepStuck {
     private readonly queues: MessageQueues,
     private readonly translate: TranslateMessage,
     private readonly options: SweepOptions,
+    private readonly runs?: ReplayRunRepository,
   ) {}
 
   /** `staleMs` overrides the configured staleness (a sweep right after Redis returned looks at everything). */
   async execute(now = new Date(), staleMs = this.options.staleMs): Promise<SweepReport> {
     const olderThan = new Date(now.getTime() - staleMs);
     const deadline = Date.now() + SWEEP_BUDGET_MS;
-    const report: SweepReport = { translations: 0, deliveries: 0, exports: 0, settled: 0 };
+    const report: SweepReport = { translations: 0, deliveries: 0, exports: 0, settled: 0, replayRuns: 0 };
 
     // Exports are dockbridge's own files, driven by their export job, never translated.
     await this.pages({ olderThan, statuses: ['received', 'translating'], channel: { except: 'export' } }, deadline, async (page) => {
@@ -75,7 +78,20 @@ export class SweepStuck {
         report.deliveries += rows.length;
       }
     });
+    report.replayRuns = await this.requeueReplayRuns(olderThan);
     return report;
+  }
+
+  /** A run resumes from its row (its progress and the replays it made), so queuing it again is always safe. */
+  private async requeueReplayRuns(olderThan: Date): Promise<number> {
+    const ids = (await this.runs?.findUnattended(olderThan)) ?? [];
+    if (ids.length === 0) return 0;
+    const jobIds = ids.map(replayRunJobId);
+    const { live, finished } = await this.queues.jobStates(QUEUES.replay, jobIds);
+    const lost = ids.filter((id) => !live.has(replayRunJobId(id)));
+    await this.queues.removeFinishedMany(QUEUES.replay, lost.map(replayRunJobId).filter((id) => finished.has(id)));
+    await this.queues.enqueueReplayRuns(lost);
+    return lost.length;
   }
 
   /** Pages through the stuck messages, oldest first, until none is left or the deadline passes. */
