@@ -72,6 +72,19 @@ describe('sandbox REST documents', () => {
       expect((await missing.json()).details[0]).toMatch(/NOPE/);
     });
 
+    it('counts every write carried out in stats.documentWrites, a write whose answer the caller never got included', async () => {
+      await sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 0, answerLatencyMs: 1000, count: 1 }] } });
+      // The caller gives up before the answer: the write was done all the same.
+      await expect(fetch(`${sandbox.url}${docs()}/PO-W?upsert=true`, { method: 'PUT', headers: { authorization: `Bearer ${DEMO.tokens.location}`, 'content-type': 'application/json' }, body: JSON.stringify(purchaseOrder('PO-W')), signal: AbortSignal.timeout(200) })).rejects.toThrow();
+      expect((await sandbox.call('PUT', `${docs()}/PO-W?upsert=true`, { body: purchaseOrder('PO-W') })).status).toBe(200);
+      expect((await sandbox.call('DELETE', `${docs()}/PO-W`)).status).toBe(200);
+      expect((await sandbox.call('PUT', `${docs()}/PO-W`, { body: purchaseOrder('PO-W') })).status).toBe(404);
+      const stats = await (await sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
+      expect(stats.documentWrites).toEqual({ [DEMO.mainDc]: 3 });
+      await sandbox.reset();
+      expect((await (await sandbox.call('GET', '/__sandbox/stats', { token: null })).json()).documentWrites).toEqual({});
+    });
+
     it('plain PUT updates (200) or answers 404; with upsert=true 201 created then 200 updated, no body', async () => {
       const missing = await sandbox.call('PUT', `${docs()}/PO-3`, { body: purchaseOrder('PO-3') });
       expect(missing.status).toBe(404);

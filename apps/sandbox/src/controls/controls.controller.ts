@@ -51,6 +51,7 @@ export class ControlsController {
     return {
       requests: this.stats.snapshot(),
       documents,
+      documentWrites: Object.fromEntries(this.state.documentWrites),
       bookings: this.state.bookings.size,
       jobs: { total: this.state.jobs.size, pending: this.jobs.pending, paused: this.jobs.paused },
     };

@@ -66,6 +66,7 @@ export class DocumentsService {
     if (!this.state.documentsAt(location.id).delete(documentId)) {
       throw PlatformError.notFound(`document ${documentId} does not exist at location ${location.id}`);
     }
+    this.state.countDocumentWrite(location.id);
   }
 
   validate(body: unknown): DocumentInput {
@@ -97,6 +98,7 @@ export class DocumentsService {
       uses: existing?.uses ?? 0,
     };
     docs.set(input.id, document);
+    this.state.countDocumentWrite(location.id);
     return { document, outcome: existing ? 'Updated' : 'Created' };
   }
 

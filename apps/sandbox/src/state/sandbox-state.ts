@@ -79,6 +79,8 @@ export class SandboxState {
   layouts = new Map<string, SeedLayout>();
   bookings = new Map<string, Booking>();
   documents = new Map<string, Map<string, StoredDocument>>();
+  /** Document writes carried out per location since the last reset. */
+  documentWrites = new Map<string, number>();
   jobs = new Map<string, Job>();
 
   constructor(private readonly seed: Seed) {
@@ -108,7 +110,13 @@ export class SandboxState {
     this.layouts = new Map(seed.layouts.map((l) => [l.id, l]));
     this.bookings = new Map((seed.bookings as Booking[]).map((b) => [b.id, b]));
     this.documents = new Map();
+    this.documentWrites = new Map();
     this.jobs = new Map();
+  }
+
+  /** Counts a document write (create, update, delete) carried out at a location, for stats: writes whose answer was lost count too. */
+  countDocumentWrite(locationId: string): void {
+    this.documentWrites.set(locationId, (this.documentWrites.get(locationId) ?? 0) + 1);
   }
 
   connect(locationId: string, organisationId: string): void {
