@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { PartnerFileRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
-import { csvRecords, MessageQueues, QUEUES, RetryPolicy, RunExport, SweepStuck, translateJobId } from '@dockbridge/pipeline';
+import { csvRecords, MessageQueues, QUEUES, RetryPolicy, RunExport, scheduledRunAt, SweepStuck, translateJobId } from '@dockbridge/pipeline';
 import { seedWithBookings } from './support/bookings';
 import { DEMO, startSandbox } from './support/sandbox';
 import { bulkReplay } from './support/replay-runs';
@@ -120,6 +120,33 @@ describe('scheduled bookings exports to partners', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(scheduled).toBeGreaterThanOrEqual(4); // 2 run by the tests above + 2 by the schedulers
+  });
+
+  it('names a scheduled run by when it was due, and a switch from cron to an interval adds no run', async () => {
+    expect(scheduledRunAt({ id: 'repeat:export-p-e:1767225600000', timestamp: 1767225000000 }).toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(scheduledRunAt({ id: 'a-job-added-by-hand', timestamp: 1767225000000 }).getTime()).toBe(1767225000000);
+    const partners = spine.app.get(PartnerRepository);
+    const queue = spine.app.get(MessageQueues).queue(QUEUES.export);
+    const scheduler = async () => (await queue.getJobSchedulers(0, -1)).find((s) => s.key === 'export-switching-tms-nightly');
+    const exportsOf = (spec: Record<string, unknown>) => ({ id: 'switching-tms', name: 'Switching', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'nightly', layoutId: DEMO.dailyLayout, format: 'csv', ...spec }] } });
+    await partners.upsert(exportsOf({ cron: '0 3 * * *' }), 'api');
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 100 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 200));
+    };
+    await until(async () => (await scheduler())?.pattern === '0 3 * * *');
+    const cronNext = (await scheduler())!.next!;
+    expect(cronNext).toBeGreaterThan(Date.now());
+    // Re-asserted by every sweep (each second here): an unchanged schedule keeps its next run.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await scheduler())!.next).toBe(cronNext);
+    // Now every hour: the first interval run comes no earlier than the cron's next (no extra run today).
+    await partners.upsert(exportsOf({ everyMs: 3_600_000 }), 'api');
+    await until(async () => (await scheduler())?.every === 3_600_000);
+    expect((await scheduler())!.next).toBeGreaterThanOrEqual(cronNext);
+    const delayed = (await queue.getDelayed()).filter((job) => job.data.partnerId === 'switching-tms');
+    expect(delayed.length).toBeLessThanOrEqual(1);
+    expect(await spine.messages.countBy({ partnerId: 'switching-tms' })).toBe(0);
+    await partners.upsert({ ...exportsOf({}), settings: { exports: [] } }, 'api');
   });
 
   it('keeps scheduling the other exports when one partner has an invalid schedule', async () => {

@@ -68,9 +68,9 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
         throw new DelayedError();
       }, concurrency),
       this.start<BatchJobData>(QUEUES.batch, (job) => this.batch.execute(job.data, tryOf(job), (patch) => job.updateData({ ...job.data, ...patch })), 2),
-      // The job's own timestamp names the file, so a retried run replaces its file instead of adding one.
+      // The run's scheduled time names the file, so a retried run replaces its file instead of adding one.
       this.start<ExportJobData>(QUEUES.export, async (job) => {
-        const runAt = new Date(job.timestamp);
+        const runAt = scheduledRunAt(job);
         try {
           return await this.exports.execute(job.data, runAt, (messageId) => job.updateData({ ...job.data, messageId }));
         } catch (error) {
@@ -99,28 +99,34 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
     this.queues.connection.on('ready', () => void this.sweepNow().catch(() => undefined));
   }
 
-  /** One job scheduler per configured partner export; schedulers of exports no longer configured are removed. */
+  /**
+   * One job scheduler per configured partner export; schedulers of exports no longer configured are
+   * removed. An unchanged schedule is left alone (re-asserting it would move its next run); a changed
+   * one starts no earlier than the old one's next run, so switching cron to an interval never adds a run.
+   */
   private async syncExportSchedules(): Promise<void> {
     const queue = this.queues.queue(QUEUES.export);
     const wanted = new Set<string>();
+    const existing = new Map((await queue.getJobSchedulers(0, -1)).map((scheduler) => [scheduler.key, scheduler]));
     for (const partner of await this.partners.list()) {
       if (!partner.enabled) continue;
       for (const spec of partner.settings.exports ?? []) {
         const id = exportSchedulerId(partner.id, spec.id);
         wanted.add(id);
         const data: ExportJobData = { partnerId: partner.id, exportId: spec.id };
+        const repeat = spec.cron ? { pattern: spec.cron, tz: 'UTC' } : { every: spec.everyMs ?? 86_400_000 };
+        const current = existing.get(id);
+        if (current && (current.pattern ?? undefined) === repeat.pattern && (current.every ?? undefined) === repeat.every) continue;
+        const startDate = current?.next && current.next > Date.now() ? new Date(current.next) : undefined;
         try {
-          await queue.upsertJobScheduler(id, spec.cron ? { pattern: spec.cron, tz: 'UTC' } : { every: spec.everyMs ?? 86_400_000 }, { name: QUEUES.export, data, opts: this.policy.jobOptions() });
+          await queue.upsertJobScheduler(id, { ...repeat, ...(startDate && { startDate }) }, { name: QUEUES.export, data, opts: this.policy.jobOptions() });
         } catch (error) {
           // One partner's bad schedule must not stop the others (nor the sweeper).
           this.logger.warn({ msg: 'export not scheduled', partnerId: partner.id, exportId: spec.id, error: (error as Error).message });
         }
       }
     }
-    for (const scheduler of await queue.getJobSchedulers(0, -1)) {
-      const id = scheduler.key ?? (scheduler as { id?: string }).id;
-      if (id && id.startsWith('export-') && !wanted.has(id)) await queue.removeJobScheduler(id);
-    }
+    for (const id of existing.keys()) if (id.startsWith('export-') && !wanted.has(id)) await queue.removeJobScheduler(id);
   }
 
   private async sweepNow(): Promise<void> {
@@ -149,4 +155,10 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
     });
     return worker;
   }
+}
+
+/** When a scheduled run was due (its job id is `repeat:<scheduler>:<millis>`); a job added by hand runs "now", when it was added. */
+export function scheduledRunAt(job: Pick<Job, 'id' | 'timestamp'>): Date {
+  const due = /^repeat:.+:(\d+)$/.exec(job.id ?? '')?.[1];
+  return new Date(due ? Number(due) : job.timestamp);
 }
