@@ -128,7 +128,7 @@ describe('scheduled bookings exports to partners', () => {
     const partners = spine.app.get(PartnerRepository);
     const queue = spine.app.get(MessageQueues).queue(QUEUES.export);
     const scheduler = async () => (await queue.getJobSchedulers(0, -1)).find((s) => s.key === 'export-switching-tms-nightly');
-    const exportsOf = (spec: Record<string, unknown>) => ({ id: 'switching-tms', name: 'Switching', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'nightly', layoutId: DEMO.dailyLayout, format: 'csv', ...spec }] } });
+    const exportsOf = (spec: Record<string, unknown>) => ({ id: 'switching-tms', name: 'Switching', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'nightly', layoutId: DEMO.dailyLayout, format: 'csv' as const, ...spec }] } });
     await partners.upsert(exportsOf({ cron: '0 3 * * *' }), 'api');
     const until = async (check: () => Promise<boolean>) => {
       for (let i = 0; i < 100 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 200));
