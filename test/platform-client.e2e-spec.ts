@@ -77,9 +77,13 @@ describe('PlatformClient against the sandbox over HTTP', () => {
       expect(await failure(readonly.upsertDocument(DEMO.mainDc, doc('PO-5')))).toMatchObject({ errorClass: 'auth', status: 403 });
     });
 
-    it('classifies 502 and 503 as retryable, and 429 as retryable with its Retry-After', async () => {
-      await fault([{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502, count: 1 }, { method: 'GET', path: '/api/v2/organisations/*/documents', status: 429 }]);
-      expect(await failure(client.upsertDocument(DEMO.mainDc, doc('PO-6')))).toMatchObject({ errorClass: 'retryable', status: 502 });
+    it('classifies 502, 503, 504 and 408 as retryable, and 429 as retryable with its Retry-After', async () => {
+      const put = '/api/v2/organisations/*/documents/*';
+      await fault([
+        ...[502, 503, 504, 408].map((status) => ({ method: 'PUT', path: put, status, count: 1 })),
+        { method: 'GET', path: '/api/v2/organisations/*/documents', status: 429 },
+      ]);
+      for (const status of [502, 503, 504, 408]) expect(await failure(client.upsertDocument(DEMO.mainDc, doc('PO-6')))).toMatchObject({ errorClass: 'retryable', status });
       expect(await client.upsertDocument(DEMO.mainDc, doc('PO-6'))).toBe('created');
       expect(await failure(client.listDocuments(DEMO.mainDc))).toMatchObject({ errorClass: 'retryable', status: 429, retryAfterMs: 1000 });
     });
