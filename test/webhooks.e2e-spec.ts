@@ -161,6 +161,37 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect((await response.json()).details[0]).toMatch(/missing webhook-id, webhook-timestamp, webhook-signature headers/);
   });
 
+  it('refuses an HMAC webhook signed with another secret, and every webhook of a partner with no active secret', async () => {
+    const raw = JSON.stringify({ eventId: 'forged-1', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-02T08:00:00Z', minutes: 30, pallets: 2 } });
+    const post = (partner: string, header: string, signature: string): Promise<TestResponse> =>
+      fetch(`${spine.url}/v1/webhooks/${partner}`, { method: 'POST', headers: { 'content-type': 'application/json', [header]: signature }, body: raw });
+    // fast-freight verifies HMAC-SHA256 (hex, "sha256=") in X-TMS-Signature: a well-formed HMAC under another secret.
+    const [all, rejected] = await Promise.all([spine.messages.countBy({ partnerId: 'fast-freight' }), spine.messages.countBy({ partnerId: 'fast-freight', status: 'rejected' })]);
+    const forged = await post('fast-freight', 'x-tms-signature', `sha256=${createHmac('sha256', 'not-the-tms-secret').update(raw).digest('hex')}`);
+    expect(forged.status).toBe(401);
+    expect((await forged.json()).details).toEqual(['webhook verification failed: x-tms-signature does not match the sha256 HMAC of the body under any active secret']);
+    // Recorded as refused, and nothing else: no message was accepted for translation.
+    expect(await spine.messages.countBy({ partnerId: 'fast-freight', status: 'rejected' })).toBe(rejected + 1);
+    expect(await spine.messages.countBy({ partnerId: 'fast-freight' })).toBe(all + 1);
+
+    // A partner whose only secret has expired: even a signature made with that secret is refused.
+    await spine.app.get(PartnerRepository).upsert(
+      { id: 'lapsed-tms', name: 'Lapsed TMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'hmac', signatureHeader: 'x-sig' } } },
+      'api',
+    );
+    const secrets = spine.app.get(WebhookSecretRepository);
+    const { record } = await secrets.add('lapsed-tms', { secret: 'lapsed-secret-0123456789', label: 'lapsed' });
+    await secrets.expire('lapsed-tms', record.id);
+    for (const signature of [createHmac('sha256', 'lapsed-secret-0123456789').update(raw).digest('hex'), createHmac('sha256', '').update(raw).digest('hex'), 'anything']) {
+      const response = await post('lapsed-tms', 'x-sig', signature);
+      expect(response.status).toBe(401);
+      expect((await response.json()).details).toEqual(['webhook verification failed: the partner has no active webhook secret']);
+    }
+    await spine.app.get(RefusalLog).flush();
+    const lapsed = (await spine.messages.search({ partnerId: 'lapsed-tms', limit: 10 })).items;
+    expect(lapsed.map((m) => m.status)).toEqual(['rejected', 'rejected', 'rejected']);
+  });
+
   it('accepts both secrets while a rotation overlaps, and only the new one after the old expires', async () => {
     const secrets = spine.app.get(WebhookSecretRepository);
     const rotated = await secrets.add('acme-wms', { label: 'rotated' });

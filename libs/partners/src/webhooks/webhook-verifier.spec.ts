@@ -70,3 +70,45 @@ describe('verification from the headers alone (before the body is read)', () => 
     expect(verifyWebhook(hmac, ['s'], Buffer.from('{ }'), { 'x-sig': signature })).toMatchObject({ ok: false });
   });
 });
+
+describe('HMAC and API-key verification of the body, and partners without an active secret', () => {
+  const body = Buffer.from('{"eventId":"ev-1","type":"ping"}');
+  const hmacOf = (secret: string, data: Buffer, encoding: 'hex' | 'base64' = 'hex') => createHmac('sha256', secret).update(data).digest(encoding);
+
+  it('refuses a well-formed HMAC made with another secret, for the very same body', () => {
+    const hmac = { verification: 'hmac' as const, signatureHeader: 'x-tms-signature', prefix: 'sha256=' };
+    expect(verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': `sha256=${hmacOf('right-secret', body)}` })).toEqual({ ok: true });
+    expect(verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': `sha256=${hmacOf('wrong-secret', body)}` })).toEqual({
+      ok: false,
+      reason: 'x-tms-signature does not match the sha256 HMAC of the body under any active secret',
+    });
+    // Any other 64 hex digits, a truncated signature, or nothing after the prefix.
+    for (const given of [`sha256=${'0'.repeat(64)}`, `sha256=${hmacOf('right-secret', body).slice(0, 32)}`, 'sha256=']) {
+      expect({ given, verification: verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': given }) }).toEqual({ given, verification: { ok: false, reason: expect.any(String) } });
+    }
+  });
+
+  it('compares base64 HMACs exactly, and any one of several active secrets may match', () => {
+    const hmac = { verification: 'hmac' as const, encoding: 'base64' as const };
+    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('new', body, 'base64') })).toEqual({ ok: true });
+    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('newer', body, 'base64') })).toMatchObject({ ok: false });
+    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('new', body, 'hex') })).toMatchObject({ ok: false });
+  });
+
+  it('refuses every webhook of a partner with no active secret, whatever it is signed with', () => {
+    const reason = 'the partner has no active webhook secret';
+    const hmac = { verification: 'hmac' as const };
+    expect(verifyWebhook(hmac, [], body, { 'x-signature': hmacOf('', body) })).toEqual({ ok: false, reason });
+    expect(verifyWebhook(hmac, [], body, { 'x-signature': hmacOf('anything', body) })).toEqual({ ok: false, reason });
+    const apiKey = { verification: 'api-key' as const };
+    expect(verifyWebhook(apiKey, [], body, { 'x-api-key': '' })).toEqual({ ok: false, reason });
+    expect(verifyWebhook(apiKey, [], body, { 'x-api-key': 'any-key' })).toEqual({ ok: false, reason });
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const at = new Date();
+    const standard = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_1', at, body.toString()) };
+    expect(verifyWebhook({ verification: 'standard-webhooks' }, [], body, standard)).toEqual({ ok: false, reason });
+    for (const verification of ['hmac', 'api-key', 'standard-webhooks'] as const) {
+      expect(verifyWebhookHeaders({ verification }, [], { 'x-signature': 'x', 'x-api-key': 'x', ...standard })).toEqual({ ok: false, reason, bySecret: true });
+    }
+  });
+});
