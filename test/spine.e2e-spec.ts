@@ -249,6 +249,32 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect(replayed).toMatchObject({ replayOf: messageId, channel: 'replay' });
   });
 
+  it('replays failed-only as just the failed operations of a message of several, leaving the delivered ones alone', async () => {
+    // FO-2 and FO-4 are refused once (a permanent 400); FO-1 and FO-3 are delivered.
+    const rules = ['FO-2', 'FO-4'].map((id) => ({ method: 'PUT', path: `/api/v2/organisations/*/documents/${id}`, status: 400, count: 1 }));
+    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
+    const ids = ['FO-1', 'FO-2', 'FO-3', 'FO-4'];
+    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: ids.map((id) => upsert(document(id))) } })).json();
+    expect(await spine.waitForStatus(messageId, ['failed', 'delivered', 'partially_failed'])).toBe('partially_failed');
+    const operations = spine.app.get(OperationRepository);
+    const statusOf = async (id: string) => Object.fromEntries((await operations.listByMessage(id)).map((op) => [op.targetId, op.status]));
+    expect(await statusOf(messageId)).toEqual({ 'FO-1': 'delivered', 'FO-2': 'failed', 'FO-3': 'delivered', 'FO-4': 'failed' });
+    const puts = async () => {
+      const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
+      const put = stats.requests['PUT /api/v2/organisations/:orgId/documents/:docId'] ?? {};
+      return Object.entries(put).reduce((sum, [status, n]) => sum + (status.startsWith('2') ? Number(n) : 0), 0);
+    };
+    const before = await puts();
+
+    const retry = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'failed-only' } })).json();
+    expect(await spine.waitForStatus(retry.messageId, ['failed', 'delivered', 'partially_failed'])).toBe('delivered');
+    // The replay carries the two failed operations, in order, and nothing else: two more writes, not four.
+    expect((await operations.listByMessage(retry.messageId)).map((op) => op.targetId)).toEqual(['FO-2', 'FO-4']);
+    expect(JSON.parse((await spine.messages.findById(retry.messageId))!.rawPayload).operations.map((op: { document: { id: string } }) => op.document.id)).toEqual(['FO-2', 'FO-4']);
+    expect(await puts()).toBe(before + 2);
+    expect(await statusOf(messageId)).toEqual({ 'FO-1': 'delivered', 'FO-2': 'failed', 'FO-3': 'delivered', 'FO-4': 'failed' });
+  });
+
   it('skips in bulk what was already replayed successfully (dry run and real run alike), unless told to include it', async () => {
     const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('R-1', { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] } })).json();
     expect(await spine.waitForStatus(messageId, ['failed', 'delivered'])).toBe('failed');

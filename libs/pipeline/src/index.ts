@@ -16,5 +16,7 @@ export * from './pipeline.module';
 export * from './ingress/accept-message';
 export * from './core.module';
 export * from './worker.runner';
+export * from './job-handlers';
+export * from './schedules';
 export * from './queue-health';
 export * from './export/run-export';

@@ -10,7 +10,9 @@ import { DeliverOperation } from './delivery/deliver-operation';
 import { MessageQueues } from './message-queues';
 import { BulkReplays } from './replay/bulk-replay';
 import { ReplayMessage } from './replay/replay-message';
+import { PipelineJobHandlers } from './job-handlers';
 import { RetryPolicy } from './retry-policy';
+import { Schedules } from './schedules';
 import { SweepStuck } from './sweep/sweep-stuck';
 import { PurgeExpired } from './retention/purge-expired';
 import { AcknowledgmentOutbox, TranslateMessage } from './translate/translate-message';
@@ -122,8 +124,10 @@ class ConnectionsCloser implements OnApplicationShutdown {
       inject: [PartnerRepository, MessageRepository, PartnerFileRepository, WebhookSecretRepository, PlatformAccounts],
       useFactory: (p: PartnerRepository, m: MessageRepository, f: PartnerFileRepository, w: WebhookSecretRepository, a: PlatformAccounts) => new RunExport(p, m, f, w, a),
     },
+    Schedules,
+    PipelineJobHandlers,
     ConnectionsCloser,
   ],
-  exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, PurgeExpired, ReplayMessage, BulkReplays],
+  exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, PurgeExpired, ReplayMessage, BulkReplays, Schedules, PipelineJobHandlers],
 })
 export class PipelineModule {}

@@ -45,12 +45,34 @@ export interface BatchJobData {
   submittedAt?: string;
 }
 
-export type SweepJobData = Record<string, never>;
+/** A sweep; `staleMs` overrides the configured staleness (the sweep right after Redis returns looks at everything). */
+export interface SweepJobData {
+  staleMs?: number;
+}
 
 /** One bulk replay run (its `replay_run` row holds the filter, the options and the progress). */
 export interface ReplayRunJobData {
   runId: string;
 }
+
+/** A run of one partner export (scheduled, or added by hand). */
+export interface ExportJobData {
+  partnerId: string;
+  exportId: string;
+  /** The run's export message once recorded, so a retried run delivers that file again instead of recording another. */
+  messageId?: string;
+}
+
+/** Each queue's job data: the job handler table (job-handlers.ts) is typed by it. */
+export interface JobDataByQueue {
+  translate: TranslateJobData;
+  deliver: DeliverJobData;
+  batch: BatchJobData;
+  sweep: SweepJobData;
+  export: ExportJobData;
+  replay: ReplayRunJobData;
+}
+export type JobDataOf<Q extends QueueName> = JobDataByQueue[Q];
 
 export const translateJobId = (messageId: string) => messageId;
 /** A translate job for messages of one ingress commit. */

@@ -3,14 +3,9 @@ import { MessageRepository } from '@dockbridge/audit';
 import { PartnerExportSettings, PartnerFileRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
 import { MAX_PAGE_SIZE, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
 
-const POST_TIMEOUT_MS = 30_000;
+import type { ExportJobData } from '../queues';
 
-export interface ExportJobData {
-  partnerId: string;
-  exportId: string;
-  /** The run's export message once recorded, so a retried run delivers that file again instead of recording another. */
-  messageId?: string;
-}
+const POST_TIMEOUT_MS = 30_000;
 
 /** Records of a CSV text: line breaks outside quotes (RFC 4180 fields may hold line breaks). */
 export function csvRecords(text: string): string[] {

@@ -122,13 +122,15 @@ describe('BulkReplays.execute', () => {
     expect([...made.values()].every((runIds) => runIds.length === 1)).toBe(true);
   });
 
-  it('records the run failed with the reason on its last try', async () => {
+  it('leaves the run running on a failure, and records it failed with the reason when its job gives up', async () => {
     const { bulk, runs } = setUp(10, () => {
       throw new Error('database unavailable');
     });
-    await expect(bulk.execute(RUN_ID, false)).rejects.toThrow('database unavailable');
+    const failure = await bulk.execute(RUN_ID).catch((error: Error) => error);
+    expect(failure).toMatchObject({ message: 'database unavailable' });
     expect(runs.run.status).toBe('running');
-    await expect(bulk.execute(RUN_ID, true)).rejects.toBeInstanceOf(UnrecoverableError);
+    // The job runner decides the try was the last and calls fail once.
+    await bulk.fail(RUN_ID, failure);
     expect(runs.run).toMatchObject({ status: 'failed', error: 'database unavailable' });
   });
 });

@@ -58,19 +58,14 @@ export class BulkReplays {
     await this.queues.enqueueReplayRuns([runId]);
   }
 
-  /**
-   * Runs (or resumes) the run to its end. A failure is thrown for the job to be retried; on the last
-   * try the run is recorded `failed` with it.
-   */
-  async execute(runId: string, isLastTry = false): Promise<ReplayRun | null> {
-    try {
-      return await this.run(runId);
-    } catch (error) {
-      if (error instanceof UnrecoverableError) throw error;
-      if (!isLastTry) throw error;
-      await this.runs.fail(runId, (error as Error).message).catch(() => undefined);
-      throw new UnrecoverableError((error as Error).message);
-    }
+  /** Runs (or resumes) the run to its end. A failure is thrown for the job to be retried. */
+  async execute(runId: string): Promise<ReplayRun | null> {
+    return this.run(runId);
+  }
+
+  /** The run's job gave up (its last try failed): the run ends `failed` with the reason. */
+  async fail(runId: string, error: unknown): Promise<void> {
+    await this.runs.fail(runId, error instanceof Error ? error.message : String(error));
   }
 
   private async run(runId: string): Promise<ReplayRun | null> {
