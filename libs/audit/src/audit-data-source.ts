@@ -15,8 +15,8 @@ export interface AuditDatabaseOptions {
   migrationsRun: boolean;
   logging?: boolean;
   /** Entities and migrations of the other stores that share this database (partners). */
-  extraEntities?: Function[];
-  extraMigrations?: Function[];
+  extraEntities?: (new (...args: never[]) => unknown)[];
+  extraMigrations?: (new (...args: never[]) => unknown)[];
   /** Postgres connections per process (each ingest commits on its own: more connections, more group commit). */
   poolSize?: number;
 }
@@ -39,9 +39,9 @@ export function auditDataSourceOptions(options: AuditDatabaseOptions): DataSourc
     synchronize: false,
     logging: options.logging ?? false,
   };
-  if (options.url) return { ...common, url: options.url, applicationName: 'dockbridge', extra: { max: options.poolSize ?? 20 } };
+  if (options.url) { return { ...common, url: options.url, applicationName: 'dockbridge', extra: { max: options.poolSize ?? 20 } }; }
 
-  if (!options.dataDir.includes('://')) mkdirSync(options.dataDir, { recursive: true });
+  if (!options.dataDir.includes('://')) { mkdirSync(options.dataDir, { recursive: true }); }
   new PGliteDriver({ dataDir: options.dataDir }); // hands the options to typeorm-pglite's process-wide instance
   return { ...common, driver: { Pool: SerialPGlitePool } };
 }
@@ -78,6 +78,6 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
 export async function openAuditDataSource(options: ReturnType<typeof auditDataSourceOptions>): Promise<DataSource> {
   const dataSource = new DataSource({ ...options, migrationsRun: false });
   await dataSource.initialize();
-  if (options.migrationsRun) await runMigrations(dataSource);
+  if (options.migrationsRun) { await runMigrations(dataSource); }
   return dataSource;
 }

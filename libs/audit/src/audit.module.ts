@@ -10,6 +10,7 @@ import { ReplayRunRepository } from './replay-run.repository';
 export interface AuditModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
   inject?: InjectionToken[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest's own factory signature
   useFactory: (...args: any[]) => AuditDatabaseOptions | Promise<AuditDatabaseOptions>;
 }
 

@@ -55,4 +55,5 @@ export type Actor = 'gateway' | 'worker' | 'sweeper' | `operator:${string}`;
 export const EXCERPT_MAX_CHARS = 2000;
 
 /** A jsonb object. Values are `any` because TypeORM's insert types cannot carry `unknown`; narrow when reading. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 export type JsonObject = Record<string, any>;

@@ -11,7 +11,7 @@ export class InterchangeRepository {
    * cannot both pass.
    */
   async claim(partnerId: string, keys: readonly string[], messageId: string, windowDays: number): Promise<Set<string>> {
-    if (keys.length === 0) return new Set();
+    if (keys.length === 0) { return new Set(); }
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`interchange:${partnerId}`]);
       const rows: { interchange_key: string }[] = await manager.query(

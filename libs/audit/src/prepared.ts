@@ -15,6 +15,6 @@ export interface NamedStatement {
  */
 export async function queryPrepared<Row>(dataSource: DataSource, statement: NamedStatement, values: unknown[]): Promise<Row[]> {
   const pool = (dataSource.driver as PostgresDriver).master as Pool | SerialPGlitePool;
-  if (pool instanceof SerialPGlitePool) return dataSource.query(statement.text, values);
+  if (pool instanceof SerialPGlitePool) { return dataSource.query(statement.text, values); }
   return (await pool.query({ ...statement, values })).rows;
 }

@@ -40,7 +40,7 @@ export class ReplayRunRepository {
   }
 
   async findById(id: string): Promise<ReplayRun | null> {
-    if (!isUuid(id)) return null;
+    if (!isUuid(id)) { return null; }
     return this.dataSource.manager.findOneBy(ReplayRun, { id });
   }
 
@@ -54,7 +54,7 @@ export class ReplayRunRepository {
    * is still live: two workers never run one run at once, and a crashed worker's claim lapses.
    */
   async claim(id: string, owner: string, leaseMs: number): Promise<ReplayRunClaim> {
-    if (!isUuid(id)) return { outcome: 'missing' };
+    if (!isUuid(id)) { return { outcome: 'missing' }; }
     const [claimed]: { id: string }[] = await this.dataSource.query(
       `WITH claimed AS (
          UPDATE replay_run SET status = 'running', started_at = coalesce(started_at, now()), claimed_by = $2,
@@ -65,8 +65,8 @@ export class ReplayRunRepository {
       [id, owner, leaseMs],
     );
     const run = await this.findById(id);
-    if (!run) return { outcome: 'missing' };
-    if (claimed) return { outcome: 'claimed', run };
+    if (!run) { return { outcome: 'missing' }; }
+    if (claimed) { return { outcome: 'claimed', run }; }
     return { outcome: run.status === 'completed' || run.status === 'failed' ? 'finished' : 'busy', run };
   }
 
@@ -82,13 +82,13 @@ export class ReplayRunRepository {
 
   /** Lets go of the claim (a failure the job will retry): the next try need not wait for it to lapse. */
   async release(id: string, owner: string): Promise<void> {
-    if (!isUuid(id)) return;
+    if (!isUuid(id)) { return; }
     await this.dataSource.query(`UPDATE replay_run SET claimed_by = NULL, claimed_until = NULL, updated_at = now() WHERE id = $1 AND claimed_by = $2`, [id, owner]);
   }
 
   /** Ends a run that has not ended `failed` with the reason (whoever holds it). */
   async fail(id: string, error: string): Promise<void> {
-    if (!isUuid(id)) return;
+    if (!isUuid(id)) { return; }
     await this.dataSource.query(
       `UPDATE replay_run SET status = 'failed', error = $2, finished_at = now(), claimed_by = NULL, claimed_until = NULL, updated_at = now()
        WHERE id = $1 AND status IN ('queued', 'running')`,
@@ -109,7 +109,7 @@ export class ReplayRunRepository {
   /** Of these originals, those this run already replayed, each with its replay's id. */
   async replaysByRun(runId: string, originalIds: readonly string[]): Promise<Map<string, string>> {
     const valid = originalIds.filter(isUuid);
-    if (valid.length === 0) return new Map();
+    if (valid.length === 0) { return new Map(); }
     const rows: { replay_of: string; id: string }[] = await this.dataSource.query(
       `SELECT replay_of, id FROM message WHERE replay_of = ANY($1::uuid[]) AND metadata->'replay'->>'run' = $2`,
       [valid, runId],

@@ -3,10 +3,10 @@ import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, IsUUID, M
 
 /** "on", "true", "1", "yes" (any case) are true; "off", "false", "0", "no" false; anything else stays as is and fails validation. */
 const toBoolean = ({ value }: { value: unknown }) => {
-  if (typeof value !== 'string') return value;
+  if (typeof value !== 'string') { return value; }
   const v = value.trim().toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(v)) return true;
-  if (['off', 'false', '0', 'no'].includes(v)) return false;
+  if (['on', 'true', '1', 'yes'].includes(v)) { return true; }
+  if (['off', 'false', '0', 'no'].includes(v)) { return false; }
   return value;
 };
 

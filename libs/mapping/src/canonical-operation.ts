@@ -154,12 +154,12 @@ export function checkCanonicalMessage(plain: unknown): CanonicalMessageCheck {
   const list = (plain as { operations?: unknown } | null)?.operations;
   // class-validator lets an array through where a nested object is expected (`[[]]`): refuse it by name.
   const notObjects = Array.isArray(list) ? list.flatMap((op, i) => (typeof op === 'object' && op !== null && !Array.isArray(op) ? [] : [`operations[${i}] must be an object`])) : [];
-  if (notObjects.length) return { ok: false, problems: notObjects };
+  if (notObjects.length) { return { ok: false, problems: notObjects }; }
   const result = validatePlain(CanonicalMessageDto, plain);
-  if (!result.ok) return result;
+  if (!result.ok) { return result; }
   // Postgres text and jsonb hold neither U+0000 nor an unpaired surrogate: refuse them here, where the sender can be told.
   const unstorable = unstorableText(plain);
-  if (unstorable) return { ok: false, problems: [unstorable] };
+  if (unstorable) { return { ok: false, problems: [unstorable] }; }
   const operations = (plain as { operations: CanonicalOperation[] }).operations;
   const both = operations.flatMap((op, i) =>
     op.kind === 'booking.create' && 'booking' in op && 'bookingEntityRef' in op ? [`operations[${i}]: give booking or bookingEntityRef, not both`] : [],
@@ -178,10 +178,10 @@ export function organisationScopeProblems(operations: readonly CanonicalOperatio
   const problems: string[] = [];
   let more = 0;
   operations.forEach((op, i) => {
-    if (allowed.has(String(op.organisationId).toLowerCase())) return;
-    if (problems.length < MAX_SCOPE_PROBLEMS) problems.push(`operations[${i}] (${op.kind}) acts on organisation ${op.organisationId}, which this partner may not act on`);
-    else more++;
+    if (allowed.has(String(op.organisationId).toLowerCase())) { return; }
+    if (problems.length < MAX_SCOPE_PROBLEMS) { problems.push(`operations[${i}] (${op.kind}) acts on organisation ${op.organisationId}, which this partner may not act on`); }
+    else { more++; }
   });
-  if (more > 0) problems.push(`and ${more} more operations on organisations this partner may not act on`);
+  if (more > 0) { problems.push(`and ${more} more operations on organisations this partner may not act on`); }
   return problems;
 }

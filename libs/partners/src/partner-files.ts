@@ -77,7 +77,7 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
       .map((entry) => entry.name)
       .sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: [], problems: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') { return { profiles: [], problems: [] }; }
     throw error;
   }
 
@@ -163,15 +163,15 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
     const webhookSecrets: PartnerFile['webhookSecrets'] = [];
     (dto.webhookSecrets ?? []).forEach((entry, i) => {
       const secret = env[entry.secretEnv]?.trim();
-      if (secret) webhookSecrets.push({ label: entry.label, secret });
-      else problems.push(problem(file, `webhookSecrets[${i}].secretEnv`, `environment variable ${entry.secretEnv} is not set; secret "${entry.label}" was not imported`));
+      if (secret) { webhookSecrets.push({ label: entry.label, secret }); }
+      else { problems.push(problem(file, `webhookSecrets[${i}].secretEnv`, `environment variable ${entry.secretEnv} is not set; secret "${entry.label}" was not imported`)); }
     });
 
     const sftpUsers: PartnerFile['sftpUsers'] = [];
     (dto.sftpUsers ?? []).forEach((entry, i) => {
       const password = entry.passwordEnv ? env[entry.passwordEnv] : undefined;
-      if (entry.passwordEnv && !password) problems.push(problem(file, `sftpUsers[${i}].passwordEnv`, `environment variable ${entry.passwordEnv} is not set; the password of ${entry.username} was not imported`));
-      if (password || entry.publicKey) sftpUsers.push({ username: entry.username, password, publicKey: entry.publicKey });
+      if (entry.passwordEnv && !password) { problems.push(problem(file, `sftpUsers[${i}].passwordEnv`, `environment variable ${entry.passwordEnv} is not set; the password of ${entry.username} was not imported`)); }
+      if (password || entry.publicKey) { sftpUsers.push({ username: entry.username, password, publicKey: entry.publicKey }); }
     });
 
     profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete, mapping, webhookSecrets, sftpUsers, sha256: hash.digest('hex') });
@@ -229,17 +229,17 @@ export async function applyPartnerFile(repo: PartnerRepository, entry: PartnerFi
     await repo.recordConflict(profile.id, file);
     return { outcome: 'conflict', conflict: { partnerId: profile.id, file, message: conflictMessage(profile.id, file) }, problems };
   };
-  if (existing?.source === 'api') return conflict();
+  if (existing?.source === 'api') { return conflict(); }
 
   const stored = existing ? await repo.fileSha256(profile.id) : undefined;
   const unchanged = !force && existing !== null && stored === sha256;
   if (unchanged) {
-    if (existing.file !== file) await repo.recordFileApplied(profile.id, file, sha256);
+    if (existing.file !== file) { await repo.recordFileApplied(profile.id, file, sha256); }
   } else {
-    if (!(await repo.applyFile(profile, file))) return conflict(); // adopted meanwhile
+    if (!(await repo.applyFile(profile, file))) { return conflict(); } // adopted meanwhile
     if (mapping !== undefined && options.mappings) {
       const keepPublished = !force && existing !== null && stored === null && (await options.mappings.hasVersion(profile.id, mapping));
-      if (!keepPublished) await options.mappings.publish(profile.id, mapping);
+      if (!keepPublished) { await options.mappings.publish(profile.id, mapping); }
     }
   }
 
@@ -248,14 +248,14 @@ export async function applyPartnerFile(repo: PartnerRepository, entry: PartnerFi
     // and one that was expired or revoked is never brought back by a restart.
     for (const { label, secret } of webhookSecrets) {
       const status = await options.secrets.statusOf(profile.id, secret);
-      if (status === 'unknown') await options.secrets.add(profile.id, { label, secret });
-      if (status === 'ended') problems.push(problem(file, 'webhookSecrets', `secret "${label}" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret`));
+      if (status === 'unknown') { await options.secrets.add(profile.id, { label, secret }); }
+      if (status === 'ended') { problems.push(problem(file, 'webhookSecrets', `secret "${label}" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret`)); }
     }
   }
   for (const user of options.sftp ? sftpUsers : []) {
     try {
-      if (user.password) await options.sftp!.setPassword(profile.id, user.username, user.password);
-      if (user.publicKey) await options.sftp!.addPublicKey(profile.id, user.username, user.publicKey);
+      if (user.password) { await options.sftp!.setPassword(profile.id, user.username, user.password); }
+      if (user.publicKey) { await options.sftp!.addPublicKey(profile.id, user.username, user.publicKey); }
     } catch (error) {
       problems.push(problem(file, 'sftpUsers', (error as Error).message));
     }
@@ -263,7 +263,7 @@ export async function applyPartnerFile(repo: PartnerRepository, entry: PartnerFi
   const sync = await repo.syncConfigKeys(profile.id, keys, { revokeUnlisted: keysComplete });
   problems.push(...sync.refused.map((r) => problem(file, 'apiKeys', r.reason)));
   // Last, so a failure above leaves the old hash and the next start applies the file again.
-  if (!unchanged) await repo.recordFileApplied(profile.id, file, sha256);
+  if (!unchanged) { await repo.recordFileApplied(profile.id, file, sha256); }
   return { outcome: unchanged ? 'unchanged' : 'imported', problems };
 }
 
@@ -279,8 +279,8 @@ export async function importPartners(repo: PartnerRepository, dir: string, optio
   for (const entry of profiles) {
     const applied = await applyPartnerFile(repo, entry, options);
     problems.push(...applied.problems);
-    if (applied.outcome === 'conflict') result.conflicts.push(applied.conflict);
-    else result[applied.outcome].push(entry.profile.id);
+    if (applied.outcome === 'conflict') { result.conflicts.push(applied.conflict); }
+    else { result[applied.outcome].push(entry.profile.id); }
   }
   await repo.clearConflicts(result.conflicts.map((c) => c.partnerId));
   return result;

@@ -172,7 +172,7 @@ export function validateDto<T extends object>(cls: new () => T, plain: unknown):
 export function toProfileInput(dto: PartnerProfileDto): PartnerProfileInput {
   const settings: PartnerSettings = {};
   for (const [key, value] of Object.entries(dto.settings ?? {})) {
-    if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
+    if (value !== undefined) { (settings as Record<string, unknown>)[key] = value; }
   }
   return {
     id: dto.id,

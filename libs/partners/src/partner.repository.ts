@@ -60,7 +60,7 @@ function toSummary(row: PartnerApiKeyEntity): ApiKeySummary {
 
 function requireLabel(label: string): string {
   const trimmed = typeof label === 'string' ? label.trim() : '';
-  if (!trimmed) throw new RangeError('An API key needs a label');
+  if (!trimmed) { throw new RangeError('An API key needs a label'); }
   return trimmed;
 }
 
@@ -92,7 +92,7 @@ export class PartnerRepository {
    */
   async upsertFromApi(profile: PartnerProfileInput): Promise<PartnerProfile> {
     const written = await this.write(profile, { source: 'api', file: null, guard: 'api' });
-    if (written) return written;
+    if (written) { return written; }
     const owner = await this.dataSource.manager.findOneBy(PartnerEntity, { id: profile.id });
     throw new PartnerOwnedByFileError(profile.id, owner?.file ?? null);
   }
@@ -107,7 +107,7 @@ export class PartnerRepository {
 
   /** The hash of what was last applied from the partner's file; null when none was recorded (or API-owned), undefined for no partner. */
   async fileSha256(id: string): Promise<string | null | undefined> {
-    if (!PARTNER_ID_PATTERN.test(id)) return undefined;
+    if (!PARTNER_ID_PATTERN.test(id)) { return undefined; }
     const [row]: { file_sha256: string | null }[] = await this.dataSource.query(`SELECT file_sha256 FROM partner WHERE id = $1`, [id]);
     return row ? row.file_sha256 : undefined;
   }
@@ -138,7 +138,7 @@ export class PartnerRepository {
    * as a conflict at each start while it exists. Adopting an API-owned partner changes nothing.
    */
   async adopt(id: string): Promise<PartnerProfile> {
-    if (!PARTNER_ID_PATTERN.test(id)) throw new PartnerNotFoundError(id);
+    if (!PARTNER_ID_PATTERN.test(id)) { throw new PartnerNotFoundError(id); }
     await this.dataSource.query(
       `UPDATE partner SET source = 'api', conflict_file = file, conflict_at = CASE WHEN file IS NULL THEN NULL ELSE $2::timestamptz END,
               file = NULL, file_sha256 = NULL, updated_at = $2
@@ -146,7 +146,7 @@ export class PartnerRepository {
       [id, this.now()],
     );
     const row = await this.dataSource.manager.findOneBy(PartnerEntity, { id });
-    if (!row) throw new PartnerNotFoundError(id);
+    if (!row) { throw new PartnerNotFoundError(id); }
     return toProfile(row);
   }
 
@@ -155,7 +155,7 @@ export class PartnerRepository {
    * Returns null when the partner does not exist.
    */
   async release(id: string, file: string): Promise<PartnerProfile | null> {
-    if (!PARTNER_ID_PATTERN.test(id)) return null;
+    if (!PARTNER_ID_PATTERN.test(id)) { return null; }
     await this.dataSource.query(
       `UPDATE partner SET source = 'file', file = $2, file_sha256 = NULL, conflict_file = NULL, conflict_at = NULL, updated_at = $3 WHERE id = $1`,
       [id, file, this.now()],
@@ -171,7 +171,7 @@ export class PartnerRepository {
     profile: PartnerProfileInput,
     options: { source: PartnerSource; file: string | null; guard: 'none' | PartnerSource },
   ): Promise<PartnerProfile | null> {
-    if (!PARTNER_ID_PATTERN.test(profile.id)) throw new RangeError(`Invalid partner id: ${profile.id}`);
+    if (!PARTNER_ID_PATTERN.test(profile.id)) { throw new RangeError(`Invalid partner id: ${profile.id}`); }
     const now = this.now();
     const guard = options.guard === 'none' ? '' : `WHERE partner.source = '${options.guard}'`;
     const rows: unknown[] = await this.dataSource.query(
@@ -203,12 +203,12 @@ export class PartnerRepository {
         now,
       ],
     );
-    if (rows.length === 0) return null;
+    if (rows.length === 0) { return null; }
     return toProfile(await this.dataSource.manager.findOneByOrFail(PartnerEntity, { id: profile.id }));
   }
 
   async findById(id: string): Promise<PartnerProfile | null> {
-    if (!PARTNER_ID_PATTERN.test(id)) return null;
+    if (!PARTNER_ID_PATTERN.test(id)) { return null; }
     const row = await this.dataSource.manager.findOneBy(PartnerEntity, { id });
     return row ? toProfile(row) : null;
   }
@@ -221,9 +221,9 @@ export class PartnerRepository {
 
   /** Turns a partner on or off; a disabled partner's keys authenticate nothing. */
   async setEnabled(id: string, enabled: boolean): Promise<PartnerProfile> {
-    if (!PARTNER_ID_PATTERN.test(id)) throw new PartnerNotFoundError(id);
+    if (!PARTNER_ID_PATTERN.test(id)) { throw new PartnerNotFoundError(id); }
     const result = await this.dataSource.manager.update(PartnerEntity, { id }, { enabled, updatedAt: this.now() });
-    if (!result.affected) throw new PartnerNotFoundError(id);
+    if (!result.affected) { throw new PartnerNotFoundError(id); }
     return toProfile(await this.dataSource.manager.findOneByOrFail(PartnerEntity, { id }));
   }
 
@@ -252,11 +252,11 @@ export class PartnerRepository {
 
   /** Revokes a key for good (a revoked key is never accepted or re-imported). Revoking twice is harmless. */
   async revokeApiKey(partnerId: string, keyId: string): Promise<ApiKeySummary> {
-    if (!UUID.test(keyId)) throw new ApiKeyNotFoundError(partnerId, keyId);
+    if (!UUID.test(keyId)) { throw new ApiKeyNotFoundError(partnerId, keyId); }
     const manager = this.dataSource.manager;
     await manager.update(PartnerApiKeyEntity, { id: keyId, partnerId, revokedAt: IsNull() }, { revokedAt: this.now() });
     const row = await manager.findOneBy(PartnerApiKeyEntity, { id: keyId, partnerId });
-    if (!row) throw new ApiKeyNotFoundError(partnerId, keyId);
+    if (!row) { throw new ApiKeyNotFoundError(partnerId, keyId); }
     return toSummary(row);
   }
 
@@ -275,16 +275,16 @@ export class PartnerRepository {
    * at most once a minute per key.
    */
   async authenticate(plaintextKey: string): Promise<PartnerProfile | null> {
-    if (!isApiKeyFormat(plaintextKey)) return null;
+    if (!isApiKeyFormat(plaintextKey)) { return null; }
     const hash = hashApiKey(plaintextKey);
     const key = await this.dataSource.manager.findOneBy(PartnerApiKeyEntity, { keyHash: hash });
     // The index lookup already matched; the constant-time compare is a second check that does not
     // depend on how the database compares strings.
-    if (!key || !sameHash(key.keyHash, hash)) return null;
+    if (!key || !sameHash(key.keyHash, hash)) { return null; }
     const now = this.now();
-    if (key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) return null;
+    if (key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) { return null; }
     const partner = await this.dataSource.manager.findOneBy(PartnerEntity, { id: key.partnerId });
-    if (!partner?.enabled) return null;
+    if (!partner?.enabled) { return null; }
 
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       // Conditional, so replicas racing on the same key write once.
@@ -303,9 +303,9 @@ export class PartnerRepository {
    * key, a key revoked before, or a key of another partner.
    */
   async importKey(partnerId: string, plaintextKey: string, label: string, expiresAt: Date | null = null): Promise<ApiKeySummary> {
-    if (!isApiKeyFormat(plaintextKey)) throw new ApiKeyRejectedError(partnerId, 'not a dbk_ key (dbk_ + 43 base64url characters)');
+    if (!isApiKeyFormat(plaintextKey)) { throw new ApiKeyRejectedError(partnerId, 'not a dbk_ key (dbk_ + 43 base64url characters)'); }
     const result = await this.syncKeys(partnerId, [{ label, sha256: hashApiKey(plaintextKey), keyPrefix: apiKeyDisplayPrefix(plaintextKey), expiresAt }], false);
-    if (result.refused.length) throw new ApiKeyRejectedError(partnerId, result.refused[0].reason);
+    if (result.refused.length) { throw new ApiKeyRejectedError(partnerId, result.refused[0].reason); }
     return result.keys[0];
   }
 
@@ -330,7 +330,7 @@ export class PartnerRepository {
   ): Promise<ConfigKeySync> {
     for (const key of keys) {
       requireLabel(key.label);
-      if (!isSha256Hex(key.sha256)) throw new ApiKeyRejectedError(partnerId, `${key.label}: not a lowercase hex SHA-256`);
+      if (!isSha256Hex(key.sha256)) { throw new ApiKeyRejectedError(partnerId, `${key.label}: not a lowercase hex SHA-256`); }
     }
     const now = this.now();
     return this.dataSource.transaction(async (manager) => {
@@ -389,7 +389,7 @@ export class PartnerRepository {
     const rows: unknown[] = PARTNER_ID_PATTERN.test(partnerId)
       ? await manager.query(`SELECT id FROM partner WHERE id = $1 FOR UPDATE`, [partnerId])
       : [];
-    if (rows.length === 0) throw new PartnerNotFoundError(partnerId);
+    if (rows.length === 0) { throw new PartnerNotFoundError(partnerId); }
   }
 
   private async insertKey(

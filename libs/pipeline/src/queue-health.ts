@@ -56,7 +56,7 @@ export class QueueHealth implements OnApplicationBootstrap, OnApplicationShutdow
         this.queues.depths(),
         new Promise((_, reject) => (timeout = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS))),
       ]);
-      if (this.lastWarning > 0) this.logger.log({ msg: 'queues reachable again', downSince: this.current.downSince });
+      if (this.lastWarning > 0) { this.logger.log({ msg: 'queues reachable again', downSince: this.current.downSince }); }
       this.lastWarning = 0;
       this.current = { up: true, checkedAt: new Date().toISOString() };
     } catch (error) {

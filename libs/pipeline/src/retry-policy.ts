@@ -61,7 +61,7 @@ export class RetryPolicy {
 
   /** Whether the try now running is the last: the cap is reached, or the next one would start past the horizon. */
   isLastTry(job: TryOf, now = Date.now()): boolean {
-    if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) return true;
+    if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) { return true; }
     const longestNextDelay = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** job.attemptsMade);
     return now + longestNextDelay - job.timestamp > this.options.retryHorizonMs;
   }
@@ -77,7 +77,7 @@ export class RetryPolicy {
    * BullMQ stops at once.
    */
   static toJobError(error: unknown, final = false): Error {
-    if ((error instanceof PlatformCallError && !error.retryable) || final) return new UnrecoverableError(error instanceof Error ? error.message : String(error));
+    if ((error instanceof PlatformCallError && !error.retryable) || final) { return new UnrecoverableError(error instanceof Error ? error.message : String(error)); }
     return error instanceof Error ? error : new Error(String(error));
   }
 }

@@ -167,23 +167,23 @@ export const describeValidationErrors = (errors: ValidationError[], prefix = '')
 export function unstorableText(plain: unknown, path = ''): string | null {
   const at = path || 'body';
   if (typeof plain === 'string') {
-    if (plain.includes('\u0000')) return `${at} contains the NUL character (\\u0000), which cannot be stored`;
+    if (plain.includes('\u0000')) { return `${at} contains the NUL character (\\u0000), which cannot be stored`; }
     // An unpaired UTF-16 surrogate: JSON can carry one (`"\\ud800"`), Postgres text and jsonb cannot.
-    if (!(plain as string & { isWellFormed(): boolean }).isWellFormed()) return `${at} contains an unpaired UTF-16 surrogate (not valid Unicode), which cannot be stored`;
+    if (!(plain as string & { isWellFormed(): boolean }).isWellFormed()) { return `${at} contains an unpaired UTF-16 surrogate (not valid Unicode), which cannot be stored`; }
     return null;
   }
-  if (typeof plain !== 'object' || plain === null) return null;
+  if (typeof plain !== 'object' || plain === null) { return null; }
   if (Array.isArray(plain)) {
     for (let i = 0; i < plain.length; i++) {
       const problem = unstorableText(plain[i], `${at}[${i}]`);
-      if (problem) return problem;
+      if (problem) { return problem; }
     }
     return null;
   }
   for (const [key, value] of Object.entries(plain)) {
     const field = path ? `${path}.${key}` : key;
     const problem = unstorableText(key, `${at}: the field name ${JSON.stringify(key)}`) ?? unstorableText(value, field);
-    if (problem) return problem;
+    if (problem) { return problem; }
   }
   return null;
 }

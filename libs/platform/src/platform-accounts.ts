@@ -23,12 +23,12 @@ export class PlatformAccounts {
 
   constructor(options: PlatformAccountsOptions) {
     const make = (baseUrl: string, token: string) => new PlatformClient({ baseUrl, token, timeoutMs: options.timeoutMs });
-    if (options.token) this.fallback = make(options.baseUrl, options.token);
+    if (options.token) { this.fallback = make(options.baseUrl, options.token); }
     for (const account of options.accounts) {
-      if (!account.token) continue;
+      if (!account.token) { continue; }
       const client = make(account.baseUrl ?? options.baseUrl, account.token);
       this.byName.set(account.name, client);
-      for (const id of account.organisationIds) this.byOrganisation.set(id, client);
+      for (const id of account.organisationIds) { this.byOrganisation.set(id, client); }
     }
   }
 
@@ -38,7 +38,8 @@ export class PlatformAccounts {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...new Set([this.fallback, ...this.byName.values()])].map((client) => client?.close()));
+    const clients = new Set([this.fallback, ...this.byName.values()]);
+    await Promise.all([...clients].flatMap((client) => (client ? [client.close()] : [])));
   }
 
   /** Any configured client (health checks). */

@@ -2,12 +2,12 @@ import { classifyGraphqlCode, classifyStatus, fromTransportFailure, parseRetryAf
 
 describe('classifyStatus: the one error taxonomy by HTTP status', () => {
   it('retries 408, 429 and every 5xx (503 and 504 too, not only 502)', () => {
-    for (const status of [408, 429, 500, 501, 502, 503, 504, 507, 599]) expect({ status, errorClass: classifyStatus(status) }).toEqual({ status, errorClass: 'retryable' });
+    for (const status of [408, 429, 500, 501, 502, 503, 504, 507, 599]) { expect({ status, errorClass: classifyStatus(status) }).toEqual({ status, errorClass: 'retryable' }); }
   });
 
   it('calls 401 and 403 auth, and every other 4xx permanent', () => {
     expect([401, 403].map(classifyStatus)).toEqual(['auth', 'auth']);
-    for (const status of [400, 402, 404, 405, 409, 410, 413, 415, 422, 451]) expect({ status, errorClass: classifyStatus(status) }).toEqual({ status, errorClass: 'permanent' });
+    for (const status of [400, 402, 404, 405, 409, 410, 413, 415, 422, 451]) { expect({ status, errorClass: classifyStatus(status) }).toEqual({ status, errorClass: 'permanent' }); }
   });
 
   it('makes a 503 or 504 error retryable, so a delivery is tried again', () => {

@@ -31,8 +31,8 @@ export class PlatformCallError extends Error {
 }
 
 export function classifyStatus(status: number): PlatformErrorClass {
-  if (status === 401 || status === 403) return 'auth';
-  if (status >= 500 || status === 408 || status === 429) return 'retryable';
+  if (status === 401 || status === 403) { return 'auth'; }
+  if (status >= 500 || status === 408 || status === 429) { return 'retryable'; }
   return 'permanent';
 }
 
@@ -68,8 +68,8 @@ export function fromTransportFailure(operation: string, error: unknown, timeoutM
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  if (!value) { return undefined; }
+  if (/^\d+$/.test(value.trim())) { return Number(value.trim()) * 1000; }
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

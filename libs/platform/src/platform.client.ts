@@ -157,7 +157,7 @@ export class PlatformClient {
     for (let skip = 0; ; skip += count) {
       const page = await this.exportBookings({ ...request, format: 'json' }, { skip, count });
       rows.push(...page);
-      if (page.length < count) return rows;
+      if (page.length < count) { return rows; }
     }
   }
 
@@ -224,7 +224,7 @@ export class PlatformClient {
     { query, body }: { query?: Record<string, string | number | boolean | undefined>; body?: unknown } = {},
   ): Promise<RawResponse> {
     const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(key, String(value));
+    for (const [key, value] of Object.entries(query ?? {})) { if (value !== undefined) { search.set(key, String(value)); } }
     const url = `${this.baseUrl}${path}${search.size ? `?${search}` : ''}`;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     // A 25,000-document batch is ~52 MiB: the time to send it is added to the timeout, or it would always run out.
@@ -246,7 +246,7 @@ export class PlatformClient {
     } catch (error) {
       throw fromTransportFailure(operation, error, timeoutMs);
     }
-    if (status >= 200 && status < 300) return { status, text };
+    if (status >= 200 && status < 300) { return { status, text }; }
     throw new PlatformCallError(classifyStatus(status), operation, reasonFromBody(text), status, parseRetryAfter((Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null));
   }
 
@@ -262,7 +262,7 @@ export class PlatformClient {
     try {
       return await this.graphql.request<T>({ document, variables: stripUndefined(variables), signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
-      if (!(error instanceof ClientError)) throw fromTransportFailure(operation, error, this.timeoutMs);
+      if (!(error instanceof ClientError)) { throw fromTransportFailure(operation, error, this.timeoutMs); }
       const { status, errors, headers } = error.response;
       const retryAfterMs = parseRetryAfter(headers?.get?.('retry-after') ?? null);
       if (status !== 200 || !errors?.length) {

@@ -132,8 +132,8 @@ export function acknowledgeSet(summary: TransactionSetSummary, options: Pick<Ack
       rejected = true;
       if (p.setPosition) {
         let seg = bySegment.get(p.setPosition);
-        if (!seg) bySegment.set(p.setPosition, (seg = { tag: (p.tag ?? '').slice(0, 3), position: p.setPosition, code: '8', elements: [] }));
-        if (p.element && !seg.elements.some((e) => e.element === p.element)) seg.elements.push({ element: p.element, code: '7' });
+        if (!seg) { bySegment.set(p.setPosition, (seg = { tag: (p.tag ?? '').slice(0, 3), position: p.setPosition, code: '8', elements: [] })); }
+        if (p.element && !seg.elements.some((e) => e.element === p.element)) { seg.elements.push({ element: p.element, code: '7' }); }
       }
       continue;
     }
@@ -149,7 +149,7 @@ export function acknowledgeSet(summary: TransactionSetSummary, options: Pick<Ack
         seg.elements.push({ element: p.element, code, ...(p.note ? { note: p.note } : {}) });
       }
       codes.add('5');
-      if (options.rejectSetsWithSegmentErrors) rejected = true;
+      if (options.rejectSetsWithSegmentErrors) { rejected = true; }
     }
   }
   const status: SetStatus = rejected ? 'R' : codes.size > 0 ? 'E' : 'A';
@@ -170,20 +170,20 @@ export function acknowledgeGroup(group: FunctionalGroup, options: Pick<Acknowled
   const codes = new Set<string>();
   let groupError = false;
   for (const p of group.problems) {
-    if (p.severity !== 'error') continue;
+    if (p.severity !== 'error') { continue; }
     const code = AK9_CODES[p.code];
-    if (code) codes.add(code);
-    if (p.code === 'GS_INVALID' && p.element === 6) codes.add('6');
+    if (code) { codes.add(code); }
+    if (p.code === 'GS_INVALID' && p.element === 6) { codes.add('6'); }
     // Misplaced segments between sets taint the group but do not reject it.
-    if (p.code !== 'SEGMENT_OUTSIDE_SET') groupError = true;
+    if (p.code !== 'SEGMENT_OUTSIDE_SET') { groupError = true; }
   }
   const accepted = sets.filter((s) => s.status !== 'R').length;
   const anyErrors = sets.some((s) => s.status === 'E') || group.problems.length > 0;
   let status: GroupStatus;
-  if (groupError) status = 'R';
-  else if (sets.length > 0 && accepted === 0) status = 'R';
-  else if (accepted < sets.length) status = 'P';
-  else status = anyErrors ? 'E' : 'A';
+  if (groupError) { status = 'R'; }
+  else if (sets.length > 0 && accepted === 0) { status = 'R'; }
+  else if (accepted < sets.length) { status = 'P'; }
+  else { status = anyErrors ? 'E' : 'A'; }
   const declared = parseCount(group.trailer?.element(1));
   return {
     functionalId: group.functionalId,
@@ -229,7 +229,7 @@ export function build997(interchange: Interchange, options: AcknowledgmentOption
       transaction.addSegment('AK2', version === '00501' && set.implementationReference ? [set.id, set.control, set.implementationReference] : [set.id, set.control]);
       for (const seg of set.segmentErrors) {
         transaction.addSegment('AK3', [seg.tag, String(seg.position), '', seg.code]);
-        for (const el of seg.elements) transaction.addSegment('AK4', [String(el.element), '', el.code]);
+        for (const el of seg.elements) { transaction.addSegment('AK4', [String(el.element), '', el.code]); }
       }
       transaction.addSegment('AK5', [set.status, ...set.codes]);
     }
@@ -241,10 +241,10 @@ export function build997(interchange: Interchange, options: AcknowledgmentOption
 /** The TA1 note code (TA105) for an interchange whose envelope must be rejected; undefined when it is fine. */
 export function ta1NoteCode(interchange: Interchange): string | undefined {
   for (const p of interchange.problems) {
-    if (p.severity !== 'error') continue;
-    if (p.code === 'ISA_FIELD_INVALID') return p.element ? TA1_ISA_FIELD[p.element] ?? '022' : '022';
+    if (p.severity !== 'error') { continue; }
+    if (p.code === 'ISA_FIELD_INVALID') { return p.element ? TA1_ISA_FIELD[p.element] ?? '022' : '022'; }
     const code = TA1_CODES[p.code];
-    if (code) return code;
+    if (code) { return code; }
   }
   return undefined;
 }
@@ -288,7 +288,7 @@ function isaHeader(interchange: Interchange, options: AcknowledgmentOptions, ver
     String(controlNumber(options.controlNumber)).padStart(9, '0'),
     '0',
     options.usage ?? (/^[PTI]$/.test(f.usage) ? f.usage : 'P'),
-    d.component!,
+    d.component,
   ];
 }
 
@@ -305,11 +305,11 @@ function serializationOptions(version: string, delimiters: Partial<Delimiters> =
     repetitionDelimiter: d.repetition ?? 'U',
     endOfLine: '\n',
     format: true,
-  } as X12SerializationOptions;
+  };
 }
 
 function controlNumber(n: number): number {
-  if (!Number.isInteger(n) || n < 1 || n > 999_999_999) throw new RangeError(`control number ${n} must be an integer in 1..999999999`);
+  if (!Number.isInteger(n) || n < 1 || n > 999_999_999) { throw new RangeError(`control number ${n} must be an integer in 1..999999999`); }
   return n;
 }
 

@@ -58,7 +58,7 @@ export class EnvelopeReader implements TokenizerSink {
       segments.push(segment);
       if (this.syntaxNotes) {
         const problems = checkSyntaxNotes(segment, segments.length, SYNTAX_NOTES, tagSlot);
-        for (let i = 0; i < problems.length; i++) this.report(problems[i], set.problems);
+        for (let i = 0; i < problems.length; i++) { this.report(problems[i], set.problems); }
       }
       return;
     }
@@ -80,11 +80,11 @@ export class EnvelopeReader implements TokenizerSink {
       case 'ST':
         return this.openSet(segment);
       case 'SE':
-        if (this.set) return this.closeSet(segment);
+        if (this.set) { return this.closeSet(segment); }
         return this.misplaced(segment);
       default:
         // TA1 (interchange acknowledgment) legitimately sits between ISA and GS.
-        if (segment.tag === 'TA1' && this.interchange && !this.group) return;
+        if (segment.tag === 'TA1' && this.interchange && !this.group) { return; }
         return this.misplaced(segment);
     }
   }
@@ -97,7 +97,7 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private openInterchange(isa: Segment, delimiters: Delimiters): void {
-    if (this.interchange) this.closeInterchange(undefined, isa);
+    if (this.interchange) { this.closeInterchange(undefined, isa); }
     const interchange: Interchange = { header: isa, fields: isaFields(isa), delimiters, groups: [], problems: [] };
     this.interchange = interchange;
     this.misplacedReported = false;
@@ -106,10 +106,10 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private closeInterchange(iea: Segment | undefined, where?: Segment): void {
-    if (this.group) this.closeGroup(undefined, where ?? iea);
+    if (this.group) { this.closeGroup(undefined, where ?? iea); }
     const interchange = this.interchange;
     if (!interchange) {
-      if (iea) this.report(at(iea, 'IEA_WITHOUT_ISA', 'IEA without an open interchange'));
+      if (iea) { this.report(at(iea, 'IEA_WITHOUT_ISA', 'IEA without an open interchange')); }
       return;
     }
     interchange.trailer = iea;
@@ -120,8 +120,8 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private openGroup(gs: Segment): void {
-    if (!this.interchange) return this.misplaced(gs);
-    if (this.group) this.closeGroup(undefined, gs);
+    if (!this.interchange) { return this.misplaced(gs); }
+    if (this.group) { this.closeGroup(undefined, gs); }
     const e = (n: number) => gs.element(n);
     const group: FunctionalGroup = {
       header: gs,
@@ -146,10 +146,10 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private closeGroup(ge: Segment | undefined, where?: Segment): void {
-    if (this.set) this.closeSet(undefined, where ?? ge);
+    if (this.set) { this.closeSet(undefined, where ?? ge); }
     const group = this.group;
     if (!group || !this.interchange) {
-      if (ge) this.report(at(ge, 'GE_WITHOUT_GS', 'GE without an open functional group'), this.interchange?.problems);
+      if (ge) { this.report(at(ge, 'GE_WITHOUT_GS', 'GE without an open functional group'), this.interchange?.problems); }
       return;
     }
     group.trailer = ge;
@@ -160,8 +160,8 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private openSet(st: Segment): void {
-    if (!this.group) return this.misplaced(st);
-    if (this.set) this.closeSet(undefined, st);
+    if (!this.group) { return this.misplaced(st); }
+    if (this.set) { this.closeSet(undefined, st); }
     const set: TransactionSet = {
       id: st.element(1).trim(),
       control: st.element(2).trim(),
@@ -171,7 +171,7 @@ export class EnvelopeReader implements TokenizerSink {
       problems: [],
     };
     this.reportAll(validateSetHeader(st, this.controlsInGroup), set.problems);
-    if (set.control) this.controlsInGroup.add(set.control);
+    if (set.control) { this.controlsInGroup.add(set.control); }
     this.set = set;
   }
 
@@ -192,13 +192,13 @@ export class EnvelopeReader implements TokenizerSink {
       ? { id, control, implementationReference, segmentCount, problems }
       : { id, control, segmentCount, problems };
     group.summaries.push(summary);
-    if (this.retain) group.transactionSets.push(set);
+    if (this.retain) { group.transactionSets.push(set); }
     this.emit({ type: 'transactionSet', interchange: this.interchange!, group, transactionSet: set });
   }
 
   /** A segment where the envelope does not allow it. */
   private misplaced(segment: Segment): void {
-    if (this.misplacedReported) return;
+    if (this.misplacedReported) { return; }
     this.misplacedReported = true;
     if (!this.interchange) {
       this.report(at(segment, 'NO_INTERCHANGE', `${segment.tag} outside any interchange (no open ISA)`));
@@ -210,7 +210,7 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private reportAll(problems: readonly Problem[], into: Problem[]): void {
-    for (let i = 0; i < problems.length; i++) this.report(problems[i], into);
+    for (let i = 0; i < problems.length; i++) { this.report(problems[i], into); }
   }
 
   private report(problem: Problem, into?: Problem[]): void {

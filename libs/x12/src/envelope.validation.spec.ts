@@ -23,7 +23,7 @@ describe('envelope validation', () => {
     expect(doc.problems).toEqual([]);
     for (const i of doc.interchanges) {
       expect(i.trailer?.tag).toBe('IEA');
-      for (const g of i.groups) expect(g.trailer?.tag).toBe('GE');
+      for (const g of i.groups) { expect(g.trailer?.tag).toBe('GE'); }
     }
   });
 

@@ -48,7 +48,7 @@ export function validateIsa(isa: Located & Pick<Segment, 'elements'>): Problem[]
   }
   ISA_WIDTHS.forEach((width, i) => {
     const value = elements[i];
-    if (value === undefined) return;
+    if (value === undefined) { return; }
     const n = i + 1;
     if (value.length !== width) {
       problems.push({ ...at(isa, 'ISA_FIELD_INVALID', `ISA${pad2(n)} "${value}" is ${value.length} characters, ${width} expected`), element: n });
@@ -86,7 +86,7 @@ export function validateGroupHeader(gs: Segment): Problem[] {
 
 /** GE (or its absence) against the group it closes. */
 export function validateGroupTrailer(group: FunctionalGroup, ge: Segment | undefined, where?: Segment): Problem[] {
-  if (!ge) return [at(where ?? group.header, 'MISSING_GE', `functional group ${group.control} has no GE`)];
+  if (!ge) { return [at(where ?? group.header, 'MISSING_GE', `functional group ${group.control} has no GE`)]; }
   const problems: Problem[] = [];
   const count = parseCount(ge.element(1));
   if (count !== group.summaries.length) {
@@ -103,8 +103,8 @@ export function validateSetHeader(st: Segment, controlsInGroup: ReadonlySet<stri
   const problems: Problem[] = [];
   const id = st.element(1).trim();
   const control = st.element(2).trim();
-  if (!/^[0-9A-Z]{3}$/.test(id)) problems.push({ ...at(st, 'ST_INVALID', `ST01 "${id}" is not a transaction set id`), element: 1, setPosition: 1 });
-  if (!control) problems.push({ ...at(st, 'ST_INVALID', 'ST02 (control number) is missing'), element: 2, setPosition: 1 });
+  if (!/^[0-9A-Z]{3}$/.test(id)) { problems.push({ ...at(st, 'ST_INVALID', `ST01 "${id}" is not a transaction set id`), element: 1, setPosition: 1 }); }
+  if (!control) { problems.push({ ...at(st, 'ST_INVALID', 'ST02 (control number) is missing'), element: 2, setPosition: 1 }); }
   else if (controlsInGroup.has(control)) {
     problems.push({ ...at(st, 'DUPLICATE_ST02', `ST02 "${control}" is used twice in this group`), element: 2, setPosition: 1 });
   }
@@ -113,7 +113,7 @@ export function validateSetHeader(st: Segment, controlsInGroup: ReadonlySet<stri
 
 /** SE (or its absence) against the set it closes: SE01 counts ST..SE inclusive. */
 export function validateSetTrailer(set: TransactionSet, se: Segment | undefined, where?: Segment): Problem[] {
-  if (!se) return [at(where ?? set.header, 'MISSING_SE', `transaction set ${set.id} ${set.control} has no SE`)];
+  if (!se) { return [at(where ?? set.header, 'MISSING_SE', `transaction set ${set.id} ${set.control} has no SE`)]; }
   const problems: Problem[] = [];
   const count = parseCount(se.element(1));
   if (count !== set.segments.length) {
@@ -152,7 +152,7 @@ export function parseCount(value: string | undefined): number {
 export function sameControl(a: string | undefined, b: string | undefined): boolean {
   const x = (a ?? '').trim();
   const y = (b ?? '').trim();
-  if (x === y) return x.length > 0;
+  if (x === y) { return x.length > 0; }
   return /^\d+$/.test(x) && /^\d+$/.test(y) && Number(x) === Number(y);
 }
 

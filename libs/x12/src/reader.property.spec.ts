@@ -27,7 +27,7 @@ fixtures.push(fixtures[0].replace('STEEL KETTLE', 'STÉEL KETTLE € 𝄞'));
 /** Events as plain JSON (structures are complete once the stream is over). */
 async function read(chunks: Uint8Array[]): Promise<string> {
   const events: X12Event[] = [];
-  for await (const e of readX12(chunks)) events.push(e);
+  for await (const e of readX12(chunks)) { events.push(e); }
   return JSON.stringify(events);
 }
 
@@ -133,7 +133,7 @@ describe('reader properties (fast-check)', () => {
   it('streaming and parseX12 read the same sets', async () => {
     for (const text of fixtures) {
       const events: X12Event[] = [];
-      for await (const e of readX12([text])) events.push(e);
+      for await (const e of readX12([text])) { events.push(e); }
       const streamed = events.flatMap((e) => (e.type === 'transactionSet' ? [e.transactionSet] : []));
       const whole = parseX12(text).interchanges.flatMap((i) => i.groups.flatMap((g) => g.transactionSets));
       expect(streamed).toEqual(whole);

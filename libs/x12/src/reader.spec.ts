@@ -8,7 +8,7 @@ const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name)
 
 async function collect(source: AsyncIterable<Buffer | string> | Iterable<Buffer | string> | Readable): Promise<X12Event[]> {
   const events: X12Event[] = [];
-  for await (const e of readX12(source)) events.push(e);
+  for await (const e of readX12(source)) { events.push(e); }
   return events;
 }
 
@@ -43,7 +43,7 @@ describe('readX12 (streaming)', () => {
     const text = fixture('caret-repetition-crlf-856.edi').replace('KETTLE SUPPLY', 'KETTLE SÜPPLY €');
     const bytes = Buffer.from(text);
     const oneByOne = (async function* () {
-      for (let i = 0; i < bytes.length; i++) yield bytes.subarray(i, i + 1);
+      for (let i = 0; i < bytes.length; i++) { yield bytes.subarray(i, i + 1); }
     })();
     const events = await collect(oneByOne);
     const whole = parseX12(text);
@@ -57,7 +57,7 @@ describe('readX12 (streaming)', () => {
   it('reads a file stream as latin1 when asked (bytes that are not UTF-8)', async () => {
     const bytes = Buffer.from(fixture('star-tilde-lf-850.edi').replace('ACME DC 01', 'ACME DC \xe9'), 'latin1');
     const events: X12Event[] = [];
-    for await (const e of readX12([bytes], { encoding: 'latin1' })) events.push(e);
+    for await (const e of readX12([bytes], { encoding: 'latin1' })) { events.push(e); }
     const set = events.find((e) => e.type === 'transactionSet');
     expect(JSON.stringify(set)).toContain('ACME DC é');
   });
@@ -70,13 +70,13 @@ describe('readX12 (streaming)', () => {
     let turns = 0;
     let reading = true;
     const tick = () => {
-      if (!reading) return;
+      if (!reading) { return; }
       turns++;
       setImmediate(tick);
     };
     setImmediate(tick);
     let sets = 0;
-    for await (const e of readX12([text])) if (e.type === 'transactionSet') sets++;
+    for await (const e of readX12([text])) { if (e.type === 'transactionSet') { sets++; } }
     reading = false;
     expect(sets).toBeGreaterThan(100);
     expect(turns).toBeGreaterThanOrEqual(2); // 3 MiB: a turn after each MiB read

@@ -41,21 +41,21 @@ export async function* readX12(
     queue.push(event);
     // Hand each set out as soon as it is complete: its segments are still in the CPU's caches
     // (and their element offsets in the scan cache) when the consumer maps it.
-    if (event.type === 'transactionSet') tokenizer.pause();
+    if (event.type === 'transactionSet') { tokenizer.pause(); }
   }, options);
   const tokenizer = new X12Tokenizer(envelope, options);
   const decoder = new StringDecoder(options.encoding ?? 'utf8');
   let sinceTurn = 0;
   for await (const chunk of source as AsyncIterable<X12Chunk>) {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
     // Feed big chunks in slices and hand out their events in between: the segments of a slice
     // die young (cheap for the GC) and the queue stays small whatever the source's chunk size.
     for (let from = 0; from < text.length; from += SLICE) {
       tokenizer.write(text.length <= SLICE ? text : text.slice(from, from + SLICE));
       for (;;) {
-        for (let i = 0; i < queue.length; i++) yield queue[i];
+        for (let i = 0; i < queue.length; i++) { yield queue[i]; }
         queue.length = 0;
-        if (!tokenizer.paused) break;
+        if (!tokenizer.paused) { break; }
         tokenizer.resume();
       }
       sinceTurn += Math.min(SLICE, text.length - from);
@@ -68,7 +68,7 @@ export async function* readX12(
   tokenizer.write(decoder.end());
   tokenizer.end();
   envelope.end();
-  for (let i = 0; i < queue.length; i++) yield queue[i];
+  for (let i = 0; i < queue.length; i++) { yield queue[i]; }
   forgetScannedSegment();
 }
 
@@ -78,8 +78,8 @@ export function parseX12(text: string, options: X12ReadOptions = {}): X12Documen
   const problems: Problem[] = [];
   const envelope = new EnvelopeReader(
     (event) => {
-      if (event.type === 'interchange') interchanges.push(event.interchange);
-      else if (event.type === 'problem') problems.push(event.problem);
+      if (event.type === 'interchange') { interchanges.push(event.interchange); }
+      else if (event.type === 'problem') { problems.push(event.problem); }
     },
     { retainTransactionSets: true, ...options },
   );

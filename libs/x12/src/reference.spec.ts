@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { X12FatInterchange, X12Interchange, X12Parser, X12Segment } from 'node-x12';
+import { X12FatInterchange, X12Parser, X12Segment } from 'node-x12';
 import { parseX12 } from './reader';
 
 /**
@@ -17,7 +17,7 @@ const withoutControl = (r: Row): Row => (r[0] === 'ISA' ? r.filter((_, i) => i !
 
 function nodeX12Rows(text: string): Row[] {
   const parsed = new X12Parser(false).parse(text);
-  const interchanges = parsed instanceof X12FatInterchange ? [...parsed] : [parsed as X12Interchange];
+  const interchanges = parsed instanceof X12FatInterchange ? [...parsed] : [parsed];
   const rows: Row[] = [];
   for (const i of interchanges) {
     rows.push(row(i.header));
@@ -28,7 +28,7 @@ function nodeX12Rows(text: string): Row[] {
       }
       rows.push(row(g.trailer));
     }
-    if (i.trailer) rows.push(row(i.trailer)); // node-x12 drops an unterminated IEA
+    if (i.trailer) { rows.push(row(i.trailer)); } // node-x12 drops an unterminated IEA
   }
   return rows.map(withoutControl);
 }
@@ -39,10 +39,10 @@ function ourRows(text: string): Row[] {
     rows.push([i.header.tag, ...i.header.elements]);
     for (const g of i.groups) {
       rows.push([g.header.tag, ...g.header.elements]);
-      for (const t of g.transactionSets) rows.push(...t.segments.map((s) => [s.tag, ...s.elements]));
-      if (g.trailer) rows.push([g.trailer.tag, ...g.trailer.elements]);
+      for (const t of g.transactionSets) { rows.push(...t.segments.map((s) => [s.tag, ...s.elements])); }
+      if (g.trailer) { rows.push([g.trailer.tag, ...g.trailer.elements]); }
     }
-    if (i.trailer) rows.push([i.trailer.tag, ...i.trailer.elements]);
+    if (i.trailer) { rows.push([i.trailer.tag, ...i.trailer.elements]); }
   }
   return rows.map(withoutControl);
 }

@@ -164,7 +164,7 @@ describe('X12 tokenizer: pausing (readX12 hands out each set as it completes)', 
     const tokenizer: X12Tokenizer = new X12Tokenizer({
       segment: (segment) => {
         seen.push(JSON.stringify(segment));
-        if (pauseEverySegment) tokenizer.pause();
+        if (pauseEverySegment) { tokenizer.pause(); }
       },
       problem: (problem) => seen.push(JSON.stringify(problem)),
     });

@@ -29,9 +29,9 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
   for (let k = 0, count = at ? at.length : segments.length; k < count; k++) {
     const i = at ? at[k] : k;
     const segment = segments[i];
-    if (segment.tag !== 'DTM') continue;
+    if (segment.tag !== 'DTM') { continue; }
     const qualifier = el(segment, 1);
-    if (!byQualifier.has(qualifier)) byQualifier.set(qualifier, { segment, position: i + 1 });
+    if (!byQualifier.has(qualifier)) { byQualifier.set(qualifier, { segment, position: i + 1 }); }
   }
   const begin = firstDate(byQualifier, rules.validBegin, false, problems);
   const end = firstDate(byQualifier, rules.validEnd, true, problems);
@@ -40,12 +40,12 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
   if (begin || end) {
     // Property by property, not by spreading optional parts (same keys, same order): this runs per set.
     const validDates: DateRange = {};
-    if (begin) validDates.begin = begin;
-    if (end) validDates.end = end;
+    if (begin) { validDates.begin = begin; }
+    if (end) { validDates.end = end; }
     result.validDates = validDates;
   }
-  if (begin && end && end < begin) problems.push({ position: byQualifier.get(rules.validEnd.find((q) => byQualifier.has(q))!)!.position, message: `the valid window ends (${end}) before it begins (${begin})` });
-  if (preferredBegin) result.preferredDates = { begin: preferredBegin, end: preferredBegin.slice(0, 10) + (preferredBegin.endsWith('T00:00:00Z') ? 'T23:59:59Z' : preferredBegin.slice(10)) };
+  if (begin && end && end < begin) { problems.push({ position: byQualifier.get(rules.validEnd.find((q) => byQualifier.has(q))!)!.position, message: `the valid window ends (${end}) before it begins (${begin})` }); }
+  if (preferredBegin) { result.preferredDates = { begin: preferredBegin, end: preferredBegin.slice(0, 10) + (preferredBegin.endsWith('T00:00:00Z') ? 'T23:59:59Z' : preferredBegin.slice(10)) }; }
   return result;
 }
 
@@ -59,9 +59,9 @@ function firstDate(
   for (let i = 0; i < qualifiers.length; i++) {
     const qualifier = qualifiers[i];
     const found = byQualifier.get(qualifier);
-    if (!found) continue;
+    if (!found) { continue; }
     const value = x12DateTime(el(found.segment, 2), el(found.segment, 3), endOfDay);
-    if (value) return value;
+    if (value) { return value; }
     problems.push({ position: found.position, message: `DTM*${qualifier} has an invalid date ${JSON.stringify(el(found.segment, 2))} (CCYYMMDD expected)` });
   }
   return undefined;

@@ -33,10 +33,10 @@ export class SharedSegments {
 
   /** Notes segment `index` when it is one buildMapping reads. */
   note(tag: string, index: number): void {
-    if (tag === 'N1') this.n1.push(index);
-    else if (tag === 'REF') this.ref.push(index);
-    else if (tag === 'DTM') this.dtm.push(index);
-    else if (tag === 'TD5') this.td5.push(index);
+    if (tag === 'N1') { this.n1.push(index); }
+    else if (tag === 'REF') { this.ref.push(index); }
+    else if (tag === 'DTM') { this.dtm.push(index); }
+    else if (tag === 'TD5') { this.td5.push(index); }
   }
 }
 
@@ -60,7 +60,7 @@ export function buildMapping(
   const control = transaction.envelope.transactionControl;
   const diagnostics = spec.diagnostics.slice();
 
-  if (!spec.documentId) addError(diagnostics, transaction, 'the document id is missing');
+  if (!spec.documentId) { addError(diagnostics, transaction, 'the document id is missing'); }
   if (spec.purpose === 'duplicate') {
     diagnostics.push({ level: 'warning', transactionControl: control, message: `document ${spec.documentId} is marked as a duplicate: nothing to deliver` });
     return { transactionControl: control, setId: transaction.setId, documentId: spec.documentId, rejected: diagnostics.some((d) => d.level === 'error'), diagnostics };
@@ -73,12 +73,12 @@ export function buildMapping(
 
   const shared = spec.shared;
   const parties = resolveParties(transaction.segments, settings, directory, 'SCAC', shared);
-  for (let i = 0; i < parties.problems.length; i++) addError(diagnostics, transaction, parties.problems[i]);
+  for (let i = 0; i < parties.problems.length; i++) { addError(diagnostics, transaction, parties.problems[i]); }
   if (!parties.occupant && !parties.offsite && !parties.carrier) {
     addError(diagnostics, transaction, 'no party could be resolved: give N1*ST, N1*SF/SH/VN/SU/SE, a TD5 with a SCAC (TD502 = 2) or N1*CA');
   }
   const dates = datesOf(transaction.segments, spec.dates, shared?.dtm);
-  for (let i = 0; i < dates.problems.length; i++) addError(diagnostics, transaction, dates.problems[i].message, dates.problems[i].position);
+  for (let i = 0; i < dates.problems.length; i++) { addError(diagnostics, transaction, dates.problems[i].message, dates.problems[i].position); }
 
   const attributes: Record<string, string> = {
     interchangeSender: transaction.envelope.senderId,
@@ -93,19 +93,19 @@ export function buildMapping(
     const name = segment.tag === 'REF' ? REFERENCE_ATTRIBUTES[el(segment, 1)] : undefined;
     if (name && !attributes[name]) {
       const value = el(segment, 2);
-      if (value) attributes[name] = value;
+      if (value) { attributes[name] = value; }
     }
   }
 
   // Built property by property (same keys, same order as spreading optional parts): this runs per set.
   const document: DocumentInput = { id: spec.documentId, direction: parties.direction };
-  if (parties.occupant) document.occupant = parties.occupant;
-  if (parties.offsite) document.offsite = parties.offsite;
-  if (parties.carrier) document.carrier = parties.carrier;
+  if (parties.occupant) { document.occupant = parties.occupant; }
+  if (parties.offsite) { document.offsite = parties.offsite; }
+  if (parties.carrier) { document.carrier = parties.carrier; }
   document.loads = spec.loads;
-  if (settings.documentSettings) document.settings = settings.documentSettings;
-  if (dates.validDates) document.validDates = dates.validDates;
-  if (dates.preferredDates) document.preferredDates = dates.preferredDates;
+  if (settings.documentSettings) { document.settings = settings.documentSettings; }
+  if (dates.validDates) { document.validDates = dates.validDates; }
+  if (dates.preferredDates) { document.preferredDates = dates.preferredDates; }
   document.attributes = attributes;
   document.status = { name: spec.statusName };
   document.type = { name: spec.typeName };
@@ -135,7 +135,7 @@ function addError(diagnostics: MappingDiagnostic[], transaction: EdiTransaction,
  * iterators and destructuring are slow until it does.
  */
 function hasError(diagnostics: readonly MappingDiagnostic[]): boolean {
-  for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i].level === 'error') return true;
+  for (let i = 0; i < diagnostics.length; i++) { if (diagnostics[i].level === 'error') { return true; } }
   return false;
 }
 
@@ -148,10 +148,10 @@ export function quantityValue(raw: string): number | undefined {
   const length = raw.length;
   if (length > 0 && length <= 15) {
     let i = 0;
-    while (i < length && raw.charCodeAt(i) >= 48 && raw.charCodeAt(i) <= 57) i++;
-    if (i === length) return Number(raw);
+    while (i < length && raw.charCodeAt(i) >= 48 && raw.charCodeAt(i) <= 57) { i++; }
+    if (i === length) { return Number(raw); }
   }
-  if (!X12_QUANTITY.test(raw)) return undefined;
+  if (!X12_QUANTITY.test(raw)) { return undefined; }
   const value = Number(raw);
   return Number.isFinite(value) ? value : undefined;
 }
@@ -159,7 +159,7 @@ export function quantityValue(raw: string): number | undefined {
 /** A quantity element as a number, or an error diagnostic naming segment and element. */
 export function quantity(raw: string, where: { control: string; position: number; tag: string; element: number }, diagnostics: MappingDiagnostic[]): number | undefined {
   const value = quantityValue(raw);
-  if (value !== undefined) return value;
+  if (value !== undefined) { return value; }
   diagnostics.push({
     level: 'error',
     transactionControl: where.control,

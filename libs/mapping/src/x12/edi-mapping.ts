@@ -12,7 +12,7 @@ export const MAPPED_SETS = Object.keys(MAPPERS);
 /** Maps one transaction set. Pure: X12 in, at most one operation plus diagnostics out. */
 export function mapTransaction(transaction: EdiTransaction, settings: EdiMappingSettings, directory: PartyDirectory = EMPTY_DIRECTORY): TransactionMapping {
   const mapper = MAPPERS[transaction.setId];
-  if (mapper) return mapper(transaction, settings, directory);
+  if (mapper) { return mapper(transaction, settings, directory); }
   return {
     transactionControl: transaction.envelope.transactionControl,
     setId: transaction.setId,

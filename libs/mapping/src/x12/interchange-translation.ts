@@ -83,18 +83,18 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
       pending.set(event.interchange, { outcome, sets: [] });
     } else if (event.type === 'transactionSet') {
       const entry = pending.get(event.interchange);
-      if (!entry || entry.outcome.refused) continue;
+      if (!entry || entry.outcome.refused) { continue; }
       entry.sets.push(mapSet(event.interchange, event.group.control, event.transactionSet, input, entry.outcome.key));
     } else if (event.type === 'interchangeEnd') {
       const entry = pending.get(event.interchange);
-      if (!entry) continue;
+      if (!entry) { continue; }
       pending.delete(event.interchange);
       await finish(event.interchange, entry.outcome, entry.sets, input, result);
     } else if (event.type === 'problem' && OUTSIDE_INTERCHANGES.has(event.problem.code)) {
       result.problems.push(describe(event.problem));
     }
   }
-  if (result.interchanges.length === 0 && result.problems.length === 0) result.problems.push('no X12 interchange found (the payload must start with ISA)');
+  if (result.interchanges.length === 0 && result.problems.length === 0) { result.problems.push('no X12 interchange found (the payload must start with ISA)'); }
   forgetScannedSegment(); // the mappers read segments after the reader finished
   return result;
 }
@@ -160,7 +160,7 @@ async function finish(interchange: Interchange, outcome: InterchangeOutcome, set
     result.acknowledgments.push({ kind: 'TA1', acknowledges: outcome.control, content: buildTA1(interchange, note, options) });
   } else {
     result.acknowledgments.push({ kind: '997', acknowledges: outcome.control, content: build997(interchange, options) });
-    for (const set of sets) if (set.operation) result.operations.push({ interchangeKey: outcome.key, operation: set.operation });
+    for (const set of sets) { if (set.operation) { result.operations.push({ interchangeKey: outcome.key, operation: set.operation }); } }
   }
   result.interchanges.push(outcome);
   result.sets.push(...sets);

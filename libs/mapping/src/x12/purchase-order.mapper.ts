@@ -21,7 +21,7 @@ export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappi
   const diagnostics: MappingDiagnostic[] = [];
   const begIndex = transaction.segments.findIndex((s) => s.tag === 'BEG');
   const beg = transaction.segments[begIndex];
-  if (!beg) diagnostics.push({ level: 'error', transactionControl: control, message: 'the 850 has no BEG segment' });
+  if (!beg) { diagnostics.push({ level: 'error', transactionControl: control, message: 'the 850 has no BEG segment' }); }
   const code = el(beg, 1);
   const purpose = PURPOSES[code];
   if (beg && !purpose) {
@@ -41,22 +41,22 @@ export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappi
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
     shared.note(segment.tag, i);
-    if (segment.tag !== 'PO1') continue;
+    if (segment.tag !== 'PO1') { continue; }
     const qty = quantity(el(segment, 2), { control, position: i + 1, tag: 'PO1', element: 2 }, diagnostics);
-    if (qty === undefined) continue;
+    if (qty === undefined) { continue; }
     const tag = loadTagOf(segment, 6, priority);
     // PID belongs to this line when it comes before the next PO1 (or the summary).
     let description = '';
     for (let j = i + 1; j < segments.length; j++) {
       const next = segments[j];
-      if (next.tag === 'PO1' || next.tag === 'CTT' || next.tag === 'SE') break;
+      if (next.tag === 'PO1' || next.tag === 'CTT' || next.tag === 'SE') { break; }
       if (next.tag === 'PID' && el(next, 5)) {
         description = el(next, 5);
         break;
       }
     }
     const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };
-    if (tag) load.loadTag = tag;
+    if (tag) { load.loadTag = tag; }
     loads.push(load);
   }
 

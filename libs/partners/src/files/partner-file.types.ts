@@ -16,7 +16,7 @@ export function isPartnerFileName(name: unknown): name is string {
     name.length <= PARTNER_FILE_NAME_MAX &&
     name !== '.' &&
     name !== '..' &&
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- control characters are what it refuses
     !/[/\\\u0000-\u001f\u007f]/.test(name)
   );
 }

@@ -89,7 +89,7 @@ export class SftpCredentialRepository {
   /** Sets the account's public key (one OpenSSH line; replaces a previous key), creating the account if needed. */
   async addPublicKey(partnerId: string, username: string, openSshPublicKeyLine: string): Promise<SftpCredentialSummary> {
     const key = parsePublicKeyLine(openSshPublicKeyLine);
-    if (key instanceof Error) throw new SftpCredentialRejectedError(partnerId, username, key.message);
+    if (key instanceof Error) { throw new SftpCredentialRejectedError(partnerId, username, key.message); }
     return this.upsertAccount(partnerId, username, { publicKey: key.line });
   }
 
@@ -97,7 +97,7 @@ export class SftpCredentialRepository {
   async revoke(partnerId: string, username: string): Promise<SftpCredentialSummary> {
     const manager = this.dataSource.manager;
     const row = SFTP_USERNAME_PATTERN.test(username) ? await manager.findOneBy(PartnerSftpCredentialEntity, { partnerId, username }) : null;
-    if (!row) throw new SftpCredentialNotFoundError(partnerId, username);
+    if (!row) { throw new SftpCredentialNotFoundError(partnerId, username); }
     if (!row.revokedAt) {
       row.revokedAt = this.now();
       await manager.update(PartnerSftpCredentialEntity, { id: row.id }, { revokedAt: row.revokedAt });
@@ -118,7 +118,7 @@ export class SftpCredentialRepository {
       await burnSftpPasswordCheck(typeof password === 'string' ? password : '');
       return null;
     }
-    if (!(await verifySftpPassword(password, row.passwordHash))) return null;
+    if (!(await verifySftpPassword(password, row.passwordHash))) { return null; }
     return this.enabledPartner(row.partnerId);
   }
 
@@ -129,16 +129,16 @@ export class SftpCredentialRepository {
    */
   async acceptsPublicKey(username: string, key: OfferedPublicKey): Promise<PartnerProfile | null> {
     const row = await this.liveAccount(username);
-    if (!row?.publicKey || !Buffer.isBuffer(key?.data) || !samePublicKey(row.publicKey, key.data)) return null;
+    if (!row?.publicKey || !Buffer.isBuffer(key?.data) || !samePublicKey(row.publicKey, key.data)) { return null; }
     return this.enabledPartner(row.partnerId);
   }
 
   /** Public-key login: the partner when the offered key is the account's and the signature verifies with it. */
   async verifyPublicKey(username: string, key: OfferedPublicKey, proof: PublicKeyProof): Promise<PartnerProfile | null> {
     const row = await this.liveAccount(username);
-    if (!row?.publicKey || !Buffer.isBuffer(key?.data) || !samePublicKey(row.publicKey, key.data)) return null;
-    if (!Buffer.isBuffer(proof?.blob) || !Buffer.isBuffer(proof?.signature)) return null;
-    if (!verifyPublicKeySignature(row.publicKey, proof.blob, proof.signature, proof.hashAlgo)) return null;
+    if (!row?.publicKey || !Buffer.isBuffer(key?.data) || !samePublicKey(row.publicKey, key.data)) { return null; }
+    if (!Buffer.isBuffer(proof?.blob) || !Buffer.isBuffer(proof?.signature)) { return null; }
+    if (!verifyPublicKeySignature(row.publicKey, proof.blob, proof.signature, proof.hashAlgo)) { return null; }
     return this.enabledPartner(row.partnerId);
   }
 
@@ -149,7 +149,7 @@ export class SftpCredentialRepository {
   }
 
   private async liveAccount(username: string): Promise<PartnerSftpCredentialEntity | null> {
-    if (typeof username !== 'string' || !SFTP_USERNAME_PATTERN.test(username)) return null;
+    if (typeof username !== 'string' || !SFTP_USERNAME_PATTERN.test(username)) { return null; }
     const row = await this.dataSource.manager.findOneBy(PartnerSftpCredentialEntity, { username });
     return row && !row.revokedAt ? row : null;
   }
@@ -178,7 +178,7 @@ export class SftpCredentialRepository {
         if (existing && existing.partnerId !== partnerId) {
           throw new SftpCredentialRejectedError(partnerId, username, 'this user name belongs to another partner');
         }
-        if (existing?.revokedAt) throw new SftpCredentialRejectedError(partnerId, username, 'this account was revoked; choose another user name');
+        if (existing?.revokedAt) { throw new SftpCredentialRejectedError(partnerId, username, 'this account was revoked; choose another user name'); }
         if (existing) {
           await manager.update(PartnerSftpCredentialEntity, { id: existing.id }, values);
           return toSummary(await manager.findOneByOrFail(PartnerSftpCredentialEntity, { id: existing.id }));
@@ -206,6 +206,6 @@ export class SftpCredentialRepository {
 
   private async lockPartner(manager: EntityManager, partnerId: string): Promise<void> {
     const rows: unknown[] = PARTNER_ID_PATTERN.test(partnerId) ? await manager.query(`SELECT id FROM partner WHERE id = $1 FOR UPDATE`, [partnerId]) : [];
-    if (rows.length === 0) throw new PartnerNotFoundError(partnerId);
+    if (rows.length === 0) { throw new PartnerNotFoundError(partnerId); }
   }
 }

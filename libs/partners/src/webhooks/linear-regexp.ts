@@ -26,7 +26,7 @@ export class LinearRegExp {
       return null;
     }
     const groups: string[] = [];
-    for (let i = 0; i <= matcher.groupCount(); i++) groups.push(matcher.group(i) ?? (undefined as unknown as string));
+    for (let i = 0; i <= matcher.groupCount(); i++) { groups.push(matcher.group(i) ?? (undefined as unknown as string)); }
     this.lastIndex = matcher.end();
     return Object.assign(groups, { index: matcher.start(), input: text }) as RegExpExecArray;
   }

@@ -28,13 +28,13 @@ export class PartnerMappingRepository {
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mapping:${partnerId}`]);
       if (options.owner === 'api') {
         const [partner]: { source: string; file: string | null }[] = await manager.query(`SELECT source, file FROM partner WHERE id = $1 FOR SHARE`, [partnerId]);
-        if (partner?.source === 'file') throw new PartnerOwnedByFileError(partnerId, partner.file);
+        if (partner?.source === 'file') { throw new PartnerOwnedByFileError(partnerId, partner.file); }
       }
       const [current]: (Row & { sha256: string })[] = await manager.query(
         `SELECT * FROM partner_mapping WHERE partner_id = $1 ORDER BY version DESC LIMIT 1`,
         [partnerId],
       );
-      if (current?.sha256 === sha256) return toMapping(current);
+      if (current?.sha256 === sha256) { return toMapping(current); }
       const rows: Row[] = await manager.query(
         `INSERT INTO partner_mapping (partner_id, version, expression, sha256) VALUES ($1, $2, $3, $4) RETURNING *`,
         [partnerId, (current ? Number(current.version) : 0) + 1, expression, sha256],

@@ -89,7 +89,7 @@ export class WebhookSecretRepository {
   async statusOf(partnerId: string, secret: string): Promise<'active' | 'ended' | 'unknown'> {
     const rows: Row[] = await this.dataSource.query(`SELECT secret, expires_at, revoked_at FROM partner_webhook_secret WHERE partner_id = $1`, [partnerId]);
     const same = rows.filter((row) => this.box.open(row.secret) === secret);
-    if (same.length === 0) return 'unknown';
+    if (same.length === 0) { return 'unknown'; }
     const now = Date.now();
     return same.some((row) => !row.revoked_at && (!row.expires_at || new Date(row.expires_at).getTime() > now)) ? 'active' : 'ended';
   }

@@ -40,15 +40,15 @@ export class DeliverBatch {
   /** `remember` keeps what a retry must know on the queue job: the platform job's id, the operations it carries. */
   async execute(data: BatchJobData, attempt: DeliveryTry, remember: (patch: Partial<BatchJobData>) => Promise<void>): Promise<{ delivered: number; failed: number }> {
     let open = (await this.operations.findByIds(data.operationIds)).filter((op) => op.status === 'pending' || op.status === 'delivering');
-    if (open.length === 0) return { delivered: 0, failed: 0 };
+    if (open.length === 0) { return { delivered: 0, failed: 0 }; }
     if (!data.platformJobId) {
       open = await this.claim(data, open, remember);
-      if (open.length === 0) return { delivered: 0, failed: 0 };
+      if (open.length === 0) { return { delivered: 0, failed: 0 }; }
     }
     const startedAt = new Date();
     const client = this.accounts.clientFor(data.organisationId);
     try {
-      if (!client) throw new PlatformCallError('auth', 'submit job', `no platform account is configured for organisation ${data.organisationId}`);
+      if (!client) { throw new PlatformCallError('auth', 'submit job', `no platform account is configured for organisation ${data.organisationId}`); }
       let jobId = data.platformJobId ?? (data.submittedAt ? await this.findSubmitted(client, data, open.length) : undefined);
       if (!jobId) {
         // Remembered first: if no answer comes, the retry looks for the job before making another.
@@ -57,7 +57,7 @@ export class DeliverBatch {
           jobId = (await this.submit(client, data, open)).id;
         } catch (error) {
           // An answer (a 502 'could not be queued', a 400) means no job was made: nothing to look for.
-          if (error instanceof PlatformCallError && error.status !== undefined) await remember({ submittedAt: undefined });
+          if (error instanceof PlatformCallError && error.status !== undefined) { await remember({ submittedAt: undefined }); }
           throw error;
         }
       }
@@ -77,7 +77,7 @@ export class DeliverBatch {
       await this.operations.recordAttempts(
         open.map((op) => ({ operationId: op.id, startedAt, durationMs, httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: `batch ${data.kind}`, settlement })),
       );
-      if (final) await this.messages.settleMessage(data.messageId, 'worker');
+      if (final) { await this.messages.settleMessage(data.messageId, 'worker'); }
       throw RetryPolicy.toJobError(failure, final);
     }
   }
@@ -92,9 +92,9 @@ export class DeliverBatch {
     const going = new Set(verdicts.filter((v) => v.verdict === 'go').map((v) => v.id));
     const waiting = verdicts.filter((v) => v.verdict === 'wait').map((v) => v.id);
     const kept = open.filter((op) => going.has(op.id));
-    if (kept.length < open.length) await remember({ operationIds: kept.map((op) => op.id) });
+    if (kept.length < open.length) { await remember({ operationIds: kept.map((op) => op.id) }); }
     await this.queues.enqueueDeliveries(waiting);
-    if (verdicts.some((v) => v.verdict === 'superseded')) await this.messages.settleMessage(data.messageId, 'worker');
+    if (verdicts.some((v) => v.verdict === 'superseded')) { await this.messages.settleMessage(data.messageId, 'worker'); }
     return kept;
   }
 
@@ -108,7 +108,7 @@ export class DeliverBatch {
     const since = Date.parse(data.submittedAt!) - CLOCK_SKEW_MS;
     const jobs = await client.listJobs(data.organisationId);
     const made = jobs.filter((job) => Date.parse(job.createdAt) >= since && job.documentCount === documentCount).sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
-    if (made) return made.id;
+    if (made) { return made.id; }
     if (Date.now() - Date.parse(data.submittedAt!) < this.options.unknownOutcomeMs + documentCount * UPLOAD_MS_PER_DOCUMENT) {
       throw new PlatformCallError('retryable', 'submit job', `the earlier submit of this batch got no answer and its job is not listed yet; looking again before submitting anew`);
     }
@@ -129,8 +129,8 @@ export class DeliverBatch {
     const deadline = Date.now() + this.options.maxWaitMs;
     for (;;) {
       const job = await client.getJob(organisationId, jobId);
-      if (job.completedAt) return job;
-      if (Date.now() > deadline) throw new PlatformCallError('retryable', 'poll job', `platform job ${jobId} not finished after ${this.options.maxWaitMs} ms`);
+      if (job.completedAt) { return job; }
+      if (Date.now() > deadline) { throw new PlatformCallError('retryable', 'poll job', `platform job ${jobId} not finished after ${this.options.maxWaitMs} ms`); }
       await sleep(this.options.pollMs);
     }
   }

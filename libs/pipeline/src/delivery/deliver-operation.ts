@@ -61,6 +61,8 @@ export class DeliverOperation {
       case 'superseded':
         await this.settleMessage(operation.messageId);
         return 'superseded';
+      case 'go':
+        break;
     }
     const payload = operation.payload as CanonicalOperation;
     const client = this.accounts.clientFor(payload.organisationId);
@@ -75,7 +77,7 @@ export class DeliverOperation {
     const startedAt = new Date();
     let outcome: CallOutcome;
     try {
-      if (!client) throw new PlatformCallError('auth', payload.kind, `no platform account is configured for organisation ${payload.organisationId}`);
+      if (!client) {throw new PlatformCallError('auth', payload.kind, `no platform account is configured for organisation ${payload.organisationId}`);}
       outcome = await callPlatform(client, payload);
     } catch (error) {
       const failure = unsafeToRepeat(payload, error instanceof PlatformCallError ? error : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error)));
@@ -88,14 +90,14 @@ export class DeliverOperation {
         final ? { status: 'failed', lastError: failure.reason, errorClass: failure.errorClass } : undefined,
         retryInMs === undefined ? undefined : { at: new Date(Date.now() + retryInMs), error: failure.reason },
       );
-      if (final) await this.settleMessage(operation.messageId);
+      if (final) {await this.settleMessage(operation.messageId);}
       // The queue waits what the attempt row says.
       throw Object.assign(RetryPolicy.toJobError(failure, final), { retryInMs } satisfies TimedRetry);
     }
     this.trip(breaker, 'success', payload.organisationId);
     // The platform call succeeded: a failure from here on is ours (the database), and a retry of the
     // job repeats an idempotent write; it is not recorded as a platform failure.
-    if (payload.kind === 'booking.create') await this.operations.setTarget(operationId, outcome.result);
+    if (payload.kind === 'booking.create') {await this.operations.setTarget(operationId, outcome.result);}
     await this.operations.recordAttempt(
       operationId,
       { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: outcome.httpStatus, outcome: 'success', requestSummary: outcome.summary },
@@ -107,13 +109,13 @@ export class DeliverOperation {
 
   private trip(breaker: ReturnType<CircuitBreakers<PlatformClient>['for']> | undefined, outcome: 'success' | 'retryable' | 'answered', organisationId: string, reason?: string): void {
     const change = breaker?.record(outcome, reason);
-    if (change === 'opened') this.logger.warn({ msg: 'platform failing: deliveries to its account paused, probing', organisationId });
-    if (change === 'closed') this.logger.log({ msg: 'platform answering again: deliveries to its account resumed', organisationId });
+    if (change === 'opened') {this.logger.warn({ msg: 'platform failing: deliveries to its account paused, probing', organisationId });}
+    if (change === 'closed') {this.logger.log({ msg: 'platform answering again: deliveries to its account resumed', organisationId });}
   }
 
   /** Checked after the operation's own statement committed, so of two last operations settling at once the later check sees both. */
   private async settleMessage(messageId: string): Promise<void> {
-    if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
+    if (!(await this.operations.hasUnsettled(messageId))) {await this.messages.settleMessage(messageId, 'worker');}
   }
 }
 
@@ -126,6 +128,6 @@ const SURELY_NOT_APPLIED = (failure: PlatformCallError) => failure.status === 42
  * retrying; every other operation is an idempotent write and retries as usual.
  */
 function unsafeToRepeat(payload: CanonicalOperation, failure: PlatformCallError): PlatformCallError {
-  if (payload.kind !== 'booking.create' || !failure.retryable || SURELY_NOT_APPLIED(failure)) return failure;
+  if (payload.kind !== 'booking.create' || !failure.retryable || SURELY_NOT_APPLIED(failure)) {return failure;}
   return new PlatformCallError('permanent', failure.operation, `outcome unknown after ${failure.reason}: the booking may exist; check the platform before replaying`, failure.status);
 }

@@ -23,7 +23,7 @@ export async function callPlatform(client: PlatformClient, operation: CanonicalO
         return { httpStatus: 200, summary: `DELETE documents/${operation.documentId}`, result: 'deleted' };
       } catch (error) {
         // Already gone is what a delete wants: a redelivered delete must not fail.
-        if (error instanceof PlatformCallError && error.status === 404) return { httpStatus: 404, summary: `DELETE documents/${operation.documentId}`, result: 'already absent' };
+        if (error instanceof PlatformCallError && error.status === 404) { return { httpStatus: 404, summary: `DELETE documents/${operation.documentId}`, result: 'already absent' }; }
         throw error;
       }
     case 'booking.create': {

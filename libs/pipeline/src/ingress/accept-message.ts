@@ -97,16 +97,16 @@ export class AcceptMessage {
       })),
     );
     results.forEach((r, n) => {
-      if (!(r instanceof Error) && !r.existing) jobOf(n).messageIds.push(r.id);
+      if (!(r instanceof Error) && !r.existing) { jobOf(n).messageIds.push(r.id); }
     });
     const enqueue = this.enqueue(jobs);
-    if (this.enqueuing.size > MAX_PENDING_ENQUEUES) await enqueue;
+    if (this.enqueuing.size > MAX_PENDING_ENQUEUES) { await enqueue; }
     return results.map((r) => (r instanceof Error ? r : { messageId: r.id, existing: r.existing, ...(r.existing && { samePayload: r.samePayload }) }));
   }
 
   private enqueue(jobs: TranslateJob[]): Promise<void> {
     const enqueue = this.queues.tryEnqueueTranslate(jobs).then((queued) => {
-      if (!queued) this.logger.warn({ msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them', messageIds: jobs.flatMap((j) => j.messageIds) });
+      if (!queued) { this.logger.warn({ msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them', messageIds: jobs.flatMap((j) => j.messageIds) }); }
     });
     this.enqueuing.add(enqueue);
     void enqueue.finally(() => this.enqueuing.delete(enqueue));

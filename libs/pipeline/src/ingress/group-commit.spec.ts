@@ -55,7 +55,7 @@ describe('GroupCommit', () => {
   it('fails every caller of a commit whose outcome is unknown, and goes on with the next batch', async () => {
     let calls = 0;
     const group = new GroupCommit<number, number>(async (items) => {
-      if (++calls === 1) throw new Error('connection lost');
+      if (++calls === 1) { throw new Error('connection lost'); }
       return items;
     }, options);
     const failed = [1, 2].map((n) => group.submit(n));
@@ -75,7 +75,7 @@ describe('GroupCommit', () => {
     const group = new GroupCommit<number, number>(
       async (items) => {
         batches.push(items);
-        if (items.includes(-1)) throw refused;
+        if (items.includes(-1)) { throw refused; }
         return items;
       },
       { ...options, wroteNothing: (error) => (error as { refused?: boolean }).refused === true },

@@ -73,7 +73,7 @@ export class ReplayMessage {
 
   async replay(messageId: string, request: ReplayRequest): Promise<Message> {
     const original = await this.messages.findById(messageId);
-    if (!original) throw new ReplayError('not-found', `message ${messageId} does not exist`);
+    if (!original) { throw new ReplayError('not-found', `message ${messageId} does not exist`); }
     return this.replayOf(original, request);
   }
 
@@ -86,7 +86,7 @@ export class ReplayMessage {
       throw new ReplayError('not-replayable', `message ${original.id} is a bookings export (a file dockbridge wrote, not one a partner sent): run the export again instead`);
     }
     const prepared = await this.payloadFor(original, request);
-    if (request.payload !== undefined && prepared.contentType === CANONICAL_CONTENT_TYPE) await this.checkEdited(original, prepared.rawPayload, request.overrideOrganisations === true);
+    if (request.payload !== undefined && prepared.contentType === CANONICAL_CONTENT_TYPE) { await this.checkEdited(original, prepared.rawPayload, request.overrideOrganisations === true); }
     return prepared;
   }
 
@@ -136,10 +136,10 @@ export class ReplayMessage {
       const room = BULK_REPLAY_LIMIT - replayable.length - skipped.length;
       const page = await this.messages.search({ ...filter, limit: Math.min(500, room), cursor });
       for (const outcome of await this.replayEach(page.items, request, { dryRun: true })) {
-        if ('skipped' in outcome) skipped.push({ id: outcome.id, reason: outcome.skipped });
-        else replayable.push(outcome.id);
+        if ('skipped' in outcome) { skipped.push({ id: outcome.id, reason: outcome.skipped }); }
+        else { replayable.push(outcome.id); }
       }
-      if (page.nextCursor && page.items.length === room) return { replayable, skipped, limitReached: true };
+      if (page.nextCursor && page.items.length === room) { return { replayable, skipped, limitReached: true }; }
       cursor = page.nextCursor;
     } while (cursor);
     return { replayable, skipped, limitReached: false };
@@ -162,11 +162,11 @@ export class ReplayMessage {
       }
       try {
         const original = await this.messages.findById(id);
-        if (!original) throw new ReplayError('not-found', `message ${id} no longer exists (retention removed it)`);
-        if (options.dryRun) await this.prepare(original, request);
+        if (!original) { throw new ReplayError('not-found', `message ${id} no longer exists (retention removed it)`); }
+        if (options.dryRun) { await this.prepare(original, request); }
         outcomes.push({ id, replayId: options.dryRun ? id : (await this.replayOf(original, request, options.runId)).id });
       } catch (error) {
-        if (!(error instanceof ReplayError)) throw error;
+        if (!(error instanceof ReplayError)) { throw error; }
         outcomes.push({ id, skipped: error.message });
       }
     }
@@ -182,8 +182,8 @@ export class ReplayMessage {
       throw new ReplayError('invalid-payload', 'the edited payload is not JSON', [(error as Error).message]);
     }
     const check = checkCanonicalMessage(parsed);
-    if (!check.ok) throw new ReplayError('invalid-payload', 'the edited payload is not a valid message', check.problems);
-    if (overrideOrganisations) return;
+    if (!check.ok) { throw new ReplayError('invalid-payload', 'the edited payload is not a valid message', check.problems); }
+    if (overrideOrganisations) { return; }
     const partner = await this.partners.findById(original.partnerId);
     const outside = partner ? organisationScopeProblems(check.operations, organisationsOf(partner)) : [`partner ${original.partnerId} does not exist`];
     if (outside.length) {
@@ -192,8 +192,8 @@ export class ReplayMessage {
   }
 
   private async payloadFor(original: Message, request: ReplayRequest): Promise<{ rawPayload: string; contentType: string }> {
-    if (request.payload !== undefined) return { rawPayload: request.payload, contentType: original.contentType };
-    if (request.mode === 'rerun') return { rawPayload: original.rawPayload, contentType: original.contentType };
+    if (request.payload !== undefined) { return { rawPayload: request.payload, contentType: original.contentType }; }
+    if (request.mode === 'rerun') { return { rawPayload: original.rawPayload, contentType: original.contentType }; }
     // A refused EDI set has no operation to retry: the file itself must be re-run once the cause is fixed.
     const failed = (await this.operations.findFailedByMessage(original.id)).filter((op) => !op.payload.refused);
     if (failed.length === 0) {

@@ -85,7 +85,7 @@ export class SweepStuck {
   /** A run resumes from its row (its progress and the replays it made), so queuing it again is always safe. */
   private async requeueReplayRuns(olderThan: Date): Promise<number> {
     const ids = (await this.runs?.findUnattended(olderThan)) ?? [];
-    if (ids.length === 0) return 0;
+    if (ids.length === 0) { return 0; }
     const jobIds = ids.map(replayRunJobId);
     const { live, finished } = await this.queues.jobStates(QUEUES.replay, jobIds);
     const lost = ids.filter((id) => !live.has(replayRunJobId(id)));
@@ -100,9 +100,9 @@ export class SweepStuck {
     let after: StuckQuery['after'];
     do {
       const page = await this.messages.findStuck({ ...query, limit, after });
-      if (page.length === 0) return;
+      if (page.length === 0) { return; }
       await handle(page);
-      if (page.length < limit) return;
+      if (page.length < limit) { return; }
       after = page[page.length - 1].id;
     } while (Date.now() < deadline);
   }

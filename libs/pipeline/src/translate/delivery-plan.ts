@@ -17,7 +17,7 @@ export function planDelivery(messageId: string, operations: readonly DocumentOpe
   const groups = new Map<string, { organisationId: string; kind: BatchJobData['kind']; ids: string[] }>();
   const single: string[] = [];
   for (const op of operations) {
-    if (op.status !== 'pending' && op.status !== 'delivering') continue;
+    if (op.status !== 'pending' && op.status !== 'delivering') { continue; }
     const payload = op.payload as CanonicalOperation;
     if (payload.kind !== 'document.upsert' && payload.kind !== 'document.delete') {
       single.push(op.id);
@@ -53,12 +53,12 @@ export function dropSupersededWrites<T extends { operation: CanonicalOperation }
   const last = new Map<string, number>();
   items.forEach((item, i) => {
     const k = key(item);
-    if (k) last.set(k, i);
+    if (k) { last.set(k, i); }
   });
   const notes: string[] = [];
   const kept = items.filter((item, i) => {
     const k = key(item);
-    if (!k || last.get(k) === i) return true;
+    if (!k || last.get(k) === i) { return true; }
     notes.push(`operation ${i + 1} (document ${k.split('|')[1]}) is superseded by operation ${last.get(k)! + 1} of the same message`);
     return false;
   });

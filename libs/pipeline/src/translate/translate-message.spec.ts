@@ -28,7 +28,7 @@ describe('TranslateMessage.executeMany', () => {
 
   it('keeps going past a failed message and returns the failed ones, in job order, with the first error', async () => {
     const translate = translator(async (id) => {
-      if (id === 'b' || id === 'd') throw new Error(`database away for ${id}`);
+      if (id === 'b' || id === 'd') { throw new Error(`database away for ${id}`); }
       return 'queued';
     });
     const result = await translate.executeMany(['a', 'b', 'c', 'd', 'e']);

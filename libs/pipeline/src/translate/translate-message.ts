@@ -70,20 +70,20 @@ export class TranslateMessage {
    */
   async giveUp(messageIds: readonly string[], error: unknown, tries: number): Promise<void> {
     const reason = `translation failed on each of ${tries} tries: ${error instanceof Error ? error.message : String(error)}`;
-    for (const id of messageIds) await this.messages.transition(id, 'failed', 'worker', reason, ['received', 'translating']);
+    for (const id of messageIds) { await this.messages.transition(id, 'failed', 'worker', reason, ['received', 'translating']); }
   }
 
   async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
     const message = await this.messages.findById(messageId);
-    if (!message || FINAL.has(message.status)) return 'skipped';
-    if (message.status === 'received') await this.messages.transition(messageId, 'translating', 'worker');
+    if (!message || FINAL.has(message.status)) { return 'skipped'; }
+    if (message.status === 'received') { await this.messages.transition(messageId, 'translating', 'worker'); }
 
     const existing = await this.operations.listByMessage(messageId);
     if (existing.length > 0) {
       // A retry after the rows were written: only the queueing may be missing, or nothing at all.
       await this.messages.transition(messageId, 'delivering', 'worker');
       await this.enqueueDelivery(message, existing);
-      if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
+      if (!(await this.operations.hasUnsettled(messageId))) { await this.messages.settleMessage(messageId, 'worker'); }
       return 'queued';
     }
 
@@ -98,13 +98,13 @@ export class TranslateMessage {
         })
       : { operations: [], refused: [], acknowledgments: [], interchanges: [], rejection: `no translator for content type ${message.contentType}` };
 
-    if (this.outbox) for (const ack of translation.acknowledgments) await this.outbox.deliver(message.partnerId, messageId, ack);
+    if (this.outbox) { for (const ack of translation.acknowledgments) { await this.outbox.deliver(message.partnerId, messageId, ack); } }
     // What the message is found and replayed by: the mapping version (webhooks); the interchanges, refused
     // ones too, for the ISA13 a carrier quotes (MessageFilter.interchange).
     const facts: MessageMetadata = {};
-    if (translation.mappingVersion !== undefined) facts.mappingVersion = translation.mappingVersion;
-    if (translation.interchanges.length > 0) facts.interchanges = translation.interchanges.map((i) => ({ sender: i.senderId, control: i.control, refused: i.refused }));
-    if (Object.keys(facts).length > 0) await this.messages.annotate(messageId, facts);
+    if (translation.mappingVersion !== undefined) { facts.mappingVersion = translation.mappingVersion; }
+    if (translation.interchanges.length > 0) { facts.interchanges = translation.interchanges.map((i) => ({ sender: i.senderId, control: i.control, refused: i.refused })); }
+    if (Object.keys(facts).length > 0) { await this.messages.annotate(messageId, facts); }
     const scope = organisationScope(message, partner, translation);
     const rejection = translation.rejection ?? scope.rejection;
     if (rejection) {
@@ -134,7 +134,7 @@ export class TranslateMessage {
     ]);
     await this.messages.transition(messageId, 'delivering', 'worker', notes.length ? notes.join('; ') : null);
     await this.enqueueDelivery(message, rows, false, partner);
-    if (!(await this.operations.hasUnsettled(messageId))) await this.messages.settleMessage(messageId, 'worker');
+    if (!(await this.operations.hasUnsettled(messageId))) { await this.messages.settleMessage(messageId, 'worker'); }
     return 'queued';
   }
 
@@ -153,7 +153,7 @@ export class TranslateMessage {
       await this.queues.removeFinishedMany(QUEUES.batch, plan.batches.map((batch) => batchJobId(batch.operationIds)));
     }
     await this.queues.enqueueDeliveries(plan.single);
-    for (const batch of plan.batches) await this.queues.enqueueBatch(batch);
+    for (const batch of plan.batches) { await this.queues.enqueueBatch(batch); }
   }
 }
 
@@ -163,9 +163,9 @@ export class TranslateMessage {
  * replay with `overrideOrganisations` goes through, and says so in the message's events.
  */
 function organisationScope(message: Message, partner: PartnerProfile | null, translation: Translation): { rejection?: string; notes: string[] } {
-  if (!partner) return { rejection: `partner ${message.partnerId} does not exist: nothing can be delivered for it`, notes: [] };
+  if (!partner) { return { rejection: `partner ${message.partnerId} does not exist: nothing can be delivered for it`, notes: [] }; }
   const problems = organisationScopeProblems(translation.operations.map((o) => o.operation), organisationsOf(partner));
-  if (problems.length === 0) return { notes: [] };
+  if (problems.length === 0) { return { notes: [] }; }
   const replay = message.metadata?.replay as { organisationOverride?: unknown; by?: unknown } | undefined;
   if (message.channel === 'replay' && replay?.organisationOverride === true) {
     return { notes: [`organisation scope of partner ${partner.id} overridden by ${String(replay.by)}: ${problems.join('; ')}`] };

@@ -67,7 +67,7 @@ export const translateCanonical: Translator = async (message) => {
   }
   // `POST /v1/messages` recorded this payload only after checking it, and a recorded payload never
   // changes: checking 25,000 documents again costs seconds. Replays (possibly edited) are checked.
-  if (message.channel === 'api') return { ...empty(), operations: (parsed as { operations: CanonicalOperation[] }).operations.map((operation) => ({ operation })) };
+  if (message.channel === 'api') { return { ...empty(), operations: (parsed as { operations: CanonicalOperation[] }).operations.map((operation) => ({ operation })) }; }
   const check = checkCanonicalMessage(parsed);
   return check.ok ? { ...empty(), operations: check.operations.map((operation) => ({ operation })) } : { ...empty(), rejection: check.problems.join('; ') };
 };
@@ -78,8 +78,8 @@ export function directoryOf(partner: PartnerProfile): PartyDirectory {
   const byScac = new Map<string, OrgRef>();
   for (const entry of partner.settings.directory ?? []) {
     const ref = (entry.organisation.id ? { id: entry.organisation.id } : { coreName: entry.organisation.coreName!, coreId: entry.organisation.coreId! }) as OrgRef;
-    if (entry.scac) byScac.set(entry.scac, ref);
-    if (entry.qualifier && entry.code) byCode.set(`${entry.qualifier}|${entry.code}`, ref);
+    if (entry.scac) { byScac.set(entry.scac, ref); }
+    if (entry.qualifier && entry.code) { byCode.set(`${entry.qualifier}|${entry.code}`, ref); }
   }
   return { byCode: (qualifier, code) => byCode.get(`${qualifier}|${code}`), byScac: (scac) => byScac.get(scac) };
 }
@@ -87,7 +87,7 @@ export function directoryOf(partner: PartnerProfile): PartyDirectory {
 /** The mapping settings of a partner's EDI (`settings.edi`), on top of its delivery settings. */
 export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | undefined {
   const edi = partner.settings.edi;
-  if (!edi) return undefined;
+  if (!edi) { return undefined; }
   return {
     organisationId: partner.locationOrganisationId,
     coreName: edi.coreName,
@@ -104,7 +104,7 @@ export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | und
 export const translateX12: Translator = async (message, context) => {
   const partner = context.partner;
   const settings = partner && ediSettingsOf(partner);
-  if (!partner || !settings) return { ...empty(), rejection: `partner ${message.partnerId} has no EDI settings (settings.edi): add senderIds and coreName to its profile` };
+  if (!partner || !settings) { return { ...empty(), rejection: `partner ${message.partnerId} has no EDI settings (settings.edi): add senderIds and coreName to its profile` }; }
   const result = await translateEdi({
     raw: message.rawPayload,
     settings,
@@ -140,8 +140,8 @@ export const translateX12: Translator = async (message, context) => {
     duplicateWindowDays: partner.settings.edi!.duplicateWindowDays ?? 30,
     notes: result.sets.flatMap((set) => (set.rejected ? [] : set.notes)),
   };
-  if (result.interchanges.length === 0) translation.rejection = result.problems.join('; ') || 'no X12 interchange found';
-  else if (refusedInterchanges.length === result.interchanges.length) translation.rejection = refusedInterchanges.map((i) => `interchange ${i.control}: ${i.reason}`).join('; ');
+  if (result.interchanges.length === 0) { translation.rejection = result.problems.join('; ') || 'no X12 interchange found'; }
+  else if (refusedInterchanges.length === result.interchanges.length) { translation.rejection = refusedInterchanges.map((i) => `interchange ${i.control}: ${i.reason}`).join('; '); }
   return translation;
 };
 
@@ -158,7 +158,7 @@ const MAPPING_TIMEOUT_MS = 2_000;
 export const translateWebhook: Translator = async (message, context) => {
   const wanted = message.metadata?.mappingVersion ?? 'current';
   const mapping = await context.mapping(wanted === 'current' ? 'current' : Number(wanted));
-  if (!mapping) return { ...empty(), rejection: `partner ${message.partnerId} has no webhook mapping${wanted === 'current' ? '' : ` version ${wanted}`}` };
+  if (!mapping) { return { ...empty(), rejection: `partner ${message.partnerId} has no webhook mapping${wanted === 'current' ? '' : ` version ${wanted}`}` }; }
   let body: unknown;
   try {
     body = JSON.parse(message.rawPayload);
@@ -173,9 +173,9 @@ export const translateWebhook: Translator = async (message, context) => {
     return { ...empty(), rejection: `mapping v${mapping.version} failed: ${e.message}${e.position !== undefined ? ` at position ${e.position}${e.token ? ` (${e.token})` : ''}` : ''}` };
   }
   const operations = result === undefined ? [] : Array.isArray(result) ? result : [result];
-  if (operations.length === 0) return { ...empty(), rejection: `mapping v${mapping.version} produced no operations for this payload` };
+  if (operations.length === 0) { return { ...empty(), rejection: `mapping v${mapping.version} produced no operations for this payload` }; }
   const check = checkCanonicalMessage({ operations });
-  if (!check.ok) return { ...empty(), rejection: `mapping v${mapping.version} produced invalid operations: ${check.problems.join('; ')}` };
+  if (!check.ok) { return { ...empty(), rejection: `mapping v${mapping.version} produced invalid operations: ${check.problems.join('; ')}` }; }
   return { ...empty(), operations: check.operations.map((operation) => ({ operation })), mappingVersion: mapping.version };
 };
 
