@@ -21,7 +21,7 @@ async function cli(
   let stderr = '';
   const fakeFetch = (async (url: string, init: RequestInit) => {
     sent.push({ url, method: String(init.method), headers: init.headers as Record<string, string>, body: init.body as string | undefined });
-    if (answer.fail) throw answer.fail;
+    if (answer.fail) { throw answer.fail; }
     const { status, body } = answer.byRequest?.(url, sent.length - 1) ?? answer;
     return new Response(body === undefined ? '' : JSON.stringify(body), { status: status ?? 200 });
   }) as unknown as typeof fetch;
@@ -31,8 +31,8 @@ async function cli(
     env,
     fetch: fakeFetch,
     readFile: (path) => {
-      if (path === 'fix.json') return '{"operations":[]}';
-      if (path === 'po.edi') return 'ISA*00*~';
+      if (path === 'fix.json') { return '{"operations":[]}'; }
+      if (path === 'po.edi') { return 'ISA*00*~'; }
       throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
     },
     pollMs: 1,

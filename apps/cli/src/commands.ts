@@ -9,7 +9,6 @@ import {
   formatBulkReplay,
   formatReplayRun,
   formatReplayRunList,
-  formatReplayStarted,
   formatRunProgress,
   ReplayRunView,
   RUN_OVER,
@@ -81,8 +80,8 @@ export function secretsOf(argv: readonly string[], env: CliIo['env']): string[] 
   const secrets = [env.DOCKBRIDGE_ADMIN_TOKEN, env.DOCKBRIDGE_API_KEY];
   argv.forEach((arg, i) => {
     for (const flag of SECRET_FLAGS) {
-      if (arg === flag) secrets.push(argv[i + 1]);
-      else if (arg.startsWith(`${flag}=`)) secrets.push(arg.slice(flag.length + 1));
+      if (arg === flag) { secrets.push(argv[i + 1]); }
+      else if (arg.startsWith(`${flag}=`)) { secrets.push(arg.slice(flag.length + 1)); }
     }
   });
   return secrets.filter((s): s is string => !!s);
@@ -115,7 +114,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     } catch {
       throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}`);
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') { throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}`); }
     return url;
   };
   // Said when the gateway answers 401: which credential to check (never its value).
@@ -126,7 +125,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const admin = (command: Command): GatewayClient => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const token = globals.token ?? io.env.DOCKBRIDGE_ADMIN_TOKEN;
-    if (!token) throw new UsageError("no admin token: set DOCKBRIDGE_ADMIN_TOKEN (the gateway's ADMIN_TOKEN) or pass --token");
+    if (!token) { throw new UsageError("no admin token: set DOCKBRIDGE_ADMIN_TOKEN (the gateway's ADMIN_TOKEN) or pass --token"); }
     return new GatewayClient({ baseUrl: baseUrl(globals), adminToken: token, fetch: io.fetch, trace: trace(globals) });
   };
 
@@ -134,7 +133,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const partner = (command: Command, apiKeyOption: string | undefined): GatewayClient => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const apiKey = apiKeyOption ?? io.env.DOCKBRIDGE_API_KEY;
-    if (!apiKey) throw new UsageError("no partner API key: set DOCKBRIDGE_API_KEY or pass --api-key (the gateway acts with that partner's settings)");
+    if (!apiKey) { throw new UsageError("no partner API key: set DOCKBRIDGE_API_KEY or pass --api-key (the gateway acts with that partner's settings)"); }
     credentialHint = '(check DOCKBRIDGE_API_KEY or --api-key)';
     return new GatewayClient({ baseUrl: baseUrl(globals), apiKey, fetch: io.fetch, trace: trace(globals) });
   };
@@ -152,15 +151,15 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         run = await client.send<ReplayRunView>(replayRunRequest(runId));
         failures = 0;
       } catch (error) {
-        if (!(error instanceof ConnectionError) || ++failures >= MAX_POLL_FAILURES) throw error;
+        if (!(error instanceof ConnectionError) || ++failures >= MAX_POLL_FAILURES) { throw error; }
         await sleep(io.pollMs ?? POLL_MS);
         continue;
       }
       const line = formatRunProgress(run);
-      if (io.isTTY) io.stderr(`\r${line}\x1b[K${RUN_OVER.includes(run.status) ? '\n' : ''}`);
-      else if (line !== shown) io.stderr(`${line}\n`);
+      if (io.isTTY) { io.stderr(`\r${line}\x1b[K${RUN_OVER.includes(run.status) ? '\n' : ''}`); }
+      else if (line !== shown) { io.stderr(`${line}\n`); }
       shown = line;
-      if (RUN_OVER.includes(run.status)) return run;
+      if (RUN_OVER.includes(run.status)) { return run; }
       await sleep(io.pollMs ?? POLL_MS);
     }
   };
@@ -168,7 +167,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   /** Prints a run that ended; a failed run is an error (exit 1). */
   const printRun = (run: ReplayRunView, asJson: boolean | undefined) => {
     print(run, asJson, formatReplayRun);
-    if (run.status === 'failed') throw new RunFailed(`bulk replay run ${run.runId} failed${run.error ? `: ${run.error}` : ''}`);
+    if (run.status === 'failed') { throw new RunFailed(`bulk replay run ${run.runId} failed${run.error ? `: ${run.error}` : ''}`); }
   };
 
   const messages = program.command('messages').description('search, inspect and replay messages');
@@ -199,11 +198,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the API answer as JSON')
     .option('--payload', 'print only the raw payload, exactly as stored (e.g. to edit it and replay with --payload-file)')
     .action(async (id: string, options: { json?: boolean; payload?: boolean }, command: Command) => {
-      if (options.json && options.payload) throw new UsageError('--json and --payload are alternatives; give one');
+      if (options.json && options.payload) { throw new UsageError('--json and --payload are alternatives; give one'); }
       const detail = await admin(command).send<MessageDetail>(detailRequest(id));
-      if (options.payload) io.stdout(detail.message.rawPayload);
-      else if (options.json) json(detail);
-      else out(formatMessageDetail(detail));
+      if (options.payload) { io.stdout(detail.message.rawPayload); }
+      else if (options.json) { json(detail); }
+      else { out(formatMessageDetail(detail)); }
     });
 
   messages
@@ -237,8 +236,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const client = admin(command);
       const result = await client.send<ReplayResult | BulkReplayResult>(request);
       if (id !== undefined || (result as BulkReplayResult).dryRun !== false || options.detach) {
-        if (asJson) json(result);
-        else out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult));
+        if (asJson) { json(result); }
+        else { out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult)); }
         return;
       }
       printRun(await waitForRun(client, (result as BulkReplayStarted).runId), asJson);
@@ -254,7 +253,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the API answer as JSON')
     .action(async (runId: string, options: { wait?: boolean; json?: boolean }, command: Command) => {
       const client = admin(command);
-      if (options.wait) return printRun(await waitForRun(client, runId), options.json);
+      if (options.wait) { return printRun(await waitForRun(client, runId), options.json); }
       print(await client.send<ReplayRunView>(replayRunRequest(runId)), options.json, formatReplayRun);
     });
 
@@ -301,8 +300,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const request = sendRequest(readText(readFile, file), basename(file));
       const accepted = await client.send<{ messageId: string; status: string }>(request);
       if (!options.wait) {
-        if (options.json) json(accepted);
-        else out([`Message ${accepted.messageId}: ${accepted.status}`]);
+        if (options.json) { json(accepted); }
+        else { out([`Message ${accepted.messageId}: ${accepted.status}`]); }
         return;
       }
       let status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
@@ -311,7 +310,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
       }
       print(status, options.json, formatSent);
-      if (!SETTLED.includes(status.status)) throw new StillRunning(`message ${accepted.messageId} is still ${status.status} after ${WAIT_MS / 1000} s`);
+      if (!SETTLED.includes(status.status)) { throw new StillRunning(`message ${accepted.messageId} is still ${status.status} after ${WAIT_MS / 1000} s`); }
     });
 
   program
@@ -333,7 +332,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE; // commander printed it
+    if (error instanceof CommanderError) { return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE; } // commander printed it
     if (error instanceof UsageError) {
       err([`error: ${error.message}`, '(add --help for usage)']);
       return EXIT_USAGE;

@@ -3,11 +3,12 @@ import { run } from './commands';
 
 // `dockbridge … | head` closes stdout early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
+  if (error.code === 'EPIPE') { process.exit(0); }
   throw error;
 });
 
-run(process.argv.slice(2), {
+// run answers every failure with an exit code; it does not reject.
+void run(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,

@@ -141,7 +141,7 @@ export function excerpt(text: string | null | undefined, max: number): string {
 
 /** ISO 8601 to `2026-11-01 12:34:56Z` (UTC, to the second); anything unparseable is shown as given. */
 export function time(iso: string | null | undefined): string {
-  if (!iso) return '';
+  if (!iso) { return ''; }
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace('T', ' ')}Z`;
 }
@@ -162,7 +162,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const REASON_COLUMN_CHARS = 60;
 
 export function formatMessageList(page: MessagePage): string[] {
-  if (page.items.length === 0) return ['No messages match.'];
+  if (page.items.length === 0) { return ['No messages match.']; }
   const rows = page.items.map((m) => [m.id, time(m.receivedAt), m.partnerId, m.channel, m.status, excerpt(m.statusReason, REASON_COLUMN_CHARS)]);
   const lines = table(['ID', 'RECEIVED', 'PARTNER', 'CHANNEL', 'STATUS', 'REASON'], rows);
   lines.push('', page.nextCursor ? `${plural(page.items.length, 'message')}; more with --cursor ${page.nextCursor}` : plural(page.items.length, 'message'));
@@ -190,15 +190,15 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
   field('received', time(m.receivedAt));
   field('updated', time(m.updatedAt));
   field('content', `${m.contentType}, ${Buffer.byteLength(m.rawPayload ?? '', 'utf8')} bytes, sha256 ${m.sha256}`);
-  if (m.replayOf) field('replay of', m.replayOf);
-  if (m.metadata && Object.keys(m.metadata).length) field('metadata', excerpt(JSON.stringify(m.metadata), 300));
+  if (m.replayOf) { field('replay of', m.replayOf); }
+  if (m.metadata && Object.keys(m.metadata).length) { field('metadata', excerpt(JSON.stringify(m.metadata), 300)); }
 
   lines.push('', `Operations (${detail.operations.length})`);
   for (const op of detail.operations) {
     const outcome = op.errorClass ? `${op.status} (${op.errorClass})` : op.status;
     lines.push(`  #${op.seq} ${op.kind} ${operationTarget(op)}: ${outcome}, ${plural(op.attemptCount, 'attempt')}`.replace(/ :/, ':'));
-    if (op.lastError) lines.push(`      last error: ${excerpt(op.lastError, 300)}`);
-    for (const attempt of op.attempts ?? []) lines.push(formatAttempt(attempt));
+    if (op.lastError) { lines.push(`      last error: ${excerpt(op.lastError, 300)}`); }
+    for (const attempt of op.attempts ?? []) { lines.push(formatAttempt(attempt)); }
   }
 
   lines.push('', `Events (${detail.events.length})`);
@@ -251,10 +251,10 @@ export function formatRunProgress(run: ReplayRunView): string {
 export function formatReplayRun(run: ReplayRunView): string[] {
   const lines = [`Bulk replay run ${run.runId}: ${run.status} (asked by ${run.actor} at ${time(run.createdAt)}${run.reason ? `: ${run.reason}` : ''})`];
   const total = run.total === null ? 'not counted yet' : number(run.total);
-  if (run.status === 'completed') lines.push(`Replayed ${number(run.replayed)} message${run.replayed === 1 ? '' : 's'}; ${number(run.skipped)} skipped (${number(run.done)} looked at, finished ${time(run.finishedAt)}).`);
-  else lines.push(`${number(run.done)} of ${total} looked at: ${number(run.replayed)} replayed, ${number(run.skipped)} skipped.`);
-  if (run.limitReached) lines.push(`Limit reached: only the first ${number(run.limit)} matching messages are looked at; narrow the filter (--from/--to) and run again for the rest.`);
-  if (run.error) lines.push(`Error: ${run.error}`);
+  if (run.status === 'completed') { lines.push(`Replayed ${number(run.replayed)} message${run.replayed === 1 ? '' : 's'}; ${number(run.skipped)} skipped (${number(run.done)} looked at, finished ${time(run.finishedAt)}).`); }
+  else { lines.push(`${number(run.done)} of ${total} looked at: ${number(run.replayed)} replayed, ${number(run.skipped)} skipped.`); }
+  if (run.limitReached) { lines.push(`Limit reached: only the first ${number(run.limit)} matching messages are looked at; narrow the filter (--from/--to) and run again for the rest.`); }
+  if (run.error) { lines.push(`Error: ${run.error}`); }
   if (run.skips.length) {
     lines.push(run.skips.length < run.skipped ? `Skipped (the first ${run.skips.length} of ${number(run.skipped)}):` : 'Skipped:');
     lines.push(...run.skips.map((s) => `  ${s.id}: ${s.reason}`));
@@ -263,7 +263,7 @@ export function formatReplayRun(run: ReplayRunView): string[] {
 }
 
 export function formatReplayRunList(runs: ReplayRunView[]): string[] {
-  if (runs.length === 0) return ['No bulk replay runs.'];
+  if (runs.length === 0) { return ['No bulk replay runs.']; }
   const rows = runs.map((r) => [r.runId, time(r.createdAt), r.status, r.total === null ? `${number(r.done)}/?` : `${number(r.done)}/${number(r.total)}`, number(r.replayed), number(r.skipped), r.limitReached ? 'yes' : '', r.actor]);
   return table(['RUN', 'CREATED', 'STATUS', 'DONE', 'REPLAYED', 'SKIPPED', 'LIMIT', 'BY'], rows);
 }
@@ -285,8 +285,8 @@ export function formatPreview(preview: EdiPreview): string[] {
   for (const set of preview.transactionSets) {
     const verdict = set.envelopeRejected ? 'rejected by the envelope check' : set.rejected ? 'rejected' : 'accepted';
     lines.push(`  ${set.setId} control ${set.transactionControl}${set.documentId ? ` document ${set.documentId}` : ''}: ${verdict}`);
-    for (const d of set.diagnostics) lines.push(formatDiagnostic(d));
-    for (const note of set.notes ?? []) lines.push(`      note: ${note}`);
+    for (const d of set.diagnostics) { lines.push(formatDiagnostic(d)); }
+    for (const note of set.notes ?? []) { lines.push(`      note: ${note}`); }
   }
   lines.push('', `Documents (${preview.documents.length})`);
   for (const op of preview.documents) {
@@ -296,7 +296,7 @@ export function formatPreview(preview: EdiPreview): string[] {
   if (preview.acknowledgments.length) {
     lines.push('', `Acknowledgments: ${preview.acknowledgments.map((a) => `${a.kind} for ${a.acknowledges}`).join(', ')}`);
   }
-  if (preview.problems.length) lines.push('', `Problems (${preview.problems.length})`, ...preview.problems.map((p) => `  ${p}`));
+  if (preview.problems.length) { lines.push('', `Problems (${preview.problems.length})`, ...preview.problems.map((p) => `  ${p}`)); }
   return lines;
 }
 
@@ -338,9 +338,9 @@ export interface ApiKeyView {
 /** What a partner can send: EDI (with its sender ids), webhooks (with the verification), exports. */
 function ingressOf(partner: PartnerSummary): string {
   const parts: string[] = [];
-  if (partner.settings.edi) parts.push(`edi(${(partner.settings.edi.senderIds ?? []).join(',') || 'no sender id'})`);
-  if (partner.settings.webhook) parts.push(`webhook(${partner.settings.webhook.verification ?? '?'})`);
-  if (partner.settings.exports?.length) parts.push(`exports(${partner.settings.exports.length})`);
+  if (partner.settings.edi) { parts.push(`edi(${(partner.settings.edi.senderIds ?? []).join(',') || 'no sender id'})`); }
+  if (partner.settings.webhook) { parts.push(`webhook(${partner.settings.webhook.verification ?? '?'})`); }
+  if (partner.settings.exports?.length) { parts.push(`exports(${partner.settings.exports.length})`); }
   return parts.join(' ') || 'api only';
 }
 
@@ -348,7 +348,7 @@ function ingressOf(partner: PartnerSummary): string {
 const sourceOf = (partner: PartnerSummary): string => (partner.conflict ? `${partner.source}!` : partner.source);
 
 export function formatPartnerList(partners: PartnerSummary[]): string[] {
-  if (partners.length === 0) return ['No partners.'];
+  if (partners.length === 0) { return ['No partners.']; }
   const conflicts = partners.filter((p) => p.conflict).length;
   return [
     ...table(

@@ -35,14 +35,14 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();
       const response = exception.getResponse();
-      if (isErrorBody(response)) return response;
+      if (isErrorBody(response)) { return response; }
       const message = typeof response === 'string' ? response : (response as { message?: string | string[] }).message;
       // A plain HttpException (Fastify's own errors, such as a body that is not JSON, arrive as one) says nothing by its name: use the status text.
       const error = exception.constructor === HttpException ? (STATUS_CODES[statusCode] ?? 'Error') : exception.name.replace(/Exception$/, '');
       return { statusCode, error, details: [message ?? exception.message].flat() };
     }
     const status = (exception as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) return { statusCode: status, error: STATUS_CODES[status] ?? 'Bad request', details: [(exception as Error).message] };
+    if (status && status >= 400 && status < 500) { return { statusCode: status, error: STATUS_CODES[status] ?? 'Bad request', details: [(exception as Error).message] }; }
     this.logger.error({ msg: 'unexpected error', error: exception instanceof Error ? exception.stack : String(exception) });
     return { statusCode: 500, error: 'Internal error', details: ['dockbridge failed unexpectedly; the error is logged'] };
   }

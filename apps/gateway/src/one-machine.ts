@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const demo = (await partners.list())[0];
   let demoKey: string | undefined;
   if (demo) {
-    for (const key of await partners.listApiKeys(demo.id)) if (key.label === DEMO_KEY_LABEL && !key.revokedAt) await partners.revokeApiKey(demo.id, key.id);
+    for (const key of await partners.listApiKeys(demo.id)) { if (key.label === DEMO_KEY_LABEL && !key.revokedAt) { await partners.revokeApiKey(demo.id, key.id); } }
     demoKey = (await partners.issueApiKey(demo.id, { label: DEMO_KEY_LABEL })).key;
   }
 
@@ -63,15 +63,15 @@ Try:
 async function ensureRedis(url: string): Promise<void> {
   const { hostname, port } = new URL(url);
   const target = { host: hostname || '127.0.0.1', port: Number(port || 6379) };
-  if (await listening(target.host, target.port)) return;
+  if (await listening(target.host, target.port)) { return; }
   const local = ['127.0.0.1', 'localhost', '::1'].includes(target.host);
   if (local) {
     const child = spawn('redis-server', ['--port', String(target.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     const started = await new Promise<boolean>((resolve) => {
       child.once('error', () => resolve(false));
       const poll = async (tries: number): Promise<void> => {
-        if (await listening(target.host, target.port)) return resolve(true);
-        if (tries <= 0) return resolve(false);
+        if (await listening(target.host, target.port)) { return resolve(true); }
+        if (tries <= 0) { return resolve(false); }
         setTimeout(() => void poll(tries - 1), 100);
       };
       void poll(50);
@@ -80,7 +80,7 @@ async function ensureRedis(url: string): Promise<void> {
       console.log(`Redis: nothing listened on ${target.host}:${target.port}; started a private redis-server there (no persistence; stops with dockbridge)`);
       const stop = () => child.kill();
       process.once('exit', stop);
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { stop(); process.exit(0); });
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) { process.once(signal, () => { stop(); process.exit(0); }); }
       return;
     }
   }

@@ -16,7 +16,7 @@ const UNLOGGED = /^\/(health|metrics)(\/|\?|$)/;
  */
 export function urlForLog(url: string): string {
   const at = url.indexOf('?');
-  if (at === -1) return url;
+  if (at === -1) { return url; }
   const names = url
     .slice(at + 1)
     .split('&')
@@ -40,7 +40,7 @@ export function requestForLog(request: Pick<FastifyRequest, 'id' | 'method' | 'u
  * headers). Nothing is hooked when info is off: ingest pays nothing for lines nobody keeps.
  */
 export function logRequests(fastify: FastifyInstance, logger: Logger): void {
-  if (!logger.isLevelEnabled('info')) return;
+  if (!logger.isLevelEnabled('info')) { return; }
   fastify.addHook('onResponse', (request, reply, done) => {
     if (!UNLOGGED.test(request.url)) {
       logger.info({ ...requestForLog(request), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) }, 'request completed');

@@ -15,12 +15,12 @@ async function main(): Promise<void> {
   console.log(`Sandbox platform listening on ${url}`);
   console.log(`  GraphQL:  POST ${url}/api/v1/graphql`);
   console.log(`  REST:     ${url}/api/v2/organisations/{orgId}/documents`);
-  if (demo) console.log(`  Demo token (${demo.permissions.length} permissions, organisations ${demo.organisationIds.join(', ')}): ${demo.token}`);
+  if (demo) { console.log(`  Demo token (${demo.permissions.length} permissions, organisations ${demo.organisationIds.join(', ')}): ${demo.token}`); }
   console.log(config.sandbox.controls ? `  Controls: ${url}/__sandbox/{faults,reset,stats,jobs}` : '  Controls: off (SANDBOX_CONTROLS=on enables them)');
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof SeedError) console.error(error.message);
-  else console.error(error);
+  if (error instanceof ConfigError || error instanceof SeedError) { console.error(error.message); }
+  else { console.error(error); }
   process.exit(1);
 });

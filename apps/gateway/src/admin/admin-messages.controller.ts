@@ -67,7 +67,7 @@ export class AdminMessagesController {
   })
   async detail(@Param('id', new ParseUUIDPipe()) id: string) {
     const [detail, files, replays] = await Promise.all([this.messages.findDetail(id), this.files.listByMessage(id), this.messages.replaysOf(id)]);
-    if (!detail) throw new NotFoundException(`message ${id} does not exist`);
+    if (!detail) { throw new NotFoundException(`message ${id} does not exist`); }
     return { ...detail, files, replays };
   }
 
@@ -92,9 +92,9 @@ export class AdminMessagesController {
       });
       return { messageId: replay.id, replayOf: id, status: replay.status };
     } catch (error) {
-      if (!(error instanceof ReplayError)) throw error;
-      if (error.code === 'not-found') throw new NotFoundException(error.message);
-      if (error.code === 'invalid-payload') throw new BadInput(error.message, error.details);
+      if (!(error instanceof ReplayError)) { throw error; }
+      if (error.code === 'not-found') { throw new NotFoundException(error.message); }
+      if (error.code === 'invalid-payload') { throw new BadInput(error.message, error.details); }
       throw new UnprocessableEntityException(error.message);
     }
   }
@@ -121,7 +121,7 @@ export class AdminMessagesController {
     try {
       run = await this.bulk.start(filter, options, actor, dto.reason);
     } catch (error) {
-      if (error instanceof ReplayRunNotQueuedError) throw new ServiceUnavailableException(error.message);
+      if (error instanceof ReplayRunNotQueuedError) { throw new ServiceUnavailableException(error.message); }
       throw error;
     }
     reply.status(202).header('location', runPath(run.id));
@@ -132,7 +132,7 @@ export class AdminMessagesController {
   @ApiOperation({ summary: 'Bulk replay runs, newest first (limit 1–100, default 20), each with its progress' })
   async listRuns(@Query('limit') limit?: string) {
     const n = limit === undefined ? 20 : Number(limit);
-    if (!Number.isInteger(n) || n < 1 || n > 100) throw new BadInput('Invalid replay run list', ['limit must be a whole number from 1 to 100']);
+    if (!Number.isInteger(n) || n < 1 || n > 100) { throw new BadInput('Invalid replay run list', ['limit must be a whole number from 1 to 100']); }
     return { items: (await this.runs.list(n)).map(runView) };
   }
 
@@ -142,7 +142,7 @@ export class AdminMessagesController {
   })
   async run(@Param('runId', new ParseUUIDPipe()) runId: string) {
     const run = await this.runs.findById(runId);
-    if (!run) throw new NotFoundException(`replay run ${runId} does not exist`);
+    if (!run) { throw new NotFoundException(`replay run ${runId} does not exist`); }
     return runView(run);
   }
 }

@@ -22,7 +22,7 @@ import { parse } from './admin.dto';
 
 /** 409 for a change to a partner its file owns (the body names the file and how to adopt), else rethrown. */
 function ownership(error: unknown): never {
-  if (error instanceof PartnerOwnedByFileError) throw new ConflictException({ statusCode: 409, error: 'Partner owned by its file', details: [error.message], file: error.file });
+  if (error instanceof PartnerOwnedByFileError) { throw new ConflictException({ statusCode: 409, error: 'Partner owned by its file', details: [error.message], file: error.file }); }
   throw error;
 }
 
@@ -78,7 +78,7 @@ export class AdminPartnersController {
   @Get(':id')
   async get(@Param('id') id: string) {
     const partner = await this.partners.findById(id);
-    if (!partner) throw new NotFoundException(`partner ${id} does not exist`);
+    if (!partner) { throw new NotFoundException(`partner ${id} does not exist`); }
     return { ...partner, apiKeys: await this.partners.listApiKeys(id) };
   }
 
@@ -96,7 +96,7 @@ export class AdminPartnersController {
     try {
       return await this.partners.adopt(id);
     } catch (error) {
-      if (error instanceof PartnerNotFoundError) throw new NotFoundException(error.message);
+      if (error instanceof PartnerNotFoundError) { throw new NotFoundException(error.message); }
       throw error;
     }
   }
@@ -107,10 +107,10 @@ export class AdminPartnersController {
   async release(@Param('id') id: string) {
     try {
       const released = await this.partnerImport.release(id);
-      if (!released) throw new NotFoundException(`partner ${id} does not exist`);
+      if (!released) { throw new NotFoundException(`partner ${id} does not exist`); }
       return released;
     } catch (error) {
-      if (error instanceof NoPartnerFileError) throw new ConflictException({ statusCode: 409, error: 'No partner file', details: [error.message] });
+      if (error instanceof NoPartnerFileError) { throw new ConflictException({ statusCode: 409, error: 'No partner file', details: [error.message] }); }
       throw error;
     }
   }
@@ -124,8 +124,8 @@ export class AdminPartnersController {
       const issued = await this.partners.issueApiKey(id, { label: dto.label, expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null });
       return issued;
     } catch (error) {
-      if (error instanceof PartnerNotFoundError) throw new NotFoundException(error.message);
-      if (error instanceof RangeError) throw new BadInput('Invalid API key request', [error.message]);
+      if (error instanceof PartnerNotFoundError) { throw new NotFoundException(error.message); }
+      if (error instanceof RangeError) { throw new BadInput('Invalid API key request', [error.message]); }
       throw error;
     }
   }
@@ -136,7 +136,7 @@ export class AdminPartnersController {
     try {
       return await this.partners.revokeApiKey(id, keyId);
     } catch (error) {
-      if (error instanceof PartnerNotFoundError || error instanceof ApiKeyNotFoundError) throw new NotFoundException(error.message);
+      if (error instanceof PartnerNotFoundError || error instanceof ApiKeyNotFoundError) { throw new NotFoundException(error.message); }
       throw error;
     }
   }
@@ -161,7 +161,7 @@ export class AdminPartnersController {
   async expireSecret(@Param('id') id: string, @Param('secretId', new ParseUUIDPipe()) secretId: string, @Body() body: unknown) {
     const dto = parse(ExpireSecretDto, body, 'expiry');
     await this.existing(id);
-    if (!(await this.secrets.expire(id, secretId, dto.at ? new Date(dto.at) : new Date()))) throw new NotFoundException(`secret ${secretId} of partner ${id} does not exist`);
+    if (!(await this.secrets.expire(id, secretId, dto.at ? new Date(dto.at) : new Date()))) { throw new NotFoundException(`secret ${secretId} of partner ${id} does not exist`); }
     return (await this.secrets.list(id)).find((s) => s.id === secretId);
   }
 
@@ -171,7 +171,7 @@ export class AdminPartnersController {
     const dto = parse(PublishMappingDto, body, 'mapping');
     await this.existing(id);
     const invalid = mappingCompileError(dto.expression);
-    if (invalid) throw new BadInput('Invalid mapping', [`expression: ${invalid}`]);
+    if (invalid) { throw new BadInput('Invalid mapping', [`expression: ${invalid}`]); }
     return this.mappings.publish(id, dto.expression, { owner: 'api' }).catch(ownership);
   }
 
@@ -183,7 +183,7 @@ export class AdminPartnersController {
 
   private async existing(id: string) {
     const partner = await this.partners.findById(id);
-    if (!partner) throw new NotFoundException(`partner ${id} does not exist`);
+    if (!partner) { throw new NotFoundException(`partner ${id} does not exist`); }
     return partner;
   }
 
@@ -192,17 +192,17 @@ export class AdminPartnersController {
   @ApiOperation({ summary: 'Give a partner an SFTP user (password and/or public key); it sees only its inbound/ and outbound/' })
   async addSftpUser(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(SftpUserDto, body, 'SFTP user');
-    if (!dto.password && !dto.publicKey) throw new BadInput('Invalid SFTP user', ['password or publicKey is required']);
+    if (!dto.password && !dto.publicKey) { throw new BadInput('Invalid SFTP user', ['password or publicKey is required']); }
     // Check the key before writing anything, so a bad key never leaves a changed password behind.
     const key = dto.publicKey ? parsePublicKeyLine(dto.publicKey) : undefined;
-    if (key instanceof Error) throw new BadInput('Invalid SFTP user', [`publicKey: ${key.message}`]);
+    if (key instanceof Error) { throw new BadInput('Invalid SFTP user', [`publicKey: ${key.message}`]); }
     await this.existing(id);
     try {
       let summary = dto.password ? await this.sftp.setPassword(id, dto.username, dto.password) : undefined;
-      if (dto.publicKey) summary = await this.sftp.addPublicKey(id, dto.username, dto.publicKey);
+      if (dto.publicKey) { summary = await this.sftp.addPublicKey(id, dto.username, dto.publicKey); }
       return summary;
     } catch (error) {
-      if (error instanceof SftpCredentialRejectedError) throw new BadInput('Invalid SFTP user', [error.message]);
+      if (error instanceof SftpCredentialRejectedError) { throw new BadInput('Invalid SFTP user', [error.message]); }
       throw error;
     }
   }
@@ -218,7 +218,7 @@ export class AdminPartnersController {
     try {
       return await this.sftp.revoke(id, username);
     } catch (error) {
-      if (error instanceof SftpCredentialNotFoundError) throw new NotFoundException(error.message);
+      if (error instanceof SftpCredentialNotFoundError) { throw new NotFoundException(error.message); }
       throw error;
     }
   }
@@ -226,11 +226,11 @@ export class AdminPartnersController {
   @Post(':id/enabled')
   @HttpCode(200)
   async setEnabled(@Param('id') id: string, @Body() body: { enabled?: unknown }) {
-    if (typeof body?.enabled !== 'boolean') throw new BadInput('Invalid request', ['enabled must be true or false']);
+    if (typeof body?.enabled !== 'boolean') { throw new BadInput('Invalid request', ['enabled must be true or false']); }
     try {
       return await this.partners.setEnabled(id, body.enabled);
     } catch (error) {
-      if (error instanceof PartnerNotFoundError) throw new NotFoundException(error.message);
+      if (error instanceof PartnerNotFoundError) { throw new NotFoundException(error.message); }
       throw error;
     }
   }

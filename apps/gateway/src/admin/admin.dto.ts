@@ -56,9 +56,9 @@ export class BulkReplayDto extends MessageFilterDto {
 /** Validates an admin body or query; a problem is a 400 naming the field (text the store cannot hold included). */
 export function parse<T extends object>(cls: new () => T, plain: unknown, what: string): T {
   const result = validatePlain(cls, plain ?? {}, '');
-  if (!result.ok) throw new BadInput(`Invalid ${what}`, result.problems);
+  if (!result.ok) { throw new BadInput(`Invalid ${what}`, result.problems); }
   const unstorable = unstorableText(plain);
-  if (unstorable) throw new BadInput(`Invalid ${what}`, [unstorable]);
+  if (unstorable) { throw new BadInput(`Invalid ${what}`, [unstorable]); }
   return result.value;
 }
 

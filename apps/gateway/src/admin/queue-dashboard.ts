@@ -15,9 +15,9 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 function presentedToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization ?? '';
   const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-  if (bearer) return bearer;
+  if (bearer) { return bearer; }
   const basic = /^Basic\s+(\S+)$/i.exec(header)?.[1];
-  if (!basic) return undefined;
+  if (!basic) { return undefined; }
   const decoded = Buffer.from(basic, 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1) || undefined;
 }
@@ -34,8 +34,8 @@ export async function mountQueueDashboard(app: NestFastifyApplication, adminToke
   const token = new BearerToken(adminToken);
   await app.getHttpAdapter().getInstance().register(async (scope) => {
     scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!token.enabled) return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', details: ['the queue dashboard is disabled: set ADMIN_TOKEN (gateway.adminToken)'] });
-      if (token.matches(presentedToken(request))) return;
+      if (!token.enabled) { return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', details: ['the queue dashboard is disabled: set ADMIN_TOKEN (gateway.adminToken)'] }); }
+      if (token.matches(presentedToken(request))) { return; }
       return reply
         .status(401)
         .header('www-authenticate', 'Basic realm="dockbridge queues", charset="UTF-8"')

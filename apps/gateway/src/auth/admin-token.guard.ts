@@ -31,9 +31,9 @@ export class AdminTokenGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.token.enabled) throw new ServiceUnavailableException('the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
+    if (!this.token.enabled) { throw new ServiceUnavailableException('the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)'); }
     const header = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization ?? '';
-    if (!this.token.matches(/^Bearer\s+(\S+)$/i.exec(header)?.[1])) throw new UnauthorizedException('missing or invalid admin token');
+    if (!this.token.matches(/^Bearer\s+(\S+)$/i.exec(header)?.[1])) { throw new UnauthorizedException('missing or invalid admin token'); }
     return true;
   }
 }

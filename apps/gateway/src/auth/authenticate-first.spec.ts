@@ -13,7 +13,7 @@ async function appWith(adminToken: string | undefined): Promise<{ app: FastifyIn
   refuseUnknownRoutesFirst(app);
   authenticateFirst(app, partners, adminToken);
   limitBodiesByCredential(app, 10 * 1024 * 1024);
-  for (const url of ['/v1/messages', '/v1/admin/messages/replay', '/open']) app.post(url, async (request) => ({ got: JSON.stringify(request.body).length }));
+  for (const url of ['/v1/messages', '/v1/admin/messages/replay', '/open']) { app.post(url, async (request) => ({ got: JSON.stringify(request.body).length })); }
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, port: (app.server.address() as { port: number }).port };
 }
@@ -31,7 +31,7 @@ const answerBeforeBody = (port: number, method: string, path: string, headers = 
     };
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');
-      if (text.includes('\r\n\r\n')) finish(text.split('\r\n')[0]);
+      if (text.includes('\r\n\r\n')) { finish(text.split('\r\n')[0]); }
     });
     socket.on('error', () => finish('error'));
   });
@@ -72,7 +72,7 @@ describe('before the body is read', () => {
   });
 
   it('answers 404 to a request with a body for no route', async () => {
-    for (const path of ['/nothing', '/V1/messages', '//v1/messages']) expect(await answerBeforeBody(withToken.port, 'POST', path)).toBe('HTTP/1.1 404 Not Found');
+    for (const path of ['/nothing', '/V1/messages', '//v1/messages']) { expect(await answerBeforeBody(withToken.port, 'POST', path)).toBe('HTTP/1.1 404 Not Found'); }
     expect(await answerBeforeBody(withToken.port, 'PUT', '/v1/messages')).toBe('HTTP/1.1 404 Not Found');
   });
 });

@@ -12,9 +12,9 @@ export type RouteCredential = 'partner' | 'admin' | null;
  * needs. By route, not by the request's URL: `/v1/%6Dessages` reaches the same route.
  */
 export function credentialOf(pattern: string | undefined): RouteCredential {
-  if (!pattern) return null;
-  if (/^\/v1\/(messages|edi)(\/|$)/.test(pattern)) return 'partner';
-  if (/^\/v1\/admin(\/|$)/.test(pattern)) return 'admin';
+  if (!pattern) { return null; }
+  if (/^\/v1\/(messages|edi)(\/|$)/.test(pattern)) { return 'partner'; }
+  if (/^\/v1\/admin(\/|$)/.test(pattern)) { return 'admin'; }
   return null;
 }
 
@@ -32,12 +32,12 @@ export function authenticateFirst(fastify: FastifyInstance, partners: PartnerRep
       try {
         request.partner = await partnerOf(request.headers, partners);
       } catch (error) {
-        if (!(error instanceof UnauthorizedException)) throw error;
+        if (!(error instanceof UnauthorizedException)) { throw error; }
         return refuse(reply, 401, error.message);
       }
     } else if (credential === 'admin') {
-      if (!admin.enabled) return refuse(reply, 503, 'the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
-      if (!admin.matches(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1])) return refuse(reply, 401, 'missing or invalid admin token');
+      if (!admin.enabled) { return refuse(reply, 503, 'the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)'); }
+      if (!admin.matches(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1])) { return refuse(reply, 401, 'missing or invalid admin token'); }
     }
   });
 }
@@ -48,7 +48,7 @@ export function authenticateFirst(fastify: FastifyInstance, partners: PartnerRep
  */
 export function refuseUnknownRoutesFirst(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.is404 || !announcesBody(request)) return;
+    if (!request.is404 || !announcesBody(request)) { return; }
     return refuse(reply, 404, `Cannot ${request.method} ${request.url.split('?')[0]}`);
   });
 }

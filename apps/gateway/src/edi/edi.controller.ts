@@ -11,14 +11,14 @@ import { BadInput } from '../http-error.filter';
 export const X12_BODY_TYPES = ['application/edi-x12', 'application/edi', 'text/plain', 'application/octet-stream'];
 
 const textOf = (body: unknown): string => {
-  if (typeof body === 'string' && body.trim() !== '') return storableText(body);
+  if (typeof body === 'string' && body.trim() !== '') { return storableText(body); }
   throw new BadInput('Invalid EDI upload', ['body: send the X12 interchange as the request body (content-type application/edi-x12)']);
 };
 
 /** The upload's file name, optional (found again by it, as SFTP uploads are): the rules of an SFTP file name. */
 const fileNameOf = (fileName: unknown): string | undefined => {
-  if (fileName === undefined) return undefined;
-  if (isPartnerFileName(fileName)) return fileName;
+  if (fileName === undefined) { return undefined; }
+  if (isPartnerFileName(fileName)) { return fileName; }
   throw new BadInput('Invalid EDI upload', [`fileName: 1 to ${PARTNER_FILE_NAME_MAX} characters, without "/", "\\" or control characters, not "." or ".."`]);
 };
 
@@ -57,7 +57,7 @@ export class EdiController {
   async preview(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown) {
     const raw = textOf(body);
     const settings = ediSettingsOf(partner);
-    if (!settings) throw new BadInput('No EDI settings', [`partner ${partner.id} has no settings.edi (senderIds, coreName)`]);
+    if (!settings) { throw new BadInput('No EDI settings', [`partner ${partner.id} has no settings.edi (senderIds, coreName)`]); }
     let control = 0;
     const result = await translateEdi({
       raw,

@@ -45,10 +45,10 @@ export class MessagesController {
     const key = idempotencyKeyOf(request);
     const raw = request.rawBody?.toString('utf8') ?? JSON.stringify(request.body ?? null);
     const check = checkCanonicalMessage(request.body);
-    if (!check.ok) throw new BadInput('Invalid message', check.problems);
+    if (!check.ok) { throw new BadInput('Invalid message', check.problems); }
     const allowed = organisationsOf(partner);
     const outside = organisationScopeProblems(check.operations, allowed);
-    if (outside.length) throw new BadInput('Operations outside the organisations this partner may act on', [...outside, `partner ${partner.id} may act on: ${[...allowed].join(', ')}`]);
+    if (outside.length) { throw new BadInput('Operations outside the organisations this partner may act on', [...outside, `partner ${partner.id} may act on: ${[...allowed].join(', ')}`]); }
     const accepted = await this.accept.execute({
       partnerId: partner.id,
       channel: 'api',
@@ -58,8 +58,8 @@ export class MessagesController {
       // Its own namespace: a partner's webhook ids (the same column) cannot collide with its API keys.
       idempotencyKey: key === undefined ? undefined : `api:${key}`,
     });
-    if (!accepted.existing) return { messageId: accepted.messageId, status: 'received' };
-    if (!accepted.samePayload) throw new UnprocessableEntityException(`Idempotency-Key ${key} was used for a different body (message ${accepted.messageId}); use a new key for a new message`);
+    if (!accepted.existing) { return { messageId: accepted.messageId, status: 'received' }; }
+    if (!accepted.samePayload) { throw new UnprocessableEntityException(`Idempotency-Key ${key} was used for a different body (message ${accepted.messageId}); use a new key for a new message`); }
     reply.status(200);
     const earlier = await this.messages.findById(accepted.messageId);
     return { messageId: accepted.messageId, status: earlier?.status ?? 'received', repeat: true };
@@ -69,7 +69,7 @@ export class MessagesController {
   @ApiOperation({ summary: "A partner's own message: its status and each operation's outcome (`retrying` with nextAttemptAt and the last error while a retryable failure waits for its next try)" })
   async status(@CurrentPartner() partner: PartnerProfile, @Param('id', new ParseUUIDPipe()) id: string) {
     const detail = await this.messages.findDetail(id);
-    if (!detail || detail.message.partnerId !== partner.id) throw new NotFoundException(`message ${id} does not exist`);
+    if (!detail || detail.message.partnerId !== partner.id) { throw new NotFoundException(`message ${id} does not exist`); }
     const { message, operations } = detail;
     // Waiting for a next try after a retryable failure: `retrying`, with when and why.
     const retrying = (op: (typeof operations)[number]) => op.status === 'delivering' && op.nextAttemptAt !== null;
@@ -93,7 +93,7 @@ export class MessagesController {
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
-  if (value === undefined) return undefined;
+  if (value === undefined) { return undefined; }
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
     throw new BadInput('Invalid Idempotency-Key', ['Idempotency-Key must be one header of 1 to 255 visible ASCII characters']);
   }

@@ -46,7 +46,7 @@ export class MetricsController {
         async collect() {
           const rows = pick(await read());
           this.reset();
-          for (const row of rows) this.set({ [label]: row.label ?? 'unknown' }, Number(row.n));
+          for (const row of rows) { this.set({ [label]: row.label ?? 'unknown' }, Number(row.n)); }
         },
       });
     countsBy('dockbridge_messages', 'Messages by status', 'status', (s) => s.messages);
@@ -61,14 +61,14 @@ export class MetricsController {
         const depths = (await read()).queues;
         this.reset();
         // Redis down: no queue series; the health check says so, the other metrics still answer.
-        for (const [queue, states] of Object.entries(depths ?? {})) for (const [state, n] of Object.entries(states)) this.set({ queue, state }, n);
+        for (const [queue, states] of Object.entries(depths ?? {})) { for (const [state, n] of Object.entries(states)) { this.set({ queue, state }, n); } }
       },
     });
   }
 
   @Get()
   async metrics(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    if (this.token.enabled && !this.token.matches(/^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1])) throw new UnauthorizedException('missing or invalid metrics token');
+    if (this.token.enabled && !this.token.matches(/^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1])) { throw new UnauthorizedException('missing or invalid metrics token'); }
     const text = await this.registry.metrics();
     void reply.header('content-type', this.registry.contentType);
     return text;
@@ -81,7 +81,7 @@ export class MetricsController {
       const value = this.query();
       this.snapshot = { at: now, value };
       value.catch(() => {
-        if (this.snapshot?.value === value) this.snapshot = null;
+        if (this.snapshot?.value === value) { this.snapshot = null; }
       });
     }
     return this.snapshot.value;

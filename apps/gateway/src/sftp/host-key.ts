@@ -17,7 +17,7 @@ export interface HostKey {
  * ed25519 key there (createPrivateFileOnce: mode 0600, replicas starting together share one key).
  */
 export function loadOrCreateHostKey(path: string, generate: boolean): HostKey {
-  if (!existsSync(path) && !generate) throw new Error(`SFTP host key ${path} does not exist (set sftp.hostKeyPath, or sftp.generateHostKey to create one)`);
+  if (!existsSync(path) && !generate) { throw new Error(`SFTP host key ${path} does not exist (set sftp.hostKeyPath, or sftp.generateHostKey to create one)`); }
   const generated = createPrivateFileOnce(path, () => generateEd25519KeyPair().private);
   const privateKey = readFileSync(path);
   const parsed = utils.parseKey(privateKey);

@@ -65,7 +65,7 @@ export class SftpIngest {
   /** A write handle closed: stores the file; a final name also becomes a message. */
   async receive(partnerId: string, name: string, content: Buffer): Promise<ReceivedUpload> {
     const file = await this.files.put(partnerId, 'inbound', name, content);
-    if (isTemporaryUploadName(name)) return { file, messageId: null };
+    if (isTemporaryUploadName(name)) { return { file, messageId: null }; }
     try {
       const messageId = await this.complete(partnerId, file, content);
       return { file: { ...file, messageId }, messageId };
@@ -78,10 +78,10 @@ export class SftpIngest {
   /** Records the message for a stored inbound file (an upload closed, or a temporary upload renamed to a final name). */
   async complete(partnerId: string, file: PartnerFileInfo, content?: Buffer): Promise<string> {
     const bytes = content ?? (await this.files.read(partnerId, 'inbound', file.name))?.content;
-    if (!bytes) throw new Error(`inbound/${file.name} disappeared before it was recorded`);
+    if (!bytes) { throw new Error(`inbound/${file.name} disappeared before it was recorded`); }
     const payload = decodePayload(bytes);
     const metadata: JsonObject = { fileName: file.name, size: bytes.length, sha256: file.sha256, via: 'sftp', fileId: file.id };
-    if (payload.encoding !== 'utf-8') metadata.encoding = payload.encoding;
+    if (payload.encoding !== 'utf-8') { metadata.encoding = payload.encoding; }
     const accepted = await this.accept.execute({
       partnerId,
       channel: 'sftp',

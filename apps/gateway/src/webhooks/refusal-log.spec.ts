@@ -18,7 +18,7 @@ describe('RefusalLog', () => {
   it('records the first refusals of a minute one by one, then one summary when the minute is over', async () => {
     const { log, recorded } = refusalLog(2);
     const t0 = Date.parse('2026-11-22T05:00:00Z');
-    for (let i = 0; i < 4; i++) await log.record(refusal('p1'), t0 + i);
+    for (let i = 0; i < 4; i++) { await log.record(refusal('p1'), t0 + i); }
     await log.record(refusal('p1', 'too large'), t0 + 10);
     expect(recorded.map((m) => m.statusReason)).toEqual(['verification failed: no', 'verification failed: no']);
 
@@ -58,7 +58,7 @@ describe('RefusalLog', () => {
     const { log, recorded } = refusalLog(100, 8 * 1024);
     const now = Date.now();
     const big = Buffer.alloc(100_000, 'a');
-    for (let i = 0; i < 20; i++) await log.record(refusal('p', 'verification failed', big), now);
+    for (let i = 0; i < 20; i++) { await log.record(refusal('p', 'verification failed', big), now); }
     expect(recorded.length).toBeGreaterThanOrEqual(5);
     expect(recorded.length).toBeLessThanOrEqual(8);
     expect(recorded.reduce((sum, m) => sum + m.rawPayload.length, 0)).toBeLessThanOrEqual(8 * 1024);
@@ -74,7 +74,7 @@ describe('RefusalLog', () => {
   it('counts the budget in bytes as stored: an excerpt of bytes that are not UTF-8 costs three bytes a byte', async () => {
     const { log, recorded } = refusalLog(100, 8 * 1024);
     const notUtf8 = Buffer.alloc(100_000, 0xff);
-    for (let i = 0; i < 10; i++) await log.record(refusal('p', 'verification failed', notUtf8), Date.now());
+    for (let i = 0; i < 10; i++) { await log.record(refusal('p', 'verification failed', notUtf8), Date.now()); }
     const stored = recorded.reduce((sum, m) => sum + Buffer.byteLength(m.rawPayload) + Buffer.byteLength(JSON.stringify(m.metadata)) + Buffer.byteLength(m.statusReason ?? ''), 0);
     expect(recorded.length).toBeGreaterThan(0);
     expect(stored).toBeLessThanOrEqual(8 * 1024);

@@ -32,7 +32,7 @@ export function diagnosis(body: Buffer | null, headers: IncomingHttpHeaders = {}
   const secret = new Set(secretHeaders.filter(Boolean).map((name) => name!.toLowerCase()));
   const safe = REFUSAL_HEADERS.filter((name) => !secret.has(name) && typeof headers[name] === 'string');
   const kept = Object.fromEntries(safe.map((name) => [name, String(headers[name]).slice(0, 200)]));
-  if (!body) return { rawPayload: '', metadata: { headers: kept } };
+  if (!body) { return { rawPayload: '', metadata: { headers: kept } }; }
   const excerpt = body.subarray(0, REFUSAL_EXCERPT_BYTES);
   return {
     rawPayload: storableText(excerpt.toString('utf8')),
@@ -123,11 +123,11 @@ export class RefusalLog implements BeforeApplicationShutdown {
   /** Ends a partner's window, recording the summary of what it suppressed. */
   private async close(partnerId: string): Promise<void> {
     const window = this.windows.get(partnerId);
-    if (!window) return;
+    if (!window) { return; }
     this.windows.delete(partnerId);
     clearTimeout(window.timer);
     const total = [...window.suppressed.values()].reduce((sum, n) => sum + n, 0);
-    if (total === 0) return;
+    if (total === 0) { return; }
     const byKind = [...window.suppressed].map(([kind, n]) => `${n} ${kind}`).join(', ');
     const from = new Date(window.startedAt).toISOString();
     const reason = `${total} more webhooks refused in the minute from ${from} (${byKind}), counted, not recorded one by one`;

@@ -33,10 +33,10 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
   const endpoints = app.get(WebhookEndpoints);
   const refusals = app.get(RefusalLog);
   fastify.addHook('onRoute', (route) => {
-    if (route.url === WEBHOOK_ROUTE) route.bodyLimit = Math.max(gatewayLimit, MAX_WEBHOOK_BODY_BYTES);
+    if (route.url === WEBHOOK_ROUTE) { route.bodyLimit = Math.max(gatewayLimit, MAX_WEBHOOK_BODY_BYTES); }
   });
   fastify.addHook('preParsing', async (request, reply, payload) => {
-    if (request.routeOptions.url !== WEBHOOK_ROUTE) return payload;
+    if (request.routeOptions.url !== WEBHOOK_ROUTE) { return payload; }
     const partnerId = (request.params as { partner: string }).partner;
     const endpoint = await endpoints.get(partnerId);
     const settings = endpoint.partner?.enabled ? endpoint.partner.settings.webhook : undefined;
@@ -55,8 +55,8 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
     const limit = webhookBodyLimit(settings);
     const refuse = (size: number, atLeast = false) => refuseOversizedWebhook(refusals, partnerId, size, limit, atLeast);
     const declared = Number(request.headers['content-length']);
-    if (!Number.isSafeInteger(declared)) return payload.pipe(capped(limit, refuse));
-    if (declared <= limit) return payload;
+    if (!Number.isSafeInteger(declared)) { return payload.pipe(capped(limit, refuse)); }
+    if (declared <= limit) { return payload; }
     const refusal = await refuse(declared);
     // The connection is closed after this answer: the unread body is never consumed.
     void reply.header('connection', 'close').status(413).send(refusal.getResponse());
@@ -71,7 +71,7 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
  */
 async function refusalFromHeaders(endpoints: WebhookEndpoints, endpoint: WebhookEndpoint, settings: PartnerWebhookSettings, partnerId: string, headers: IncomingHttpHeaders): Promise<string | null> {
   let verification = verifyWebhookHeaders(settings, WebhookEndpoints.usable(endpoint), headers);
-  if (!verification.ok && verification.bySecret) verification = verifyWebhookHeaders(settings, WebhookEndpoints.usable(await endpoints.get(partnerId, true)), headers);
+  if (!verification.ok && verification.bySecret) { verification = verifyWebhookHeaders(settings, WebhookEndpoints.usable(await endpoints.get(partnerId, true)), headers); }
   return verification.ok ? null : verification.reason;
 }
 
@@ -84,7 +84,7 @@ function capped(limit: number, refuse: (size: number, atLeast: boolean) => Promi
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
-      if (size <= limit) return callback(null, chunk);
+      if (size <= limit) { return callback(null, chunk); }
       // Only the bytes read so far are known: the reason says "at least".
       refuse(size, true).then(
         (refusal) => callback(Object.assign(new Error((refusal.getResponse() as { details: string[] }).details[0]), { statusCode: 413 })),

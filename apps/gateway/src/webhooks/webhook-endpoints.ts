@@ -27,7 +27,7 @@ export class WebhookEndpoints {
 
   get(partnerId: string, fresh = false): Promise<WebhookEndpoint> {
     const cached = this.cache.get(partnerId);
-    if (!fresh && cached && Date.now() - cached.at < ENDPOINT_TTL_MS) return cached.endpoint;
+    if (!fresh && cached && Date.now() - cached.at < ENDPOINT_TTL_MS) { return cached.endpoint; }
     const endpoint = this.load(partnerId);
     this.cache.set(partnerId, { endpoint, at: Date.now() });
     // Only known partners stay cached: a flood of made-up ids must not grow memory.
@@ -42,7 +42,7 @@ export class WebhookEndpoints {
 
   private async load(partnerId: string): Promise<WebhookEndpoint> {
     // Not a partner id (a NUL, say, which Postgres refuses outright): no endpoint, without a query.
-    if (!PARTNER_ID_PATTERN.test(partnerId)) return { partner: null, secrets: [], mappingVersion: null };
+    if (!PARTNER_ID_PATTERN.test(partnerId)) { return { partner: null, secrets: [], mappingVersion: null }; }
     const [partner, secrets, mapping] = await Promise.all([this.partners.findById(partnerId), this.secrets.activeSecretsWithExpiry(partnerId), this.mappings.current(partnerId)]);
     return { partner, secrets, mappingVersion: mapping?.version ?? null };
   }

@@ -40,14 +40,14 @@ export class WebhooksController {
     let endpoint = await this.endpoints.get(partnerId);
     const { partner } = endpoint;
     const settings = partner?.settings.webhook;
-    if (!partner || !partner.enabled || !settings) throw new NotFoundException(`no webhook endpoint for partner ${partnerId}`);
+    if (!partner || !partner.enabled || !settings) { throw new NotFoundException(`no webhook endpoint for partner ${partnerId}`); }
     const body = request.rawBody ?? Buffer.from(typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null));
     const text = storableText(body.toString('utf8'));
     const base = { partnerId, channel: 'webhook' as const, contentType: WEBHOOK_CONTENT_TYPE, actor: 'gateway' as const };
 
     // Bodies declared too large were refused before reading (webhook-body-limit.ts); this catches the undeclared.
     const limit = webhookBodyLimit(settings);
-    if (body.length > limit) throw await refuseOversizedWebhook(this.refusals, partnerId, body.length, limit);
+    if (body.length > limit) { throw await refuseOversizedWebhook(this.refusals, partnerId, body.length, limit); }
     let verification = verifyWebhook(settings, WebhookEndpoints.usable(endpoint), body, request.headers);
     if (!verification.ok) {
       // Perhaps a secret added a moment ago: read afresh before refusing.
@@ -68,7 +68,7 @@ export class WebhooksController {
     const metadata = { mappingVersion: endpoint.mappingVersion, webhookId: header(request, 'webhook-id') ?? null, size: body.length };
     const key = await this.idempotencyKey(settings, request, text);
     const accepted = await this.accept.execute({ partnerId, channel: 'webhook', contentType: WEBHOOK_CONTENT_TYPE, rawPayload: text, metadata, idempotencyKey: key });
-    if (!accepted.existing) return { messageId: accepted.messageId, status: 'received' };
+    if (!accepted.existing) { return { messageId: accepted.messageId, status: 'received' }; }
     const id = accepted.messageId;
     await this.messages.record({ ...base, rawPayload: text, status: 'duplicate', statusReason: `repeat of message ${id} (idempotency key ${key})`, metadata: { duplicateOf: id, size: body.length } });
     void reply.status(200);

@@ -41,26 +41,26 @@ const FILTER_MEMBERS = ['requestedFrom', 'requestedTo', 'statusNames', 'location
 
 export function parseExportRequest(body: unknown): ExportRequest {
   const problems: string[] = [];
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw PlatformError.badRequest('Invalid export request', ['body: expected a JSON object with layoutId']);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) { throw PlatformError.badRequest('Invalid export request', ['body: expected a JSON object with layoutId']); }
   const { layoutId, filter = {}, format = 'json', viewAs = 'bookings' } = body as Record<string, unknown>;
-  if (typeof layoutId !== 'string' || !UUID.test(layoutId)) problems.push('layoutId: required, the UUID of a layout');
-  if (format !== 'json' && format !== 'csv') problems.push('format: must be json or csv');
-  if (viewAs !== 'bookings' && viewAs !== 'tasks') problems.push('viewAs: must be bookings or tasks');
-  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) problems.push('filter: must be an object');
+  if (typeof layoutId !== 'string' || !UUID.test(layoutId)) { problems.push('layoutId: required, the UUID of a layout'); }
+  if (format !== 'json' && format !== 'csv') { problems.push('format: must be json or csv'); }
+  if (viewAs !== 'bookings' && viewAs !== 'tasks') { problems.push('viewAs: must be bookings or tasks'); }
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) { problems.push('filter: must be an object'); }
   else {
     const f = filter as Record<string, unknown>;
-    for (const key of Object.keys(f)) if (!FILTER_MEMBERS.includes(key)) problems.push(`filter.${key}: unknown member (known: ${FILTER_MEMBERS.join(', ')})`);
+    for (const key of Object.keys(f)) { if (!FILTER_MEMBERS.includes(key)) { problems.push(`filter.${key}: unknown member (known: ${FILTER_MEMBERS.join(', ')})`); } }
     for (const key of ['requestedFrom', 'requestedTo']) {
-      if (f[key] !== undefined && (typeof f[key] !== 'string' || Number.isNaN(Date.parse(f[key] as string)))) problems.push(`filter.${key}: must be an ISO 8601 timestamp`);
+      if (f[key] !== undefined && (typeof f[key] !== 'string' || Number.isNaN(Date.parse(f[key])))) { problems.push(`filter.${key}: must be an ISO 8601 timestamp`); }
     }
     for (const key of ['locationId', 'carrierId']) {
-      if (f[key] !== undefined && (typeof f[key] !== 'string' || !UUID.test(f[key] as string))) problems.push(`filter.${key}: must be a UUID`);
+      if (f[key] !== undefined && (typeof f[key] !== 'string' || !UUID.test(f[key]))) { problems.push(`filter.${key}: must be a UUID`); }
     }
     if (f.statusNames !== undefined && (!Array.isArray(f.statusNames) || f.statusNames.some((s) => typeof s !== 'string'))) {
       problems.push('filter.statusNames: must be an array of strings');
     }
   }
-  if (problems.length) throw PlatformError.badRequest('Invalid export request', problems);
+  if (problems.length) { throw PlatformError.badRequest('Invalid export request', problems); }
   return { layoutId: layoutId as string, filter: filter as ExportFilter, format: format as ExportRequest['format'], viewAs: viewAs as ExportRequest['viewAs'] };
 }
 
@@ -78,7 +78,7 @@ export function exportSources(state: SandboxState, caller: Caller, request: Expo
     .map((b) => presentBooking(state, b))
     .filter((b) => !filter.statusNames || filter.statusNames.includes(b.status.name))
     .sort((a, b) => Date.parse(a.requestedTime) - Date.parse(b.requestedTime) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  if (request.viewAs === 'bookings') return bookings;
+  if (request.viewAs === 'bookings') { return bookings; }
   return bookings.flatMap((b) => b.tasks.map((task) => ({ ...b, task, loads: task.loads })));
 }
 

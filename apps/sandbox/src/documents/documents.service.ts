@@ -23,15 +23,15 @@ export class DocumentsService {
   /** The location `organisationId` names, if it stores documents; 404 / 400 otherwise. */
   location(organisationId: string): Organisation {
     const org = this.state.organisations.get(organisationId);
-    if (!org) throw PlatformError.notFound(`organisation ${organisationId} does not exist`);
-    if (org.kind !== 'location') throw PlatformError.badRequest('Not a location', [`organisationId: organisation ${organisationId} is a ${org.kind}; documents live at locations`]);
-    if (!org.documentsEnabled) throw PlatformError.badRequest('Documents not enabled', [`organisationId: documents are not enabled for location ${organisationId}`]);
+    if (!org) { throw PlatformError.notFound(`organisation ${organisationId} does not exist`); }
+    if (org.kind !== 'location') { throw PlatformError.badRequest('Not a location', [`organisationId: organisation ${organisationId} is a ${org.kind}; documents live at locations`]); }
+    if (!org.documentsEnabled) { throw PlatformError.badRequest('Documents not enabled', [`organisationId: documents are not enabled for location ${organisationId}`]); }
     return org;
   }
 
   get(location: Organisation, documentId: string): StoredDocument {
     const doc = this.state.documentsAt(location.id).get(documentId);
-    if (!doc) throw PlatformError.notFound(`document ${documentId} does not exist at location ${location.id}`);
+    if (!doc) { throw PlatformError.notFound(`document ${documentId} does not exist at location ${location.id}`); }
     return doc;
   }
 
@@ -43,14 +43,14 @@ export class DocumentsService {
   /** POST: 409 when the id exists. */
   create(location: Organisation, body: unknown, options: ReferenceOptions): StoredDocument {
     const input = this.validate(body);
-    if (this.state.documentsAt(location.id).has(input.id)) throw PlatformError.conflict(`document ${input.id} already exists at location ${location.id}`);
+    if (this.state.documentsAt(location.id).has(input.id)) { throw PlatformError.conflict(`document ${input.id} already exists at location ${location.id}`); }
     return this.write(location, input, options).document;
   }
 
   /** PUT: replaces an existing document; with `upsert` creates a missing one, else 404. */
   put(location: Organisation, documentId: string, body: unknown, upsert: boolean, options: ReferenceOptions): WriteOutcome {
     const input = this.validate(body);
-    if (input.id !== documentId) throw PlatformError.badRequest('Invalid document', [`id: the body's id ${JSON.stringify(input.id)} differs from the path's ${JSON.stringify(documentId)}`]);
+    if (input.id !== documentId) { throw PlatformError.badRequest('Invalid document', [`id: the body's id ${JSON.stringify(input.id)} differs from the path's ${JSON.stringify(documentId)}`]); }
     if (!upsert && !this.state.documentsAt(location.id).has(documentId)) {
       throw PlatformError.notFound(`document ${documentId} does not exist at location ${location.id} (use upsert=true to create it)`);
     }
@@ -71,7 +71,7 @@ export class DocumentsService {
 
   validate(body: unknown): DocumentInput {
     const result = validatePlain(DocumentInputDto, body);
-    if (!result.ok) throw PlatformError.badRequest('Invalid document', result.problems);
+    if (!result.ok) { throw PlatformError.badRequest('Invalid document', result.problems); }
     return body as DocumentInput;
   }
 
@@ -80,11 +80,11 @@ export class DocumentsService {
     const resolved: Partial<Record<(typeof PARTY_FIELDS)[number], ResolvedOrgRef>> = {};
     for (const field of PARTY_FIELDS) {
       const ref = input[field];
-      if (!ref) continue;
+      if (!ref) { continue; }
       const org = this.resolve(location, field, ref, options, problems);
-      if (org) resolved[field] = { id: org.id, name: org.name, coreName: org.coreName, coreId: org.coreId };
+      if (org) { resolved[field] = { id: org.id, name: org.name, coreName: org.coreName, coreId: org.coreId }; }
     }
-    if (problems.length) throw PlatformError.badRequest('Invalid document', problems);
+    if (problems.length) { throw PlatformError.badRequest('Invalid document', problems); }
 
     const docs = this.state.documentsAt(location.id);
     const existing = docs.get(input.id);
@@ -105,15 +105,15 @@ export class DocumentsService {
   private resolve(location: Organisation, field: string, ref: OrgRef, options: ReferenceOptions, problems: string[]): Organisation | undefined {
     if ('id' in ref) {
       const org = this.state.organisations.get(ref.id);
-      if (!org || !this.state.isConnected(location.id, org.id)) problems.push(`${field}.id: organisation ${ref.id} is not connected to location ${location.id}`);
+      if (!org || !this.state.isConnected(location.id, org.id)) { problems.push(`${field}.id: organisation ${ref.id} is not connected to location ${location.id}`); }
       return org;
     }
     const { coreName, coreId } = ref;
     // selfCoreId names the location's own Core ID for this request: it lets the occupant match the location.
     const isSelf = (location.coreName === coreName && location.coreId === coreId) || (field === 'occupant' && options.selfCoreId !== undefined && options.selfCoreId === coreId);
-    if (isSelf) return location;
+    if (isSelf) { return location; }
     const match = this.state.connectedOrganisations(location.id).find((o) => o.coreName === coreName && o.coreId === coreId);
-    if (match) return match;
+    if (match) { return match; }
     if (!options.enableBaseOrgs) {
       problems.push(`${field}: no organisation with Core ID ${coreName}/${coreId} is connected to location ${location.id} (enableBaseOrgs=true creates it)`);
       return undefined;

@@ -26,8 +26,8 @@ const MAX_COUNT = 1000;
 export function buildSchema(state: SandboxState, bookings: BookingsService, documents: DocumentsService): GraphQLSchema {
   const listDocuments = (caller: Caller, args: DocumentsArgs) => {
     caller.require(args.organisationId, 'ViewDocuments');
-    if (args.count < 1 || args.count > MAX_COUNT) throw PlatformError.badRequest('Invalid argument', [`count: must be between 1 and ${MAX_COUNT}`]);
-    if (args.start < 0) throw PlatformError.badRequest('Invalid argument', ['start: must be 0 or more']);
+    if (args.count < 1 || args.count > MAX_COUNT) { throw PlatformError.badRequest('Invalid argument', [`count: must be between 1 and ${MAX_COUNT}`]); }
+    if (args.start < 0) { throw PlatformError.badRequest('Invalid argument', ['start: must be 0 or more']); }
     const location = documents.location(args.organisationId);
     const filter = args.filter ?? {};
     const since = filter.updatedSince ? Date.parse(filter.updatedSince) : undefined;
@@ -41,7 +41,7 @@ export function buildSchema(state: SandboxState, bookings: BookingsService, docu
     const compare =
       args.ordering === 'UpdateDate' ? (a: StoredDocument, b: StoredDocument) => Date.parse(a.updateDate) - Date.parse(b.updateDate) || byId(a, b) : byId;
     const sorted = [...state.documentsAt(location.id).values()].filter(matches).sort(compare);
-    if (!args.ascending) sorted.reverse();
+    if (!args.ascending) { sorted.reverse(); }
     return page(sorted, args.start, args.count);
   };
 

@@ -5,12 +5,12 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 function stringLiteral(name: string, ast: ValueNode): string {
-  if (ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string`);
+  if (ast.kind !== Kind.STRING) { throw new GraphQLError(`${name} must be a string`); }
   return ast.value;
 }
 
 function parseUuid(value: unknown): string {
-  if (typeof value !== 'string' || !UUID_PATTERN.test(value)) throw new GraphQLError(`UUID cannot represent ${JSON.stringify(value)}: expected 8-4-4-4-12 hexadecimal digits`);
+  if (typeof value !== 'string' || !UUID_PATTERN.test(value)) { throw new GraphQLError(`UUID cannot represent ${JSON.stringify(value)}: expected 8-4-4-4-12 hexadecimal digits`); }
   return value.toLowerCase();
 }
 
