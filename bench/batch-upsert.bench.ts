@@ -33,7 +33,7 @@ async function main() {
     await fetch(`${base}/__sandbox/reset`, { method: 'POST' });
     const started = performance.now();
     const submitted = await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/`, { method: 'POST', headers, body });
-    if (submitted.status !== 200) throw new Error(`submit answered ${submitted.status}: ${await submitted.text()}`);
+    if (submitted.status !== 200) { throw new Error(`submit answered ${submitted.status}: ${await submitted.text()}`); }
     const job = (await submitted.json()) as { id: string };
     let record: { completedAt: string | null; errors: number; status: string };
     do {
@@ -42,7 +42,7 @@ async function main() {
     } while (!record.completedAt);
     const result = (await (await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/${job.id}/result`, { headers })).json()) as unknown[];
     const elapsed = (performance.now() - started) / 1000;
-    if (result.length !== DOCUMENTS || record.errors !== 0) throw new Error(`run ${run}: ${result.length} entries, ${record.errors} errors`);
+    if (result.length !== DOCUMENTS || record.errors !== 0) { throw new Error(`run ${run}: ${result.length} entries, ${record.errors} errors`); }
     seconds.push(elapsed);
     console.log(`  run ${run}: ${elapsed.toFixed(2)} s (${Math.round(DOCUMENTS / elapsed)} documents/s), ${result.length} result entries, status ${record.status}`);
   }

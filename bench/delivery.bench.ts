@@ -60,7 +60,7 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 when unknown. */
 function cpuSeconds(pid: number | undefined): number {
-  if (!pid || !existsSync(`/proc/${pid}/stat`)) return 0;
+  if (!pid || !existsSync(`/proc/${pid}/stat`)) { return 0; }
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
@@ -85,7 +85,7 @@ function start(name: string, script: string, childEnv: Record<string, string>, n
   };
   const keep = (chunk: Buffer) => {
     child.output.push(chunk.toString());
-    if (child.output.length > 200) child.output.splice(0, child.output.length - 200);
+    if (child.output.length > 200) { child.output.splice(0, child.output.length - 200); }
   };
   child.process.stdout!.on('data', keep);
   child.process.stderr!.on('data', keep);
@@ -104,10 +104,10 @@ let stopping = false;
 async function stopChildren(): Promise<void> {
   stopping = true;
   const alive = children.filter((c) => !c.exited);
-  for (const c of alive) c.process.kill('SIGTERM');
+  for (const c of alive) { c.process.kill('SIGTERM'); }
   const deadline = Date.now() + 8000;
-  while (alive.some((c) => !c.exited) && Date.now() < deadline) await sleep(50);
-  for (const c of alive) if (!c.exited) c.process.kill('SIGKILL');
+  while (alive.some((c) => !c.exited) && Date.now() < deadline) { await sleep(50); }
+  for (const c of alive) { if (!c.exited) { c.process.kill('SIGKILL'); } }
 }
 
 let finishing: Promise<never> | null = null;
@@ -121,14 +121,14 @@ function finish(code: number): Promise<never> {
         console.error(`cleanup: ${(error as Error).message}`);
       }
     }
-    if (env.KEEP_LOGS) for (const c of children) console.log(`--- ${c.name} output ---\n${c.output.join('')}`);
+    if (env.KEEP_LOGS) { for (const c of children) { console.log(`--- ${c.name} output ---\n${c.output.join('')}`); } }
     process.exit(code);
   })();
   return finishing;
 }
 // Last resort (e.g. an uncaught error on the way out): never leave a child running.
 process.on('exit', () => children.forEach((c) => c.exited || c.process.kill('SIGKILL')));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void finish(130));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) { process.on(signal, () => void finish(130)); }
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -143,7 +143,7 @@ const freePort = () =>
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
+    if (await check().catch(() => false)) { return; }
     await sleep(100);
   }
   throw new Error(`${what} not ready after ${timeoutMs} ms`);
@@ -172,7 +172,7 @@ async function cpuDelta(ctx: Context, before: Map<string, number>): Promise<stri
 
 async function post(ctx: Context, body: string): Promise<string> {
   const response = await fetch(`${ctx.gateway}/v1/messages`, { method: 'POST', headers: { 'x-api-key': ctx.key, 'content-type': 'application/json' }, body });
-  if (response.status !== 202) throw new Error(`POST /v1/messages answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
+  if (response.status !== 202) { throw new Error(`POST /v1/messages answered ${response.status}: ${(await response.text()).slice(0, 500)}`); }
   return ((await response.json()) as { messageId: string }).messageId;
 }
 
@@ -185,8 +185,8 @@ async function waitSettled(ctx: Context, ids: string[]): Promise<Record<string, 
     const { rows } = await ctx.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM message WHERE id = ANY($1::uuid[]) GROUP BY status', [ids]);
     const counts = Object.fromEntries(rows.map((r) => [r.status, r.n]));
     const settled = rows.filter((r) => FINAL.includes(r.status)).reduce((sum, r) => sum + r.n, 0);
-    if (settled === ids.length) return counts;
-    if (Date.now() > deadline) throw new Error(`messages not settled after ${RUN_TIMEOUT_MS} ms: ${JSON.stringify(counts)}`);
+    if (settled === ids.length) { return counts; }
+    if (Date.now() > deadline) { throw new Error(`messages not settled after ${RUN_TIMEOUT_MS} ms: ${JSON.stringify(counts)}`); }
     await sleep(20);
   }
 }
@@ -215,9 +215,9 @@ async function facts(ctx: Context, ids: string[], documents: number): Promise<Ru
     sandboxDocuments: stats.documents[LOCATION] ?? 0,
     requests: stats.requests,
   };
-  if (ops.rows[0].total !== documents || result.delivered !== documents) throw new Error(`${result.delivered}/${ops.rows[0].total} operations delivered, ${documents} expected`);
-  if (result.sandboxDocuments !== documents) throw new Error(`the sandbox holds ${result.sandboxDocuments} documents, ${documents} expected`);
-  if (ops.rows[0].attempts !== result.attempts) throw new Error(`attempt rows ${result.attempts} != attempt_count sum ${ops.rows[0].attempts}`);
+  if (ops.rows[0].total !== documents || result.delivered !== documents) { throw new Error(`${result.delivered}/${ops.rows[0].total} operations delivered, ${documents} expected`); }
+  if (result.sandboxDocuments !== documents) { throw new Error(`the sandbox holds ${result.sandboxDocuments} documents, ${documents} expected`); }
+  if (ops.rows[0].attempts !== result.attempts) { throw new Error(`attempt rows ${result.attempts} != attempt_count sum ${ops.rows[0].attempts}`); }
   return result;
 }
 
@@ -228,7 +228,7 @@ const requestSummary = (requests: RunFacts['requests']) =>
 
 async function reset(ctx: Context): Promise<void> {
   const response = await fetch(`${ctx.sandbox}/__sandbox/reset`, { method: 'POST' });
-  if (response.status !== 200) throw new Error(`sandbox reset answered ${response.status}`);
+  if (response.status !== 200) { throw new Error(`sandbox reset answered ${response.status}`); }
 }
 
 async function singleRun(ctx: Context, run: number | string): Promise<{ seconds: number; postSeconds: number; cpu: string; facts: RunFacts }> {
@@ -241,16 +241,16 @@ async function singleRun(ctx: Context, run: number | string): Promise<{ seconds:
   let next = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      while (next < bodies.length) ids.push(await post(ctx, bodies[next++]));
+      while (next < bodies.length) { ids.push(await post(ctx, bodies[next++])); }
     }),
   );
   const postSeconds = (performance.now() - started) / 1000;
   const statuses = await waitSettled(ctx, ids);
   const seconds = (performance.now() - started) / 1000;
   const cpu = await cpuDelta(ctx, cpuBefore);
-  if ((statuses.delivered ?? 0) !== MESSAGES) throw new Error(`run ${run}: messages ${JSON.stringify(statuses)}`);
+  if ((statuses.delivered ?? 0) !== MESSAGES) { throw new Error(`run ${run}: messages ${JSON.stringify(statuses)}`); }
   const result = await facts(ctx, ids, MESSAGES * DOCS_PER_MESSAGE);
-  if (result.requests[PUT_ROUTE] === undefined || result.requests['POST /api/v2/organisations/:orgId/document-jobs']) throw new Error(`run ${run}: not the single-document path: ${requestSummary(result.requests)}`);
+  if (result.requests[PUT_ROUTE] === undefined || result.requests['POST /api/v2/organisations/:orgId/document-jobs']) { throw new Error(`run ${run}: not the single-document path: ${requestSummary(result.requests)}`); }
   return { seconds, postSeconds, cpu, facts: result };
 }
 
@@ -264,9 +264,9 @@ async function batchRun(ctx: Context, run: number): Promise<{ seconds: number; p
   const statuses = await waitSettled(ctx, [id]);
   const seconds = (performance.now() - started) / 1000;
   const cpu = await cpuDelta(ctx, cpuBefore);
-  if (statuses.delivered !== 1) throw new Error(`run ${run}: message ${JSON.stringify(statuses)}`);
+  if (statuses.delivered !== 1) { throw new Error(`run ${run}: message ${JSON.stringify(statuses)}`); }
   const result = await facts(ctx, [id], BATCH_DOCUMENTS);
-  if (result.requests[PUT_ROUTE]) throw new Error(`run ${run}: documents went one PUT each: ${requestSummary(result.requests)}`);
+  if (result.requests[PUT_ROUTE]) { throw new Error(`run ${run}: documents went one PUT each: ${requestSummary(result.requests)}`); }
   // Where the time went, from the message's own events (database clock).
   const events = await ctx.db.query<{ to_status: string; ms: number }>(
     `SELECT to_status, (extract(epoch FROM at - min(at) OVER ()) * 1000)::int AS ms FROM message_event WHERE message_id = $1 ORDER BY at, id`,
@@ -303,7 +303,7 @@ async function main(): Promise<void> {
     let rounds = 0;
     do {
       const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.unlink(...keys);
+      if (keys.length) { await redis.unlink(...keys); }
       cursor = nextCursor;
     } while (cursor !== '0' && ++rounds < 100_000);
     redis.disconnect();
@@ -337,12 +337,12 @@ async function main(): Promise<void> {
   const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
   await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/v1/admin/partners`, { headers: adminHeaders })).status === 200);
   const workerArgs = (env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  for (let i = 1; i <= WORKERS; i++) start(`worker ${i}`, 'apps/worker/src/main.js', { ...common, DATABASE_MIGRATE_ON_START: 'off' }, workerArgs);
+  for (let i = 1; i <= WORKERS; i++) { start(`worker ${i}`, 'apps/worker/src/main.js', { ...common, DATABASE_MIGRATE_ON_START: 'off' }, workerArgs); }
 
   const partner = await fetch(`${gatewayUrl}/v1/admin/partners/${PARTNER}`, { method: 'PUT', headers: adminHeaders, body: JSON.stringify({ name: 'Benchmark WMS', locationOrganisationId: LOCATION }) });
-  if (partner.status !== 200) throw new Error(`PUT partner answered ${partner.status}: ${await partner.text()}`);
+  if (partner.status !== 200) { throw new Error(`PUT partner answered ${partner.status}: ${await partner.text()}`); }
   const issued = await fetch(`${gatewayUrl}/v1/admin/partners/${PARTNER}/api-keys`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ label: 'benchmark' }) });
-  if (issued.status !== 201) throw new Error(`POST api-keys answered ${issued.status}: ${await issued.text()}`);
+  if (issued.status !== 201) { throw new Error(`POST api-keys answered ${issued.status}: ${await issued.text()}`); }
   const { key } = (await issued.json()) as { key: string };
 
   const db = new Client({ connectionString: dbUrl.toString() });
@@ -357,7 +357,7 @@ async function main(): Promise<void> {
     async cpu() {
       const seconds = new Map(children.map((c) => [c.name, cpuSeconds(c.process.pid)]));
       const backends = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-      for (const { pid } of backends.rows) seconds.set(`postgres:${pid}`, cpuSeconds(pid));
+      for (const { pid } of backends.rows) { seconds.set(`postgres:${pid}`, cpuSeconds(pid)); }
       seconds.set('redis', cpuSeconds(redisPid));
       return seconds;
     },

@@ -60,7 +60,7 @@ async function main() {
     console.log(`median: ${median(rates).toFixed(0)} messages/s`);
   } finally {
     const keys = await redis.keys(`${prefix}*`);
-    for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
+    for (let i = 0; i < keys.length; i += 1000) { await redis.del(...keys.slice(i, i + 1000)); }
     redis.disconnect();
     await app.close();
     await database.drop();

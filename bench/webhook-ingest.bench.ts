@@ -87,7 +87,7 @@ function cpuSeconds(gatewayPid: number): Record<'gateway' | 'postgres' | 'redis'
     let total = 0;
     for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
       try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(name)) total += ticks(pid);
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(name)) { total += ticks(pid); }
       } catch {
         // the process ended meanwhile
       }
@@ -145,7 +145,7 @@ async function main() {
     const sign = (id: string, seconds: number) => `v1,${createHmac('sha256', key).update(`${id}.${seconds}.${body}`).digest('base64')}`;
     const nativeId = `msg_${randomUUID()}`;
     const nativeNow = new Date();
-    if (sign(nativeId, Math.floor(nativeNow.getTime() / 1000)) !== signer.sign(nativeId, nativeNow, body)) throw new Error('native signature differs from standardwebhooks sign()');
+    if (sign(nativeId, Math.floor(nativeNow.getTime() / 1000)) !== signer.sign(nativeId, nativeNow, body)) { throw new Error('native signature differs from standardwebhooks sign()'); }
 
     // Every request is a new webhook (fresh id, timestamp and signature), as a partner would send.
     const signed = (): autocannon.Request => ({
@@ -162,7 +162,7 @@ async function main() {
       },
     });
     const probe = await fetch(`${gateway}/v1/webhooks/bench-wms`, { method: 'POST', headers: (() => { const id = `msg_${randomUUID()}`; const now = new Date(); return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signer.sign(id, now, body) }; })(), body });
-    if (probe.status !== 202) throw new Error(`probe webhook answered ${probe.status}: ${await probe.text()}`);
+    if (probe.status !== 202) { throw new Error(`probe webhook answered ${probe.status}: ${await probe.text()}`); }
 
     const warm = { connections: CONNECTIONS[0], duration: 3 };
     const hello: autocannon.Request[] = [{ method: 'POST', path: '/hello', body, headers: { 'content-type': 'application/json' } }];
@@ -209,16 +209,16 @@ async function main() {
     console.log(`gateway at 1,000 req/s: p99 ${median(fixed.map((f) => f.p99))} ms (median of ${fixed.length})`);
   } finally {
     // SIGTERM first: the gateway shuts down cleanly (and writes its --cpu-prof profile when asked).
-    for (const child of children) child.kill('SIGTERM');
+    for (const child of children) { child.kill('SIGTERM'); }
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    for (const child of children) child.kill('SIGKILL');
+    for (const child of children) { child.kill('SIGKILL'); }
     await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await pg.end();
     const redis = new IORedis('redis://127.0.0.1:6379');
     for (let cursor = '0'; ; ) {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length) await redis.del(...keys);
-      if ((cursor = next) === '0') break;
+      if (keys.length) { await redis.del(...keys); }
+      if ((cursor = next) === '0') { break; }
     }
     redis.disconnect();
   }
@@ -226,7 +226,7 @@ async function main() {
 
 const watchdog = setTimeout(() => {
   console.error('benchmark watchdog: giving up after 15 minutes');
-  for (const child of children) child.kill('SIGKILL');
+  for (const child of children) { child.kill('SIGKILL'); }
   process.exit(1);
 }, 15 * 60_000);
 watchdog.unref();
@@ -234,7 +234,7 @@ main().then(
   () => process.exit(0),
   (error) => {
     console.error(error);
-    for (const child of children) child.kill('SIGKILL');
+    for (const child of children) { child.kill('SIGKILL'); }
     process.exit(1);
   },
 );

@@ -18,7 +18,6 @@ import { createReadStream, createWriteStream, existsSync, readFileSync, statSync
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import 'reflect-metadata'; // @dockbridge/mapping carries the canonical DTOs (class-validator decorators)
-import type { X12Interchange } from 'node-x12';
 import { mapTransaction, type EdiMappingSettings } from '@dockbridge/mapping';
 import { readX12 } from '@dockbridge/x12';
 import { median } from './bench-documents';
@@ -96,7 +95,7 @@ function asn(n: number): string {
 /** Writes an 856 interchange of at least `mib` MiB (streamed out: the generator holds one group at a time). */
 async function generate(mib: number): Promise<string> {
   const file = join(tmpdir(), `dockbridge-x12-bench-856-${mib}mib.edi`);
-  if (existsSync(file) && statSync(file).size >= mib * MiB) return file;
+  if (existsSync(file) && statSync(file).size >= mib * MiB) { return file; }
   const out = createWriteStream(file);
   const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve())));
   await write('ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P*>~\n');
@@ -141,7 +140,7 @@ async function read(kind: string, file: string): Promise<Counts> {
         const set = event.transactionSet;
         counts.sets++;
         counts.segments += set.segments.length;
-        if (!map) continue;
+        if (!map) { continue; }
         // As interchange-translation.ts adapts a set for the mapper.
         const fields = event.interchange.fields;
         const mapping = mapTransaction(
@@ -160,24 +159,24 @@ async function read(kind: string, file: string): Promise<Counts> {
           SETTINGS,
         );
         const operation = mapping.operation;
-        if (mapping.rejected || operation?.kind !== 'document.upsert') counts.rejected++;
+        if (mapping.rejected || operation?.kind !== 'document.upsert') { counts.rejected++; }
         else {
           counts.documents++;
           counts.loads += operation.document.loads?.length ?? 0;
         }
-      } else if (event.type === 'problem') counts.problems++;
+      } else if (event.type === 'problem') { counts.problems++; }
     }
   } else {
     // node-x12's parser, as a caller would use it (@dockbridge/x12 itself loads node-x12 only to write 997s).
     const { X12FatInterchange, X12Parser } = await import('node-x12');
     const parsed = new X12Parser(false).parse(readFileSync(file, 'utf8'));
-    const interchanges = parsed instanceof X12FatInterchange ? [...parsed] : [parsed as X12Interchange];
+    const interchanges = parsed instanceof X12FatInterchange ? [...parsed] : [parsed];
     for (const i of interchanges)
-      for (const g of i.functionalGroups)
-        for (const t of g.transactions) {
+      { for (const g of i.functionalGroups)
+        { for (const t of g.transactions) {
           counts.sets++;
           counts.segments += t.segments.length + 2;
-        }
+        } } }
   }
   return counts;
 }
@@ -188,7 +187,7 @@ async function read(kind: string, file: string): Promise<Counts> {
  * then measures compiled code, not the JIT's warm-up.
  */
 async function child(kind: string, file: string, warmupFile?: string): Promise<void> {
-  if (warmupFile) await read(kind, warmupFile);
+  if (warmupFile) { await read(kind, warmupFile); }
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   const { documents, loads, rejected, ...counts } = await read(kind, file);
@@ -235,7 +234,7 @@ async function main(): Promise<void> {
   // node-x12 on the same files as the reader (each <= NODE_X12_MIB): it slows down more than
   // linearly with size, so both ratios are shown.
   const nodeOn = (size: number) => NODE_X12_MIB > 0 && size <= NODE_X12_MIB;
-  const modes = (warmup ? ['cold', 'warm'] : ['cold']) as ('cold' | 'warm')[];
+  const modes: ('cold' | 'warm')[] = warmup ? ['cold', 'warm'] : ['cold'];
   type Series = 'reader' | 'reader-only' | 'node-x12' | 'big' | 'node-x12-big';
   const series = (): Record<Series, Result[]> => ({ reader: [], 'reader-only': [], 'node-x12': [], big: [], 'node-x12-big': [] });
   const runs = { cold: series(), warm: series() };
@@ -246,10 +245,10 @@ async function main(): Promise<void> {
       const warm = mode === 'warm' ? warmup : undefined;
       loads.push(loadavg()[0]);
       runs[mode].reader.push(runChild('reader', file, warm));
-      if (process.env.READER_ONLY) runs[mode]['reader-only'].push(runChild('reader-only', file, warm));
-      if (nodeOn(SIZE_MIB)) runs[mode]['node-x12'].push(runChild('node-x12', file, warm));
+      if (process.env.READER_ONLY) { runs[mode]['reader-only'].push(runChild('reader-only', file, warm)); }
+      if (nodeOn(SIZE_MIB)) { runs[mode]['node-x12'].push(runChild('node-x12', file, warm)); }
       runs[mode].big.push(runChild('reader', big, warm));
-      if (nodeOn(BIG_MIB) && big !== file) runs[mode]['node-x12-big'].push(runChild('node-x12', big, warm));
+      if (nodeOn(BIG_MIB) && big !== file) { runs[mode]['node-x12-big'].push(runChild('node-x12', big, warm)); }
       loads.push(loadavg()[0]);
     }
   }
@@ -257,9 +256,9 @@ async function main(): Promise<void> {
   const compare = (label: string, readerRuns: Result[], nodeRuns: Result[]) => {
     const ours = summarise(readerRuns);
     console.log(line(`${label} reader + mapping ${ours.mib.toFixed(0)} MiB`, ours));
-    if (ours.problems) console.log(`!! the reader reported ${ours.problems} problems on a generated file`);
-    if (ours.documents !== ours.sets || ours.rejected) console.log(`!! the mapping made ${ours.documents} documents of ${ours.sets} sets (${ours.rejected} rejected)`);
-    if (nodeRuns.length === 0) return;
+    if (ours.problems) { console.log(`!! the reader reported ${ours.problems} problems on a generated file`); }
+    if (ours.documents !== ours.sets || ours.rejected) { console.log(`!! the mapping made ${ours.documents} documents of ${ours.sets} sets (${ours.rejected} rejected)`); }
+    if (nodeRuns.length === 0) { return; }
     const nodeX12 = summarise(nodeRuns);
     console.log(line(`${label} node-x12 parse() ${nodeX12.mib.toFixed(0)} MiB`, nodeX12));
     if (nodeX12.sets !== ours.sets || nodeX12.segments !== ours.segments) {
@@ -274,7 +273,7 @@ async function main(): Promise<void> {
   for (const mode of modes) {
     const label = mode === 'warm' ? `warm (after ${WARMUP_MIB} MiB)` : 'cold';
     compare(label, runs[mode].reader, runs[mode]['node-x12']);
-    if (runs[mode]['reader-only'].length) console.log(line(`${label} reader alone ${SIZE_MIB} MiB`, summarise(runs[mode]['reader-only'])));
+    if (runs[mode]['reader-only'].length) { console.log(line(`${label} reader alone ${SIZE_MIB} MiB`, summarise(runs[mode]['reader-only']))); }
     compare(label, runs[mode].big, runs[mode]['node-x12-big']);
   }
   const rss = (rs: Result[]) => summarise(rs).maxRssMiB.toFixed(0);

@@ -21,7 +21,7 @@ describe('audit store on PGlite', () => {
   });
 
   afterAll(async () => {
-    if (dataSource?.isInitialized) await dataSource.destroy();
+    if (dataSource?.isInitialized) { await dataSource.destroy(); }
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -106,7 +106,7 @@ describe('audit store on PGlite', () => {
     const recorded = async (entries: ReturnType<typeof entry>[]) => {
       const results = await messages.recordMany(entries);
       return results.map((r) => {
-        if (r instanceof Error) throw r;
+        if (r instanceof Error) { throw r; }
         return r;
       });
     };

@@ -225,7 +225,7 @@ describe('audit store on Postgres', () => {
       b = partner();
       ids = {};
       // a0..a5 one minute apart (a5 newest), b0..b1 in between; same received_at for a2 and a2bis.
-      for (let i = 0; i < 6; i++) ids[`a${i}`] = (await record(a, { receivedAt: t(i) })).id;
+      for (let i = 0; i < 6; i++) { ids[`a${i}`] = (await record(a, { receivedAt: t(i) })).id; }
       ids.a2bis = (await record(a, { receivedAt: t(2) })).id;
       ids.b0 = (await record(b, { receivedAt: t(1) })).id;
       ids.b1 = (await record(b, { receivedAt: t(4), channel: 'webhook' })).id;
@@ -517,7 +517,7 @@ describe('audit store on Postgres', () => {
     it('lets exactly one of many concurrent gates on one target go, and orders a whole batch in one statement', async () => {
       const k = key();
       const ops = [];
-      for (let i = 0; i < 6; i++) ops.push(await write(k));
+      for (let i = 0; i < 6; i++) { ops.push(await write(k)); }
       const verdicts = await Promise.all(ops.map((op) => verdictOf(op.id)));
       expect(verdicts).toEqual(['go', 'wait', 'wait', 'wait', 'wait', 'wait']);
       const batch = await Promise.all(Array.from({ length: 50 }, () => write(key())));
@@ -618,7 +618,7 @@ describe('audit store on Postgres', () => {
       expect(settled.status).toBe('partially_failed');
       const events = await eventsOf(message.id);
       expect(events.map((e) => e.toStatus)).toEqual(['received', 'delivering', 'partially_failed']);
-      for (let i = 1; i < events.length; i++) expect(events[i].fromStatus).toBe(events[i - 1].toStatus);
+      for (let i = 1; i < events.length; i++) { expect(events[i].fromStatus).toBe(events[i - 1].toStatus); }
     });
   });
 
@@ -628,7 +628,7 @@ describe('audit store on Postgres', () => {
     const aged = async (status: 'delivered' | 'rejected' | 'failed' | 'delivering', days: number) => {
       const partnerId = partner();
       const [result] = await messages.recordMany([{ message: { partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' }, idempotencyKey: `key-${partnerId}` }]);
-      if (result instanceof Error) throw result;
+      if (result instanceof Error) { throw result; }
       const { id } = result;
       const [op] = await operations.addMany(id, [upsert(`PO-${partnerId}`)]);
       await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 3, httpStatus: 200, outcome: 'success' });
@@ -661,7 +661,7 @@ describe('audit store on Postgres', () => {
         const [again] = await messages.recordMany([{ message: { partnerId: gone.partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' }, idempotencyKey: `key-${gone.partnerId}` }]);
         expect(again).toMatchObject({ existing: false });
       }
-      for (const kept of [recentDelivered, failedWithinYear, inFlight]) expect(await messages.findById(kept.id)).not.toBeNull();
+      for (const kept of [recentDelivered, failedWithinYear, inFlight]) { expect(await messages.findById(kept.id)).not.toBeNull(); }
       // A replay outlives its original (the link becomes null); duplicate detection outlives both.
       expect((await messages.findById(replay.id))?.replayOf).toBeNull();
       expect(await interchanges.claim(oldDelivered.partnerId, ['SENDER:000000001'], randomUUID(), 30)).toEqual(new Set(['SENDER:000000001']));

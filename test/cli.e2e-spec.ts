@@ -129,7 +129,7 @@ describe('dockbridge CLI against a real gateway', () => {
     expect(skipping.stdout).toMatch(new RegExp(`Skipped:\n  ${failedId}: already replayed: replay \\S+ was delivered`));
     // Not a terminal: a plain line per change of progress on stderr, ending with the finished run's.
     expect(skipping.stderr).toContain(`Waiting for bulk replay run ${runId}`);
-    expect(skipping.stderr.trimEnd().split('\n').at(-1)).toMatch(/^completed +\[#{30}\] 1\/1 \(100%\)  replayed 0, skipped 1$/);
+    expect(skipping.stderr.trimEnd().split('\n').at(-1)).toMatch(/^completed +\[#{30}\] 1\/1 \(100%\) {2}replayed 0, skipped 1$/);
 
     const bulk = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--include-replayed', '--no-dry-run', '--json'], env);
     expect(bulk.code).toBe(0);

@@ -12,7 +12,7 @@ import { ENV_KEYS } from '@dockbridge/config';
 const ROOT = join(__dirname, '..');
 const probe = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
 const available = !probe.error && probe.status === 0;
-if (!available) console.warn('test/compose.e2e-spec.ts SKIPPED: docker-compose is not installed (apt-get install -y docker-compose)');
+if (!available) { console.warn('test/compose.e2e-spec.ts SKIPPED: docker-compose is not installed (apt-get install -y docker-compose)'); }
 
 interface Service {
   image?: string;
@@ -70,7 +70,7 @@ const DOCKBRIDGE = ['sandbox', 'migrate', 'gateway', 'worker'];
 
   it('has a healthcheck on every long-running service', () => {
     for (const [name, service] of Object.entries(services)) {
-      if (ONE_SHOT.includes(name)) continue;
+      if (ONE_SHOT.includes(name)) { continue; }
       expect({ name, healthcheck: service.healthcheck?.test && !service.healthcheck.disable }).toEqual({ name, healthcheck: true });
     }
     expect(services.gateway.healthcheck?.test).toEqual(expect.arrayContaining([expect.stringContaining(`http://127.0.0.1:${services.gateway.environment?.GATEWAY_PORT}/health`)]));

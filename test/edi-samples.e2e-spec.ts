@@ -16,7 +16,7 @@ import { Spine, startSpine } from './support/spine';
 const SAMPLES = path.resolve(__dirname, '../../shared/x12-samples');
 const present = existsSync(SAMPLES);
 // Straight to stderr: Jest swallows console output of a suite whose tests are all skipped.
-if (!present) process.stderr.write(`SKIPPED: edi-samples e2e suite: ../shared/x12-samples not found (looked in ${SAMPLES})\n`);
+if (!present) { process.stderr.write(`SKIPPED: edi-samples e2e suite: ../shared/x12-samples not found (looked in ${SAMPLES})\n`); }
 
 /**
  * Duplicate-interchange detection keys on partner + sender + ISA13, and the samples reuse keys:
@@ -345,7 +345,7 @@ maybe(`X12 samples end to end over SFTP (${present ? SAMPLES : 'skipped: ../shar
     }
   }, 60_000);
   afterAll(async () => {
-    for (const client of clients.values()) await client.end().catch(() => undefined);
+    for (const client of clients.values()) { await client.end().catch(() => undefined); }
     await spine?.close();
   });
   // Each file is judged on its own documents: the sandbox goes back to its seed before each upload.
@@ -400,18 +400,18 @@ maybe(`X12 samples end to end over SFTP (${present ? SAMPLES : 'skipped: ../shar
       throw new Error(`${file}: ${status} with ${outcome.delivered} delivered, expected ${expected.status} with ${expected.delivered}; outcome:\n${JSON.stringify(outcome, null, 2)}`);
     }
     expect(problems).toEqual((expected.failed ?? []).map((r) => expect.stringMatching(r)));
-    if (expected.statusReason) expect(detail.message.statusReason).toMatch(expected.statusReason);
-    if (expected.recorded) expect(recorded).toMatch(expected.recorded);
-    if (!expected.failed && !expected.statusReason && !expected.recorded) expect(recorded).toBe('');
+    if (expected.statusReason) { expect(detail.message.statusReason).toMatch(expected.statusReason); }
+    if (expected.recorded) { expect(recorded).toMatch(expected.recorded); }
+    if (!expected.failed && !expected.statusReason && !expected.recorded) { expect(recorded).toBe(''); }
 
     expect(Object.fromEntries(Object.entries(acks).map(([k, v]) => [k, v.length]))).toEqual(
       Object.fromEntries(Object.entries(expected.acks).map(([k, v]) => [k, v.files])),
     );
     for (const [kind, want] of Object.entries(expected.acks)) {
       const text = acks[kind].join('\n');
-      for (const line of want.holds) expect(text).toMatch(line);
+      for (const line of want.holds) { expect(text).toMatch(line); }
     }
-    for (const id of expected.absent ?? []) expect({ id, document: documents[id] }).toEqual({ id, document: 'HTTP 404' });
-    for (const [id, want] of Object.entries(expected.documents ?? {})) expect({ id, document: documents[id] }).toMatchObject({ id, document: want });
+    for (const id of expected.absent ?? []) { expect({ id, document: documents[id] }).toEqual({ id, document: 'HTTP 404' }); }
+    for (const [id, want] of Object.entries(expected.documents ?? {})) { expect({ id, document: documents[id] }).toMatchObject({ id, document: want }); }
   });
 });

@@ -37,7 +37,7 @@ function runUntilFatal(app: string, env: Record<string, string>): Promise<Ending
     };
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (hooked || !output.includes('HOOKED')) return;
+      if (hooked || !output.includes('HOOKED')) { return; }
       hooked = true;
       clearTimeout(deadline);
       setTimeout(() => {

@@ -39,17 +39,18 @@ describe('fuzz: random and mutated input never takes the gateway down', () => {
     });
     await spine.app.get(SftpCredentialRepository).setPassword('kettle-foods', 'fuzzer', SFTP_PASSWORD);
     sftpPort = spine.app.get(SftpServer).port!;
-    probe = setInterval(async () => {
+    probe = setInterval(() => void probeHealth(), 250);
+    async function probeHealth() {
       const started = Date.now();
       try {
         const response = await fetch(`${spine.url}/health`, { signal: AbortSignal.timeout(5000) });
-        if (response.status !== 200) health.failures.push(`status ${response.status}: ${await response.text()}`);
+        if (response.status !== 200) { health.failures.push(`status ${response.status}: ${await response.text()}`); }
       } catch (error) {
         health.failures.push((error as Error).message);
       }
       health.probes++;
       health.slowest = Math.max(health.slowest, Date.now() - started);
-    }, 250);
+    }
   }, 60_000);
 
   afterAll(async () => {
@@ -81,7 +82,7 @@ describe('fuzz: random and mutated input never takes the gateway down', () => {
 
   const noServerError = async (what: string, response: Response) => {
     const body = await response.text();
-    if (response.status >= 500) throw new Error(`${what} answered ${response.status}: ${body.slice(0, 300)}`);
+    if (response.status >= 500) { throw new Error(`${what} answered ${response.status}: ${body.slice(0, 300)}`); }
   };
 
   const operation = fc.record({
@@ -147,7 +148,7 @@ describe('fuzz: random and mutated input never takes the gateway down', () => {
     const request = fc.record({ method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'), path, query, headers, body: jsonBody });
     await fuzz('http requests', request, async ({ method, path, query, headers, body }) => {
       const url = new URL(spine.url + path);
-      for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
+      for (const [k, v] of Object.entries(query ?? {})) { url.searchParams.set(k, v); }
       const response = await fetch(url, { method, headers: sendable(headers), body: method === 'GET' ? undefined : body });
       await noServerError(`${method} ${path}`, response);
     });
@@ -158,16 +159,16 @@ describe('fuzz: random and mutated input never takes the gateway down', () => {
     const mutated = fc.tuple(fc.constantFrom('kind', 'organisationId', 'document', 'document.id', 'document.direction', 'document.carrier', 'document.loads', 'extra'), fc.jsonValue()).map(([at, value]) => {
       const op: Record<string, any> = structuredClone(valid);
       const [head, tail] = at.split('.');
-      if (tail) op[head][tail] = value;
-      else op[head] = value;
+      if (tail) { op[head][tail] = value; }
+      else { op[head] = value; }
       return JSON.stringify({ operations: [op] });
     });
     await fuzz('canonical messages', mutated, async (body) => {
       const response = await fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' }, body });
       if (response.status !== 202) {
         const answer = (await response.json().catch(() => null)) as { details?: string[]; error?: string } | null;
-        if (response.status >= 500 || response.status < 400) throw new Error(`answered ${response.status}: ${JSON.stringify(answer)}`);
-        if (!answer?.details?.length && !answer?.error) throw new Error(`a ${response.status} without a reason`);
+        if (response.status >= 500 || response.status < 400) { throw new Error(`answered ${response.status}: ${JSON.stringify(answer)}`); }
+        if (!answer?.details?.length && !answer?.error) { throw new Error(`a ${response.status} without a reason`); }
       }
     });
   }, 120_000);
@@ -241,7 +242,7 @@ describe('fuzz: random and mutated input never takes the gateway down', () => {
             switch (s.op) {
               case 'open': {
                 const h = await answered<Buffer>((done) => sftp.open(s.path, s.flags, done));
-                if (h) handles.push(h);
+                if (h) { handles.push(h); }
                 break;
               }
               case 'write':

@@ -27,7 +27,7 @@ describe('HTTP limits before authentication', () => {
         const answer = new Promise<string>((res) => {
           socket.on('data', (chunk) => {
             text += chunk.toString('latin1');
-            if (/\r\n\r\n/.test(text)) res(text);
+            if (/\r\n\r\n/.test(text)) { res(text); }
           });
           socket.on('close', () => res(text));
         });

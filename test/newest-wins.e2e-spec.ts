@@ -51,7 +51,7 @@ describe('newest write wins per document', () => {
     }
     const versions = await Promise.all(ids.map(versionAt));
     expect(versions.filter((v) => v !== 'v2')).toEqual([]);
-    for (const [v1] of pairs) for (const op of await operationsOf(v1)) expect(op.status === 'delivered' || (op.status === 'superseded' && op.superseded_by !== null)).toBe(true);
+    for (const [v1] of pairs) { for (const op of await operationsOf(v1)) { expect(op.status === 'delivered' || (op.status === 'superseded' && op.superseded_by !== null)).toBe(true); } }
   }, 120_000);
 
   it('holds a single write back behind an older batch still in flight for the same document', async () => {
@@ -98,7 +98,7 @@ describe('newest write wins per document', () => {
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true after ${timeoutMs} ms`);
+    if (Date.now() > deadline) { throw new Error(`not true after ${timeoutMs} ms`); }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

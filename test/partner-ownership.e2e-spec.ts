@@ -23,7 +23,7 @@ describe('partner ownership: file or admin API', () => {
   /** A partner file (and its mapping file, when given); returns the file's path. */
   const writePartner = (id: string, name: string, mapping?: string): string => {
     const file = join(dir, `${id}.yaml`);
-    if (mapping !== undefined) writeFileSync(join(dir, `${id}.jsonata`), mapping);
+    if (mapping !== undefined) { writeFileSync(join(dir, `${id}.jsonata`), mapping); }
     writeFileSync(file, `id: ${id}\nname: ${name}\nlocationOrganisationId: ${DEMO.mainDc}\n${mapping !== undefined ? `webhookMapping: ./${id}.jsonata\n` : ''}`);
     return file;
   };

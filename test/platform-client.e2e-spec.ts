@@ -17,7 +17,7 @@ async function failure(call: Promise<unknown>): Promise<PlatformCallError> {
   try {
     await call;
   } catch (error) {
-    if (error instanceof PlatformCallError) return error;
+    if (error instanceof PlatformCallError) { return error; }
     throw error;
   }
   throw new Error('expected the call to fail');
@@ -83,7 +83,7 @@ describe('PlatformClient against the sandbox over HTTP', () => {
         ...[502, 503, 504, 408].map((status) => ({ method: 'PUT', path: put, status, count: 1 })),
         { method: 'GET', path: '/api/v2/organisations/*/documents', status: 429 },
       ]);
-      for (const status of [502, 503, 504, 408]) expect(await failure(client.upsertDocument(DEMO.mainDc, doc('PO-6')))).toMatchObject({ errorClass: 'retryable', status });
+      for (const status of [502, 503, 504, 408]) { expect(await failure(client.upsertDocument(DEMO.mainDc, doc('PO-6')))).toMatchObject({ errorClass: 'retryable', status }); }
       expect(await client.upsertDocument(DEMO.mainDc, doc('PO-6'))).toBe('created');
       expect(await failure(client.listDocuments(DEMO.mainDc))).toMatchObject({ errorClass: 'retryable', status: 429, retryAfterMs: 1000 });
     });
@@ -115,7 +115,7 @@ describe('PlatformClient against the sandbox over HTTP', () => {
       const job = await client.submitUpsertJob(DEMO.mainDc, [doc('A'), doc('B'), { ...doc('C'), direction: 'Up' as never }]);
       expect(job).toMatchObject({ status: 'Queued', documentCount: 3 });
       let current = job;
-      while (!current.completedAt) current = await client.getJob(DEMO.mainDc, job.id);
+      while (!current.completedAt) { current = await client.getJob(DEMO.mainDc, job.id); }
       expect(current).toMatchObject({ status: 'Completed', errors: 1 });
       const result = await client.getJobResult(DEMO.mainDc, job.id);
       expect(result.map((e) => e.status)).toEqual(['Created', 'Created', 'Failed']);

@@ -86,7 +86,7 @@ describe('Redis Cluster (three local masters)', () => {
 
   it('delivers through a cluster, and keeps delivering while the queues’ slot moves to another node', async () => {
     const before = await send('C', 20);
-    for (const id of before) expect(await spine.waitForStatus(id, ['delivered', 'failed'])).toBe('delivered');
+    for (const id of before) { expect(await spine.waitForStatus(id, ['delivered', 'failed'])).toBe('delivered'); }
     expect((await spine.call('GET', '/health', { auth: null })).status).toBe(200);
 
     const owner = await cluster.ownerOf(`${prefix}:deliver:id`);
@@ -94,7 +94,7 @@ describe('Redis Cluster (three local masters)', () => {
     const [during] = await Promise.all([send('R', 40), cluster.reshardAll(owner, target)]);
     expect(await cluster.ownerOf(`${prefix}:deliver:id`)).toBe(target);
     const after = await send('A', 10);
-    for (const id of [...during, ...after]) expect(await spine.waitForStatus(id, ['delivered', 'failed'], 60_000)).toBe('delivered');
+    for (const id of [...during, ...after]) { expect(await spine.waitForStatus(id, ['delivered', 'failed'], 60_000)).toBe('delivered'); }
     const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
     expect(stats.documents[DEMO.mainDc]).toBeGreaterThanOrEqual(140);
     expect((await spine.call('GET', '/health', { auth: null })).status).toBe(200);

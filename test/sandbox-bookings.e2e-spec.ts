@@ -59,7 +59,7 @@ async function failure(request: Promise<unknown>): Promise<GraphqlFailure> {
   try {
     await request;
   } catch (error) {
-    if (!(error instanceof ClientError)) throw error;
+    if (!(error instanceof ClientError)) { throw error; }
     const errors = (error.response.errors ?? []) as unknown as GraphqlFailure['errors'];
     return { status: error.response.status, codes: errors.map((e) => e.extensions.code), messages: errors.map((e) => e.message).join(' | '), errors };
   }
@@ -86,7 +86,7 @@ async function get(id: string, token?: string): Promise<BookingView> {
 }
 
 async function putDocument(document: Record<string, unknown>): Promise<void> {
-  const response = await sandbox.call('PUT', `/api/v2/organisations/${DEMO.mainDc}/documents/${document.id}?upsert=true`, {
+  const response = await sandbox.call('PUT', `/api/v2/organisations/${DEMO.mainDc}/documents/${String(document.id)}?upsert=true`, {
     body: { direction: 'Inbound', occupant: { id: DEMO.mainDc }, offsite: { id: DEMO.kettleFoods }, ...document },
   });
   expect([200, 201]).toContain(response.status);
@@ -103,7 +103,7 @@ describe('GraphQL endpoint', () => {
     const body = (await response.json()) as { error: string; details: string[] };
     expect(body.error).toBe('Unauthorized');
     expect(body.details.length).toBeGreaterThan(0);
-    if (token) expect((await failure(client(token).request('{ booking(id: "x") { id } }'))).status).toBe(401);
+    if (token) { expect((await failure(client(token).request('{ booking(id: "x") { id } }'))).status).toBe(401); }
   });
 
   it('answers 400 for a malformed JSON body or a missing query', async () => {

@@ -7,7 +7,7 @@ const doc = (id: string) => ({ id, direction: 'Outbound', offsite: { coreName: '
 async function settle(sandbox: RunningSandbox, jobId: string): Promise<DocumentJob> {
   for (let i = 0; i < 500; i++) {
     const job: DocumentJob = await (await sandbox.call('GET', `${jobs()}/${jobId}`)).json();
-    if (job.completedAt) return job;
+    if (job.completedAt) { return job; }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`job ${jobId} did not finish`);

@@ -136,7 +136,7 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     await expect(ask<unknown[]>((done) => listing.sftp.readdir('/outbound', done))).rejects.toThrow(REFUSED);
     expect(await messagesNamed('before-revoke.edi')).toBe(0);
     expect(await messagesNamed('after-revoke.edi')).toBe(0);
-    for (const s of [opening, listing]) s.connection.end();
+    for (const s of [opening, listing]) { s.connection.end(); }
 
     const partners = spine.app.get(PartnerRepository);
     await partners.upsert({ id: 'soon-off', name: 'Soon disabled', locationOrganisationId: DEMO.mainDc }, 'api');
@@ -145,7 +145,7 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     await partners.setEnabled('soon-off', false);
     await expect(ask<Buffer>((done) => soonOff.sftp.open('/inbound/x.edi', 'w', done))).rejects.toThrow(REFUSED);
     await expect(ask((done) => removing.sftp.unlink('/outbound/any.x12', done))).rejects.toThrow(REFUSED);
-    for (const s of [soonOff, removing]) s.connection.end();
+    for (const s of [soonOff, removing]) { s.connection.end(); }
   });
 
   it('refuses to start without its host key unless told to create one, naming the file', async () => {
@@ -166,7 +166,7 @@ describe('SFTP uploads that cannot stop the gateway', () => {
   // Last: it locks this address out for the rest of the suite.
   it('locks a user name out after repeated wrong passwords, even for the right one', async () => {
     await spine.app.get(SftpCredentialRepository).setPassword('test-wms', 'guessed', PASSWORD);
-    for (let i = 0; i < 5; i++) await expect(login('guessed', `wrong-${i}`)).rejects.toThrow(/authentication/i);
+    for (let i = 0; i < 5; i++) { await expect(login('guessed', `wrong-${i}`)).rejects.toThrow(/authentication/i); }
     await expect(login('guessed', PASSWORD)).rejects.toThrow(/authentication/i);
     // The session opened before the lockout goes on.
     expect(await call<unknown[]>((done) => sftp.readdir('/inbound', done))).toBeDefined();
@@ -178,8 +178,8 @@ function flatten(config: AppConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const walk = (node: object, path: string) => {
     for (const [key, value] of Object.entries(node)) {
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) walk(value, `${path}${key}.`);
-      else out[`${path}${key}`] = value;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) { walk(value, `${path}${key}.`); }
+      else { out[`${path}${key}`] = value; }
     }
   };
   walk(config, '');

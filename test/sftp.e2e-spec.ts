@@ -71,7 +71,7 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     // connection; keep the test output readable, let anything else through.
     const log = console.log.bind(console);
     jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      if (typeof args[0] === 'string' && args[0].startsWith('Global ')) return;
+      if (typeof args[0] === 'string' && args[0].startsWith('Global ')) { return; }
       log(...args);
     });
     dir = mkdtempSync(join(tmpdir(), 'dockbridge-sftp-'));
@@ -222,7 +222,7 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
   it('serves a file larger than a read slice byte-exact, never fetching all of it in one query', async () => {
     // bytea comes back from the driver as hex text, buffered whole: one query for a 60 MiB file took ~550 MiB.
     const big = Buffer.alloc(READ_SLICE_BYTES * 2 + 12345);
-    for (let i = 0; i < big.length; i += 4096) big.writeUInt32BE(i, i);
+    for (let i = 0; i < big.length; i += 4096) { big.writeUInt32BE(i, i); }
     await files.put('test-wms', 'outbound', 'big-export.csv', big, { kind: 'export' });
     let largest = 0;
     const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
@@ -231,7 +231,7 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
       const query = runner.query.bind(runner) as (...a: unknown[]) => Promise<{ records?: { content?: unknown }[] }>;
       runner.query = (async (...a: unknown[]) => {
         const result = await query(...a);
-        for (const row of result?.records ?? []) if (Buffer.isBuffer(row.content)) largest = Math.max(largest, row.content.length);
+        for (const row of result?.records ?? []) { if (Buffer.isBuffer(row.content)) { largest = Math.max(largest, row.content.length); } }
         return result;
       }) as typeof runner.query;
       return runner;

@@ -56,12 +56,12 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const ids = accepted.map((a) => a.messageId);
     const jobIds = (await Promise.all(ids.map((id) => spine.messages.findById(id)))).map((m) => m?.metadata.ingressJob as string);
     expect(new Set(jobIds).size).toBe(2);
-    for (const jobId of jobIds) expect(jobId).toMatch(/^ingress-/);
+    for (const jobId of jobIds) { expect(jobId).toMatch(/^ingress-/); }
     const queue = spine.app.get(MessageQueues).queue(QUEUES.translate);
     const [first, second] = await Promise.all([queue.getJob(jobIds[0]), queue.getJob(jobIds[39])]);
     expect(first?.data).toEqual({ messageIds: ids.slice(0, 32) });
     expect(second?.data).toEqual({ messageIds: ids.slice(32) });
-    for (const id of ids) expect(await spine.waitForStatus(id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
+    for (const id of ids) { expect(await spine.waitForStatus(id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered'); }
     const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
     expect(stats.documents[DEMO.mainDc]).toBe(40);
   });
@@ -72,7 +72,7 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const [recorded] = await spine.messages.recordMany([
       { message: { partnerId: 'test-wms', channel: 'api', contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document('S-1'))] }), metadata: { ingressJob } } },
     ]);
-    if (recorded instanceof Error) throw recorded;
+    if (recorded instanceof Error) { throw recorded; }
     // Its commit's job waits (a backlog): the sweeper leaves the message to it.
     const backlog = await queue.add(QUEUES.translate, { messageIds: [recorded.id] }, { jobId: ingressJob, delay: 3_600_000 });
     const later = new Date(Date.now() + 3_600_000);
@@ -91,12 +91,12 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
       Array.from({ length: 1200 }, (_, i) => ({ message: { partnerId: 'test-wms', channel: 'api' as const, contentType: 'application/x-lost', rawPayload: `{"n":${i}}`, metadata: { ingressJob: `ingress-gone-${i}` } } })),
     );
     const ids = recorded.map((r) => {
-      if (r instanceof Error) throw r;
+      if (r instanceof Error) { throw r; }
       return r.id;
     });
     const report = await spine.app.get(SweepStuck).execute(new Date(Date.now() + 3_600_000));
     expect(report.translations).toBeGreaterThanOrEqual(1200);
-    for (const id of [ids[0], ids[599], ids[1199]]) expect(await spine.waitForStatus(id, ['rejected'], 60_000)).toBe('rejected');
+    for (const id of [ids[0], ids[599], ids[1199]]) { expect(await spine.waitForStatus(id, ['rejected'], 60_000)).toBe('rejected'); }
   }, 90_000);
 
   it('settles a message whose operations were all delivered when a job finds it so, without waiting for the sweeper', async () => {
@@ -117,7 +117,7 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const [recorded] = await spine.messages.recordMany([
       { message: { partnerId: 'poison-wms', channel: 'api', contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document('POISON-1'))] }) } },
     ]);
-    if (recorded instanceof Error) throw recorded;
+    if (recorded instanceof Error) { throw recorded; }
     // A real, lasting failure: the database refuses this message's operations.
     const db = new Client({ connectionString: spine.database.url });
     await db.connect();
@@ -299,7 +299,7 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     for (let n = 1; n <= count; n++) {
       ids.push((await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document(`${prefix}-${n}`, { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] } })).json()).messageId);
     }
-    for (const id of ids) expect(await spine.waitForStatus(id, ['failed', 'delivered'])).toBe('failed');
+    for (const id of ids) { expect(await spine.waitForStatus(id, ['failed', 'delivered'])).toBe('failed'); }
     return { since, ids };
   };
 
@@ -362,7 +362,7 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     await db.query(`UPDATE replay_run SET updated_at = now() - interval '1 hour' WHERE id = $1`, [run.id]).finally(() => db.end());
     const report = await spine.app.get(SweepStuck).execute();
     expect(report.replayRuns).toBe(1);
-    for (let i = 0; i < 200 && (await runs.findById(run.id))!.status !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 200 && (await runs.findById(run.id))!.status !== 'completed'; i++) { await new Promise((resolve) => setTimeout(resolve, 50)); }
     expect(await runs.findById(run.id)).toMatchObject({ status: 'completed', replayed: 2 });
     for (const id of ids) {
       const replays = await spine.messages.replaysOf(id);
@@ -379,7 +379,7 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect(stats.documents[DEMO.mainDc]).toBe(1000);
     expect(stats.requests['POST /api/v2/organisations/:orgId/document-jobs']).toEqual({ '200': 1 });
     expect(stats.requests['PUT /api/v2/organisations/:orgId/documents/:docId']).toBeUndefined();
-    const counts = await spine.app.get(require('@dockbridge/audit').OperationRepository).statusCounts(messageId);
+    const counts = await spine.app.get(OperationRepository).statusCounts(messageId);
     expect(counts.delivered).toBe(1000);
   });
 

@@ -198,7 +198,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     const withNew = await sendStandard(purchaseOrder('PO-9004'), { secret: rotated.secret });
     const withOld = await sendStandard(purchaseOrder('PO-9005'));
     expect([withNew.status, withOld.status]).toEqual([202, 202]);
-    for (const response of [withNew, withOld]) await spine.waitForStatus((await response.json()).messageId, final);
+    for (const response of [withNew, withOld]) { await spine.waitForStatus((await response.json()).messageId, final); }
     const old = (await secrets.list('acme-wms')).find((s) => s.label === 'production')!;
     await secrets.expire('acme-wms', old.id);
     // Gateways keep an endpoint's secrets for ENDPOINT_TTL_MS: an expiry set from elsewhere applies within that.
@@ -279,7 +279,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     await spine.app.get(WebhookSecretRepository).add('flood-wms', { secret: 'the-right-key-0123456789', label: 'flood' });
     const limit = spine.config.gateway.refusalsPerMinute;
     const send = (key: string) => fetch(`${spine.url}/v1/webhooks/flood-wms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': key }, body: '{"n":1}' });
-    for (let i = 0; i < limit + 7; i++) expect((await send(`wrong-key-${i}`)).status).toBe(401);
+    for (let i = 0; i < limit + 7; i++) { expect((await send(`wrong-key-${i}`)).status).toBe(401); }
     const refused = () => spine.messages.search({ partnerId: 'flood-wms', status: 'rejected', limit: 500 });
     expect((await refused()).items).toHaveLength(limit);
 
@@ -332,12 +332,12 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     let pulled = 0;
     const endless = new ReadableStream({
       pull(controller) {
-        if (pulled >= 64 * 1024 * 1024) return controller.close();
+        if (pulled >= 64 * 1024 * 1024) { return controller.close(); }
         pulled += 16 * 1024;
         controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
       },
     });
-    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/keyed-wms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': 'not-the-key-42' }, body: endless, duplex: 'half' } as RequestInit);
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/keyed-wms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': 'not-the-key-42' }, body: endless, duplex: 'half' });
     expect(response.status).toBe(401);
     expect((await response.json()).details).toEqual(['webhook verification failed: x-flood-key does not match an active secret']);
     expect(pulled).toBeLessThan(8 * 1024 * 1024);
@@ -391,7 +391,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     let pulled = 0;
     const endless = new ReadableStream({
       pull(controller) {
-        if (pulled >= 64 * 1024 * 1024) return controller.close();
+        if (pulled >= 64 * 1024 * 1024) { return controller.close(); }
         pulled += chunk.length;
         controller.enqueue(chunk);
       },
@@ -403,7 +403,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
       headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(wmsSecret).sign(id, at, 'x') },
       body: endless,
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ statusCode: 413, details: [expect.stringMatching(/^body of at least \d+ bytes exceeds the partner's limit of 4096 bytes$/)] });
     // The gateway stopped reading at the limit: far less than the whole body was ever sent.

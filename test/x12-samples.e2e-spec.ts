@@ -66,12 +66,12 @@ if (!present) {
     const doc = parseX12(text);
     expect(doc.interchanges.map((i) => i.groups.map((g) => g.summaries.map((s) => s.id)))).toEqual(expected.sets);
     expect(doc.problems.map((p) => p.code)).toEqual(expected.problems ?? []);
-    for (const p of doc.problems) expect(p.line).toBeGreaterThan(0);
+    for (const p of doc.problems) { expect(p.line).toBeGreaterThan(0); }
 
     // Every set's SE01 agrees with its length unless the README says otherwise.
     for (const i of doc.interchanges) {
       expect(ta1NoteCode(i)).toBe(expected.ta1);
-      if (expected.ak5) expect(acknowledgeGroup(i.groups[0]).sets.map((s) => s.status)).toEqual(expected.ak5);
+      if (expected.ak5) { expect(acknowledgeGroup(i.groups[0]).sets.map((s) => s.status)).toEqual(expected.ak5); }
       // Both acknowledgments can be written and read back cleanly.
       const ack = build997(i, options);
       expect(parseX12(ack).problems).toEqual([]);
@@ -80,7 +80,7 @@ if (!present) {
 
     // Streaming from the file gives the same sets.
     const streamed: X12Event[] = [];
-    for await (const e of readX12(createReadStream(path.join(SAMPLES, file), { highWaterMark: 64 }))) streamed.push(e);
+    for await (const e of readX12(createReadStream(path.join(SAMPLES, file), { highWaterMark: 64 }))) { streamed.push(e); }
     const sets = streamed.flatMap((e) => (e.type === 'transactionSet' ? [e.transactionSet] : []));
     // Compared as plain data (Segment.toJSON): streamed segments point into other texts (the chunks).
     const plain = (value: unknown) => JSON.parse(JSON.stringify(value));

@@ -91,7 +91,7 @@ export class FaultEnvironment {
     // The gateway first: it migrates the database, so the workers start on a complete schema.
     env.gatewayUrl = `http://127.0.0.1:${await freePort()}`;
     await env.startGateway();
-    for (let i = 0; i < workers; i++) env.workers.push(await env.startWorker());
+    for (let i = 0; i < workers; i++) { env.workers.push(await env.startWorker()); }
     await env.admin('PUT', '/v1/admin/partners/fault-wms', { name: 'Fault suite WMS', locationOrganisationId: DEMO.mainDc });
     env.partnerKey = (await env.admin('POST', '/v1/admin/partners/fault-wms/api-keys', { label: 'fault suite' })).key;
     return env;
@@ -144,13 +144,13 @@ export class FaultEnvironment {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    if (!response.ok) { throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`); }
     return response.json();
   }
 
   async sandboxControl(method: string, path: string, body?: unknown): Promise<any> {
     const response = await fetch(`${this.sandboxUrl}/__sandbox/${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!response.ok) throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`);
+    if (!response.ok) { throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`); }
     return response.json();
   }
 
@@ -231,11 +231,11 @@ async function sendUntilAccepted(env: FaultEnvironment, request: Request, giveUp
         body: documentBody(request),
         signal: AbortSignal.timeout(10_000),
       });
-      if (response.ok) return ((await response.json()) as { messageId: string }).messageId;
-      if (response.status < 500 && response.status !== 429) throw new Error(`${key}: ${response.status} ${await response.text()}`);
+      if (response.ok) { return ((await response.json()) as { messageId: string }).messageId; }
+      if (response.status < 500 && response.status !== 429) { throw new Error(`${key}: ${response.status} ${await response.text()}`); }
     } catch (error) {
       // By name: under Jest, fetch's TypeError comes from another realm than the test's.
-      if (!['TypeError', 'TimeoutError'].includes((error as Error).name)) throw error;
+      if (!['TypeError', 'TimeoutError'].includes((error as Error).name)) { throw error; }
       // Connection refused or reset (the gateway is down): try again, with the same key.
     }
     await sleep(wait);
@@ -256,7 +256,7 @@ export interface ScenarioSpec {
 /** Runs one scenario on a running environment and measures it. */
 export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, scale: Scale): Promise<Outcome> {
   await env.sandboxControl('POST', 'reset');
-  if (spec.faults) await env.sandboxControl('POST', 'faults', { rules: spec.faults });
+  if (spec.faults) { await env.sandboxControl('POST', 'faults', { rules: spec.faults }); }
   const tag = `${spec.name.replace(/[^a-z0-9]+/gi, '-')}-${randomBytes(3).toString('hex')}`;
   const documents = Array.from({ length: scale.messages }, (_, i) => `${tag}-${i}`);
   const started = Date.now();
@@ -276,8 +276,8 @@ export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, sca
       for (const version of spec.pairs ? [1, 2] : [1]) {
         sent++;
         const id = await sendUntilAccepted(env, { documentId, version }, giveUpMs);
-        if (id) accepted.push(id);
-        else gaveUp++;
+        if (id) { accepted.push(id); }
+        else { gaveUp++; }
       }
     }
   };
@@ -285,7 +285,7 @@ export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, sca
     throw new Error(`${error.message}; processes that died: ${env.died()}`);
   });
   const injectedDuring = (await fault) ?? 0;
-  if (env.died()) throw new Error(`${spec.name}: processes died: ${env.died()}`);
+  if (env.died()) { throw new Error(`${spec.name}: processes died: ${env.died()}`); }
   // Faults stay until the load has ended; then the platform is healthy again and the backlog drains.
   const rules: { hits: number }[] = (await env.sandboxControl('GET', 'faults')).rules;
   const injectedFaults = rules.reduce((sum, rule) => sum + rule.hits, 0) + injectedDuring;
@@ -303,7 +303,7 @@ export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, sca
   for (;;) {
     counts = Object.fromEntries((await statuses().catch(() => [])).map((row) => [row.status, row.count]));
     const unsettled = Object.entries(counts).filter(([status]) => !FINAL.includes(status)).reduce((sum, [, n]) => sum + n, 0);
-    if ((unsettled === 0 && Object.keys(counts).length > 0) || Date.now() > drainDeadline) break;
+    if ((unsettled === 0 && Object.keys(counts).length > 0) || Date.now() > drainDeadline) { break; }
     await sleep(250);
   }
   const drainMs = Date.now() - started;
@@ -430,7 +430,7 @@ export const SCENARIOS: ScenarioSpec[] = [
 export function table(outcomes: Outcome[]): string {
   const columns: (keyof Outcome)[] = ['scenario', 'sent', 'accepted', 'delivered', 'failed', 'superseded', 'stuck', 'duplicateMessages', 'platformWrites', 'duplicateWrites', 'unauditedWrites', 'olderVersions', 'clientGaveUp', 'injectedFaults', 'drainMs'];
   const lines = [`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`];
-  for (const outcome of outcomes) lines.push(`| ${columns.map((column) => (column === 'drainMs' ? `${(outcome.drainMs / 1000).toFixed(1)} s` : String(outcome[column]))).join(' | ')} |`);
+  for (const outcome of outcomes) { lines.push(`| ${columns.map((column) => (column === 'drainMs' ? `${(outcome.drainMs / 1000).toFixed(1)} s` : String(outcome[column]))).join(' | ')} |`); }
   return lines.join('\n');
 }
 

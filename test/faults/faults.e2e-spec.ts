@@ -10,7 +10,7 @@ describe('fault suite (real processes: sandbox, gateway, two workers)', () => {
   const outcomes: Outcome[] = [];
   beforeAll(async () => (env = await FaultEnvironment.start(2)), 240_000);
   afterAll(async () => {
-    if (outcomes.length > 0) console.log(`fault suite (ci scale)\n${table(outcomes)}`);
+    if (outcomes.length > 0) { console.log(`fault suite (ci scale)\n${table(outcomes)}`); }
     await env?.stop();
   }, 60_000);
 

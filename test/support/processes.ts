@@ -34,8 +34,8 @@ export class AppProcess {
     });
     // Only the tail is kept: a long run must not grow the test's memory.
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-200_000));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     this.child = child;
     return this;
@@ -47,7 +47,7 @@ export class AppProcess {
 
   /** `kill -9`: no shutdown hook runs. */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-    if (!this.running) return;
+    if (!this.running) { return; }
     this.child!.kill(signal);
     await this.exited;
   }
@@ -56,8 +56,8 @@ export class AppProcess {
   async waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (await check().catch(() => false)) return;
-      if (this.child && !this.running) throw new Error(`${this.app} exited while waiting for ${what}: ${this.output.slice(-3000)}`);
+      if (await check().catch(() => false)) { return; }
+      if (this.child && !this.running) { throw new Error(`${this.app} exited while waiting for ${what}: ${this.output.slice(-3000)}`); }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`${this.app}: ${what} not within ${timeoutMs} ms; output: ${this.output.slice(-3000)}`);

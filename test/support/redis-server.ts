@@ -26,7 +26,7 @@ export class PrivateRedis {
   async up(): Promise<void> {
     this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     for (let i = 0; i < 100; i++) {
-      if (await this.answers()) return;
+      if (await this.answers()) { return; }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`redis-server did not start on port ${this.port}`);
@@ -34,7 +34,7 @@ export class PrivateRedis {
 
   async down(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null) { return; }
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGKILL');

@@ -57,7 +57,7 @@ export async function startSandbox(options: { seed?: Seed; controls?: boolean } 
     call,
     reset: async () => {
       const response = await call('POST', '/__sandbox/reset', { token: null });
-      if (response.status !== 200) throw new Error(`sandbox reset failed: ${response.status}`);
+      if (response.status !== 200) { throw new Error(`sandbox reset failed: ${response.status}`); }
     },
     close: () => app.close(),
   };

@@ -88,7 +88,7 @@ export async function startSpine(overrides: Record<string, unknown> = {}, option
       let status = '';
       while (Date.now() < deadline) {
         status = (await messages.findById(messageId))?.status ?? '';
-        if (statuses.includes(status)) return status;
+        if (statuses.includes(status)) { return status; }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error(`message ${messageId} is ${status}, not ${statuses.join('/')} after ${timeoutMs} ms`);
@@ -96,7 +96,7 @@ export async function startSpine(overrides: Record<string, unknown> = {}, option
     async close() {
       await app.close().catch(() => undefined); // may be closed already by the test
 
-      if (!options.sandbox) await sandbox.close();
+      if (!options.sandbox) { await sandbox.close(); }
       await database.drop();
     },
   };
