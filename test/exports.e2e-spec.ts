@@ -129,7 +129,7 @@ describe('scheduled bookings exports to partners', () => {
     const exportsOf = (spec: Record<string, unknown>) => ({ id: 'switching-tms', name: 'Switching', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'nightly', layoutId: DEMO.dailyLayout, format: 'csv' as const, ...spec }] } });
     await partners.upsert(exportsOf({ cron: '0 3 * * *' }), 'api');
     const until = async (check: () => Promise<boolean>) => {
-      for (let i = 0; i < 100 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let i = 0; i < 100 && !(await check()); i++) { await new Promise((resolve) => setTimeout(resolve, 200)); }
     };
     await until(async () => (await scheduler())?.pattern === '0 3 * * *');
     const cronNext = (await scheduler())!.next!;
@@ -173,7 +173,7 @@ describe('scheduled bookings exports to partners', () => {
     const job = await queue.add(QUEUES.export, { partnerId, exportId }, spine.app.get(RetryPolicy).jobOptions());
     const deadline = Date.now() + 20_000;
     let state = '';
-    while (Date.now() < deadline && !['completed', 'failed'].includes((state = await job.getState()))) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (Date.now() < deadline && !['completed', 'failed'].includes((state = await job.getState()))) { await new Promise((resolve) => setTimeout(resolve, 50)); }
     return { state, job: (await queue.getJob(job.id!))! };
   }
   // Yearly schedules: the schedulers the worker keeps in sync never run them during the test.

@@ -36,9 +36,9 @@ export async function runTry<Q extends QueueName>(handler: JobHandler<Q>, job: J
   try {
     return await handler.run(job, attempt, token);
   } catch (error) {
-    if (error instanceof DelayedError) throw error;
+    if (error instanceof DelayedError) { throw error; }
     const jobError = RetryPolicy.toJobError(error, attempt.isLast);
-    if (jobError instanceof UnrecoverableError) await handler.onFinalFailure?.(job, error, attempt);
+    if (jobError instanceof UnrecoverableError) { await handler.onFinalFailure?.(job, error, attempt); }
     throw jobError;
   }
 }
@@ -68,9 +68,9 @@ export class PipelineJobHandlers {
         async run(job) {
           const messageIds = messageIdsOf(job.data);
           const { failed, error } = await translate.executeMany(messageIds);
-          if (failed.length === 0) return;
+          if (failed.length === 0) { return; }
           // Retried with the messages that failed only; the others are done.
-          if (failed.length < messageIds.length) await job.updateData({ messageIds: failed });
+          if (failed.length < messageIds.length) { await job.updateData({ messageIds: failed }); }
           throw error;
         },
         // Only the database or Redis away for the whole horizon gets here: the content is not to blame, but it was never translated.
@@ -80,7 +80,7 @@ export class PipelineJobHandlers {
         concurrency: config.delivery.concurrency,
         async run(job, attempt, token) {
           const result = await deliver.execute(job.data.operationId, attempt);
-          if (typeof result !== 'object') return result;
+          if (typeof result !== 'object') { return result; }
           // Not now (an older write first, or the account paused): wait without spending a try.
           await job.moveToDelayed(Date.now() + result.deferMs, token);
           throw new DelayedError();
@@ -108,9 +108,9 @@ export class PipelineJobHandlers {
         async run(job) {
           const report = await sweep.execute(new Date(), job.data.staleMs);
           await schedules.syncExports();
-          if (report.translations || report.deliveries || report.exports || report.settled || report.replayRuns) logger.log({ msg: 'sweeper re-queued work', ...report });
+          if (report.translations || report.deliveries || report.exports || report.settled || report.replayRuns) { logger.log({ msg: 'sweeper re-queued work', ...report }); }
           const purged = await retention.execute();
-          if (purged.messages || purged.receipts) logger.log({ msg: 'retention purged settled messages', ...purged });
+          if (purged.messages || purged.receipts) { logger.log({ msg: 'retention purged settled messages', ...purged }); }
           return { ...report, purged };
         },
       },

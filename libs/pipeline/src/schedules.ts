@@ -40,14 +40,14 @@ export class Schedules {
     const wanted = new Set<string>();
     const existing = new Map((await queue.getJobSchedulers(0, -1)).map((scheduler) => [scheduler.key, scheduler]));
     for (const partner of await this.partners.list()) {
-      if (!partner.enabled) continue;
+      if (!partner.enabled) { continue; }
       for (const spec of partner.settings.exports ?? []) {
         const id = exportSchedulerId(partner.id, spec.id);
         wanted.add(id);
         const data: ExportJobData = { partnerId: partner.id, exportId: spec.id };
         const repeat = spec.cron ? { pattern: spec.cron, tz: 'UTC' } : { every: spec.everyMs ?? 86_400_000 };
         const current = existing.get(id);
-        if (current && (current.pattern ?? undefined) === repeat.pattern && (current.every ?? undefined) === repeat.every) continue;
+        if (current && (current.pattern ?? undefined) === repeat.pattern && (current.every ?? undefined) === repeat.every) { continue; }
         const startDate = current?.next && current.next > Date.now() ? new Date(current.next) : undefined;
         try {
           await queue.upsertJobScheduler(id, { ...repeat, ...(startDate && { startDate }) }, { name: QUEUES.export, data, opts: this.policy.jobOptions() });
@@ -57,6 +57,6 @@ export class Schedules {
         }
       }
     }
-    for (const id of existing.keys()) if (id.startsWith('export-') && !wanted.has(id)) await queue.removeJobScheduler(id);
+    for (const id of existing.keys()) { if (id.startsWith('export-') && !wanted.has(id)) { await queue.removeJobScheduler(id); } }
   }
 }

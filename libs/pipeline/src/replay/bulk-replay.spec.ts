@@ -1,7 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { MessageRepository, MessageSearch, ReplayRun, ReplayRunProgress, ReplayRunRepository } from '@dockbridge/audit';
 import type { MessageQueues } from '../message-queues';
-import type { RetryPolicy } from '../retry-policy';
 import { BulkReplays, REPLAY_RUN_PAGE } from './bulk-replay';
 import { BULK_REPLAY_LIMIT, BulkReplayOutcome, ReplayMessage } from './replay-message';
 
@@ -30,21 +29,21 @@ function fakeRuns(now: { ms: number }, made: Map<string, string[]>) {
   };
   let checkpoints = 0;
   const save = (owner: string, p: ReplayRunProgress) => {
-    if (run.claimedBy !== owner || run.status !== 'running') return false;
+    if (run.claimedBy !== owner || run.status !== 'running') { return false; }
     Object.assign(run, { ...p, skips: [...p.skips] });
     return true;
   };
   const repo = {
     claim: async (_id: string, owner: string, leaseMs: number) => {
-      if (run.status === 'completed' || run.status === 'failed') return { outcome: 'finished' as const, run: { ...run } };
-      if (run.claimedBy && run.claimedBy !== owner && run.claimedUntil!.getTime() >= now.ms) return { outcome: 'busy' as const, run: { ...run } };
+      if (run.status === 'completed' || run.status === 'failed') { return { outcome: 'finished' as const, run: { ...run } }; }
+      if (run.claimedBy && run.claimedBy !== owner && run.claimedUntil!.getTime() >= now.ms) { return { outcome: 'busy' as const, run: { ...run } }; }
       Object.assign(run, { status: 'running', claimedBy: owner, claimedUntil: new Date(now.ms + leaseMs) });
       return { outcome: 'claimed' as const, run: { ...run, skips: [...run.skips] } };
     },
     checkpoint: async (_id: string, owner: string, p: ReplayRunProgress, leaseMs: number) => {
       checkpoints++;
       const saved = save(owner, p);
-      if (saved) run.claimedUntil = new Date(now.ms + leaseMs);
+      if (saved) { run.claimedUntil = new Date(now.ms + leaseMs); }
       return saved;
     },
     complete: async (_id: string, owner: string, p: ReplayRunProgress) => save(owner, p) && Object.assign(run, { status: 'completed', claimedBy: null }) !== undefined,
@@ -63,7 +62,7 @@ function setUp(count: number, replayEach?: (items: readonly { id: string }[], ru
   const runs = fakeRuns(now, made);
   const replays = {
     replayEach: async (items: readonly { id: string }[], _request: unknown, { runId }: { runId: string }) => {
-      if (replayEach) return replayEach(items, runId);
+      if (replayEach) { return replayEach(items, runId); }
       return items.map(({ id }) => {
         made.set(id, [...(made.get(id) ?? []), runId]);
         return { id, replayId: `replay-of-${id}` };
@@ -94,11 +93,11 @@ describe('BulkReplays.execute', () => {
     const { bulk, runs, made, now } = setUp(450, (items, runId) => {
       // The 4th page: half of it replayed, then the process dies before the page is recorded.
       if (++calls === 4) {
-        for (const { id } of items.slice(0, 50)) made.set(id, [...(made.get(id) ?? []), runId]);
+        for (const { id } of items.slice(0, 50)) { made.set(id, [...(made.get(id) ?? []), runId]); }
         throw new Error('worker killed');
       }
       return items.map(({ id }) => {
-        if (id.endsWith('7')) return { id, skipped: 'refused at ingress' };
+        if (id.endsWith('7')) { return { id, skipped: 'refused at ingress' }; }
         made.set(id, [...(made.get(id) ?? []), runId]);
         return { id, replayId: `replay-of-${id}` };
       });
