@@ -43,7 +43,7 @@ describe('platform outages heal without a person', () => {
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 4000 - (Date.now() - outageStarted))));
     await spine.sandbox.call('DELETE', '/__sandbox/faults', { token: null });
-    for (const id of ids) expect(await spine.waitForStatus(id, final, 90_000)).toBe('delivered');
+    for (const id of ids) { expect(await spine.waitForStatus(id, final, 90_000)).toBe('delivered'); }
 
     // 4 s of 502s at 20-200 ms backoff would be 20+ tries each without the breaker.
     const [{ tries }] = await spine.app.get(DataSource).query(
@@ -75,5 +75,30 @@ describe('an outage longer than the retry horizon', () => {
     // Ended by the horizon, not left for BullMQ to retry (its count is a million).
     const job = await spine.app.get(MessageQueues).queue(QUEUES.deliver).getJob(op.id);
     expect(await job!.getState()).toBe('failed');
+  }, 60_000);
+});
+
+describe("a retryable failure on every one of a deliver job's tries", () => {
+  let spine: Spine;
+  // A cap of 3 tries and a horizon far away: the count, not the horizon, ends retrying.
+  beforeAll(async () => (spine = await startSpine({ 'delivery.attempts': 3 })), 60_000);
+  afterAll(() => spine?.close());
+
+  it('settles the operation failed on its last try, with the reason, and its job ends there', async () => {
+    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/PO-TRIES', status: 503 }] } });
+    const response: TestResponse = await fetch(`${spine.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ operations: [{ kind: 'document.upsert', organisationId: DEMO.mainDc, document: { id: 'PO-TRIES', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] }),
+    });
+    const { messageId } = await response.json();
+    expect(await spine.waitForStatus(messageId, final, 30_000)).toBe('failed');
+    const [op] = await spine.app.get(DataSource).query(`SELECT id, status, error_class, last_error, next_attempt_at FROM operation WHERE message_id = $1`, [messageId]);
+    expect(op).toMatchObject({ status: 'failed', error_class: 'retryable', last_error: expect.stringMatching(/503/) });
+    const attempts: { outcome: string }[] = await spine.app.get(DataSource).query(`SELECT outcome FROM attempt WHERE operation_id = $1 ORDER BY started_at`, [op.id]);
+    expect(attempts.map((a) => a.outcome)).toEqual(['retryable', 'retryable', 'retryable']);
+    const job = await spine.app.get(MessageQueues).queue(QUEUES.deliver).getJob(op.id);
+    expect(await job!.getState()).toBe('failed');
+    expect(job!.attemptsMade).toBe(3);
   }, 60_000);
 });

@@ -44,6 +44,8 @@ describe('RetryPolicy', () => {
     // A configured cap still ends it.
     const capped = new RetryPolicy({ retryHorizonMs: 3600_000, attempts: 3, backoffBaseMs: 500, backoffMaxMs: 10_000 });
     expect(capped.isLastTry({ attemptsMade: 2, timestamp: created, opts: capped.jobOptions() }, created + 1000)).toBe(true);
+    // Only the third of three tries is the last: the first two are not, even near the cap.
+    expect([0, 1, 2].map((attemptsMade) => capped.isLastTry({ attemptsMade, timestamp: created, opts: capped.jobOptions() }, created + 1000))).toEqual([false, false, true]);
   });
 
   it('ends permanent and auth failures at once and retries the rest', () => {
