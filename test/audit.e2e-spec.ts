@@ -679,6 +679,48 @@ describe('audit store on Postgres', () => {
     });
   });
 
+  describe('InterchangeRepository.claim (duplicate interchanges)', () => {
+    const age = (messageId: string, days: number) =>
+      dataSource.query(`UPDATE interchange_receipt SET received_at = now() - make_interval(days => $2) WHERE message_id = $1`, [messageId, days]);
+
+    it('calls a key another message of the partner claimed within the window a duplicate, and not once the window has passed', async () => {
+      const partnerId = partner();
+      const interchanges = new InterchangeRepository(dataSource);
+      const first = await record(partnerId);
+      expect(await interchanges.claim(partnerId, ['KETTLE/000000901'], first.id, 30)).toEqual(new Set());
+      // A retried translation of the same message claims its own key again: not a duplicate.
+      expect(await interchanges.claim(partnerId, ['KETTLE/000000901'], first.id, 30)).toEqual(new Set());
+      // Another partner may use the same sender and ISA13.
+      expect(await interchanges.claim(partner(), ['KETTLE/000000901'], (await record(partnerId)).id, 30)).toEqual(new Set());
+
+      await age(first.id, 29);
+      expect(await interchanges.claim(partnerId, ['KETTLE/000000901'], (await record(partnerId)).id, 30)).toEqual(new Set(['KETTLE/000000901']));
+
+      // Only receipts inside the window count: 31 days ago is outside a 30-day window, inside a 60-day one.
+      const partnerB = partner();
+      const old = await record(partnerB);
+      await interchanges.claim(partnerB, ['KETTLE/000000902'], old.id, 30);
+      await age(old.id, 31);
+      expect(await interchanges.claim(partnerB, ['KETTLE/000000902'], (await record(partnerB)).id, 30)).toEqual(new Set());
+      const partnerC = partner();
+      const older = await record(partnerC);
+      await interchanges.claim(partnerC, ['KETTLE/000000903'], older.id, 60);
+      await age(older.id, 31);
+      expect(await interchanges.claim(partnerC, ['KETTLE/000000903'], (await record(partnerC)).id, 60)).toEqual(new Set(['KETTLE/000000903']));
+    });
+
+    it('names only the keys seen before when a message carries new and seen interchanges', async () => {
+      const partnerId = partner();
+      const interchanges = new InterchangeRepository(dataSource);
+      const first = await record(partnerId);
+      await interchanges.claim(partnerId, ['KETTLE/000000911', 'KETTLE/000000912'], first.id, 30);
+      const second = await record(partnerId);
+      expect(await interchanges.claim(partnerId, ['KETTLE/000000912', 'KETTLE/000000913'], second.id, 30)).toEqual(new Set(['KETTLE/000000912']));
+      // The new key is claimed by the second message now.
+      expect(await interchanges.claim(partnerId, ['KETTLE/000000913'], (await record(partnerId)).id, 30)).toEqual(new Set(['KETTLE/000000913']));
+    });
+  });
+
   describe('AuditModule', () => {
     it('provides the repositories over the configured database', async () => {
       const moduleRef = await Test.createTestingModule({

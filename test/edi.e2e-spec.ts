@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
+import { DataSource } from 'typeorm';
 import { PartnerFileRepository, PartnerRepository, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
 import { parseX12 } from '@dockbridge/x12';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
@@ -195,6 +196,45 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(firstAck?.name).toMatch(/^997_000000501_/);
     expect(againAck?.name).toMatch(/^997_000000501_/);
     expect(againAck.name).not.toBe(firstAck.name);
+  });
+
+  it('delivers only the new interchanges of a file that repeats an earlier one, and looks back as far as the partner window', async () => {
+    const FINAL = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate'];
+    const base = fixture('kettle-850-856.edi').replaceAll('PO-7001', 'PO-7701').replaceAll('ASN-7001', 'ASN-7701');
+    const file = (po: string, asn: string, quantities: { po: number; asn: number }) =>
+      base.replaceAll('000000101', po).replaceAll('000000102', asn).replace('PO1*1*12*CA', `PO1*1*${quantities.po}*CA`).replace('SN1**12*CA', `SN1**${quantities.asn}*CA`);
+    const send = async (text: string) => {
+      const { messageId } = await (await post('/v1/edi', text)).json();
+      return { messageId, status: await spine.waitForStatus(messageId, FINAL) };
+    };
+    const quantity = async (id: string) => (await document(id)).loads[0].quantity;
+
+    const first = await send(file('000000701', '000000702', { po: 12, asn: 12 }));
+    expect(first.status).toBe('delivered');
+    // 701 again (its PO changed: not delivered, it was received before) and a new 703: only 703 is delivered.
+    const partial = await send(file('000000701', '000000703', { po: 99, asn: 15 }));
+    expect(partial.status).toBe('delivered');
+    expect((await spine.messages.findDetail(partial.messageId))!.operations.map((o) => o.targetId)).toEqual(['ASN-7701']);
+    expect([await quantity('PO-7701'), await quantity('ASN-7701')]).toEqual([12, 15]);
+
+    // Receipts 31 days old are outside the default 30-day window: 701 is delivered again.
+    const db = spine.app.get(DataSource);
+    const age = (days: number) => db.query(`UPDATE interchange_receipt SET received_at = now() - make_interval(days => $2) WHERE partner_id = $1`, [PARTNER, days]);
+    await age(31);
+    expect((await send(file('000000701', '000000704', { po: 20, asn: 15 }))).status).toBe('delivered');
+    expect(await quantity('PO-7701')).toBe(20);
+    // A partner window of 60 days makes the same 31-day-old interchange a duplicate.
+    const partners = spine.app.get(PartnerRepository);
+    const profile = (await partners.findById(PARTNER))!;
+    await partners.upsert({ ...profile, settings: { ...profile.settings, edi: { ...profile.settings.edi!, duplicateWindowDays: 60 } } }, 'api');
+    try {
+      await age(31);
+      const repeat = await send(file('000000701', '000000704', { po: 30, asn: 30 }));
+      expect(repeat.status).toBe('duplicate');
+      expect([await quantity('PO-7701'), await quantity('ASN-7701')]).toEqual([20, 15]);
+    } finally {
+      await partners.upsert(profile, 'api');
+    }
   });
 
   it('rejects a set whose data cannot be mapped, with a 997 naming segment and element, and records the reason', async () => {
