@@ -1,0 +1,71 @@
+// The dependency rules of docs/architecture.md, checked by `npm run lint` (depcruise). Paths are
+// resolved through tsconfig.json, the one home of the @dockbridge/* aliases.
+const SPEC = '\\.(spec|e2e-spec)\\.ts$';
+
+/** I/O that the pure domain (libs/x12, libs/mapping) must not reach: files, sockets, processes,
+ *  the database, Redis and queues, HTTP clients, and Nest (which brings a container and a lifecycle). */
+const IO_MODULES = [
+  '^(node:)?(fs|fs/promises|net|tls|http|https|http2|dgram|dns|child_process|cluster|worker_threads|readline)$',
+  'node_modules/(pg|pg-[^/]+|typeorm|typeorm-pglite|@electric-sql/pglite|ioredis|bullmq|@nestjs/[^/]+|undici|graphql-request|ssh2|ssh2-sftp-client)/',
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle makes load order matter and hides which module owns what.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'libs-not-to-apps',
+      severity: 'error',
+      comment: 'Dependencies run apps -> libs: a lib never imports an app.',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment:
+        'libs/x12 and libs/mapping are plain functions over plain data: no I/O, no Nest (specs may read fixtures).',
+      from: { path: '^libs/(x12|mapping)/', pathNot: SPEC },
+      to: { path: IO_MODULES },
+    },
+    {
+      name: 'domain-uses-only-types-of-other-libs',
+      severity: 'error',
+      comment:
+        'libs/x12 and libs/mapping take only types from the other libs: a lib index brings its I/O along. ' +
+        'Exception today: canonical-operation.ts validates with DocumentInputDto of @dockbridge/platform.',
+      from: { path: '^libs/(x12|mapping)/', pathNot: [SPEC, '^libs/mapping/src/canonical-operation\\.ts$'] },
+      to: { path: '^libs/(platform|audit|partners|pipeline|config)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'platform-knows-no-store-or-queue',
+      severity: 'error',
+      comment: 'libs/platform is the platform client only: no database, no queues.',
+      from: { path: '^libs/platform/' },
+      to: { path: ['^libs/(audit|partners|pipeline)/', 'node_modules/(pg|typeorm|ioredis|bullmq)/'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that does not resolve (a typo, a package missing from package.json).',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|data|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.cjs', '.mjs', '.json', '.d.ts'],
+    },
+  },
+};
