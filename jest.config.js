@@ -1,5 +1,7 @@
 // Nest 12 is ESM-only: @swc/jest compiles TypeScript and those ESM packages to CommonJS
 // (ts-jest cannot load Nest 12 on Node 20). See ../shared/STACK.md.
+const { aliases } = require('./test/support/tsconfig-paths');
+
 const swc = [
   '@swc/jest',
   {
@@ -18,7 +20,7 @@ const common = {
   transformIgnorePatterns: [
     '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|graphql-request|content-disposition)/)',
   ],
-  moduleNameMapper: { '^@dockbridge/(.*)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: Object.fromEntries(Object.entries(aliases).map(([alias, file]) => [`^${alias}$`, file])),
   testEnvironment: 'node',
   setupFiles: ['reflect-metadata'],
 };

@@ -1,16 +1,14 @@
 // Runs the TypeScript sources in a plain `node` child process (`node -r ./test/support/child/ts-register.js
 // apps/.../main.ts`): compiled on require with the same swc options as Jest, `@dockbridge/*` resolved
-// to libs/*/src. Nest 12 (ESM) loads through Node's own require(esm).
+// through tsconfig.json's paths. Nest 12 (ESM) loads through Node's own require(esm).
 const Module = require('node:module');
-const { join } = require('node:path');
 const { readFileSync } = require('node:fs');
 const { transformSync } = require('@swc/core');
+const { aliases } = require('../tsconfig-paths');
 
-const root = join(__dirname, '..', '..', '..');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  const alias = /^@dockbridge\/([a-z0-9-]+)$/.exec(request);
-  return resolve.call(this, alias ? join(root, 'libs', alias[1], 'src', 'index.ts') : request, ...rest);
+  return resolve.call(this, aliases[request] ?? request, ...rest);
 };
 Module._extensions['.ts'] = function (module, filename) {
   const { code } = transformSync(readFileSync(filename, 'utf8'), {
