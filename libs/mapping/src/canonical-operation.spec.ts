@@ -36,6 +36,38 @@ describe('checkCanonicalMessage', () => {
     ]);
   });
 
+  it('holds booking.status to a booking id and a status (a UUID, or a reference object), naming each path', () => {
+    const status = { kind: 'booking.status', organisationId: location, bookingId: 'MDB-26-AAAA-BBBB' };
+    const problems = (op: Record<string, unknown>) => {
+      const result = checkCanonicalMessage({ operations: [upsert, op] });
+      return result.ok ? [] : result.problems;
+    };
+    expect(problems({ ...status, statusId: location })).toEqual([]);
+    expect(problems({ ...status, statusReference: { name: 'Arrived' } })).toEqual([]);
+    expect(problems({ ...status, bookingId: undefined, statusId: location })).toEqual([expect.stringMatching(/^operations\[1\]\.bookingId/)]);
+    expect(problems({ ...status, bookingId: '', statusId: location })).toEqual([expect.stringMatching(/^operations\[1\]\.bookingId/)]);
+    expect(problems({ ...status, bookingId: 42, statusId: location })).toEqual([expect.stringMatching(/^operations\[1\]\.bookingId/)]);
+    expect(problems(status)).toEqual(['operations[1].statusId must be a UUID (or give statusReference)']);
+    expect(problems({ ...status, statusId: 'Arrived' })).toEqual(['operations[1].statusId must be a UUID (or give statusReference)']);
+    expect(problems({ ...status, statusReference: 'Arrived' })).toEqual([expect.stringMatching(/^operations\[1\]\.statusReference/)]);
+    expect(problems({ ...status, statusId: location, fields: 'x' })).toEqual([expect.stringMatching(/^operations\[1\]\.fields/)]);
+  });
+
+  it('holds vehicle.update to a vehicle UUID and a vehicle object, naming each path', () => {
+    const vehicle = { kind: 'vehicle.update', organisationId: location, vehicleId: location, vehicle: { registration: 'X' } };
+    const problems = (op: Record<string, unknown>) => {
+      const result = checkCanonicalMessage({ operations: [op] });
+      return result.ok ? [] : result.problems;
+    };
+    expect(problems(vehicle)).toEqual([]);
+    expect(problems({ ...vehicle, vehicleId: undefined })).toEqual([expect.stringMatching(/^operations\[0\]\.vehicleId/)]);
+    expect(problems({ ...vehicle, vehicleId: 'TRUCK-7' })).toEqual([expect.stringMatching(/^operations\[0\]\.vehicleId/)]);
+    expect(problems({ ...vehicle, vehicle: undefined })).toEqual([expect.stringMatching(/^operations\[0\]\.vehicle\b/)]);
+    expect(problems({ ...vehicle, vehicle: 'X' })).toEqual([expect.stringMatching(/^operations\[0\]\.vehicle\b/)]);
+    // What only vehicle.update needs is not asked of other kinds.
+    expect(problems({ kind: 'document.delete', organisationId: location, documentId: 'PO-2' })).toEqual([]);
+  });
+
   it('refuses an empty list, a missing list and both booking forms at once', () => {
     expect(checkCanonicalMessage({ operations: [] })).toEqual({ ok: false, problems: [expect.stringMatching(/^operations/)] });
     expect(checkCanonicalMessage({})).toEqual({ ok: false, problems: [expect.stringMatching(/^operations/)] });
