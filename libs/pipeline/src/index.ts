@@ -13,6 +13,7 @@ export * from './retention/purge-expired';
 export * from './replay/replay-message';
 export * from './replay/bulk-replay';
 export * from './pipeline.module';
+export * from './pipeline.options';
 export * from './ingress/accept-message';
 export * from './core.module';
 export * from './worker.runner';

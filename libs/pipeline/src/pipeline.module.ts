@@ -1,6 +1,5 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { InterchangeRepository, MessageRepository, OperationRepository, ReplayRunRepository } from '@dockbridge/audit';
-import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import { PartnerFileRepository } from '@dockbridge/partners';
 import { RunExport } from './export/run-export';
 import { AppConfig } from '@dockbridge/config';
 import { PlatformAccounts } from '@dockbridge/platform';
@@ -11,6 +10,7 @@ import { MessageQueues } from './message-queues';
 import { BulkReplays } from './replay/bulk-replay';
 import { ReplayMessage } from './replay/replay-message';
 import { PipelineJobHandlers } from './job-handlers';
+import { ACKNOWLEDGMENT_OUTBOX, BATCH_OPTIONS, DELIVERY_OPTIONS, RETENTION_OPTIONS, SWEEP_OPTIONS, TRANSLATE_OPTIONS } from './pipeline.options';
 import { RetryPolicy } from './retry-policy';
 import { Schedules } from './schedules';
 import { SweepStuck } from './sweep/sweep-stuck';
@@ -67,63 +67,29 @@ class ConnectionsCloser implements OnApplicationShutdown {
           accounts: c.platform.accounts.map((a) => ({ name: a.name, baseUrl: a.baseUrl, token: a.token, organisationIds: a.organisationIds })),
         }),
     },
+    { provide: TRANSLATE_OPTIONS, inject: [AppConfig], useFactory: (config: AppConfig) => ({ batchThreshold: config.delivery.batchThreshold, batchSize: config.delivery.batchSize }) },
+    { provide: ACKNOWLEDGMENT_OUTBOX, inject: [PartnerFileRepository], useFactory: outboundFolder },
     {
-      provide: TranslateMessage,
-      inject: [MessageRepository, OperationRepository, InterchangeRepository, PartnerRepository, PartnerMappingRepository, PartnerFileRepository, MessageQueues, AppConfig],
-      useFactory: (
-        m: MessageRepository,
-        o: OperationRepository,
-        i: InterchangeRepository,
-        p: PartnerRepository,
-        pm: PartnerMappingRepository,
-        f: PartnerFileRepository,
-        q: MessageQueues,
-        c: AppConfig,
-      ) => new TranslateMessage(m, o, i, p, pm, q, outboundFolder(f), { batchThreshold: c.delivery.batchThreshold, batchSize: c.delivery.batchSize }),
+      provide: DELIVERY_OPTIONS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ leaseMs: deliveryLeaseMs(config.platform.timeoutMs), breakerThreshold: config.delivery.breakerThreshold }),
     },
     {
-      provide: DeliverOperation,
-      inject: [MessageRepository, OperationRepository, PlatformAccounts, RetryPolicy, AppConfig],
-      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, p: RetryPolicy, c: AppConfig) =>
-        new DeliverOperation(m, o, a, p, { leaseMs: deliveryLeaseMs(c.platform.timeoutMs), breakerThreshold: c.delivery.breakerThreshold }),
+      provide: BATCH_OPTIONS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ pollMs: config.delivery.batchPollMs, maxWaitMs: BATCH_MAX_WAIT_MS, unknownOutcomeMs: 2 * config.platform.timeoutMs }),
     },
-    {
-      provide: DeliverBatch,
-      inject: [MessageRepository, OperationRepository, PlatformAccounts, MessageQueues, AppConfig],
-      useFactory: (m: MessageRepository, o: OperationRepository, a: PlatformAccounts, q: MessageQueues, c: AppConfig) =>
-        new DeliverBatch(m, o, a, q, { pollMs: c.delivery.batchPollMs, maxWaitMs: BATCH_MAX_WAIT_MS, unknownOutcomeMs: 2 * c.platform.timeoutMs }),
-    },
-    {
-      provide: SweepStuck,
-      inject: [MessageRepository, OperationRepository, MessageQueues, TranslateMessage, AppConfig, ReplayRunRepository],
-      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, t: TranslateMessage, c: AppConfig, r: ReplayRunRepository) =>
-        new SweepStuck(m, o, q, t, { staleMs: c.delivery.sweepStaleMs }, r),
-    },
-    {
-      provide: PurgeExpired,
-      inject: [MessageRepository, InterchangeRepository, AppConfig],
-      useFactory: (m: MessageRepository, i: InterchangeRepository, c: AppConfig) => new PurgeExpired(m, i, c.audit),
-    },
-    {
-      provide: ReplayMessage,
-      inject: [MessageRepository, OperationRepository, MessageQueues, PartnerRepository],
-      useFactory: (m: MessageRepository, o: OperationRepository, q: MessageQueues, p: PartnerRepository) => new ReplayMessage(m, o, q, p),
-    },
-    {
-      provide: BulkReplays,
-      inject: [MessageRepository, ReplayRunRepository, ReplayMessage, MessageQueues],
-      useFactory: (m: MessageRepository, r: ReplayRunRepository, rm: ReplayMessage, q: MessageQueues) => new BulkReplays(m, r, rm, q),
-    },
-    {
-      provide: AcceptMessage,
-      inject: [MessageRepository, MessageQueues],
-      useFactory: (m: MessageRepository, q: MessageQueues) => new AcceptMessage(m, q),
-    },
-    {
-      provide: RunExport,
-      inject: [PartnerRepository, MessageRepository, PartnerFileRepository, WebhookSecretRepository, PlatformAccounts],
-      useFactory: (p: PartnerRepository, m: MessageRepository, f: PartnerFileRepository, w: WebhookSecretRepository, a: PlatformAccounts) => new RunExport(p, m, f, w, a),
-    },
+    { provide: SWEEP_OPTIONS, inject: [AppConfig], useFactory: (config: AppConfig) => ({ staleMs: config.delivery.sweepStaleMs }) },
+    { provide: RETENTION_OPTIONS, inject: [AppConfig], useFactory: (config: AppConfig) => config.audit },
+    TranslateMessage,
+    DeliverOperation,
+    DeliverBatch,
+    SweepStuck,
+    PurgeExpired,
+    ReplayMessage,
+    BulkReplays,
+    AcceptMessage,
+    RunExport,
     Schedules,
     PipelineJobHandlers,
     ConnectionsCloser,

@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AttemptRecord, DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import { DocumentJob, DocumentJobResultEntry, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
-import type { MessageQueues } from '../message-queues';
+import { Inject, Injectable } from '@nestjs/common';
+import { MessageQueues } from '../message-queues';
+import { BATCH_OPTIONS } from '../pipeline.options';
 import type { BatchJobData } from '../queues';
 import { RetryPolicy } from '../retry-policy';
 import type { DeliveryTry } from './deliver-operation';
@@ -28,13 +30,14 @@ export interface BatchOptions {
  * document job: submit once (the job id is kept on the queue job, so a retry polls instead of
  * submitting again), poll until completedAt, then settle each operation from its result entry.
  */
+@Injectable()
 export class DeliverBatch {
   constructor(
     private readonly messages: MessageRepository,
     private readonly operations: OperationRepository,
     private readonly accounts: PlatformAccounts,
     private readonly queues: MessageQueues,
-    private readonly options: BatchOptions,
+    @Inject(BATCH_OPTIONS) private readonly options: BatchOptions,
   ) {}
 
   /** `remember` keeps what a retry must know on the queue job: the platform job's id, the operations it carries. */

@@ -1,10 +1,18 @@
 import { MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
 import { RetryPolicy, TimedRetry } from '../retry-policy';
 import { CircuitBreakers } from './circuit-breaker';
 import { CallOutcome, callPlatform, summaryOf } from './platform-call';
+import { DELIVERY_OPTIONS } from '../pipeline.options';
+
+export interface DeliveryOptions {
+  /** How long a claimed call may take before another write to its target may go (longer than the platform timeout). */
+  leaseMs: number;
+  /** Retryable failures in a row to one account that pause its deliveries. */
+  breakerThreshold: number;
+}
 
 export interface DeliveryTry {
   /** 1 for the first try. */
@@ -28,6 +36,7 @@ const ORDER_WAIT_MS = 200;
  * outcome is final, and the message when its last operation settles. A retryable failure is thrown
  * back so the queue retries it with the one retry policy.
  */
+@Injectable()
 export class DeliverOperation {
   private readonly logger = new Logger('Delivery');
   private readonly breakers: CircuitBreakers<PlatformClient>;
@@ -37,12 +46,7 @@ export class DeliverOperation {
     private readonly operations: OperationRepository,
     private readonly accounts: PlatformAccounts,
     private readonly policy: RetryPolicy,
-    private readonly options: {
-      /** How long a claimed call may take before another write to its target may go (longer than the platform timeout). */
-      leaseMs: number;
-      /** Retryable failures in a row to one account that pause its deliveries. */
-      breakerThreshold: number;
-    },
+    @Inject(DELIVERY_OPTIONS) private readonly options: DeliveryOptions,
   ) {
     this.breakers = new CircuitBreakers(options.breakerThreshold);
   }

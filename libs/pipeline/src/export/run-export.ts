@@ -1,9 +1,13 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { MessageRepository } from '@dockbridge/audit';
 import { PartnerExportSettings, PartnerFileRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
 import { MAX_PAGE_SIZE, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
 
 import type { ExportJobData } from '../queues';
+
+/** Token for the fetch an export posts with (only tests provide one). */
+export const EXPORT_FETCH = Symbol('ExportFetch');
 
 const POST_TIMEOUT_MS = 30_000;
 
@@ -30,6 +34,7 @@ export function csvRecords(text: string): string[] {
  * sent), and delivers it to the partner's SFTP outbound folder and/or its URL, signed with
  * Standard Webhooks. A platform failure is thrown back to the queue's retry policy.
  */
+@Injectable()
 export class RunExport {
   constructor(
     private readonly partners: PartnerRepository,
@@ -37,7 +42,8 @@ export class RunExport {
     private readonly files: PartnerFileRepository,
     private readonly secrets: WebhookSecretRepository,
     private readonly accounts: PlatformAccounts,
-    private readonly fetchImpl: typeof fetch = fetch,
+    // Tests give a fetch of their own; the application, none (the global one).
+    @Optional() @Inject(EXPORT_FETCH) private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
   async execute(job: ExportJobData, runAt = new Date(), remember: (messageId: string) => Promise<void> = async () => undefined): Promise<{ messageId: string; rows: number } | 'unscheduled'> {

@@ -1,6 +1,6 @@
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { assertStorablePayload, JsonObject, MessageChannel, MessageRepository } from '@dockbridge/audit';
-import type { MessageQueues, TranslateJob } from '../message-queues';
+import { MessageQueues, type TranslateJob } from '../message-queues';
 import { ingressJobId } from '../queues';
 import { GroupCommit } from './group-commit';
 
@@ -56,6 +56,7 @@ function refusedByDatabase(error: unknown): boolean {
  * answer: the message is safe in Postgres, and if Redis cannot take the jobs (or the process dies
  * first) the sweeper queues what stays `received`.
  */
+@Injectable()
 export class AcceptMessage {
   private readonly logger = new Logger('Ingress');
   private readonly commits: GroupCommit<IncomingMessage, Accepted>;

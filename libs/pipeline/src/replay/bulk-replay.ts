@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import { Actor, MessageFilter, MessageRepository, ReplayRun, ReplayRunProgress, ReplayRunRepository } from '@dockbridge/audit';
-import type { MessageQueues } from '../message-queues';
+import { MessageQueues } from '../message-queues';
 import { BULK_REPLAY_LIMIT, BulkReplayRequest, ReplayMessage } from './replay-message';
 
 /** Originals handled between two progress writes: a 10,000-message run writes its row ~100 times. */
@@ -30,6 +30,7 @@ class RunBusyError extends Error {}
  * after the last page it recorded and first looks up the replays it already made (their
  * `metadata.replay.run`), so no original is replayed twice by one run.
  */
+@Injectable()
 export class BulkReplays {
   private readonly logger = new Logger('BulkReplay');
 

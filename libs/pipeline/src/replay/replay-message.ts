@@ -1,8 +1,8 @@
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Actor, Message, MessageFilter, MessageRepository, MessageSummary, OperationRepository } from '@dockbridge/audit';
 import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
-import { organisationsOf, type PartnerRepository } from '@dockbridge/partners';
-import { type MessageQueues, translateJobOf } from '../message-queues';
+import { organisationsOf, PartnerRepository } from '@dockbridge/partners';
+import { MessageQueues, translateJobOf } from '../message-queues';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 
 export type ReplayMode = 'rerun' | 'failed-only';
@@ -61,6 +61,7 @@ export type BulkReplayOutcome = { id: string; replayId: string } | { id: string;
  * Replays are new messages linked to the original by `replay_of`: the original's rows, operations
  * and attempts are never rewritten, so the audit trail keeps every try.
  */
+@Injectable()
 export class ReplayMessage {
   private readonly logger = new Logger('Replay');
 

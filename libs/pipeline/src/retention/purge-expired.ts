@@ -1,4 +1,6 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { InterchangeRepository, MessageRepository, MessageStatus } from '@dockbridge/audit';
+import { RETENTION_OPTIONS } from '../pipeline.options';
 
 export interface RetentionOptions {
   /** Days kept after settling: delivered, rejected, duplicate (0: forever). */
@@ -24,11 +26,12 @@ const RECEIPT_DAYS = 3650;
  * everything hanging off them. Messages still in flight (received, translating, delivering) are
  * never touched, whatever their age.
  */
+@Injectable()
 export class PurgeExpired {
   constructor(
     private readonly messages: MessageRepository,
     private readonly interchanges: InterchangeRepository,
-    private readonly options: RetentionOptions,
+    @Inject(RETENTION_OPTIONS) private readonly options: RetentionOptions,
   ) {}
 
   async execute(now = new Date()): Promise<PurgeReport> {

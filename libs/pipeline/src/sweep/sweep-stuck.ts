@@ -1,7 +1,9 @@
 import { MessageRepository, MessageSummary, OperationRepository, ReplayRunRepository, StuckQuery } from '@dockbridge/audit';
-import { type MessageQueues, translateJobOf } from '../message-queues';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { MessageQueues, translateJobOf } from '../message-queues';
+import { SWEEP_OPTIONS } from '../pipeline.options';
 import { QUEUES, replayRunJobId, translateJobId } from '../queues';
-import type { TranslateMessage } from '../translate/translate-message';
+import { TranslateMessage } from '../translate/translate-message';
 
 /** Longer than any export run takes to deliver its file (its POST gives up after 30 s). */
 const EXPORT_DELIVERY_MS = 5 * 60_000;
@@ -36,14 +38,15 @@ export interface SweepReport {
  * one query for their operations, one pipelined Redis round trip for their jobs' states and one
  * bulk enqueue, so a backlog of thousands is recovered in seconds.
  */
+@Injectable()
 export class SweepStuck {
   constructor(
     private readonly messages: MessageRepository,
     private readonly operations: OperationRepository,
     private readonly queues: MessageQueues,
     private readonly translate: TranslateMessage,
-    private readonly options: SweepOptions,
-    private readonly runs?: ReplayRunRepository,
+    @Inject(SWEEP_OPTIONS) private readonly options: SweepOptions,
+    @Optional() private readonly runs?: ReplayRunRepository,
   ) {}
 
   /** `staleMs` overrides the configured staleness (a sweep right after Redis returned looks at everything). */

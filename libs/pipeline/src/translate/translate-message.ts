@@ -1,7 +1,9 @@
 import { DocumentOperation, InterchangeRepository, Message, MessageMetadata, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { orderKeyOf, organisationScopeProblems, targetOf } from '@dockbridge/mapping';
-import { organisationsOf, type PartnerMappingRepository, type PartnerProfile, type PartnerRepository } from '@dockbridge/partners';
-import type { MessageQueues } from '../message-queues';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { organisationsOf, PartnerMappingRepository, type PartnerProfile, PartnerRepository } from '@dockbridge/partners';
+import { MessageQueues } from '../message-queues';
+import { ACKNOWLEDGMENT_OUTBOX, TRANSLATE_OPTIONS } from '../pipeline.options';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { dropSupersededWrites, planDelivery } from './delivery-plan';
 import { Acknowledgment, Translation, TRANSLATORS } from './translators';
@@ -27,6 +29,7 @@ const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'd
  * operation (and a failed row per refused EDI set), plan and queue. Idempotent: a retried
  * translation finds the rows already stored and queues them again under the same job ids.
  */
+@Injectable()
 export class TranslateMessage {
   constructor(
     private readonly messages: MessageRepository,
@@ -35,8 +38,8 @@ export class TranslateMessage {
     private readonly partners: PartnerRepository,
     private readonly mappings: PartnerMappingRepository,
     private readonly queues: MessageQueues,
-    private readonly outbox: AcknowledgmentOutbox | null,
-    private readonly options: TranslateOptions,
+    @Optional() @Inject(ACKNOWLEDGMENT_OUTBOX) private readonly outbox: AcknowledgmentOutbox | null,
+    @Inject(TRANSLATE_OPTIONS) private readonly options: TranslateOptions,
   ) {}
 
   /**
