@@ -121,7 +121,7 @@ describe('scheduled bookings exports to partners', () => {
       for (const job of await queue.getJobs(['completed'])) {
         const scheduler = /^repeat:(export-harbour-tms-[^:]+):\d+$/.exec(job.id ?? '')?.[1];
         const messageId = (job.returnvalue as { messageId?: string } | null)?.messageId ?? (job.data as { messageId?: string }).messageId;
-        if (scheduler && messageId) runs[scheduler] = messageId;
+        if (scheduler && messageId) { runs[scheduler] = messageId; }
       }
       return runs;
     };

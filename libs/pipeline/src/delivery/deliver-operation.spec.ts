@@ -16,7 +16,7 @@ function delivery(answer: PlatformCallError | 'created') {
     gate: async (ids: string[]) => ids.map((id) => ({ id, verdict: 'go', messageId: 'message-1', payload })),
     recordAttempt: async (_id: string, _attempt: unknown, settlement?: { status: string; errorClass?: string }, retry?: { at: Date }) => {
       recorded.push({ settlement, retry });
-      if (settlement) unsettled = false;
+      if (settlement) { unsettled = false; }
     },
     hasUnsettled: async () => unsettled,
     setTarget: async () => undefined,
@@ -24,7 +24,7 @@ function delivery(answer: PlatformCallError | 'created') {
   const messages = { settleMessage: async (id: string) => void settled.push(id) } as unknown as MessageRepository;
   const client = {
     upsertDocument: async () => {
-      if (answer instanceof PlatformCallError) throw answer;
+      if (answer instanceof PlatformCallError) { throw answer; }
       return answer;
     },
   } as unknown as PlatformClient;
