@@ -1,4 +1,7 @@
 import { ArgumentsHost, BadRequestException, HttpException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { DomainError } from '@dockbridge/audit';
+import { PartnerNotFoundError, PartnerOwnedByFileError } from '@dockbridge/partners';
+import { ReplayError, ReplayRunNotQueuedError } from '@dockbridge/pipeline';
 import { BadInput, HttpErrorFilter } from './http-error.filter';
 
 /** Runs the filter on `exception` and returns what it answered. */
@@ -20,6 +23,18 @@ function answer(exception: unknown): { status?: number; body?: unknown } {
 }
 
 describe('HttpErrorFilter', () => {
+  it('maps each kind of domain error to its one status, with its summary, details and extra fields', () => {
+    expect(answer(new PartnerNotFoundError('acme'))).toEqual({ status: 404, body: { statusCode: 404, error: 'NotFound', details: ['partner acme not found'] } });
+    expect(answer(new PartnerOwnedByFileError('acme', 'config/partners/acme.yaml')).body).toMatchObject({ statusCode: 409, error: 'Partner owned by its file', file: 'config/partners/acme.yaml' });
+    expect(answer(new ReplayError('invalid-payload', 'Invalid payload', ['operations[0].kind: unknown']))).toEqual({ status: 400, body: { statusCode: 400, error: 'Invalid payload', details: ['operations[0].kind: unknown'] } });
+    expect(answer(new ReplayError('not-replayable', 'an export file is not replayed')).status).toBe(422);
+    expect(answer(new ReplayRunNotQueuedError('Redis is away')).body).toEqual({ statusCode: 503, error: 'ServiceUnavailable', details: ['Redis is away'] });
+    class Unknown extends DomainError {
+      readonly kind = 'conflict';
+    }
+    expect(answer(new Unknown('taken')).body).toEqual({ statusCode: 409, error: 'Conflict', details: ['taken'] });
+  });
+
   it('answers every HTTP exception with its status and an ErrorBody naming the problem', () => {
     expect(answer(new NotFoundException('message 42 does not exist'))).toEqual({ status: 404, body: { statusCode: 404, error: 'NotFound', details: ['message 42 does not exist'] } });
     expect(answer(new BadInput('Invalid message', ['operations[0].kind: unknown']))).toEqual({

@@ -1,6 +1,16 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { DomainError, DomainErrorKind } from '@dockbridge/audit';
+
+/** Each kind of domain refusal, its one HTTP status and default summary. */
+const DOMAIN_STATUS: Record<DomainErrorKind, [number, string]> = {
+  'not-found': [404, 'NotFound'],
+  invalid: [400, 'Bad Request'],
+  conflict: [409, 'Conflict'],
+  unprocessable: [422, 'UnprocessableEntity'],
+  unavailable: [503, 'ServiceUnavailable'],
+};
 
 /** Body of every gateway error: a status, a summary, and one reason per problem (each naming its field). */
 export interface ErrorBody {
@@ -32,6 +42,10 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown): ErrorBody {
+    if (exception instanceof DomainError) {
+      const [statusCode, summary] = DOMAIN_STATUS[exception.kind];
+      return { ...exception.extra, statusCode, error: exception.summary ?? summary, details: exception.details.length > 0 ? exception.details : [exception.message] };
+    }
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();
       const response = exception.getResponse();

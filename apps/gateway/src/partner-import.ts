@@ -1,3 +1,4 @@
+import { DomainError } from '@dockbridge/audit';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@dockbridge/config';
 import {
@@ -13,7 +14,9 @@ import {
 } from '@dockbridge/partners';
 
 /** Why a partner cannot be given back to a file. */
-export class NoPartnerFileError extends Error {
+export class NoPartnerFileError extends DomainError {
+  readonly kind = 'conflict';
+  override summary = 'No partner file';
   constructor(
     readonly partnerId: string,
     readonly dir: string,

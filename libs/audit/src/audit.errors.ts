@@ -1,10 +1,13 @@
+import { DomainError } from './domain-error';
+
 /** A message or operation id that is not in the audit store. */
-export class AuditRecordNotFoundError extends Error {
+export class AuditRecordNotFoundError extends DomainError {
+  readonly kind = 'not-found';
   constructor(
-    readonly kind: 'message' | 'operation',
+    readonly record: 'message' | 'operation',
     readonly id: string,
   ) {
-    super(`${kind} ${id} not found`);
+    super(`${record} ${id} not found`);
     this.name = 'AuditRecordNotFoundError';
   }
 }

@@ -11,3 +11,4 @@ export * from './replay-run.repository';
 export * from './audit.module';
 export { migrate } from './migrate';
 export * from './interchange.repository';
+export * from './domain-error';

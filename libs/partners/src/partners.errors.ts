@@ -1,5 +1,8 @@
+import { DomainError } from '@dockbridge/audit';
+
 /** A partner id that is not in the store. */
-export class PartnerNotFoundError extends Error {
+export class PartnerNotFoundError extends DomainError {
+  readonly kind = 'not-found';
   constructor(readonly partnerId: string) {
     super(`partner ${partnerId} not found`);
     this.name = 'PartnerNotFoundError';
@@ -7,7 +10,8 @@ export class PartnerNotFoundError extends Error {
 }
 
 /** An API key id that does not belong to the partner named. */
-export class ApiKeyNotFoundError extends Error {
+export class ApiKeyNotFoundError extends DomainError {
+  readonly kind = 'not-found';
   constructor(
     readonly partnerId: string,
     readonly keyId: string,
@@ -18,7 +22,8 @@ export class ApiKeyNotFoundError extends Error {
 }
 
 /** A key that cannot be registered: malformed, revoked before, or already another partner's. Never carries the key. */
-export class ApiKeyRejectedError extends Error {
+export class ApiKeyRejectedError extends DomainError {
+  readonly kind = 'invalid';
   constructor(
     readonly partnerId: string,
     reason: string,
@@ -29,7 +34,9 @@ export class ApiKeyRejectedError extends Error {
 }
 
 /** A change through the admin API to a partner its file owns (source 'file'): edit the file, or adopt the partner first. */
-export class PartnerOwnedByFileError extends Error {
+export class PartnerOwnedByFileError extends DomainError {
+  readonly kind = 'conflict';
+  override summary = 'Partner owned by its file';
   constructor(
     readonly partnerId: string,
     readonly file: string | null,
@@ -39,5 +46,6 @@ export class PartnerOwnedByFileError extends Error {
         `or take the partner over with POST /v1/admin/partners/${partnerId}/adopt (the file is then ignored)`,
     );
     this.name = 'PartnerOwnedByFileError';
+    this.extra = { file };
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query, Res, ServiceUnavailableException, UnprocessableEntityException, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { MessageRepository, ReplayRun, ReplayRunRepository } from '@dockbridge/audit';
 import { PartnerFileRepository } from '@dockbridge/partners';
-import { BULK_REPLAY_LIMIT, BulkReplays, REPLAY_RUN_SKIPS_KEPT, ReplayError, ReplayMessage, ReplayRunNotQueuedError } from '@dockbridge/pipeline';
+import { BULK_REPLAY_LIMIT, BulkReplays, REPLAY_RUN_SKIPS_KEPT, ReplayMessage } from '@dockbridge/pipeline';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
@@ -80,23 +80,16 @@ export class AdminMessagesController {
   async replay(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: unknown) {
     const dto = parse(ReplayDto, body, 'replay request');
     const payload = dto.payload === undefined ? undefined : typeof dto.payload === 'string' ? dto.payload : JSON.stringify(dto.payload);
-    try {
-      const replay = await this.replays.replay(id, {
-        mode: dto.mode ?? 'rerun',
-        payload,
-        mapping: dto.mapping,
-        actor: `operator:${dto.operator ?? 'admin'}`,
-        reason: dto.reason,
-        overrideOrganisations: dto.overrideOrganisations,
-        force: dto.force,
-      });
-      return { messageId: replay.id, replayOf: id, status: replay.status };
-    } catch (error) {
-      if (!(error instanceof ReplayError)) { throw error; }
-      if (error.code === 'not-found') { throw new NotFoundException(error.message); }
-      if (error.code === 'invalid-payload') { throw new BadInput(error.message, error.details); }
-      throw new UnprocessableEntityException(error.message);
-    }
+    const replay = await this.replays.replay(id, {
+      mode: dto.mode ?? 'rerun',
+      payload,
+      mapping: dto.mapping,
+      actor: `operator:${dto.operator ?? 'admin'}`,
+      reason: dto.reason,
+      overrideOrganisations: dto.overrideOrganisations,
+      force: dto.force,
+    });
+    return { messageId: replay.id, replayOf: id, status: replay.status };
   }
 
   @Post('messages/replay')
@@ -117,13 +110,7 @@ export class AdminMessagesController {
       const result = await this.replays.dryRun(filter, { ...options, actor, reason: dto.reason });
       return { dryRun: true, matching: result.replayable.length, skipped: result.skipped, ...(result.limitReached && { limitReached: BULK_REPLAY_LIMIT }) };
     }
-    let run: ReplayRun;
-    try {
-      run = await this.bulk.start(filter, options, actor, dto.reason);
-    } catch (error) {
-      if (error instanceof ReplayRunNotQueuedError) { throw new ServiceUnavailableException(error.message); }
-      throw error;
-    }
+    const run = await this.bulk.start(filter, options, actor, dto.reason);
     reply.status(202).header('location', runPath(run.id));
     return { dryRun: false, runId: run.id, status: run.status, limit: BULK_REPLAY_LIMIT, location: runPath(run.id) };
   }

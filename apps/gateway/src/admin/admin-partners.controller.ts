@@ -1,30 +1,19 @@
-import { Body, ConflictException, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import {
-  ApiKeyNotFoundError,
   mappingCompileError,
   PartnerMappingRepository,
-  PartnerNotFoundError,
-  PartnerOwnedByFileError,
   PartnerProfileDto,
   PartnerRepository,
-  SftpCredentialNotFoundError,
-  SftpCredentialRejectedError,
   SftpCredentialRepository,
   WebhookSecretRepository,
   parsePublicKeyLine,
 } from '@dockbridge/partners';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
-import { NoPartnerFileError, PartnerImport } from '../partner-import';
+import { PartnerImport } from '../partner-import';
 import { parse } from './admin.dto';
-
-/** 409 for a change to a partner its file owns (the body names the file and how to adopt), else rethrown. */
-function ownership(error: unknown): never {
-  if (error instanceof PartnerOwnedByFileError) { throw new ConflictException({ statusCode: 409, error: 'Partner owned by its file', details: [error.message], file: error.file }); }
-  throw error;
-}
 
 class AddSecretDto {
   @IsString() @MinLength(1) @MaxLength(100) label: string;
@@ -86,33 +75,23 @@ export class AdminPartnersController {
   @ApiOperation({ summary: 'Create or replace a partner profile (409 when its file owns it: adopt it first)' })
   async put(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PartnerProfileDto, { ...(body as object), id }, 'partner profile');
-    return this.partners.upsertFromApi(dto).catch(ownership);
+    return this.partners.upsertFromApi(dto);
   }
 
   @Post(':id/adopt')
   @HttpCode(200)
   @ApiOperation({ summary: 'Take a file-owned partner over: source becomes api, its file is ignored (reported as a conflict at each start)' })
   async adopt(@Param('id') id: string) {
-    try {
-      return await this.partners.adopt(id);
-    } catch (error) {
-      if (error instanceof PartnerNotFoundError) { throw new NotFoundException(error.message); }
-      throw error;
-    }
+    return this.partners.adopt(id);
   }
 
   @Post(':id/release')
   @HttpCode(200)
   @ApiOperation({ summary: 'Give an API-owned partner back to its file: the file is applied now (profile, mapping, credentials)' })
   async release(@Param('id') id: string) {
-    try {
-      const released = await this.partnerImport.release(id);
-      if (!released) { throw new NotFoundException(`partner ${id} does not exist`); }
-      return released;
-    } catch (error) {
-      if (error instanceof NoPartnerFileError) { throw new ConflictException({ statusCode: 409, error: 'No partner file', details: [error.message] }); }
-      throw error;
-    }
+    const released = await this.partnerImport.release(id);
+    if (!released) { throw new NotFoundException(`partner ${id} does not exist`); }
+    return released;
   }
 
   @Post(':id/api-keys')
@@ -121,10 +100,9 @@ export class AdminPartnersController {
   async issueKey(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(IssueKeyDto, body, 'API key request');
     try {
-      const issued = await this.partners.issueApiKey(id, { label: dto.label, expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null });
-      return issued;
+      return await this.partners.issueApiKey(id, { label: dto.label, expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null });
     } catch (error) {
-      if (error instanceof PartnerNotFoundError) { throw new NotFoundException(error.message); }
+      // An expiry in the past (the repository's RangeError) is the request's fault.
       if (error instanceof RangeError) { throw new BadInput('Invalid API key request', [error.message]); }
       throw error;
     }
@@ -133,12 +111,7 @@ export class AdminPartnersController {
   @Delete(':id/api-keys/:keyId')
   @ApiOperation({ summary: 'Revoke an API key' })
   async revokeKey(@Param('id') id: string, @Param('keyId') keyId: string) {
-    try {
-      return await this.partners.revokeApiKey(id, keyId);
-    } catch (error) {
-      if (error instanceof PartnerNotFoundError || error instanceof ApiKeyNotFoundError) { throw new NotFoundException(error.message); }
-      throw error;
-    }
+    return this.partners.revokeApiKey(id, keyId);
   }
 
   @Post(':id/webhook-secrets')
@@ -172,7 +145,7 @@ export class AdminPartnersController {
     await this.existing(id);
     const invalid = mappingCompileError(dto.expression);
     if (invalid) { throw new BadInput('Invalid mapping', [`expression: ${invalid}`]); }
-    return this.mappings.publish(id, dto.expression, { owner: 'api' }).catch(ownership);
+    return this.mappings.publish(id, dto.expression, { owner: 'api' });
   }
 
   @Get(':id/mapping/versions')
@@ -197,14 +170,9 @@ export class AdminPartnersController {
     const key = dto.publicKey ? parsePublicKeyLine(dto.publicKey) : undefined;
     if (key instanceof Error) { throw new BadInput('Invalid SFTP user', [`publicKey: ${key.message}`]); }
     await this.existing(id);
-    try {
-      let summary = dto.password ? await this.sftp.setPassword(id, dto.username, dto.password) : undefined;
-      if (dto.publicKey) { summary = await this.sftp.addPublicKey(id, dto.username, dto.publicKey); }
-      return summary;
-    } catch (error) {
-      if (error instanceof SftpCredentialRejectedError) { throw new BadInput('Invalid SFTP user', [error.message]); }
-      throw error;
-    }
+    let summary = dto.password ? await this.sftp.setPassword(id, dto.username, dto.password) : undefined;
+    if (dto.publicKey) { summary = await this.sftp.addPublicKey(id, dto.username, dto.publicKey); }
+    return summary;
   }
 
   @Get(':id/sftp-users')
@@ -215,23 +183,13 @@ export class AdminPartnersController {
 
   @Delete(':id/sftp-users/:username')
   async revokeSftpUser(@Param('id') id: string, @Param('username') username: string) {
-    try {
-      return await this.sftp.revoke(id, username);
-    } catch (error) {
-      if (error instanceof SftpCredentialNotFoundError) { throw new NotFoundException(error.message); }
-      throw error;
-    }
+    return this.sftp.revoke(id, username);
   }
 
   @Post(':id/enabled')
   @HttpCode(200)
   async setEnabled(@Param('id') id: string, @Body() body: { enabled?: unknown }) {
     if (typeof body?.enabled !== 'boolean') { throw new BadInput('Invalid request', ['enabled must be true or false']); }
-    try {
-      return await this.partners.setEnabled(id, body.enabled);
-    } catch (error) {
-      if (error instanceof PartnerNotFoundError) { throw new NotFoundException(error.message); }
-      throw error;
-    }
+    return this.partners.setEnabled(id, body.enabled);
   }
 }

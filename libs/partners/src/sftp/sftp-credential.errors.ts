@@ -1,5 +1,9 @@
+import { DomainError } from '@dockbridge/audit';
+
 /** An SFTP credential that cannot be set: bad user name, taken or revoked, weak password, bad key. Never carries the secret. */
-export class SftpCredentialRejectedError extends Error {
+export class SftpCredentialRejectedError extends DomainError {
+  readonly kind = 'invalid';
+  override summary = 'Invalid SFTP user';
   constructor(
     readonly partnerId: string,
     readonly username: string,
@@ -11,7 +15,8 @@ export class SftpCredentialRejectedError extends Error {
 }
 
 /** No SFTP account by that name for that partner. */
-export class SftpCredentialNotFoundError extends Error {
+export class SftpCredentialNotFoundError extends DomainError {
+  readonly kind = 'not-found';
   constructor(
     readonly partnerId: string,
     readonly username: string,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
-import { Actor, MessageFilter, MessageRepository, ReplayRun, ReplayRunProgress, ReplayRunRepository } from '@dockbridge/audit';
+import { Actor, DomainError, MessageFilter, MessageRepository, ReplayRun, ReplayRunProgress, ReplayRunRepository } from '@dockbridge/audit';
 import { MessageQueues } from '../message-queues';
 import { BULK_REPLAY_LIMIT, BulkReplayRequest, ReplayMessage } from './replay-message';
 
@@ -16,7 +16,9 @@ const CLAIM_MS = 2 * 60_000;
 export type ReplayRunRequest = Omit<BulkReplayRequest, 'actor' | 'reason'>;
 
 /** A bulk replay run could not be queued (Redis away): the run is recorded `failed` with the reason. */
-export class ReplayRunNotQueuedError extends Error {}
+export class ReplayRunNotQueuedError extends DomainError {
+  readonly kind = 'unavailable';
+}
 
 /** Another worker holds the run: retried later (the claim lapses if that worker died). */
 class RunBusyError extends Error {}

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Actor, Message, MessageFilter, MessageRepository, MessageSummary, OperationRepository } from '@dockbridge/audit';
+import { Actor, DomainError, DomainErrorKind, Message, MessageFilter, MessageRepository, MessageSummary, OperationRepository } from '@dockbridge/audit';
 import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
 import { organisationsOf, PartnerRepository } from '@dockbridge/partners';
 import { MessageQueues, translateJobOf } from '../message-queues';
@@ -31,14 +31,20 @@ export interface ReplayRequest {
   force?: boolean;
 }
 
-export class ReplayError extends Error {
+export class ReplayError extends DomainError {
+  readonly kind: DomainErrorKind;
   constructor(
     readonly code: 'not-found' | 'nothing-to-retry' | 'not-replayable' | 'invalid-payload',
     message: string,
     /** What is wrong with an edited payload, each problem by path. */
-    readonly details: string[] = [],
+    details: string[] = [],
   ) {
     super(message);
+    this.details = details;
+    this.kind = code === 'not-found' ? 'not-found' : code === 'invalid-payload' ? 'invalid' : 'unprocessable';
+    if (code === 'invalid-payload') {
+      this.summary = message;
+    }
   }
 }
 
