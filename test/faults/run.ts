@@ -1,17 +1,18 @@
 import { FaultEnvironment, Outcome, runScenario, SCALES, SCENARIOS, table } from './fault-suite';
 
 /**
- * `npm run faults [-- ci|full] [scenario name filter]`: runs the fault suite at full size (default)
+ * `npm run faults` (full size) or `node -r ./test/support/child/ts-register.js test/faults/run.ts ci|full ['kill|redis']`: runs the fault suite at full size (default)
  * and prints the table for docs/reliability.md. Exit code 1 when any scenario lost, stuck,
  * duplicated or reordered anything.
  */
 async function main(): Promise<void> {
   const scale = SCALES[(process.argv[2] as 'ci' | 'full') ?? 'full'] ?? SCALES.full;
-  const filter = process.argv[3]?.toLowerCase();
+  // Scenario names containing any of the |-separated words (all when absent).
+  const filter = process.argv[3]?.toLowerCase().split('|');
   const env = await FaultEnvironment.start(2);
   const outcomes: Outcome[] = [];
   try {
-    for (const spec of SCENARIOS.filter((s) => !filter || s.name.toLowerCase().includes(filter))) {
+    for (const spec of SCENARIOS.filter((s) => !filter || filter.some((word) => s.name.toLowerCase().includes(word)))) {
       const outcome = await runScenario(env, spec, scale);
       outcomes.push(outcome);
       console.log(JSON.stringify(outcome));

@@ -27,7 +27,9 @@ export class AppProcess {
   ) {}
 
   start(): this {
-    const child = spawn(process.execPath, ['-r', './test/support/child/ts-register.js', `apps/${this.app}/src/main.ts`], {
+    // From dist/ when asked (`npm run faults` builds first): a snapshot, so editing the sources during a long run changes no restarted process.
+    const args = process.env.DOCKBRIDGE_FROM_DIST === '1' ? [`dist/apps/${this.app}/src/main.js`] : ['-r', './test/support/child/ts-register.js', `apps/${this.app}/src/main.ts`];
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', CONFIG_DIR: '/nonexistent', LOG_LEVEL: 'warn', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
