@@ -23,7 +23,10 @@ class HelloController {
 class HelloModule {}
 
 async function main() {
-  const app = await NestFactory.create<NestFastifyApplication>(HelloModule, new FastifyAdapter(), { rawBody: true, logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(HelloModule, new FastifyAdapter(), {
+    rawBody: true,
+    logger: false,
+  });
   await app.listen(Number(process.argv[2] ?? 0), '127.0.0.1');
   process.send?.('ready');
 }

@@ -19,9 +19,12 @@ const DOCUMENTS = Number(process.env.DOCUMENTS ?? 25_000);
 
 const documentFor = (i: number) => benchDocument(`ASN-${String(i).padStart(6, '0')}`, i);
 
-
 async function main() {
-  const app = await createSandboxApp({ seed: readSeed(join(__dirname, '../../config/sandbox.seed.json')), controls: true, logger: false });
+  const app = await createSandboxApp({
+    seed: readSeed(join(__dirname, '../../config/sandbox.seed.json')),
+    controls: true,
+    logger: false,
+  });
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -32,19 +35,33 @@ async function main() {
   for (let run = 1; run <= RUNS; run++) {
     await fetch(`${base}/__sandbox/reset`, { method: 'POST' });
     const started = performance.now();
-    const submitted = await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/`, { method: 'POST', headers, body });
-    if (submitted.status !== 200) { throw new Error(`submit answered ${submitted.status}: ${await submitted.text()}`); }
+    const submitted = await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/`, {
+      method: 'POST',
+      headers,
+      body,
+    });
+    if (submitted.status !== 200) {
+      throw new Error(`submit answered ${submitted.status}: ${await submitted.text()}`);
+    }
     const job = (await submitted.json()) as { id: string };
     let record: { completedAt: string | null; errors: number; status: string };
     do {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      record = (await (await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/${job.id}`, { headers })).json()) as typeof record;
+      record = (await (
+        await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/${job.id}`, { headers })
+      ).json()) as typeof record;
     } while (!record.completedAt);
-    const result = (await (await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/${job.id}/result`, { headers })).json()) as unknown[];
+    const result = (await (
+      await fetch(`${base}/api/v2/organisations/${LOCATION}/document-jobs/${job.id}/result`, { headers })
+    ).json()) as unknown[];
     const elapsed = (performance.now() - started) / 1000;
-    if (result.length !== DOCUMENTS || record.errors !== 0) { throw new Error(`run ${run}: ${result.length} entries, ${record.errors} errors`); }
+    if (result.length !== DOCUMENTS || record.errors !== 0) {
+      throw new Error(`run ${run}: ${result.length} entries, ${record.errors} errors`);
+    }
     seconds.push(elapsed);
-    console.log(`  run ${run}: ${elapsed.toFixed(2)} s (${Math.round(DOCUMENTS / elapsed)} documents/s), ${result.length} result entries, status ${record.status}`);
+    console.log(
+      `  run ${run}: ${elapsed.toFixed(2)} s (${Math.round(DOCUMENTS / elapsed)} documents/s), ${result.length} result entries, status ${record.status}`,
+    );
   }
   const m = median(seconds);
   console.log(`median: ${m.toFixed(2)} s submit-to-result, ${Math.round(DOCUMENTS / m)} documents/s`);

@@ -54,14 +54,27 @@ const PUT_ROUTE = 'PUT /api/v2/organisations/:orgId/documents/:docId';
 
 const documentFor = benchDocument;
 const messageBody = (ids: string[]) =>
-  JSON.stringify({ operations: ids.map((id, i) => ({ kind: 'document.upsert', organisationId: LOCATION, document: documentFor(id, i) })) });
+  JSON.stringify({
+    operations: ids.map((id, i) => ({
+      kind: 'document.upsert',
+      organisationId: LOCATION,
+      document: documentFor(id, i),
+    })),
+  });
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 when unknown. */
 function cpuSeconds(pid: number | undefined): number {
-  if (!pid || !existsSync(`/proc/${pid}/stat`)) { return 0; }
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  if (!pid || !existsSync(`/proc/${pid}/stat`)) {
+    return 0;
+  }
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
 
@@ -81,18 +94,26 @@ function start(name: string, script: string, childEnv: Record<string, string>, n
     name,
     output: [],
     exited: false,
-    process: spawn(process.execPath, [...nodeArgs, join(DIST, script)], { cwd: ROOT, env: { PATH: env.PATH ?? '', LOG_LEVEL: 'warn', ...childEnv }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    process: spawn(process.execPath, [...nodeArgs, join(DIST, script)], {
+      cwd: ROOT,
+      env: { PATH: env.PATH ?? '', LOG_LEVEL: 'warn', ...childEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   };
   const keep = (chunk: Buffer) => {
     child.output.push(chunk.toString());
-    if (child.output.length > 200) { child.output.splice(0, child.output.length - 200); }
+    if (child.output.length > 200) {
+      child.output.splice(0, child.output.length - 200);
+    }
   };
   child.process.stdout!.on('data', keep);
   child.process.stderr!.on('data', keep);
   child.process.on('exit', (code, signal) => {
     child.exited = true;
     if (!stopping) {
-      console.error(`${name} exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${child.output.join('').slice(-4000)}`);
+      console.error(
+        `${name} exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${child.output.join('').slice(-4000)}`,
+      );
       void finish(1);
     }
   });
@@ -104,10 +125,18 @@ let stopping = false;
 async function stopChildren(): Promise<void> {
   stopping = true;
   const alive = children.filter((c) => !c.exited);
-  for (const c of alive) { c.process.kill('SIGTERM'); }
+  for (const c of alive) {
+    c.process.kill('SIGTERM');
+  }
   const deadline = Date.now() + 8000;
-  while (alive.some((c) => !c.exited) && Date.now() < deadline) { await sleep(50); }
-  for (const c of alive) { if (!c.exited) { c.process.kill('SIGKILL'); } }
+  while (alive.some((c) => !c.exited) && Date.now() < deadline) {
+    await sleep(50);
+  }
+  for (const c of alive) {
+    if (!c.exited) {
+      c.process.kill('SIGKILL');
+    }
+  }
 }
 
 let finishing: Promise<never> | null = null;
@@ -121,14 +150,20 @@ function finish(code: number): Promise<never> {
         console.error(`cleanup: ${(error as Error).message}`);
       }
     }
-    if (env.KEEP_LOGS) { for (const c of children) { console.log(`--- ${c.name} output ---\n${c.output.join('')}`); } }
+    if (env.KEEP_LOGS) {
+      for (const c of children) {
+        console.log(`--- ${c.name} output ---\n${c.output.join('')}`);
+      }
+    }
     process.exit(code);
   })();
   return finishing;
 }
 // Last resort (e.g. an uncaught error on the way out): never leave a child running.
 process.on('exit', () => children.forEach((c) => c.exited || c.process.kill('SIGKILL')));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) { process.on(signal, () => void finish(130)); }
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => void finish(130));
+}
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -143,7 +178,9 @@ const freePort = () =>
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await check().catch(() => false)) { return; }
+    if (await check().catch(() => false)) {
+      return;
+    }
     await sleep(100);
   }
   throw new Error(`${what} not ready after ${timeoutMs} ms`);
@@ -171,8 +208,14 @@ async function cpuDelta(ctx: Context, before: Map<string, number>): Promise<stri
 }
 
 async function post(ctx: Context, body: string): Promise<string> {
-  const response = await fetch(`${ctx.gateway}/v1/messages`, { method: 'POST', headers: { 'x-api-key': ctx.key, 'content-type': 'application/json' }, body });
-  if (response.status !== 202) { throw new Error(`POST /v1/messages answered ${response.status}: ${(await response.text()).slice(0, 500)}`); }
+  const response = await fetch(`${ctx.gateway}/v1/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': ctx.key, 'content-type': 'application/json' },
+    body,
+  });
+  if (response.status !== 202) {
+    throw new Error(`POST /v1/messages answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
+  }
   return ((await response.json()) as { messageId: string }).messageId;
 }
 
@@ -182,11 +225,18 @@ const FINAL = ['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate
 async function waitSettled(ctx: Context, ids: string[]): Promise<Record<string, number>> {
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
-    const { rows } = await ctx.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM message WHERE id = ANY($1::uuid[]) GROUP BY status', [ids]);
+    const { rows } = await ctx.db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM message WHERE id = ANY($1::uuid[]) GROUP BY status',
+      [ids],
+    );
     const counts = Object.fromEntries(rows.map((r) => [r.status, r.n]));
     const settled = rows.filter((r) => FINAL.includes(r.status)).reduce((sum, r) => sum + r.n, 0);
-    if (settled === ids.length) { return counts; }
-    if (Date.now() > deadline) { throw new Error(`messages not settled after ${RUN_TIMEOUT_MS} ms: ${JSON.stringify(counts)}`); }
+    if (settled === ids.length) {
+      return counts;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`messages not settled after ${RUN_TIMEOUT_MS} ms: ${JSON.stringify(counts)}`);
+    }
     await sleep(20);
   }
 }
@@ -206,8 +256,14 @@ async function facts(ctx: Context, ids: string[], documents: number): Promise<Ru
        FROM operation WHERE message_id = ANY($1::uuid[])`,
     [ids],
   );
-  const attemptRows = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM attempt a JOIN operation o ON o.id = a.operation_id WHERE o.message_id = ANY($1::uuid[])', [ids]);
-  const stats = (await (await fetch(`${ctx.sandbox}/__sandbox/stats`)).json()) as { documents: Record<string, number>; requests: Record<string, Record<string, number>> };
+  const attemptRows = await ctx.db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM attempt a JOIN operation o ON o.id = a.operation_id WHERE o.message_id = ANY($1::uuid[])',
+    [ids],
+  );
+  const stats = (await (await fetch(`${ctx.sandbox}/__sandbox/stats`)).json()) as {
+    documents: Record<string, number>;
+    requests: Record<string, Record<string, number>>;
+  };
   const result: RunFacts = {
     documents,
     attempts: attemptRows.rows[0].n,
@@ -215,25 +271,48 @@ async function facts(ctx: Context, ids: string[], documents: number): Promise<Ru
     sandboxDocuments: stats.documents[LOCATION] ?? 0,
     requests: stats.requests,
   };
-  if (ops.rows[0].total !== documents || result.delivered !== documents) { throw new Error(`${result.delivered}/${ops.rows[0].total} operations delivered, ${documents} expected`); }
-  if (result.sandboxDocuments !== documents) { throw new Error(`the sandbox holds ${result.sandboxDocuments} documents, ${documents} expected`); }
-  if (ops.rows[0].attempts !== result.attempts) { throw new Error(`attempt rows ${result.attempts} != attempt_count sum ${ops.rows[0].attempts}`); }
+  if (ops.rows[0].total !== documents || result.delivered !== documents) {
+    throw new Error(`${result.delivered}/${ops.rows[0].total} operations delivered, ${documents} expected`);
+  }
+  if (result.sandboxDocuments !== documents) {
+    throw new Error(`the sandbox holds ${result.sandboxDocuments} documents, ${documents} expected`);
+  }
+  if (ops.rows[0].attempts !== result.attempts) {
+    throw new Error(`attempt rows ${result.attempts} != attempt_count sum ${ops.rows[0].attempts}`);
+  }
   return result;
 }
 
 const requestSummary = (requests: RunFacts['requests']) =>
   Object.entries(requests)
-    .map(([route, byStatus]) => `${route.replace('/api/v2/organisations/:orgId/', '')} ${Object.entries(byStatus).map(([s, n]) => `${s}x${n}`).join(',')}`)
+    .map(
+      ([route, byStatus]) =>
+        `${route.replace('/api/v2/organisations/:orgId/', '')} ${Object.entries(byStatus)
+          .map(([s, n]) => `${s}x${n}`)
+          .join(',')}`,
+    )
     .join('; ');
 
 async function reset(ctx: Context): Promise<void> {
   const response = await fetch(`${ctx.sandbox}/__sandbox/reset`, { method: 'POST' });
-  if (response.status !== 200) { throw new Error(`sandbox reset answered ${response.status}`); }
+  if (response.status !== 200) {
+    throw new Error(`sandbox reset answered ${response.status}`);
+  }
 }
 
-async function singleRun(ctx: Context, run: number | string): Promise<{ seconds: number; postSeconds: number; cpu: string; facts: RunFacts }> {
+async function singleRun(
+  ctx: Context,
+  run: number | string,
+): Promise<{ seconds: number; postSeconds: number; cpu: string; facts: RunFacts }> {
   await reset(ctx);
-  const bodies = Array.from({ length: MESSAGES }, (_, m) => messageBody(Array.from({ length: DOCS_PER_MESSAGE }, (_, d) => `S${run}-M${String(m).padStart(3, '0')}-D${String(d).padStart(3, '0')}`)));
+  const bodies = Array.from({ length: MESSAGES }, (_, m) =>
+    messageBody(
+      Array.from(
+        { length: DOCS_PER_MESSAGE },
+        (_, d) => `S${run}-M${String(m).padStart(3, '0')}-D${String(d).padStart(3, '0')}`,
+      ),
+    ),
+  );
   const cpuBefore = await ctx.cpu();
   const started = performance.now();
   // Posted the way several partners would: 8 requests in flight at a time.
@@ -241,20 +320,29 @@ async function singleRun(ctx: Context, run: number | string): Promise<{ seconds:
   let next = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      while (next < bodies.length) { ids.push(await post(ctx, bodies[next++])); }
+      while (next < bodies.length) {
+        ids.push(await post(ctx, bodies[next++]));
+      }
     }),
   );
   const postSeconds = (performance.now() - started) / 1000;
   const statuses = await waitSettled(ctx, ids);
   const seconds = (performance.now() - started) / 1000;
   const cpu = await cpuDelta(ctx, cpuBefore);
-  if ((statuses.delivered ?? 0) !== MESSAGES) { throw new Error(`run ${run}: messages ${JSON.stringify(statuses)}`); }
+  if ((statuses.delivered ?? 0) !== MESSAGES) {
+    throw new Error(`run ${run}: messages ${JSON.stringify(statuses)}`);
+  }
   const result = await facts(ctx, ids, MESSAGES * DOCS_PER_MESSAGE);
-  if (result.requests[PUT_ROUTE] === undefined || result.requests['POST /api/v2/organisations/:orgId/document-jobs']) { throw new Error(`run ${run}: not the single-document path: ${requestSummary(result.requests)}`); }
+  if (result.requests[PUT_ROUTE] === undefined || result.requests['POST /api/v2/organisations/:orgId/document-jobs']) {
+    throw new Error(`run ${run}: not the single-document path: ${requestSummary(result.requests)}`);
+  }
   return { seconds, postSeconds, cpu, facts: result };
 }
 
-async function batchRun(ctx: Context, run: number): Promise<{ seconds: number; postSeconds: number; phases: string; cpu: string; facts: RunFacts }> {
+async function batchRun(
+  ctx: Context,
+  run: number,
+): Promise<{ seconds: number; postSeconds: number; phases: string; cpu: string; facts: RunFacts }> {
   await reset(ctx);
   const body = messageBody(Array.from({ length: BATCH_DOCUMENTS }, (_, i) => `B${run}-${String(i).padStart(6, '0')}`));
   const cpuBefore = await ctx.cpu();
@@ -264,9 +352,13 @@ async function batchRun(ctx: Context, run: number): Promise<{ seconds: number; p
   const statuses = await waitSettled(ctx, [id]);
   const seconds = (performance.now() - started) / 1000;
   const cpu = await cpuDelta(ctx, cpuBefore);
-  if (statuses.delivered !== 1) { throw new Error(`run ${run}: message ${JSON.stringify(statuses)}`); }
+  if (statuses.delivered !== 1) {
+    throw new Error(`run ${run}: message ${JSON.stringify(statuses)}`);
+  }
   const result = await facts(ctx, [id], BATCH_DOCUMENTS);
-  if (result.requests[PUT_ROUTE]) { throw new Error(`run ${run}: documents went one PUT each: ${requestSummary(result.requests)}`); }
+  if (result.requests[PUT_ROUTE]) {
+    throw new Error(`run ${run}: documents went one PUT each: ${requestSummary(result.requests)}`);
+  }
   // Where the time went, from the message's own events (database clock).
   const events = await ctx.db.query<{ to_status: string; ms: number }>(
     `SELECT to_status, (extract(epoch FROM at - min(at) OVER ()) * 1000)::int AS ms FROM message_event WHERE message_id = $1 ORDER BY at, id`,
@@ -303,7 +395,9 @@ async function main(): Promise<void> {
     let rounds = 0;
     do {
       const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) { await redis.unlink(...keys); }
+      if (keys.length) {
+        await redis.unlink(...keys);
+      }
       cursor = nextCursor;
     } while (cursor !== '0' && ++rounds < 100_000);
     redis.disconnect();
@@ -330,19 +424,48 @@ async function main(): Promise<void> {
     ...(env.DELIVERY_CONCURRENCY ? { DELIVERY_CONCURRENCY: env.DELIVERY_CONCURRENCY } : {}),
   };
 
-  start('sandbox', 'apps/sandbox/src/main.js', { CONFIG_DIR: configDir, SANDBOX_HOST: '127.0.0.1', SANDBOX_PORT: String(sandboxPort), SANDBOX_CONTROLS: 'on', SANDBOX_SEED: join(ROOT, 'config/sandbox.seed.json') });
+  start('sandbox', 'apps/sandbox/src/main.js', {
+    CONFIG_DIR: configDir,
+    SANDBOX_HOST: '127.0.0.1',
+    SANDBOX_PORT: String(sandboxPort),
+    SANDBOX_CONTROLS: 'on',
+    SANDBOX_SEED: join(ROOT, 'config/sandbox.seed.json'),
+  });
   await waitFor('sandbox', async () => (await fetch(`${sandboxUrl}/__sandbox/stats`)).status === 200);
   // The gateway migrates the new database; the workers start after it, without migrating.
-  start('gateway', 'apps/gateway/src/main.js', { ...common, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(gatewayPort), ADMIN_TOKEN, GATEWAY_WITH_WORKER: 'off' });
+  start('gateway', 'apps/gateway/src/main.js', {
+    ...common,
+    GATEWAY_HOST: '127.0.0.1',
+    GATEWAY_PORT: String(gatewayPort),
+    ADMIN_TOKEN,
+    GATEWAY_WITH_WORKER: 'off',
+  });
   const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  await waitFor('gateway', async () => (await fetch(`${gatewayUrl}/v1/admin/partners`, { headers: adminHeaders })).status === 200);
+  await waitFor(
+    'gateway',
+    async () => (await fetch(`${gatewayUrl}/v1/admin/partners`, { headers: adminHeaders })).status === 200,
+  );
   const workerArgs = (env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  for (let i = 1; i <= WORKERS; i++) { start(`worker ${i}`, 'apps/worker/src/main.js', { ...common, DATABASE_MIGRATE_ON_START: 'off' }, workerArgs); }
+  for (let i = 1; i <= WORKERS; i++) {
+    start(`worker ${i}`, 'apps/worker/src/main.js', { ...common, DATABASE_MIGRATE_ON_START: 'off' }, workerArgs);
+  }
 
-  const partner = await fetch(`${gatewayUrl}/v1/admin/partners/${PARTNER}`, { method: 'PUT', headers: adminHeaders, body: JSON.stringify({ name: 'Benchmark WMS', locationOrganisationId: LOCATION }) });
-  if (partner.status !== 200) { throw new Error(`PUT partner answered ${partner.status}: ${await partner.text()}`); }
-  const issued = await fetch(`${gatewayUrl}/v1/admin/partners/${PARTNER}/api-keys`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ label: 'benchmark' }) });
-  if (issued.status !== 201) { throw new Error(`POST api-keys answered ${issued.status}: ${await issued.text()}`); }
+  const partner = await fetch(`${gatewayUrl}/v1/admin/partners/${PARTNER}`, {
+    method: 'PUT',
+    headers: adminHeaders,
+    body: JSON.stringify({ name: 'Benchmark WMS', locationOrganisationId: LOCATION }),
+  });
+  if (partner.status !== 200) {
+    throw new Error(`PUT partner answered ${partner.status}: ${await partner.text()}`);
+  }
+  const issued = await fetch(`${gatewayUrl}/v1/admin/partners/${PARTNER}/api-keys`, {
+    method: 'POST',
+    headers: adminHeaders,
+    body: JSON.stringify({ label: 'benchmark' }),
+  });
+  if (issued.status !== 201) {
+    throw new Error(`POST api-keys answered ${issued.status}: ${await issued.text()}`);
+  }
   const { key } = (await issued.json()) as { key: string };
 
   const db = new Client({ connectionString: dbUrl.toString() });
@@ -356,29 +479,46 @@ async function main(): Promise<void> {
     db,
     async cpu() {
       const seconds = new Map(children.map((c) => [c.name, cpuSeconds(c.process.pid)]));
-      const backends = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-      for (const { pid } of backends.rows) { seconds.set(`postgres:${pid}`, cpuSeconds(pid)); }
+      const backends = await db.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      for (const { pid } of backends.rows) {
+        seconds.set(`postgres:${pid}`, cpuSeconds(pid));
+      }
       seconds.set('redis', cpuSeconds(redisPid));
       return seconds;
     },
   };
 
   // Every worker registered with Redis before timing starts.
-  const deliverQueue = new Queue('deliver', { connection: { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) }, prefix });
+  const deliverQueue = new Queue('deliver', {
+    connection: { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) },
+    prefix,
+  });
   await waitFor(`${WORKERS} workers`, async () => (await deliverQueue.getWorkersCount()) >= WORKERS, 60_000);
   await deliverQueue.close();
 
-  console.log(`delivery benchmark: sandbox, gateway and ${WORKERS} worker processes on loopback; Postgres database ${dbName}, Redis prefix ${prefix}`);
-  console.log(`machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}; DELIVERY_CONCURRENCY=${env.DELIVERY_CONCURRENCY ?? 'default (16)'}; load ${load()}`);
+  console.log(
+    `delivery benchmark: sandbox, gateway and ${WORKERS} worker processes on loopback; Postgres database ${dbName}, Redis prefix ${prefix}`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}; DELIVERY_CONCURRENCY=${env.DELIVERY_CONCURRENCY ?? 'default (16)'}; load ${load()}`,
+  );
 
   // Warm-up (not counted): connections, JIT, the partner cache. 500 documents: with less the first run is ~30% slower.
-  const warm = await Promise.all(Array.from({ length: 10 }, (_, m) => post(ctx, messageBody(Array.from({ length: 50 }, (_, i) => `WARM-${m}-${i}`)))));
+  const warm = await Promise.all(
+    Array.from({ length: 10 }, (_, m) =>
+      post(ctx, messageBody(Array.from({ length: 50 }, (_, i) => `WARM-${m}-${i}`))),
+    ),
+  );
   await waitSettled(ctx, warm);
 
   const summary: string[] = [];
   if (PATHS.includes('single')) {
     const documents = MESSAGES * DOCS_PER_MESSAGE;
-    console.log(`\nsingle-document path: ${MESSAGES} messages x ${DOCS_PER_MESSAGE} documents = ${documents} documents per run, ${RUNS} runs`);
+    console.log(
+      `\nsingle-document path: ${MESSAGES} messages x ${DOCS_PER_MESSAGE} documents = ${documents} documents per run, ${RUNS} runs`,
+    );
     const rates: number[] = [];
     for (let run = 1; run <= RUNS; run++) {
       const r = await singleRun(ctx, run);

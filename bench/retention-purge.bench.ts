@@ -22,17 +22,31 @@ async function main() {
     await runMigrations(dataSource);
     const started = performance.now();
     // Settled long ago, oldest first; every 20th a replay of the message 10 before it.
-    await dataSource.query(`
+    await dataSource.query(
+      `
       INSERT INTO message (id, partner_id, channel, raw_payload, content_type, sha256, status, replay_of, received_at, updated_at, metadata)
       SELECT md5(n::text)::uuid, 'bench', CASE WHEN n % 20 = 0 THEN 'replay' ELSE 'api' END, '{"operations":[]}', 'application/json', md5(n::text), 'delivered',
              CASE WHEN n % 20 = 0 AND n > 10 THEN md5((n - 10)::text)::uuid END,
              now() - interval '400 days' + n * interval '1 millisecond', now() - interval '400 days' + n * interval '1 millisecond', '{}'
-        FROM generate_series(1, $1) n`, [ROWS]);
-    await dataSource.query(`INSERT INTO operation (id, message_id, seq, kind, payload, status) SELECT md5('op' || n)::uuid, md5(n::text)::uuid, 1, 'document.upsert', '{}', 'delivered' FROM generate_series(1, $1) n`, [ROWS]);
-    await dataSource.query(`INSERT INTO attempt (id, operation_id, started_at, duration_ms, outcome) SELECT md5('at' || n)::uuid, md5('op' || n)::uuid, now(), 5, 'success' FROM generate_series(1, $1) n`, [ROWS]);
-    await dataSource.query(`INSERT INTO message_event (id, message_id, to_status, actor) SELECT md5('ev' || n)::uuid, md5(n::text)::uuid, 'delivered', 'worker' FROM generate_series(1, $1) n`, [ROWS]);
+        FROM generate_series(1, $1) n`,
+      [ROWS],
+    );
+    await dataSource.query(
+      `INSERT INTO operation (id, message_id, seq, kind, payload, status) SELECT md5('op' || n)::uuid, md5(n::text)::uuid, 1, 'document.upsert', '{}', 'delivered' FROM generate_series(1, $1) n`,
+      [ROWS],
+    );
+    await dataSource.query(
+      `INSERT INTO attempt (id, operation_id, started_at, duration_ms, outcome) SELECT md5('at' || n)::uuid, md5('op' || n)::uuid, now(), 5, 'success' FROM generate_series(1, $1) n`,
+      [ROWS],
+    );
+    await dataSource.query(
+      `INSERT INTO message_event (id, message_id, to_status, actor) SELECT md5('ev' || n)::uuid, md5(n::text)::uuid, 'delivered', 'worker' FROM generate_series(1, $1) n`,
+      [ROWS],
+    );
     await dataSource.query('VACUUM ANALYZE');
-    console.log(`retention purge: ${ROWS} settled messages (+ operations, attempts, events) loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `retention purge: ${ROWS} settled messages (+ operations, attempts, events) loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     const messages = new MessageRepository(dataSource);
     const cutoff = new Date(Date.now() - 90 * 86_400_000);
@@ -49,8 +63,12 @@ async function main() {
     }
     await dataSource.query('DROP INDEX message_replay_of_idx');
     const { seconds, purged } = await time(UNINDEXED_PURGE);
-    console.log(`  without the index: ${purged} messages purged in ${seconds.toFixed(2)} s (${((seconds / purged) * 1000).toFixed(1)} ms a message)`);
-    console.log(`median with the index: ${median(indexed).toFixed(2)} s for ${PURGE} (${((median(indexed) / PURGE) * 1000).toFixed(2)} ms a message)`);
+    console.log(
+      `  without the index: ${purged} messages purged in ${seconds.toFixed(2)} s (${((seconds / purged) * 1000).toFixed(1)} ms a message)`,
+    );
+    console.log(
+      `median with the index: ${median(indexed).toFixed(2)} s for ${PURGE} (${((median(indexed) / PURGE) * 1000).toFixed(2)} ms a message)`,
+    );
   } finally {
     await dataSource.destroy();
     await database.drop();

@@ -46,7 +46,13 @@ async function main() {
     for (let run = 1; run <= RUNS; run++) {
       for (let i = 0; i < MESSAGES; i += 256) {
         const batch = Array.from({ length: Math.min(256, MESSAGES - i) }, (_, n) => ({
-          message: { partnerId: 'bench', channel: 'api' as const, contentType: 'application/x-lost', rawPayload: `{"run":${run},"n":${i + n}}`, metadata: { ingressJob: `ingress-lost-${run}-${i + n}` } },
+          message: {
+            partnerId: 'bench',
+            channel: 'api' as const,
+            contentType: 'application/x-lost',
+            rawPayload: `{"run":${run},"n":${i + n}}`,
+            metadata: { ingressJob: `ingress-lost-${run}-${i + n}` },
+          },
         }));
         await messages.recordMany(batch);
       }
@@ -54,13 +60,17 @@ async function main() {
       const report = await sweep.execute(new Date(Date.now() + 3_600_000));
       const seconds = (performance.now() - started) / 1000;
       rates.push(report.translations / seconds);
-      console.log(`  run ${run}: ${report.translations} messages queued again in ${seconds.toFixed(2)} s, ${(report.translations / seconds).toFixed(0)} messages/s`);
+      console.log(
+        `  run ${run}: ${report.translations} messages queued again in ${seconds.toFixed(2)} s, ${(report.translations / seconds).toFixed(0)} messages/s`,
+      );
       // The next run's messages are new; these stay queued (no worker), and are live from now on.
     }
     console.log(`median: ${median(rates).toFixed(0)} messages/s`);
   } finally {
     const keys = await redis.keys(`${prefix}*`);
-    for (let i = 0; i < keys.length; i += 1000) { await redis.del(...keys.slice(i, i + 1000)); }
+    for (let i = 0; i < keys.length; i += 1000) {
+      await redis.del(...keys.slice(i, i + 1000));
+    }
     redis.disconnect();
     await app.close();
     await database.drop();

@@ -40,7 +40,13 @@ const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const body = JSON.stringify({
   event: 'purchase_order.created',
-  data: { poNumber: 'PO-1', supplier: { code: 'SUP-KETTLE' }, carrierScac: 'FFRT', window: { from: '2026-12-01T06:00:00Z', to: '2026-12-03T18:00:00Z' }, lines: [{ sku: 'SKU-100', description: 'Kettle chips 24x', qty: 12 }] },
+  data: {
+    poNumber: 'PO-1',
+    supplier: { code: 'SUP-KETTLE' },
+    carrierScac: 'FFRT',
+    window: { from: '2026-12-01T06:00:00Z', to: '2026-12-03T18:00:00Z' },
+    lines: [{ sku: 'SKU-100', description: 'Kettle chips 24x', qty: 12 }],
+  },
 });
 
 const freePort = () =>
@@ -53,7 +59,11 @@ const freePort = () =>
 
 const children: ChildProcess[] = [];
 function start(script: string, args: string[], env: NodeJS.ProcessEnv, execArgv: string[] = []): ChildProcess {
-  const child = fork(join(__dirname, '..', script), args, { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(join(__dirname, '..', script), args, {
+    env: { ...process.env, ...env },
+    execArgv,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   children.push(child);
   return child;
 }
@@ -87,18 +97,27 @@ function cpuSeconds(gatewayPid: number): Record<'gateway' | 'postgres' | 'redis'
     let total = 0;
     for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
       try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(name)) { total += ticks(pid); }
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(name)) {
+          total += ticks(pid);
+        }
       } catch {
         // the process ended meanwhile
       }
     }
     return total;
   };
-  return { gateway: ticks(gatewayPid), postgres: byName('postgres'), redis: byName('redis-server'), loadgen: ticks(process.pid) };
+  return {
+    gateway: ticks(gatewayPid),
+    postgres: byName('postgres'),
+    redis: byName('redis-server'),
+    loadgen: ticks(process.pid),
+  };
 }
 
 function load(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) =>
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 }
 
 async function main() {
@@ -111,17 +130,22 @@ async function main() {
   try {
     start('bench/bare-server.js', [String(barePort)], {});
     start('bench/bare-nest-server.js', [String(nestPort)], {});
-    const gatewayProcess = start('apps/gateway/src/main.js', [], {
-      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      REDIS_PREFIX: prefix,
-      GATEWAY_PORT: String(gatewayPort),
-      ADMIN_TOKEN: ADMIN,
-      SFTP_ENABLED: 'off',
-      LOG_LEVEL: 'warn',
-      PARTNERS_DIR: '/nonexistent',
-      PLATFORM_BASE_URL: 'http://127.0.0.1:9',
-    }, GATEWAY_NODE_ARGS);
+    const gatewayProcess = start(
+      'apps/gateway/src/main.js',
+      [],
+      {
+        DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}`,
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: prefix,
+        GATEWAY_PORT: String(gatewayPort),
+        ADMIN_TOKEN: ADMIN,
+        SFTP_ENABLED: 'off',
+        LOG_LEVEL: 'warn',
+        PARTNERS_DIR: '/nonexistent',
+        PLATFORM_BASE_URL: 'http://127.0.0.1:9',
+      },
+      GATEWAY_NODE_ARGS,
+    );
     const bare = `http://127.0.0.1:${barePort}`;
     const nest = `http://127.0.0.1:${nestPort}`;
     const gateway = `http://127.0.0.1:${gatewayPort}`;
@@ -133,19 +157,32 @@ async function main() {
     await fetch(`${gateway}/v1/admin/partners/bench-wms`, {
       method: 'PUT',
       headers: admin,
-      body: JSON.stringify({ name: 'Bench WMS', locationOrganisationId: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01', settings: { webhook: { verification: 'standard-webhooks' } } }),
+      body: JSON.stringify({
+        name: 'Bench WMS',
+        locationOrganisationId: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01',
+        settings: { webhook: { verification: 'standard-webhooks' } },
+      }),
     });
-    const { secret } = (await (await fetch(`${gateway}/v1/admin/partners/bench-wms/webhook-secrets`, { method: 'POST', headers: admin, body: JSON.stringify({ label: 'bench' }) })).json()) as { secret: string };
+    const { secret } = (await (
+      await fetch(`${gateway}/v1/admin/partners/bench-wms/webhook-secrets`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ label: 'bench' }),
+      })
+    ).json()) as { secret: string };
     const signer = new Webhook(secret);
     // The load generator signs with node:crypto (native HMAC, the Standard Webhooks scheme:
     // base64 HMAC-SHA256 of "id.timestamp.body" under the decoded whsec_ key). The package's own
     // sign() is pure-JS SHA-256: on 2 cores the client's signing would take CPU from the gateway
     // being measured. The probe below, signed by the package, checks both sign alike.
     const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-    const sign = (id: string, seconds: number) => `v1,${createHmac('sha256', key).update(`${id}.${seconds}.${body}`).digest('base64')}`;
+    const sign = (id: string, seconds: number) =>
+      `v1,${createHmac('sha256', key).update(`${id}.${seconds}.${body}`).digest('base64')}`;
     const nativeId = `msg_${randomUUID()}`;
     const nativeNow = new Date();
-    if (sign(nativeId, Math.floor(nativeNow.getTime() / 1000)) !== signer.sign(nativeId, nativeNow, body)) { throw new Error('native signature differs from standardwebhooks sign()'); }
+    if (sign(nativeId, Math.floor(nativeNow.getTime() / 1000)) !== signer.sign(nativeId, nativeNow, body)) {
+      throw new Error('native signature differs from standardwebhooks sign()');
+    }
 
     // Every request is a new webhook (fresh id, timestamp and signature), as a partner would send.
     const signed = (): autocannon.Request => ({
@@ -157,20 +194,51 @@ async function main() {
         return {
           ...request,
           body,
-          headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(seconds), 'webhook-signature': sign(id, seconds) },
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': String(seconds),
+            'webhook-signature': sign(id, seconds),
+          },
         };
       },
     });
-    const probe = await fetch(`${gateway}/v1/webhooks/bench-wms`, { method: 'POST', headers: (() => { const id = `msg_${randomUUID()}`; const now = new Date(); return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signer.sign(id, now, body) }; })(), body });
-    if (probe.status !== 202) { throw new Error(`probe webhook answered ${probe.status}: ${await probe.text()}`); }
+    const probe = await fetch(`${gateway}/v1/webhooks/bench-wms`, {
+      method: 'POST',
+      headers: (() => {
+        const id = `msg_${randomUUID()}`;
+        const now = new Date();
+        return {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signer.sign(id, now, body),
+        };
+      })(),
+      body,
+    });
+    if (probe.status !== 202) {
+      throw new Error(`probe webhook answered ${probe.status}: ${await probe.text()}`);
+    }
 
     const warm = { connections: CONNECTIONS[0], duration: 3 };
-    const hello: autocannon.Request[] = [{ method: 'POST', path: '/hello', body, headers: { 'content-type': 'application/json' } }];
+    const hello: autocannon.Request[] = [
+      { method: 'POST', path: '/hello', body, headers: { 'content-type': 'application/json' } },
+    ];
     await load({ url: bare, requests: hello, ...warm });
     await load({ url: nest, requests: hello, ...warm });
     await load({ url: gateway, requests: [signed()], ...warm });
 
-    interface Row { connections: number; bareRps: number; bareP99: number; nestRps: number; gwRps: number; gwP99: number; gwNon2xx: number; cpuPerRequest: Record<string, number> }
+    interface Row {
+      connections: number;
+      bareRps: number;
+      bareP99: number;
+      nestRps: number;
+      gwRps: number;
+      gwP99: number;
+      gwNon2xx: number;
+      cpuPerRequest: Record<string, number>;
+    }
     const rows: Row[] = [];
     const fixed: { p99: number; rps: number }[] = [];
     for (let run = 1; run <= RUNS; run++) {
@@ -182,18 +250,42 @@ async function main() {
         const cpuAfter = cpuSeconds(gatewayProcess.pid!);
         // Microseconds of CPU per webhook, by role, under full load.
         const cpuPerRequest = Object.fromEntries(
-          Object.entries(cpuAfter).map(([role, seconds]) => [role, Math.round((1e6 * (seconds - cpuBefore[role as keyof typeof cpuBefore])) / (g.requests.average * SECONDS))]),
+          Object.entries(cpuAfter).map(([role, seconds]) => [
+            role,
+            Math.round((1e6 * (seconds - cpuBefore[role as keyof typeof cpuBefore])) / (g.requests.average * SECONDS)),
+          ]),
         );
-        rows.push({ connections, bareRps: b.requests.average, bareP99: b.latency.p99, nestRps: n.requests.average, gwRps: g.requests.average, gwP99: g.latency.p99, gwNon2xx: g.non2xx + g.errors, cpuPerRequest });
+        rows.push({
+          connections,
+          bareRps: b.requests.average,
+          bareP99: b.latency.p99,
+          nestRps: n.requests.average,
+          gwRps: g.requests.average,
+          gwP99: g.latency.p99,
+          gwNon2xx: g.non2xx + g.errors,
+          cpuPerRequest,
+        });
         console.log(
           `run ${run}, ${connections} connections: bare ${Math.round(b.requests.average)} req/s p99 ${b.latency.p99} ms | nest hello ${Math.round(n.requests.average)} req/s p99 ${n.latency.p99} ms | ` +
             `gateway ${Math.round(g.requests.average)} req/s p99 ${g.latency.p99} ms (non-2xx+errors ${g.non2xx + g.errors}) = ${((100 * g.requests.average) / b.requests.average).toFixed(1)}% of bare`,
         );
-        console.log(`       CPU per webhook at full load (µs): ${Object.entries(cpuPerRequest).map(([role, us]) => `${role} ${us}`).join(', ')}`);
+        console.log(
+          `       CPU per webhook at full load (µs): ${Object.entries(cpuPerRequest)
+            .map(([role, us]) => `${role} ${us}`)
+            .join(', ')}`,
+        );
       }
-      const f = await load({ url: gateway, requests: [signed()], connections: CONNECTIONS[0], duration: SECONDS, overallRate: 1000 });
+      const f = await load({
+        url: gateway,
+        requests: [signed()],
+        connections: CONNECTIONS[0],
+        duration: SECONDS,
+        overallRate: 1000,
+      });
       fixed.push({ p99: f.latency.p99, rps: f.requests.average });
-      console.log(`run ${run}: gateway at 1,000 req/s (${CONNECTIONS[0]} connections): ${Math.round(f.requests.average)} req/s served, p99 ${f.latency.p99} ms`);
+      console.log(
+        `run ${run}: gateway at 1,000 req/s (${CONNECTIONS[0]} connections): ${Math.round(f.requests.average)} req/s served, p99 ${f.latency.p99} ms`,
+      );
     }
     for (const connections of CONNECTIONS) {
       const at = rows.filter((r) => r.connections === connections);
@@ -209,16 +301,24 @@ async function main() {
     console.log(`gateway at 1,000 req/s: p99 ${median(fixed.map((f) => f.p99))} ms (median of ${fixed.length})`);
   } finally {
     // SIGTERM first: the gateway shuts down cleanly (and writes its --cpu-prof profile when asked).
-    for (const child of children) { child.kill('SIGTERM'); }
+    for (const child of children) {
+      child.kill('SIGTERM');
+    }
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    for (const child of children) { child.kill('SIGKILL'); }
+    for (const child of children) {
+      child.kill('SIGKILL');
+    }
     await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await pg.end();
     const redis = new IORedis('redis://127.0.0.1:6379');
-    for (let cursor = '0'; ; ) {
+    for (let cursor = '0'; ;) {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length) { await redis.del(...keys); }
-      if ((cursor = next) === '0') { break; }
+      if (keys.length) {
+        await redis.del(...keys);
+      }
+      if ((cursor = next) === '0') {
+        break;
+      }
     }
     redis.disconnect();
   }
@@ -226,7 +326,9 @@ async function main() {
 
 const watchdog = setTimeout(() => {
   console.error('benchmark watchdog: giving up after 15 minutes');
-  for (const child of children) { child.kill('SIGKILL'); }
+  for (const child of children) {
+    child.kill('SIGKILL');
+  }
   process.exit(1);
 }, 15 * 60_000);
 watchdog.unref();
@@ -234,7 +336,9 @@ main().then(
   () => process.exit(0),
   (error) => {
     console.error(error);
-    for (const child of children) { child.kill('SIGKILL'); }
+    for (const child of children) {
+      child.kill('SIGKILL');
+    }
     process.exit(1);
   },
 );

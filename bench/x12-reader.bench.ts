@@ -37,7 +37,11 @@ const NODE_X12_MIB = Math.min(Number(process.env.NODE_X12_MIB ?? BIG_MIB), 100);
  */
 const WARMUP_MIB = Number(process.env.WARMUP_MIB ?? 10);
 /** Mapping settings of the receiving partner: the ASNs ship to DC01, which is the location. */
-const SETTINGS: EdiMappingSettings = { organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', coreName: 'ACME', locationCodes: ['DC01'] };
+const SETTINGS: EdiMappingSettings = {
+  organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+  coreName: 'ACME',
+  locationCodes: ['DC01'],
+};
 /** Sets per functional group in the generated file. */
 const SETS_PER_GROUP = 1000;
 
@@ -83,7 +87,12 @@ function asn(n: number): string {
       segs.push(`HL*${pack}*${order}*P`, `MAN*GM*00012345${control}${o}${p}`);
       for (let i = 0; i < 2; i++) {
         ++hl;
-        segs.push(`HL*${hl}*${pack}*I`, `LIN*${i + 1}*SK*KET-${o}${p}${i}*UP*0123456789${p}${i}`, `SN1**${6 * (i + 1)}*EA`, `PID*F****STEEL KETTLE MODEL ${i}`);
+        segs.push(
+          `HL*${hl}*${pack}*I`,
+          `LIN*${i + 1}*SK*KET-${o}${p}${i}*UP*0123456789${p}${i}`,
+          `SN1**${6 * (i + 1)}*EA`,
+          `PID*F****STEEL KETTLE MODEL ${i}`,
+        );
       }
     }
   }
@@ -95,10 +104,15 @@ function asn(n: number): string {
 /** Writes an 856 interchange of at least `mib` MiB (streamed out: the generator holds one group at a time). */
 async function generate(mib: number): Promise<string> {
   const file = join(tmpdir(), `dockbridge-x12-bench-856-${mib}mib.edi`);
-  if (existsSync(file) && statSync(file).size >= mib * MiB) { return file; }
+  if (existsSync(file) && statSync(file).size >= mib * MiB) {
+    return file;
+  }
   const out = createWriteStream(file);
-  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve())));
-  await write('ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P*>~\n');
+  const write = (s: string) =>
+    out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  await write(
+    'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P*>~\n',
+  );
   let bytes = 0;
   let n = 0;
   let groups = 0;
@@ -140,7 +154,9 @@ async function read(kind: string, file: string): Promise<Counts> {
         const set = event.transactionSet;
         counts.sets++;
         counts.segments += set.segments.length;
-        if (!map) { continue; }
+        if (!map) {
+          continue;
+        }
         // As interchange-translation.ts adapts a set for the mapper.
         const fields = event.interchange.fields;
         const mapping = mapTransaction(
@@ -159,24 +175,29 @@ async function read(kind: string, file: string): Promise<Counts> {
           SETTINGS,
         );
         const operation = mapping.operation;
-        if (mapping.rejected || operation?.kind !== 'document.upsert') { counts.rejected++; }
-        else {
+        if (mapping.rejected || operation?.kind !== 'document.upsert') {
+          counts.rejected++;
+        } else {
           counts.documents++;
           counts.loads += operation.document.loads?.length ?? 0;
         }
-      } else if (event.type === 'problem') { counts.problems++; }
+      } else if (event.type === 'problem') {
+        counts.problems++;
+      }
     }
   } else {
     // node-x12's parser, as a caller would use it (@dockbridge/x12 itself loads node-x12 only to write 997s).
     const { X12FatInterchange, X12Parser } = await import('node-x12');
     const parsed = new X12Parser(false).parse(readFileSync(file, 'utf8'));
     const interchanges = parsed instanceof X12FatInterchange ? [...parsed] : [parsed];
-    for (const i of interchanges)
-      { for (const g of i.functionalGroups)
-        { for (const t of g.transactions) {
+    for (const i of interchanges) {
+      for (const g of i.functionalGroups) {
+        for (const t of g.transactions) {
           counts.sets++;
           counts.segments += t.segments.length + 2;
-        } } }
+        }
+      }
+    }
   }
   return counts;
 }
@@ -187,7 +208,9 @@ async function read(kind: string, file: string): Promise<Counts> {
  * then measures compiled code, not the JIT's warm-up.
  */
 async function child(kind: string, file: string, warmupFile?: string): Promise<void> {
-  if (warmupFile) { await read(kind, warmupFile); }
+  if (warmupFile) {
+    await read(kind, warmupFile);
+  }
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   const { documents, loads, rejected, ...counts } = await read(kind, file);
@@ -208,18 +231,28 @@ type Kind = 'reader' | 'reader-only' | 'node-x12';
 
 function runChild(kind: Kind, file: string, warmupFile?: string): Result {
   const heap = kind === 'node-x12' ? ['--max-old-space-size=16384'] : [];
-  const out = execFileSync(process.execPath, [...heap, __filename, '--child', kind, file, ...(warmupFile ? [warmupFile] : [])], { encoding: 'utf8', maxBuffer: MiB });
+  const out = execFileSync(
+    process.execPath,
+    [...heap, __filename, '--child', kind, file, ...(warmupFile ? [warmupFile] : [])],
+    { encoding: 'utf8', maxBuffer: MiB },
+  );
   const result = JSON.parse(out) as Result;
-  console.log(`  ${(warmupFile ? 'warm ' : 'cold ') + kind.padEnd(11)} ${result.mib.toFixed(0).padStart(4)} MiB: ${result.seconds.toFixed(2)} s (cpu ${result.cpuSeconds.toFixed(2)} s), RSS ${result.maxRssMiB.toFixed(0)} MiB, load ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `  ${(warmupFile ? 'warm ' : 'cold ') + kind.padEnd(11)} ${result.mib.toFixed(0).padStart(4)} MiB: ${result.seconds.toFixed(2)} s (cpu ${result.cpuSeconds.toFixed(2)} s), RSS ${result.maxRssMiB.toFixed(0)} MiB, load ${loadavg()[0].toFixed(1)}`,
+  );
   return result;
 }
 
 /** Medians of seconds, CPU seconds and peak RSS over runs of one kind. */
 function summarise(runs: Result[]): Result {
   const med = (pick: (r: Result) => number) => median(runs.map(pick));
-  return { ...runs[0], seconds: med((r) => r.seconds), cpuSeconds: med((r) => r.cpuSeconds), maxRssMiB: med((r) => r.maxRssMiB) };
+  return {
+    ...runs[0],
+    seconds: med((r) => r.seconds),
+    cpuSeconds: med((r) => r.cpuSeconds),
+    maxRssMiB: med((r) => r.maxRssMiB),
+  };
 }
-
 
 const line = (label: string, r: Result) =>
   `${label.padEnd(34)} ${r.mib.toFixed(1).padStart(6)} MiB  ${r.sets.toString().padStart(6)} sets  ${r.segments.toString().padStart(9)} segs  ` +
@@ -227,7 +260,9 @@ const line = (label: string, r: Result) =>
   (r.documents !== undefined ? `  ${r.documents} documents, ${r.loads} loads, ${r.rejected} rejected` : '');
 
 async function main(): Promise<void> {
-  console.log(`x12 bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, medians of ${RUNS}`);
+  console.log(
+    `x12 bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, medians of ${RUNS}`,
+  );
   const file = await generate(SIZE_MIB);
   const big = await generate(BIG_MIB);
   const warmup = WARMUP_MIB > 0 ? await generate(WARMUP_MIB) : undefined;
@@ -236,48 +271,82 @@ async function main(): Promise<void> {
   const nodeOn = (size: number) => NODE_X12_MIB > 0 && size <= NODE_X12_MIB;
   const modes: ('cold' | 'warm')[] = warmup ? ['cold', 'warm'] : ['cold'];
   type Series = 'reader' | 'reader-only' | 'node-x12' | 'big' | 'node-x12-big';
-  const series = (): Record<Series, Result[]> => ({ reader: [], 'reader-only': [], 'node-x12': [], big: [], 'node-x12-big': [] });
+  const series = (): Record<Series, Result[]> => ({
+    reader: [],
+    'reader-only': [],
+    'node-x12': [],
+    big: [],
+    'node-x12-big': [],
+  });
   const runs = { cold: series(), warm: series() };
   const loads: number[] = [];
   for (let r = 0; r < RUNS; r++) {
-    console.log(`round ${r + 1} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+    console.log(
+      `round ${r + 1} (load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
     for (const mode of modes) {
       const warm = mode === 'warm' ? warmup : undefined;
       loads.push(loadavg()[0]);
       runs[mode].reader.push(runChild('reader', file, warm));
-      if (process.env.READER_ONLY) { runs[mode]['reader-only'].push(runChild('reader-only', file, warm)); }
-      if (nodeOn(SIZE_MIB)) { runs[mode]['node-x12'].push(runChild('node-x12', file, warm)); }
+      if (process.env.READER_ONLY) {
+        runs[mode]['reader-only'].push(runChild('reader-only', file, warm));
+      }
+      if (nodeOn(SIZE_MIB)) {
+        runs[mode]['node-x12'].push(runChild('node-x12', file, warm));
+      }
       runs[mode].big.push(runChild('reader', big, warm));
-      if (nodeOn(BIG_MIB) && big !== file) { runs[mode]['node-x12-big'].push(runChild('node-x12', big, warm)); }
+      if (nodeOn(BIG_MIB) && big !== file) {
+        runs[mode]['node-x12-big'].push(runChild('node-x12', big, warm));
+      }
       loads.push(loadavg()[0]);
     }
   }
-  console.log(`load average (1 min) during the rounds: ${Math.min(...loads).toFixed(1)} - ${Math.max(...loads).toFixed(1)}`);
+  console.log(
+    `load average (1 min) during the rounds: ${Math.min(...loads).toFixed(1)} - ${Math.max(...loads).toFixed(1)}`,
+  );
   const compare = (label: string, readerRuns: Result[], nodeRuns: Result[]) => {
     const ours = summarise(readerRuns);
     console.log(line(`${label} reader + mapping ${ours.mib.toFixed(0)} MiB`, ours));
-    if (ours.problems) { console.log(`!! the reader reported ${ours.problems} problems on a generated file`); }
-    if (ours.documents !== ours.sets || ours.rejected) { console.log(`!! the mapping made ${ours.documents} documents of ${ours.sets} sets (${ours.rejected} rejected)`); }
-    if (nodeRuns.length === 0) { return; }
+    if (ours.problems) {
+      console.log(`!! the reader reported ${ours.problems} problems on a generated file`);
+    }
+    if (ours.documents !== ours.sets || ours.rejected) {
+      console.log(`!! the mapping made ${ours.documents} documents of ${ours.sets} sets (${ours.rejected} rejected)`);
+    }
+    if (nodeRuns.length === 0) {
+      return;
+    }
     const nodeX12 = summarise(nodeRuns);
     console.log(line(`${label} node-x12 parse() ${nodeX12.mib.toFixed(0)} MiB`, nodeX12));
     if (nodeX12.sets !== ours.sets || nodeX12.segments !== ours.segments) {
-      console.log(`!! counts differ: reader ${ours.sets} sets / ${ours.segments} segments, node-x12 ${nodeX12.sets} / ${nodeX12.segments}`);
+      console.log(
+        `!! counts differ: reader ${ours.sets} sets / ${ours.segments} segments, node-x12 ${nodeX12.sets} / ${nodeX12.segments}`,
+      );
     }
     const throughput = ours.mib / ours.seconds / (nodeX12.mib / nodeX12.seconds);
     const perRound = readerRuns.map((r, i) => (r.mib / r.seconds / (nodeRuns[i].mib / nodeRuns[i].seconds)).toFixed(1));
     const at = `${label}, ${nodeX12.mib.toFixed(0)} MiB:`;
-    console.log(`${at} throughput ratio reader + mapping / node-x12 ${throughput.toFixed(1)}x (rounds: ${perRound.join(', ')}; target >= 25x)`);
-    console.log(`${at} CPU-time ratio ${(nodeX12.cpuSeconds / nodeX12.mib / (ours.cpuSeconds / ours.mib)).toFixed(1)}x, peak RSS ratio ${(nodeX12.maxRssMiB / ours.maxRssMiB).toFixed(1)}x`);
+    console.log(
+      `${at} throughput ratio reader + mapping / node-x12 ${throughput.toFixed(1)}x (rounds: ${perRound.join(', ')}; target >= 25x)`,
+    );
+    console.log(
+      `${at} CPU-time ratio ${(nodeX12.cpuSeconds / nodeX12.mib / (ours.cpuSeconds / ours.mib)).toFixed(1)}x, peak RSS ratio ${(nodeX12.maxRssMiB / ours.maxRssMiB).toFixed(1)}x`,
+    );
   };
   for (const mode of modes) {
     const label = mode === 'warm' ? `warm (after ${WARMUP_MIB} MiB)` : 'cold';
     compare(label, runs[mode].reader, runs[mode]['node-x12']);
-    if (runs[mode]['reader-only'].length) { console.log(line(`${label} reader alone ${SIZE_MIB} MiB`, summarise(runs[mode]['reader-only']))); }
+    if (runs[mode]['reader-only'].length) {
+      console.log(line(`${label} reader alone ${SIZE_MIB} MiB`, summarise(runs[mode]['reader-only'])));
+    }
     compare(label, runs[mode].big, runs[mode]['node-x12-big']);
   }
   const rss = (rs: Result[]) => summarise(rs).maxRssMiB.toFixed(0);
-  console.log(`reader + mapping RSS (cold) ${SIZE_MIB} -> ${BIG_MIB} MiB: ${rss(runs.cold.reader)} -> ${rss(runs.cold.big)} MiB (target <= 150 MiB)`);
+  console.log(
+    `reader + mapping RSS (cold) ${SIZE_MIB} -> ${BIG_MIB} MiB: ${rss(runs.cold.reader)} -> ${rss(runs.cold.big)} MiB (target <= 150 MiB)`,
+  );
 }
 
 if (process.argv[2] === '--child') {

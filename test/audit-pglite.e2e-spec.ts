@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { createAuditDataSource, Message, MessageRepository, OperationRepository, runMigrations } from '@dockbridge/audit';
+import {
+  createAuditDataSource,
+  Message,
+  MessageRepository,
+  OperationRepository,
+  runMigrations,
+} from '@dockbridge/audit';
 
 /**
  * The embedded default: no url, PGlite in a data directory. typeorm-pglite keeps one PGlite per
@@ -21,7 +27,9 @@ describe('audit store on PGlite', () => {
   });
 
   afterAll(async () => {
-    if (dataSource?.isInitialized) { await dataSource.destroy(); }
+    if (dataSource?.isInitialized) {
+      await dataSource.destroy();
+    }
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -39,7 +47,12 @@ describe('audit store on PGlite', () => {
       { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-1', payload: { id: 'PO-1' } },
     ]);
     expect(await operations.gate([op.id], 10_000)).toMatchObject([{ verdict: 'go' }]);
-    await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 12, httpStatus: 200, outcome: 'success' });
+    await operations.recordAttempt(op.id, {
+      startedAt: new Date(),
+      durationMs: 12,
+      httpStatus: 200,
+      outcome: 'success',
+    });
     await operations.settle(op.id, { status: 'delivered' });
     await messages.settleMessage(message.id);
 
@@ -55,8 +68,13 @@ describe('audit store on PGlite', () => {
     ]);
     expect((await messages.search({ documentId: 'PO-1' })).items.map((m) => m.id)).toEqual([message.id]);
     // The EDI filters' JSON operators and partial indexes work embedded as well.
-    await messages.annotate(message.id, { fileName: 'po-1.edi', interchanges: [{ sender: 'ACME', control: '000000001', refused: false }] });
-    expect((await messages.search({ fileName: 'po-1.edi', interchange: '1' })).items.map((m) => m.id)).toEqual([message.id]);
+    await messages.annotate(message.id, {
+      fileName: 'po-1.edi',
+      interchanges: [{ sender: 'ACME', control: '000000001', refused: false }],
+    });
+    expect((await messages.search({ fileName: 'po-1.edi', interchange: '1' })).items.map((m) => m.id)).toEqual([
+      message.id,
+    ]);
     expect((await messages.search({ interchange: '2' })).items).toEqual([]);
   });
 
@@ -102,27 +120,49 @@ describe('audit store on PGlite', () => {
 
   it('records a batch in one statement, claiming each idempotency key once (in the batch and across batches)', async () => {
     const messages = new MessageRepository(dataSource);
-    const entry = (rawPayload: string, idempotencyKey?: string) => ({ message: { ...webhook, partnerId: 'acme-batch', rawPayload }, idempotencyKey });
+    const entry = (rawPayload: string, idempotencyKey?: string) => ({
+      message: { ...webhook, partnerId: 'acme-batch', rawPayload },
+      idempotencyKey,
+    });
     const recorded = async (entries: ReturnType<typeof entry>[]) => {
       const results = await messages.recordMany(entries);
       return results.map((r) => {
-        if (r instanceof Error) { throw r; }
+        if (r instanceof Error) {
+          throw r;
+        }
         return r;
       });
     };
-    const first = await recorded([entry('{"n":1}', 'k1'), entry('{"n":2}'), entry('{"n":3}', 'k1'), entry('{"n":4}', 'k2')]);
+    const first = await recorded([
+      entry('{"n":1}', 'k1'),
+      entry('{"n":2}'),
+      entry('{"n":3}', 'k1'),
+      entry('{"n":4}', 'k2'),
+    ]);
     expect(first.map((r) => r.existing)).toEqual([false, false, true, false]);
     expect(first[2].id).toBe(first[0].id);
     const again = await recorded([entry('{"n":5}', 'k2'), entry('{"n":6}', 'k3')]);
-    expect(again).toEqual([{ id: first[3].id, existing: true, samePayload: false }, { id: expect.any(String), existing: false }]);
-    expect((await recorded([entry('{"n":4}', 'k2')]))[0]).toEqual({ id: first[3].id, existing: true, samePayload: true });
+    expect(again).toEqual([
+      { id: first[3].id, existing: true, samePayload: false },
+      { id: expect.any(String), existing: false },
+    ]);
+    expect((await recorded([entry('{"n":4}', 'k2')]))[0]).toEqual({
+      id: first[3].id,
+      existing: true,
+      samePayload: true,
+    });
     const stored = await messages.findById(first[0].id);
     expect(stored).toMatchObject({ rawPayload: '{"n":1}', status: 'received', metadata: { idempotencyKey: 'k1' } });
     expect(await messages.countBy({ partnerId: 'acme-batch' })).toBe(4);
-    expect((await messages.findDetail(first[1].id))?.events.map((e) => [e.fromStatus, e.toStatus])).toEqual([[null, 'received']]);
+    expect((await messages.findDetail(first[1].id))?.events.map((e) => [e.fromStatus, e.toStatus])).toEqual([
+      [null, 'received'],
+    ]);
     // One batch keeps its arrival order (booking changes are delivered in receipt order).
     const inBatch = [first[0].id, first[1].id, first[3].id];
-    const byArrival: { id: string }[] = await dataSource.query(`SELECT id FROM message WHERE id = ANY($1) ORDER BY arrival`, [inBatch]);
+    const byArrival: { id: string }[] = await dataSource.query(
+      `SELECT id FROM message WHERE id = ANY($1) ORDER BY arrival`,
+      [inBatch],
+    );
     expect(byArrival.map((r) => r.id)).toEqual(inBatch);
     // Keys are stored well-formed and bounded: a long one by its hash, and it still deduplicates.
     const long = 'k'.repeat(5000);

@@ -20,7 +20,8 @@ import { EdiSearchIndexes1768003200000 } from '../libs/audit/src/migrations/1768
 import { PurgeExpired } from '@dockbridge/pipeline';
 import { createTestDatabase, TestDatabase } from './support/database';
 
-const X12 = 'ISA*00*          *00*          *ZZ*SENDER         *ZZ*RECEIVER       *260101*1200*U*00401*000000001*0*P*>~';
+const X12 =
+  'ISA*00*          *00*          *ZZ*SENDER         *ZZ*RECEIVER       *260101*1200*U*00401*000000001*0*P*>~';
 
 describe('audit store on Postgres', () => {
   let db: TestDatabase;
@@ -79,7 +80,10 @@ describe('audit store on Postgres', () => {
     it('run once when two processes start together on a fresh database (an advisory lock): no "already exists"', async () => {
       const fresh = await createTestDatabase();
       try {
-        const [a, b] = await Promise.all([migrate({ url: fresh.url, dataDir: '' }), migrate({ url: fresh.url, dataDir: '' })]);
+        const [a, b] = await Promise.all([
+          migrate({ url: fresh.url, dataDir: '' }),
+          migrate({ url: fresh.url, dataDir: '' }),
+        ]);
         expect([...a, ...b]).toEqual(EVERY_MIGRATION);
       } finally {
         await fresh.drop();
@@ -95,9 +99,16 @@ describe('audit store on Postgres', () => {
       const partnerId = partner();
       const old = await record(partnerId, { metadata: { fileName: 'old.edi' } });
       const already = await record(partnerId);
-      await messages.annotate(already.id, { interchanges: [{ sender: 'KETTLE', control: '000000078', refused: true }] });
+      await messages.annotate(already.id, {
+        interchanges: [{ sender: 'KETTLE', control: '000000078', refused: true }],
+      });
       // Receipts as translation writes them: ISA05/ISA06/ISA13 (a sender id may hold a slash).
-      await new InterchangeRepository(dataSource).claim(partnerId, ['ZZ/KET/TLE/000000077', 'ZZ/KETTLE/000000076'], old.id, 30);
+      await new InterchangeRepository(dataSource).claim(
+        partnerId,
+        ['ZZ/KET/TLE/000000077', 'ZZ/KETTLE/000000076'],
+        old.id,
+        30,
+      );
       await new InterchangeRepository(dataSource).claim(partnerId, ['ZZ/KETTLE/000000078'], already.id, 30);
       const runner = dataSource.createQueryRunner();
       try {
@@ -115,7 +126,9 @@ describe('audit store on Postgres', () => {
         ],
       });
       // What translation recorded is kept (a refused interchange has no receipt to say so).
-      expect((await messages.findById(already.id))!.metadata.interchanges).toEqual([{ sender: 'KETTLE', control: '000000078', refused: true }]);
+      expect((await messages.findById(already.id))!.metadata.interchanges).toEqual([
+        { sender: 'KETTLE', control: '000000078', refused: true },
+      ]);
       expect((await messages.search({ interchange: '77' })).items.map((m) => m.id)).toEqual([old.id]);
     });
 
@@ -210,7 +223,9 @@ describe('audit store on Postgres', () => {
     });
 
     it('throws AuditRecordNotFoundError for an unknown message', async () => {
-      await expect(messages.transition(randomUUID(), 'failed', 'sweeper')).rejects.toBeInstanceOf(AuditRecordNotFoundError);
+      await expect(messages.transition(randomUUID(), 'failed', 'sweeper')).rejects.toBeInstanceOf(
+        AuditRecordNotFoundError,
+      );
     });
   });
 
@@ -225,7 +240,9 @@ describe('audit store on Postgres', () => {
       b = partner();
       ids = {};
       // a0..a5 one minute apart (a5 newest), b0..b1 in between; same received_at for a2 and a2bis.
-      for (let i = 0; i < 6; i++) { ids[`a${i}`] = (await record(a, { receivedAt: t(i) })).id; }
+      for (let i = 0; i < 6; i++) {
+        ids[`a${i}`] = (await record(a, { receivedAt: t(i) })).id;
+      }
       ids.a2bis = (await record(a, { receivedAt: t(2) })).id;
       ids.b0 = (await record(b, { receivedAt: t(1) })).id;
       ids.b1 = (await record(b, { receivedAt: t(4), channel: 'webhook' })).id;
@@ -262,16 +279,27 @@ describe('audit store on Postgres', () => {
       expect(byDocument.items.map((m) => m.id)).toEqual([ids.a3, ids.b0]);
       expect((await messages.search({ status: [] })).items).toEqual([]);
       expect((await messages.search({ partnerId: b, channel: 'webhook' })).items.map((m) => m.id)).toEqual([ids.b1]);
-      expect((await messages.search({ partnerId: b, channel: ['sftp', 'webhook'] })).items.map((m) => m.id)).toEqual([ids.b1, ids.b0]);
+      expect((await messages.search({ partnerId: b, channel: ['sftp', 'webhook'] })).items.map((m) => m.id)).toEqual([
+        ids.b1,
+        ids.b0,
+      ]);
     });
 
     it('filters EDI messages by upload file name (exact) and interchange control number (ISA13, zeros optional)', async () => {
       const edi = partner();
       const upload = await record(edi, { metadata: { fileName: 'ASN 7.edi' } });
       const other = await record(edi, { metadata: { fileName: 'ASN 7.edi.bak' } });
-      await messages.annotate(upload.id, { interchanges: [{ sender: 'KETTLE', control: '000000007', refused: false }] });
-      await messages.annotate(other.id, { interchanges: [{ sender: 'KETTLE', control: '000000070', refused: true }, { sender: 'KETTLE', control: '123456789', refused: false }] });
-      const found = async (filter: MessageFilter) => (await messages.search({ partnerId: edi, ...filter })).items.map((m) => m.id);
+      await messages.annotate(upload.id, {
+        interchanges: [{ sender: 'KETTLE', control: '000000007', refused: false }],
+      });
+      await messages.annotate(other.id, {
+        interchanges: [
+          { sender: 'KETTLE', control: '000000070', refused: true },
+          { sender: 'KETTLE', control: '123456789', refused: false },
+        ],
+      });
+      const found = async (filter: MessageFilter) =>
+        (await messages.search({ partnerId: edi, ...filter })).items.map((m) => m.id);
       expect(await found({ fileName: 'ASN 7.edi' })).toEqual([upload.id]);
       expect(await found({ fileName: 'asn 7.edi' })).toEqual([]);
       expect(await found({ interchange: '7' })).toEqual([upload.id]);
@@ -325,7 +353,9 @@ describe('audit store on Postgres', () => {
       await messages.transition(delivered.id, 'delivered', 'worker');
       await dataSource.query(`UPDATE message SET updated_at = now() - interval '1 hour' WHERE id = $1`, [old.id]);
       await dataSource.query(`UPDATE message SET updated_at = now() - interval '2 hours' WHERE id = $1`, [older.id]);
-      await dataSource.query(`UPDATE message SET updated_at = now() - interval '3 hours' WHERE id = $1`, [delivered.id]);
+      await dataSource.query(`UPDATE message SET updated_at = now() - interval '3 hours' WHERE id = $1`, [
+        delivered.id,
+      ]);
 
       const stuck = await messages.findStuck({
         olderThan: new Date(Date.now() - 10 * 60_000),
@@ -334,7 +364,11 @@ describe('audit store on Postgres', () => {
       const mine = stuck.filter((m) => m.partnerId === partnerId).map((m) => m.id);
       expect(mine).toEqual([old.id, older.id]);
       expect(mine).not.toContain(fresh.id);
-      const next = await messages.findStuck({ olderThan: new Date(Date.now() - 10 * 60_000), statuses: ['received', 'translating'], after: old.id });
+      const next = await messages.findStuck({
+        olderThan: new Date(Date.now() - 10 * 60_000),
+        statuses: ['received', 'translating'],
+        after: old.id,
+      });
       expect(next.map((m) => m.id)).toContain(older.id);
       expect(next.map((m) => m.id)).not.toContain(old.id);
       expect(await messages.findStuck({ olderThan: new Date(), statuses: [] })).toEqual([]);
@@ -376,7 +410,9 @@ describe('audit store on Postgres', () => {
     it('records attempts, counts them, and settles the operation', async () => {
       const message = await record(partner());
       const [op] = await operations.addMany(message.id, [upsert('PO-1')]);
-      expect(await operations.gate([op.id], 10_000)).toMatchObject([{ id: op.id, verdict: 'go', messageId: message.id }]);
+      expect(await operations.gate([op.id], 10_000)).toMatchObject([
+        { id: op.id, verdict: 'go', messageId: message.id },
+      ]);
       expect((await operations.findById(op.id))?.status).toBe('delivering');
 
       const startedAt = new Date('2026-01-01T12:00:00.123Z');
@@ -388,7 +424,13 @@ describe('audit store on Postgres', () => {
         error: 'Bad Gateway '.repeat(500),
         requestSummary: 'PUT /api/v2/documents/PO-1 (812 bytes)',
       });
-      expect(first).toMatchObject({ operationId: op.id, startedAt, durationMs: 42, httpStatus: 502, outcome: 'retryable' });
+      expect(first).toMatchObject({
+        operationId: op.id,
+        startedAt,
+        durationMs: 42,
+        httpStatus: 502,
+        outcome: 'retryable',
+      });
       expect(first.errorExcerpt).toHaveLength(2000);
       await operations.recordAttempt(op.id, {
         startedAt: new Date(startedAt.getTime() + 1000),
@@ -397,7 +439,11 @@ describe('audit store on Postgres', () => {
         outcome: 'success',
       });
 
-      const delivered = await operations.settle(op.id, { status: 'delivered', lastError: 'ignored', errorClass: 'retryable' });
+      const delivered = await operations.settle(op.id, {
+        status: 'delivered',
+        lastError: 'ignored',
+        errorClass: 'retryable',
+      });
       expect(delivered).toMatchObject({ status: 'delivered', attemptCount: 2, lastError: null, errorClass: null });
 
       const detail = await messages.findDetail(message.id);
@@ -426,14 +472,28 @@ describe('audit store on Postgres', () => {
       await operations.settle(c.id, { status: 'skipped' });
 
       expect(await operations.findFailedByMessage(message.id)).toEqual([
-        expect.objectContaining({ id: a.id, status: 'failed', lastError: 'unknown organisation', errorClass: 'permanent' }),
+        expect.objectContaining({
+          id: a.id,
+          status: 'failed',
+          lastError: 'unknown organisation',
+          errorClass: 'permanent',
+        }),
       ]);
-      expect(await operations.statusCounts(message.id)).toEqual({ pending: 1, delivering: 0, delivered: 0, failed: 1, skipped: 1, superseded: 0 });
+      expect(await operations.statusCounts(message.id)).toEqual({
+        pending: 1,
+        delivering: 0,
+        delivered: 0,
+        failed: 1,
+        skipped: 1,
+        superseded: 0,
+      });
       expect(b.status).toBe('pending');
     });
 
     it('throws AuditRecordNotFoundError for an unknown operation', async () => {
-      await expect(operations.settle(randomUUID(), { status: 'delivered' })).rejects.toBeInstanceOf(AuditRecordNotFoundError);
+      await expect(operations.settle(randomUUID(), { status: 'delivered' })).rejects.toBeInstanceOf(
+        AuditRecordNotFoundError,
+      );
       await expect(
         operations.recordAttempt(randomUUID(), { startedAt: new Date(), durationMs: 1, outcome: 'success' }),
       ).rejects.toBeInstanceOf(AuditRecordNotFoundError);
@@ -444,9 +504,15 @@ describe('audit store on Postgres', () => {
     const LEASE = 60_000;
     const delivered = { startedAt: new Date(), durationMs: 1, outcome: 'success' as const };
     /** An operation writing `key`, alone in a message recorded now (so later calls arrive later). */
-    const write = async (key: string, kind: NewOperation['kind'] = 'document.upsert', extra: Partial<Parameters<MessageRepository['record']>[0]> = {}) => {
+    const write = async (
+      key: string,
+      kind: NewOperation['kind'] = 'document.upsert',
+      extra: Partial<Parameters<MessageRepository['record']>[0]> = {},
+    ) => {
       const message = await record(partner(), extra);
-      const [op] = await operations.addMany(message.id, [{ kind, organisationId: 'org-1', targetId: key, orderKey: `document|org-1|${key}`, payload: { id: key } }]);
+      const [op] = await operations.addMany(message.id, [
+        { kind, organisationId: 'org-1', targetId: key, orderKey: `document|org-1|${key}`, payload: { id: key } },
+      ]);
       return op;
     };
     const verdictOf = async (id: string, lease = LEASE) => (await operations.gate([id], lease))[0].verdict;
@@ -472,7 +538,9 @@ describe('audit store on Postgres', () => {
       // The newer one's translation finished first (the older's rows did not exist yet when it went).
       const newer = await write(k);
       await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [newer.id]);
-      expect(await operations.gate([older.id], LEASE)).toEqual([{ id: older.id, verdict: 'superseded', messageId: older.messageId, supersededBy: newer.id }]);
+      expect(await operations.gate([older.id], LEASE)).toEqual([
+        { id: older.id, verdict: 'superseded', messageId: older.messageId, supersededBy: newer.id },
+      ]);
       expect(await operations.findById(older.id)).toMatchObject({ status: 'superseded', supersededBy: newer.id });
       expect(await verdictOf(older.id)).toBe('settled');
       await messages.settleMessage(older.messageId);
@@ -497,9 +565,14 @@ describe('audit store on Postgres', () => {
       await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [newer.id]);
       expect(await verdictOf(older.id)).toBe('go');
       const message = await record(partner());
-      const [create] = await operations.addMany(message.id, [{ kind: 'booking.create', organisationId: 'org-1', payload: {} }]);
+      const [create] = await operations.addMany(message.id, [
+        { kind: 'booking.create', organisationId: 'org-1', payload: {} },
+      ]);
       expect(await verdictOf(create.id)).toBe('go');
-      expect(await operations.gate([randomUUID(), 'not-a-uuid'], LEASE)).toEqual([expect.objectContaining({ verdict: 'missing' }), { id: 'not-a-uuid', verdict: 'missing' }]);
+      expect(await operations.gate([randomUUID(), 'not-a-uuid'], LEASE)).toEqual([
+        expect.objectContaining({ verdict: 'missing' }),
+        { id: 'not-a-uuid', verdict: 'missing' },
+      ]);
     });
 
     it('a replay orders as its original unless forced: it is superseded by a newer delivered write', async () => {
@@ -508,7 +581,11 @@ describe('audit store on Postgres', () => {
       const newer = await write(k);
       await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = ANY($1)`, [[original.id, newer.id]]);
       const [{ arrival }] = await dataSource.query(`SELECT arrival FROM message WHERE id = $1`, [original.messageId]);
-      const replay = await write(k, 'document.upsert', { channel: 'replay', replayOf: original.messageId, metadata: { orderArrival: arrival } });
+      const replay = await write(k, 'document.upsert', {
+        channel: 'replay',
+        replayOf: original.messageId,
+        metadata: { orderArrival: arrival },
+      });
       expect(await verdictOf(replay.id)).toBe('superseded');
       const forced = await write(k, 'document.upsert', { channel: 'replay', replayOf: original.messageId });
       expect(await verdictOf(forced.id)).toBe('go');
@@ -517,7 +594,9 @@ describe('audit store on Postgres', () => {
     it('lets exactly one of many concurrent gates on one target go, and orders a whole batch in one statement', async () => {
       const k = key();
       const ops = [];
-      for (let i = 0; i < 6; i++) { ops.push(await write(k)); }
+      for (let i = 0; i < 6; i++) {
+        ops.push(await write(k));
+      }
       const verdicts = await Promise.all(ops.map((op) => verdictOf(op.id)));
       expect(verdicts).toEqual(['go', 'wait', 'wait', 'wait', 'wait', 'wait']);
       const batch = await Promise.all(Array.from({ length: 50 }, () => write(key())));
@@ -528,31 +607,63 @@ describe('audit store on Postgres', () => {
 
   describe('attempts recorded before the platform call', () => {
     const attemptsOf = (operationId: string) =>
-      dataSource.query(`SELECT outcome, error_excerpt, request_summary FROM attempt WHERE operation_id = $1 ORDER BY started_at, outcome`, [operationId]) as Promise<{ outcome: string; error_excerpt: string | null; request_summary: string | null }[]>;
+      dataSource.query(
+        `SELECT outcome, error_excerpt, request_summary FROM attempt WHERE operation_id = $1 ORDER BY started_at, outcome`,
+        [operationId],
+      ) as Promise<{ outcome: string; error_excerpt: string | null; request_summary: string | null }[]>;
 
     it('opens an in-flight attempt when the gate claims; a claim after a death closes it interrupted and both are counted', async () => {
       const message = await record(partner());
       const [op] = await operations.addMany(message.id, [upsert('PO-killed')]);
       expect((await operations.gate([op.id], 60_000))[0].verdict).toBe('go');
-      expect(await attemptsOf(op.id)).toEqual([{ outcome: 'in-flight', error_excerpt: null, request_summary: 'document.upsert' }]);
+      expect(await attemptsOf(op.id)).toEqual([
+        { outcome: 'in-flight', error_excerpt: null, request_summary: 'document.upsert' },
+      ]);
       // The worker died during the call; the job runs again elsewhere and claims again.
       expect((await operations.gate([op.id], 60_000))[0].verdict).toBe('go');
-      await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 7, httpStatus: 200, outcome: 'success', requestSummary: 'PUT documents/PO-killed?upsert=true' }, { status: 'delivered' });
+      await operations.recordAttempt(
+        op.id,
+        {
+          startedAt: new Date(),
+          durationMs: 7,
+          httpStatus: 200,
+          outcome: 'success',
+          requestSummary: 'PUT documents/PO-killed?upsert=true',
+        },
+        { status: 'delivered' },
+      );
       const attempts = await attemptsOf(op.id);
       expect(attempts.map((a) => a.outcome).sort()).toEqual(['interrupted', 'success']);
       expect(attempts.find((a) => a.outcome === 'interrupted')!.error_excerpt).toMatch(/may have applied it/);
-      expect(attempts.find((a) => a.outcome === 'success')!.request_summary).toBe('PUT documents/PO-killed?upsert=true');
+      expect(attempts.find((a) => a.outcome === 'success')!.request_summary).toBe(
+        'PUT documents/PO-killed?upsert=true',
+      );
       expect((await operations.findById(op.id))!.attemptCount).toBe(2);
     });
 
     it('finishes the attempts a batch claim opened in place, one per operation', async () => {
       const message = await record(partner());
       const ops = await operations.addMany(message.id, [upsert('PO-b1'), upsert('PO-b2'), upsert('PO-b3')]);
-      const verdicts = await operations.gate(ops.map((op) => op.id), 60_000);
+      const verdicts = await operations.gate(
+        ops.map((op) => op.id),
+        60_000,
+      );
       expect(verdicts.map((v) => v.verdict)).toEqual(['go', 'go', 'go']);
-      await operations.recordAttempts(ops.map((op) => ({ operationId: op.id, startedAt: new Date(), durationMs: 3, httpStatus: 200, outcome: 'success' as const, requestSummary: 'batch', settlement: { status: 'delivered' as const } })));
+      await operations.recordAttempts(
+        ops.map((op) => ({
+          operationId: op.id,
+          startedAt: new Date(),
+          durationMs: 3,
+          httpStatus: 200,
+          outcome: 'success' as const,
+          requestSummary: 'batch',
+          settlement: { status: 'delivered' as const },
+        })),
+      );
       for (const op of ops) {
-        expect(await attemptsOf(op.id)).toEqual([{ outcome: 'success', error_excerpt: null, request_summary: 'batch' }]);
+        expect(await attemptsOf(op.id)).toEqual([
+          { outcome: 'success', error_excerpt: null, request_summary: 'batch' },
+        ]);
         expect((await operations.findById(op.id))!.attemptCount).toBe(1);
       }
     });
@@ -564,7 +675,13 @@ describe('audit store on Postgres', () => {
       const at = new Date(Date.now() + 5_000);
       await operations.releaseClaim(op.id, { at, reason: 'paused: platform failing' });
       expect(await attemptsOf(op.id)).toEqual([]);
-      expect(await operations.findById(op.id)).toMatchObject({ inFlightUntil: null, nextAttemptAt: at, lastError: 'paused: platform failing', errorClass: 'retryable', attemptCount: 0 });
+      expect(await operations.findById(op.id)).toMatchObject({
+        inFlightUntil: null,
+        nextAttemptAt: at,
+        lastError: 'paused: platform failing',
+        errorClass: 'retryable',
+        attemptCount: 0,
+      });
     });
   });
 
@@ -578,7 +695,10 @@ describe('audit store on Postgres', () => {
       await operations.settle(b.id, { status: 'failed', lastError: '400 invalid date', errorClass: 'permanent' });
       const settled = await messages.settleMessage(message.id);
       // The list view's "why": how many failed, and the first failure's error.
-      expect(settled).toMatchObject({ status: 'partially_failed', statusReason: '1 of 2 operations failed; first: 400 invalid date' });
+      expect(settled).toMatchObject({
+        status: 'partially_failed',
+        statusReason: '1 of 2 operations failed; first: 400 invalid date',
+      });
       expect((await messages.settleMessage(message.id)).status).toBe('partially_failed');
 
       const events = await eventsOf(message.id);
@@ -618,7 +738,9 @@ describe('audit store on Postgres', () => {
       expect(settled.status).toBe('partially_failed');
       const events = await eventsOf(message.id);
       expect(events.map((e) => e.toStatus)).toEqual(['received', 'delivering', 'partially_failed']);
-      for (let i = 1; i < events.length; i++) { expect(events[i].fromStatus).toBe(events[i - 1].toStatus); }
+      for (let i = 1; i < events.length; i++) {
+        expect(events[i].fromStatus).toBe(events[i - 1].toStatus);
+      }
     });
   });
 
@@ -627,15 +749,31 @@ describe('audit store on Postgres', () => {
     /** A message of its own partner in `status`, last changed `days` ago, with an operation, an attempt and a webhook key. */
     const aged = async (status: 'delivered' | 'rejected' | 'failed' | 'delivering', days: number) => {
       const partnerId = partner();
-      const [result] = await messages.recordMany([{ message: { partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' }, idempotencyKey: `key-${partnerId}` }]);
-      if (result instanceof Error) { throw result; }
+      const [result] = await messages.recordMany([
+        {
+          message: { partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' },
+          idempotencyKey: `key-${partnerId}`,
+        },
+      ]);
+      if (result instanceof Error) {
+        throw result;
+      }
       const { id } = result;
       const [op] = await operations.addMany(id, [upsert(`PO-${partnerId}`)]);
-      await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 3, httpStatus: 200, outcome: 'success' });
-      await dataSource.query(`UPDATE message SET status = $2, updated_at = now() - make_interval(days => $3) WHERE id = $1`, [id, status, days]);
+      await operations.recordAttempt(op.id, {
+        startedAt: new Date(),
+        durationMs: 3,
+        httpStatus: 200,
+        outcome: 'success',
+      });
+      await dataSource.query(
+        `UPDATE message SET status = $2, updated_at = now() - make_interval(days => $3) WHERE id = $1`,
+        [id, status, days],
+      );
       return { id, partnerId, operationId: op.id };
     };
-    const exists = async (table: string, column: string, id: string) => (await dataSource.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [id])).length > 0;
+    const exists = async (table: string, column: string, id: string) =>
+      (await dataSource.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [id])).length > 0;
 
     it('deletes settled messages past their retention with everything hanging off them, and nothing else', async () => {
       const oldDelivered = await aged('delivered', 100);
@@ -644,7 +782,13 @@ describe('audit store on Postgres', () => {
       const failedWithinYear = await aged('failed', 100);
       const failedOverYear = await aged('failed', 400);
       const inFlight = await aged('delivering', 400);
-      const replay = await messages.record({ partnerId: oldDelivered.partnerId, channel: 'replay', rawPayload: '{}', contentType: 'application/json', replayOf: oldDelivered.id });
+      const replay = await messages.record({
+        partnerId: oldDelivered.partnerId,
+        channel: 'replay',
+        rawPayload: '{}',
+        contentType: 'application/json',
+        replayOf: oldDelivered.id,
+      });
       const interchanges = new InterchangeRepository(dataSource);
       await interchanges.claim(oldDelivered.partnerId, ['SENDER:000000001'], oldDelivered.id, 30);
 
@@ -658,21 +802,41 @@ describe('audit store on Postgres', () => {
         expect(await exists('attempt', 'operation_id', gone.operationId)).toBe(false);
         expect(await exists('message_event', 'message_id', gone.id)).toBe(false);
         // Its idempotency key went with it: the same key is a new message now.
-        const [again] = await messages.recordMany([{ message: { partnerId: gone.partnerId, channel: 'webhook', rawPayload: '{}', contentType: 'application/json' }, idempotencyKey: `key-${gone.partnerId}` }]);
+        const [again] = await messages.recordMany([
+          {
+            message: {
+              partnerId: gone.partnerId,
+              channel: 'webhook',
+              rawPayload: '{}',
+              contentType: 'application/json',
+            },
+            idempotencyKey: `key-${gone.partnerId}`,
+          },
+        ]);
         expect(again).toMatchObject({ existing: false });
       }
-      for (const kept of [recentDelivered, failedWithinYear, inFlight]) { expect(await messages.findById(kept.id)).not.toBeNull(); }
+      for (const kept of [recentDelivered, failedWithinYear, inFlight]) {
+        expect(await messages.findById(kept.id)).not.toBeNull();
+      }
       // A replay outlives its original (the link becomes null); duplicate detection outlives both.
       expect((await messages.findById(replay.id))?.replayOf).toBeNull();
-      expect(await interchanges.claim(oldDelivered.partnerId, ['SENDER:000000001'], randomUUID(), 30)).toEqual(new Set(['SENDER:000000001']));
+      expect(await interchanges.claim(oldDelivered.partnerId, ['SENDER:000000001'], randomUUID(), 30)).toEqual(
+        new Set(['SENDER:000000001']),
+      );
     });
 
     it('keeps everything when retention is 0, and forgets interchange receipts only past any duplicate window', async () => {
       const old = await aged('delivered', 5000);
       const interchanges = new InterchangeRepository(dataSource);
       await interchanges.claim(old.partnerId, ['SENDER:000000002'], old.id, 30);
-      await dataSource.query(`UPDATE interchange_receipt SET received_at = now() - interval '3651 days' WHERE message_id = $1`, [old.id]);
-      const report = await new PurgeExpired(messages, interchanges, { retentionDays: 0, failedRetentionDays: 0 }).execute(new Date(Date.now() + DAY));
+      await dataSource.query(
+        `UPDATE interchange_receipt SET received_at = now() - interval '3651 days' WHERE message_id = $1`,
+        [old.id],
+      );
+      const report = await new PurgeExpired(messages, interchanges, {
+        retentionDays: 0,
+        failedRetentionDays: 0,
+      }).execute(new Date(Date.now() + DAY));
       expect(await messages.findById(old.id)).not.toBeNull();
       expect(report.receipts).toBeGreaterThanOrEqual(1);
       expect(await exists('interchange_receipt', 'message_id', old.id)).toBe(false);
@@ -681,7 +845,10 @@ describe('audit store on Postgres', () => {
 
   describe('InterchangeRepository.claim (duplicate interchanges)', () => {
     const age = (messageId: string, days: number) =>
-      dataSource.query(`UPDATE interchange_receipt SET received_at = now() - make_interval(days => $2) WHERE message_id = $1`, [messageId, days]);
+      dataSource.query(
+        `UPDATE interchange_receipt SET received_at = now() - make_interval(days => $2) WHERE message_id = $1`,
+        [messageId, days],
+      );
 
     it('calls a key another message of the partner claimed within the window a duplicate, and not once the window has passed', async () => {
       const partnerId = partner();
@@ -691,22 +858,30 @@ describe('audit store on Postgres', () => {
       // A retried translation of the same message claims its own key again: not a duplicate.
       expect(await interchanges.claim(partnerId, ['KETTLE/000000901'], first.id, 30)).toEqual(new Set());
       // Another partner may use the same sender and ISA13.
-      expect(await interchanges.claim(partner(), ['KETTLE/000000901'], (await record(partnerId)).id, 30)).toEqual(new Set());
+      expect(await interchanges.claim(partner(), ['KETTLE/000000901'], (await record(partnerId)).id, 30)).toEqual(
+        new Set(),
+      );
 
       await age(first.id, 29);
-      expect(await interchanges.claim(partnerId, ['KETTLE/000000901'], (await record(partnerId)).id, 30)).toEqual(new Set(['KETTLE/000000901']));
+      expect(await interchanges.claim(partnerId, ['KETTLE/000000901'], (await record(partnerId)).id, 30)).toEqual(
+        new Set(['KETTLE/000000901']),
+      );
 
       // Only receipts inside the window count: 31 days ago is outside a 30-day window, inside a 60-day one.
       const partnerB = partner();
       const old = await record(partnerB);
       await interchanges.claim(partnerB, ['KETTLE/000000902'], old.id, 30);
       await age(old.id, 31);
-      expect(await interchanges.claim(partnerB, ['KETTLE/000000902'], (await record(partnerB)).id, 30)).toEqual(new Set());
+      expect(await interchanges.claim(partnerB, ['KETTLE/000000902'], (await record(partnerB)).id, 30)).toEqual(
+        new Set(),
+      );
       const partnerC = partner();
       const older = await record(partnerC);
       await interchanges.claim(partnerC, ['KETTLE/000000903'], older.id, 60);
       await age(older.id, 31);
-      expect(await interchanges.claim(partnerC, ['KETTLE/000000903'], (await record(partnerC)).id, 60)).toEqual(new Set(['KETTLE/000000903']));
+      expect(await interchanges.claim(partnerC, ['KETTLE/000000903'], (await record(partnerC)).id, 60)).toEqual(
+        new Set(['KETTLE/000000903']),
+      );
     });
 
     it('names only the keys seen before when a message carries new and seen interchanges', async () => {
@@ -715,9 +890,13 @@ describe('audit store on Postgres', () => {
       const first = await record(partnerId);
       await interchanges.claim(partnerId, ['KETTLE/000000911', 'KETTLE/000000912'], first.id, 30);
       const second = await record(partnerId);
-      expect(await interchanges.claim(partnerId, ['KETTLE/000000912', 'KETTLE/000000913'], second.id, 30)).toEqual(new Set(['KETTLE/000000912']));
+      expect(await interchanges.claim(partnerId, ['KETTLE/000000912', 'KETTLE/000000913'], second.id, 30)).toEqual(
+        new Set(['KETTLE/000000912']),
+      );
       // The new key is claimed by the second message now.
-      expect(await interchanges.claim(partnerId, ['KETTLE/000000913'], (await record(partnerId)).id, 30)).toEqual(new Set(['KETTLE/000000913']));
+      expect(await interchanges.claim(partnerId, ['KETTLE/000000913'], (await record(partnerId)).id, 30)).toEqual(
+        new Set(['KETTLE/000000913']),
+      );
     });
   });
 

@@ -8,13 +8,23 @@ import { Spine, startSpine } from './support/spine';
  */
 describe('batch submits whose outcome is unknown', () => {
   let spine: Spine;
-  beforeAll(async () => (spine = await startSpine({ 'platform.timeoutMs': 1000, 'delivery.retryHorizonMs': 120_000 })), 60_000);
+  beforeAll(
+    async () => (spine = await startSpine({ 'platform.timeoutMs': 1000, 'delivery.retryHorizonMs': 120_000 })),
+    60_000,
+  );
   afterAll(() => spine?.close());
 
   it('finds the job a timed-out submit made instead of making a second one', async () => {
     await spine.sandbox.reset();
     // The first submit makes its job, but is answered after 1.8 s: past the client's ~1 s timeout.
-    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'POST', path: '/api/v2/organisations/*/document-jobs', status: 0, answerLatencyMs: 1800, count: 1 }] } });
+    await spine.sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: {
+        rules: [
+          { method: 'POST', path: '/api/v2/organisations/*/document-jobs', status: 0, answerLatencyMs: 1800, count: 1 },
+        ],
+      },
+    });
     const operations = Array.from({ length: 150 }, (_, i) => ({
       kind: 'document.upsert',
       organisationId: DEMO.mainDc,

@@ -22,9 +22,14 @@ interface CliRun {
 /** Runs the built `dockbridge` binary as a child process (asynchronously: the gateway answers from this process). */
 function dockbridge(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -56,14 +61,23 @@ describe('dockbridge CLI against a real gateway', () => {
 
   beforeAll(async () => {
     // The binary under test is the swc build of apps/cli/src, exactly what `npm run build` emits there.
-    execFileSync(join(ROOT, 'node_modules/.bin/swc'), ['apps/cli/src', '--out-dir', 'dist', '--config-file', '.swcrc', '-q'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(
+      join(ROOT, 'node_modules/.bin/swc'),
+      ['apps/cli/src', '--out-dir', 'dist', '--config-file', '.swcrc', '-q'],
+      { cwd: ROOT, stdio: 'pipe' },
+    );
     spine = await startSpine();
     env = { DOCKBRIDGE_URL: spine.url, DOCKBRIDGE_ADMIN_TOKEN: ADMIN_TOKEN };
 
     // One message delivered, then one failed for good by an injected permanent 400.
-    deliveredId = (await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert('CLI-OK-1')] } })).json()).messageId;
+    deliveredId = (
+      await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert('CLI-OK-1')] } })).json()
+    ).messageId;
     expect(await spine.waitForStatus(deliveredId, FINAL)).toBe('delivered');
-    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 400 }] } });
+    await spine.sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 400 }] },
+    });
     failedBody = JSON.stringify({ operations: [upsert('CLI-1')] });
     failedId = (await (await spine.call('POST', '/v1/messages', { body: failedBody })).json()).messageId;
     expect(await spine.waitForStatus(failedId, FINAL)).toBe('failed');
@@ -76,7 +90,9 @@ describe('dockbridge CLI against a real gateway', () => {
     expect(table).toMatchObject({ code: 0, stderr: '' });
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID +RECEIVED +PARTNER +CHANNEL +STATUS +REASON$/);
-    expect(lines[1]).toMatch(new RegExp(`^${failedId}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ  test-wms  api +failed`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^${failedId}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ  test-wms  api +failed`),
+    );
     expect(table.stdout).not.toContain(deliveredId);
     expect(lines.at(-1)).toBe('1 message');
 
@@ -84,7 +100,10 @@ describe('dockbridge CLI against a real gateway', () => {
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).items.map((m: { id: string }) => m.id)).toEqual([failedId]);
 
-    const both = await dockbridge(['messages', 'list', '--status', 'delivered,failed', '--document', 'CLI-OK-1', '--json'], env);
+    const both = await dockbridge(
+      ['messages', 'list', '--status', 'delivered,failed', '--document', 'CLI-OK-1', '--json'],
+      env,
+    );
     expect(JSON.parse(both.stdout).items.map((m: { id: string }) => m.id)).toEqual([deliveredId]);
   });
 
@@ -104,10 +123,16 @@ describe('dockbridge CLI against a real gateway', () => {
 
   it('counts a bulk replay as a dry run, then replays the message after the fault is cleared and it is delivered', async () => {
     const dry = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms'], env);
-    expect(dry).toMatchObject({ code: 0, stdout: 'Dry run: 1 message matches; nothing was replayed.\nAdd --no-dry-run to replay them.\n' });
+    expect(dry).toMatchObject({
+      code: 0,
+      stdout: 'Dry run: 1 message matches; nothing was replayed.\nAdd --no-dry-run to replay them.\n',
+    });
     expect(await spine.messages.countBy({ partnerId: 'test-wms' })).toBe(2); // nothing recorded by the dry run
 
-    const replay = await dockbridge(['messages', 'replay', failedId, '--failed-only', '--reason', 'sandbox fault cleared', '--operator', 'cli-test'], env);
+    const replay = await dockbridge(
+      ['messages', 'replay', failedId, '--failed-only', '--reason', 'sandbox fault cleared', '--operator', 'cli-test'],
+      env,
+    );
     expect(replay.code).toBe(0);
     const replayId = /as new message (\S+) /.exec(replay.stdout)?.[1];
     expect(replayId).toBeDefined();
@@ -116,12 +141,20 @@ describe('dockbridge CLI against a real gateway', () => {
 
     const shown = await dockbridge(['messages', 'show', replayId!, '--json'], env);
     const detail = JSON.parse(shown.stdout);
-    expect(detail.message).toMatchObject({ status: 'delivered', channel: 'replay', replayOf: failedId, metadata: { replay: { mode: 'failed-only', by: 'operator:cli-test', reason: 'sandbox fault cleared' } } });
+    expect(detail.message).toMatchObject({
+      status: 'delivered',
+      channel: 'replay',
+      replayOf: failedId,
+      metadata: { replay: { mode: 'failed-only', by: 'operator:cli-test', reason: 'sandbox fault cleared' } },
+    });
     expect((await spine.messages.findById(failedId))?.status).toBe('failed'); // the original is never rewritten
 
     // Replayed successfully already: bulk replay skips it, saying why, unless told to include it. A real
     // bulk replay is a run on the gateway: the CLI waits for it, showing its progress, and prints the result.
-    const skipping = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run'], env);
+    const skipping = await dockbridge(
+      ['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run'],
+      env,
+    );
     expect(skipping.code).toBe(0);
     const runId = /^Bulk replay run (\S+): completed/.exec(skipping.stdout)?.[1];
     expect(runId).toBeDefined();
@@ -129,20 +162,49 @@ describe('dockbridge CLI against a real gateway', () => {
     expect(skipping.stdout).toMatch(new RegExp(`Skipped:\n  ${failedId}: already replayed: replay \\S+ was delivered`));
     // Not a terminal: a plain line per change of progress on stderr, ending with the finished run's.
     expect(skipping.stderr).toContain(`Waiting for bulk replay run ${runId}`);
-    expect(skipping.stderr.trimEnd().split('\n').at(-1)).toMatch(/^completed +\[#{30}\] 1\/1 \(100%\) {2}replayed 0, skipped 1$/);
+    expect(skipping.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /^completed +\[#{30}\] 1\/1 \(100%\) {2}replayed 0, skipped 1$/,
+    );
 
-    const bulk = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--include-replayed', '--no-dry-run', '--json'], env);
+    const bulk = await dockbridge(
+      [
+        'messages',
+        'replay',
+        '--status',
+        'failed',
+        '--partner',
+        'test-wms',
+        '--include-replayed',
+        '--no-dry-run',
+        '--json',
+      ],
+      env,
+    );
     expect(bulk.code).toBe(0);
     const result = JSON.parse(bulk.stdout);
-    expect(result).toMatchObject({ status: 'completed', total: 1, done: 1, replayed: 1, skipped: 0, skips: [], limit: 10_000, limitReached: false });
+    expect(result).toMatchObject({
+      status: 'completed',
+      total: 1,
+      done: 1,
+      replayed: 1,
+      skipped: 0,
+      skips: [],
+      limit: 10_000,
+      limitReached: false,
+    });
     const replays = await spine.messages.replaysOf(failedId);
     expect(replays).toHaveLength(2);
     expect(await spine.waitForStatus(replays[1].id, FINAL)).toBe('delivered');
 
     // --detach: the run's id at once; `replays show` reads the run, `--wait` waits for it.
-    const detached = await dockbridge(['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run', '--detach'], env);
+    const detached = await dockbridge(
+      ['messages', 'replay', '--status', 'failed', '--partner', 'test-wms', '--no-dry-run', '--detach'],
+      env,
+    );
     expect(detached.code).toBe(0);
-    const detachedId = /^Bulk replay run (\S+) queued\.\nFollow it: dockbridge replays show \1 --wait\n$/.exec(detached.stdout)?.[1];
+    const detachedId = /^Bulk replay run (\S+) queued\.\nFollow it: dockbridge replays show \1 --wait\n$/.exec(
+      detached.stdout,
+    )?.[1];
     expect(detachedId).toBeDefined();
     const waited = await dockbridge(['replays', 'show', detachedId!, '--wait'], env);
     expect(waited).toMatchObject({ code: 0 });
@@ -155,22 +217,40 @@ describe('dockbridge CLI against a real gateway', () => {
 
   it('previews an EDI file with a partner API key: documents and diagnostics, nothing recorded', async () => {
     const partners = spine.app.get(PartnerRepository);
-    await partners.upsert({ id: 'kettle-cli', name: 'Kettle (CLI)', locationOrganisationId: DEMO.mainDc, settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } } }, 'api');
+    await partners.upsert(
+      {
+        id: 'kettle-cli',
+        name: 'Kettle (CLI)',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } },
+      },
+      'api',
+    );
     const { key } = await partners.issueApiKey('kettle-cli', { label: 'cli test' });
     const before = await spine.messages.countBy({});
 
-    const good = await dockbridge(['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-856.edi'), '--api-key', key], { DOCKBRIDGE_URL: spine.url });
+    const good = await dockbridge(['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-856.edi'), '--api-key', key], {
+      DOCKBRIDGE_URL: spine.url,
+    });
     expect(good.code).toBe(0);
-    expect(good.stdout).toMatch(/Documents \(2\)\n {2}document\.upsert PO-7001 at \S+\n {2}document\.upsert ASN-7001 at \S+/);
+    expect(good.stdout).toMatch(
+      /Documents \(2\)\n {2}document\.upsert PO-7001 at \S+\n {2}document\.upsert ASN-7001 at \S+/,
+    );
     expect(good.stdout).toMatch(/Acknowledgments: 997 for/);
 
-    const bad = await dockbridge(['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-bad-quantity.edi'), '--api-key', key], { DOCKBRIDGE_URL: spine.url });
+    const bad = await dockbridge(
+      ['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-bad-quantity.edi'), '--api-key', key],
+      { DOCKBRIDGE_URL: spine.url },
+    );
     expect(bad.code).toBe(0);
     expect(bad.stdout).toMatch(/850 control \S+ document PO-7001: rejected\n {6}error PO1 \(segment \d+\) element 2: /);
     expect(bad.stdout).toContain('Documents (0)');
     expect(await spine.messages.countBy({})).toBe(before);
 
-    const wrongKey = await dockbridge(['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-856.edi'), '--api-key', 'dbk_not-a-real-key-000'], { DOCKBRIDGE_URL: spine.url });
+    const wrongKey = await dockbridge(
+      ['edi', 'preview', join(EDI_FIXTURES, 'kettle-850-856.edi'), '--api-key', 'dbk_not-a-real-key-000'],
+      { DOCKBRIDGE_URL: spine.url },
+    );
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toContain('(HTTP 401)');
     expect(wrongKey.stderr).toContain('check DOCKBRIDGE_API_KEY or --api-key');
@@ -179,13 +259,28 @@ describe('dockbridge CLI against a real gateway', () => {
 
   it('sends an EDI file under its name, finds it by name or ISA13, and shows its 997', async () => {
     const partners = spine.app.get(PartnerRepository);
-    await partners.upsert({ id: 'kettle-cli', name: 'Kettle (CLI)', locationOrganisationId: DEMO.mainDc, settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } } }, 'api');
+    await partners.upsert(
+      {
+        id: 'kettle-cli',
+        name: 'Kettle (CLI)',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } },
+      },
+      'api',
+    );
     const { key } = await partners.issueApiKey('kettle-cli', { label: 'cli send test' });
     const dir = mkdtempSync(join(tmpdir(), 'dockbridge-cli-'));
     try {
       const file = join(dir, 'kettle 0931.edi');
-      writeFileSync(file, readFileSync(join(EDI_FIXTURES, 'kettle-850-856.edi'), 'utf8').replaceAll('000000101', '000000931').replaceAll('000000102', '000000932'));
-      const sent = await dockbridge(['send', file, '--wait', '--api-key', key, '--json'], { DOCKBRIDGE_URL: spine.url });
+      writeFileSync(
+        file,
+        readFileSync(join(EDI_FIXTURES, 'kettle-850-856.edi'), 'utf8')
+          .replaceAll('000000101', '000000931')
+          .replaceAll('000000102', '000000932'),
+      );
+      const sent = await dockbridge(['send', file, '--wait', '--api-key', key, '--json'], {
+        DOCKBRIDGE_URL: spine.url,
+      });
       expect(sent.code).toBe(0);
       const { messageId: id, status } = JSON.parse(sent.stdout);
       expect(status).toBe('delivered');
@@ -196,7 +291,9 @@ describe('dockbridge CLI against a real gateway', () => {
       const byInterchange = await dockbridge(['messages', 'list', '--interchange', '932'], env);
       expect(byInterchange.stdout).toMatch(new RegExp(`^${id} .* kettle-cli +http-edi +delivered`, 'm'));
       const shown = await dockbridge(['messages', 'show', id], env);
-      expect(shown.stdout).toMatch(/Files \(2\)\n {2}FILE +KIND +SIZE +WRITTEN +STATE\n {2}outbound\/997_000000931_\S+ +997 +\d+ bytes .* not fetched yet\n/);
+      expect(shown.stdout).toMatch(
+        /Files \(2\)\n {2}FILE +KIND +SIZE +WRITTEN +STATE\n {2}outbound\/997_000000931_\S+ +997 +\d+ bytes .* not fetched yet\n/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -205,7 +302,11 @@ describe('dockbridge CLI against a real gateway', () => {
   it("exits 1 with the gateway's reason for an unknown message", async () => {
     const unknown = randomUUID();
     const shown = await dockbridge(['messages', 'show', unknown], env);
-    expect(shown).toMatchObject({ code: 1, stdout: '', stderr: `error: NotFound (HTTP 404)\n  message ${unknown} does not exist\n` });
+    expect(shown).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: NotFound (HTTP 404)\n  message ${unknown} does not exist\n`,
+    });
     const replay = await dockbridge(['messages', 'replay', unknown], env);
     expect(replay.code).toBe(1);
     expect(replay.stderr).toContain(`message ${unknown} does not exist`);
@@ -218,11 +319,16 @@ describe('dockbridge CLI against a real gateway', () => {
     const wrong = 'wrong-admin-token-4242';
     const run = await dockbridge(['messages', 'list', '--token', wrong, '--verbose'], { DOCKBRIDGE_URL: spine.url });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('error: Unauthorized (HTTP 401)\n  missing or invalid admin token\n(check DOCKBRIDGE_ADMIN_TOKEN or --token)');
+    expect(run.stderr).toContain(
+      'error: Unauthorized (HTTP 401)\n  missing or invalid admin token\n(check DOCKBRIDGE_ADMIN_TOKEN or --token)',
+    );
     expect(run.stderr).toContain(`> GET ${spine.url}/v1/admin/messages -> 401`);
     expect(run.stderr + run.stdout).not.toContain(wrong);
 
-    const fromEnv = await dockbridge(['messages', 'list', '-v'], { DOCKBRIDGE_URL: spine.url, DOCKBRIDGE_ADMIN_TOKEN: wrong });
+    const fromEnv = await dockbridge(['messages', 'list', '-v'], {
+      DOCKBRIDGE_URL: spine.url,
+      DOCKBRIDGE_ADMIN_TOKEN: wrong,
+    });
     expect(fromEnv.code).toBe(1);
     expect(fromEnv.stderr + fromEnv.stdout).not.toContain(wrong);
   });
@@ -253,11 +359,16 @@ describe('dockbridge CLI against a real gateway', () => {
     try {
       const file = join(dir, 'po.json');
       writeFileSync(file, JSON.stringify({ operations: [upsert('CLI-SEND-1')] }));
-      const sent = await dockbridge(['send', file, '--wait'], { DOCKBRIDGE_URL: spine.url, DOCKBRIDGE_API_KEY: spine.partnerKey });
+      const sent = await dockbridge(['send', file, '--wait'], {
+        DOCKBRIDGE_URL: spine.url,
+        DOCKBRIDGE_API_KEY: spine.partnerKey,
+      });
       expect(sent).toMatchObject({ code: 0, stderr: '' });
       expect(sent.stdout).toMatch(/^Message \S+: delivered\n {2}#1 document\.upsert CLI-SEND-1: delivered\n$/);
       expect(sent.stdout).not.toContain(spine.partnerKey);
-      expect((await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/CLI-SEND-1`)).status).toBe(200);
+      expect(
+        (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/CLI-SEND-1`)).status,
+      ).toBe(200);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

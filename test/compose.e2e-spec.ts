@@ -12,7 +12,9 @@ import { ENV_KEYS } from '@dockbridge/config';
 const ROOT = join(__dirname, '..');
 const probe = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
 const available = !probe.error && probe.status === 0;
-if (!available) { console.warn('test/compose.e2e-spec.ts SKIPPED: docker-compose is not installed (apt-get install -y docker-compose)'); }
+if (!available) {
+  console.warn('test/compose.e2e-spec.ts SKIPPED: docker-compose is not installed (apt-get install -y docker-compose)');
+}
 
 interface Service {
   image?: string;
@@ -70,19 +72,37 @@ const DOCKBRIDGE = ['sandbox', 'migrate', 'gateway', 'worker'];
 
   it('has a healthcheck on every long-running service', () => {
     for (const [name, service] of Object.entries(services)) {
-      if (ONE_SHOT.includes(name)) { continue; }
-      expect({ name, healthcheck: service.healthcheck?.test && !service.healthcheck.disable }).toEqual({ name, healthcheck: true });
+      if (ONE_SHOT.includes(name)) {
+        continue;
+      }
+      expect({ name, healthcheck: service.healthcheck?.test && !service.healthcheck.disable }).toEqual({
+        name,
+        healthcheck: true,
+      });
     }
-    expect(services.gateway.healthcheck?.test).toEqual(expect.arrayContaining([expect.stringContaining(`http://127.0.0.1:${services.gateway.environment?.GATEWAY_PORT}/health`)]));
+    expect(services.gateway.healthcheck?.test).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`http://127.0.0.1:${services.gateway.environment?.GATEWAY_PORT}/health`),
+      ]),
+    );
     // The worker's own /health, which fails while it cannot use its queues (not just "the process exists").
-    expect(services.worker.healthcheck?.test).toEqual(expect.arrayContaining([expect.stringContaining(`http://127.0.0.1:${services.worker.environment?.WORKER_HEALTH_PORT}/health`)]));
+    expect(services.worker.healthcheck?.test).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`http://127.0.0.1:${services.worker.environment?.WORKER_HEALTH_PORT}/health`),
+      ]),
+    );
   });
 
   it('publishes HTTP and SFTP, listening on every interface, with a host key kept in a volume', () => {
     const gateway = services.gateway;
     const env = gateway.environment ?? {};
     const published = (gateway.ports ?? []).map((p) => [Number(p.published), p.target]);
-    expect(published).toEqual(expect.arrayContaining([[3000, Number(env.GATEWAY_PORT)], [2222, Number(env.SFTP_PORT)]]));
+    expect(published).toEqual(
+      expect.arrayContaining([
+        [3000, Number(env.GATEWAY_PORT)],
+        [2222, Number(env.SFTP_PORT)],
+      ]),
+    );
     expect(env.GATEWAY_HOST).toBe('0.0.0.0');
     expect(env.SFTP_HOST).toBe('0.0.0.0');
     const keyDir = env.SFTP_HOST_KEY_PATH.replace(/\/[^/]+$/, '');

@@ -1,8 +1,22 @@
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
-import { PartnerFileRepository, PartnerRepository, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
-import { acknowledgeGroup, build997, buildTA1, parseX12, readX12, ta1NoteCode, type Problem, type X12Event } from '@dockbridge/x12';
+import {
+  PartnerFileRepository,
+  PartnerRepository,
+  sshFingerprint,
+  SftpCredentialRepository,
+} from '@dockbridge/partners';
+import {
+  acknowledgeGroup,
+  build997,
+  buildTA1,
+  parseX12,
+  readX12,
+  ta1NoteCode,
+  type Problem,
+  type X12Event,
+} from '@dockbridge/x12';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
@@ -38,7 +52,12 @@ interface Expectation {
   acks: { '997'?: { files: number; holds: RegExp[] }; TA1?: { files: number; holds: RegExp[] } };
 }
 
-const po = { type: { name: 'PurchaseOrder' }, occupant: { id: DEMO.mainDc }, offsite: { id: DEMO.kettleFoods }, carrier: { id: DEMO.fastFreight } };
+const po = {
+  type: { name: 'PurchaseOrder' },
+  occupant: { id: DEMO.mainDc },
+  offsite: { id: DEMO.kettleFoods },
+  carrier: { id: DEMO.fastFreight },
+};
 const qty = (...quantities: number[]) => quantities.map((quantity) => expect.objectContaining({ quantity }));
 const ack = (...lines: string[]) => lines.map((l) => new RegExp(`^${l.replace(/\*/g, '\\*')}~$`, 'm'));
 
@@ -48,9 +67,14 @@ const EXPECTED: Record<string, Expectation> = {
     read: { sets: [[['850']], [['850']]] },
     status: 'partially_failed',
     delivered: 1,
-    failed: [/^interchange 000000801: interchange 000000801 from KETTLE appears twice in this file; the second copy is not delivered$/],
+    failed: [
+      /^interchange 000000801: interchange 000000801 from KETTLE appears twice in this file; the second copy is not delivered$/,
+    ],
     documents: { 'PO-8011': { ...po, loads: qty(12) } },
-    acks: { '997': { files: 1, holds: ack('AK5*A', 'AK9*A*1*1*1') }, TA1: { files: 1, holds: ack('TA1*000000801*261120*0830*R*025') } },
+    acks: {
+      '997': { files: 1, holds: ack('AK5*A', 'AK9*A*1*1*1') },
+      TA1: { files: 1, holds: ack('TA1*000000801*261120*0830*R*025') },
+    },
   },
   // ST02 0001 twice in one group: the second set is rejected (AK5 R 23), the first delivered.
   'duplicate-st02.edi': {
@@ -67,7 +91,15 @@ const EXPECTED: Record<string, Expectation> = {
     read: { sets: [[['850']]] },
     status: 'delivered',
     delivered: 1,
-    documents: { 'PO-8031': { ...po, loads: [expect.objectContaining({ name: 'Kettle chips 24x', quantity: 7, loadTag: 'SKU-100' }), expect.objectContaining({ name: 'Sea salt 12x', quantity: 8, loadTag: 'SKU-200' })] } },
+    documents: {
+      'PO-8031': {
+        ...po,
+        loads: [
+          expect.objectContaining({ name: 'Kettle chips 24x', quantity: 7, loadTag: 'SKU-100' }),
+          expect.objectContaining({ name: 'Sea salt 12x', quantity: 8, loadTag: 'SKU-200' }),
+        ],
+      },
+    },
     acks: { '997': { files: 1, holds: ack('AK1*PO*803', 'AK5*A', 'AK9*A*1*1*1') } },
   },
   // `|` element separator, two sets in one group, one single line.
@@ -92,7 +124,14 @@ const EXPECTED: Record<string, Expectation> = {
     status: 'delivered',
     delivered: 1,
     recorded: /operation 1 \(document ASN-8061\) is superseded by operation 2 of the same message/,
-    documents: { 'ASN-8061': { type: { name: 'AdvanceShipNotice' }, occupant: { id: DEMO.mainDc }, carrier: { id: DEMO.blueLine }, loads: qty(14) } },
+    documents: {
+      'ASN-8061': {
+        type: { name: 'AdvanceShipNotice' },
+        occupant: { id: DEMO.mainDc },
+        carrier: { id: DEMO.blueLine },
+        loads: qty(14),
+      },
+    },
     acks: { '997': { files: 1, holds: ack('AK1*SH*806', 'AK2*856*0001', 'AK2*856*0002', 'AK9*A*2*2*2') } },
   },
   // PO106 without PO107 (P0607): accepted with errors, delivered, the 997 names PO1 (set position 8) and element 7.
@@ -149,7 +188,9 @@ const EXPECTED: Record<string, Expectation> = {
   },
 };
 
-const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.edi')).sort();
+const files = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.edi'))
+  .sort();
 const ackOptions = { senderId: 'DOCKBRIDGE', controlNumber: 1, date: new Date('2026-01-02T03:04:00Z') };
 
 describe('the X12 paths of test/fixtures/edi-paths: read, then over SFTP to the platform and back', () => {
@@ -164,16 +205,22 @@ describe('the X12 paths of test/fixtures/edi-paths: read, then over SFTP to the 
       const doc = parseX12(text);
       expect(doc.interchanges.map((i) => i.groups.map((g) => g.summaries.map((s) => s.id)))).toEqual(read.sets);
       expect(doc.problems.map((p) => p.code)).toEqual(read.problems ?? []);
-      for (const p of doc.problems) { expect(p.line).toBeGreaterThan(0); }
+      for (const p of doc.problems) {
+        expect(p.line).toBeGreaterThan(0);
+      }
       expect(ta1NoteCode(doc.interchanges[0])).toBe(read.ta1);
-      if (read.ak5) { expect(acknowledgeGroup(doc.interchanges[0].groups[0]).sets.map((s) => s.status)).toEqual(read.ak5); }
+      if (read.ak5) {
+        expect(acknowledgeGroup(doc.interchanges[0].groups[0]).sets.map((s) => s.status)).toEqual(read.ak5);
+      }
       for (const interchange of doc.interchanges) {
         expect(parseX12(build997(interchange, ackOptions)).problems).toEqual([]);
         expect(parseX12(buildTA1(interchange, undefined, ackOptions)).problems).toEqual([]);
       }
       // Streamed in small chunks, the same sets (as plain data: streamed segments point into other texts).
       const streamed: X12Event[] = [];
-      for await (const e of readX12(createReadStream(path.join(FIXTURES, file), { highWaterMark: 64 }))) { streamed.push(e); }
+      for await (const e of readX12(createReadStream(path.join(FIXTURES, file), { highWaterMark: 64 }))) {
+        streamed.push(e);
+      }
       const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
       const sets = streamed.flatMap((e) => (e.type === 'transactionSet' ? [e.transactionSet] : []));
       expect(plain(sets)).toEqual(plain(doc.interchanges.flatMap((i) => i.groups.flatMap((g) => g.transactionSets))));
@@ -181,7 +228,10 @@ describe('the X12 paths of test/fixtures/edi-paths: read, then over SFTP to the 
 
     it('wrapped-80-columns reads as the same segments as its unwrapped text', () => {
       const text = readFileSync(path.join(FIXTURES, 'wrapped-80-columns.edi'), 'utf8');
-      const rows = (t: string) => parseX12(t).interchanges[0].groups[0].transactionSets.flatMap((s) => s.segments.map((g) => [g.tag, ...g.elements]));
+      const rows = (t: string) =>
+        parseX12(t).interchanges[0].groups[0].transactionSets.flatMap((s) =>
+          s.segments.map((g) => [g.tag, ...g.elements]),
+        );
       expect(rows(text)).toEqual(rows(text.replace(/\n/g, '')));
       expect(JSON.stringify(rows(text))).toContain('Kettle chips 24x');
     });
@@ -195,14 +245,25 @@ describe('the X12 paths of test/fixtures/edi-paths: read, then over SFTP to the 
     beforeAll(async () => {
       spine = await startSpine();
       await spine.app.get(PartnerRepository).upsert(
-        { id: PARTNER, name: 'EDI paths', locationOrganisationId: DEMO.mainDc, settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } } },
+        {
+          id: PARTNER,
+          name: 'EDI paths',
+          locationOrganisationId: DEMO.mainDc,
+          settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } },
+        },
         'api',
       );
       await spine.app.get(SftpCredentialRepository).setPassword(PARTNER, USERNAME, PASSWORD);
       partnerFiles = spine.app.get(PartnerFileRepository);
       const server = spine.app.get(SftpServer);
       client = new SftpClient();
-      await client.connect({ host: '127.0.0.1', port: server.port!, username: USERNAME, password: PASSWORD, hostVerifier: (key: Buffer) => sshFingerprint(key) === server.hostKeyFingerprint });
+      await client.connect({
+        host: '127.0.0.1',
+        port: server.port!,
+        username: USERNAME,
+        password: PASSWORD,
+        hostVerifier: (key: Buffer) => sshFingerprint(key) === server.hostKeyFingerprint,
+      });
     }, 60_000);
     afterAll(async () => {
       await client?.end().catch(() => undefined);
@@ -224,30 +285,55 @@ describe('the X12 paths of test/fixtures/edi-paths: read, then over SFTP to the 
       // What the partner fetches from /outbound over SFTP.
       const listing = (await client.list('/outbound')).map((f) => f.name);
       const acks: Record<string, string[]> = {};
-      for (const f of (await partnerFiles.list(PARTNER, 'outbound')).filter((f) => f.messageId === messageId).sort((x, y) => x.name.localeCompare(y.name, undefined, { numeric: true }))) {
+      for (const f of (await partnerFiles.list(PARTNER, 'outbound'))
+        .filter((f) => f.messageId === messageId)
+        .sort((x, y) => x.name.localeCompare(y.name, undefined, { numeric: true }))) {
         expect(listing).toContain(f.name);
         (acks[f.kind ?? '?'] ??= []).push(((await client.get(`/outbound/${f.name}`)) as Buffer).toString('utf8'));
       }
       const documents: Record<string, unknown> = {};
       for (const id of [...Object.keys(expected.documents ?? {}), ...(expected.absent ?? [])]) {
-        const response = await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${encodeURIComponent(id)}`);
+        const response = await spine.sandbox.call(
+          'GET',
+          `/api/v2/organisations/${DEMO.mainDc}/documents/${encodeURIComponent(id)}`,
+        );
         documents[id] = response.status === 200 ? await response.json() : `HTTP ${response.status}`;
       }
-      const recorded = [detail.message.statusReason, ...detail.operations.map((o) => o.lastError), ...detail.events.map((e) => e.reason)].filter(Boolean).join('\n');
+      const recorded = [
+        detail.message.statusReason,
+        ...detail.operations.map((o) => o.lastError),
+        ...detail.events.map((e) => e.reason),
+      ]
+        .filter(Boolean)
+        .join('\n');
 
       // One view of the outcome first, so a failure shows everything that happened to the file.
       expect({ file, status, delivered }).toEqual({ file, status: expected.status, delivered: expected.delivered });
       expect(failed).toEqual((expected.failed ?? []).map((r) => expect.stringMatching(r)));
-      if (expected.statusReason) { expect(detail.message.statusReason).toMatch(expected.statusReason); }
-      if (expected.recorded) { expect(recorded).toMatch(expected.recorded); }
-      if (!expected.failed && !expected.statusReason && !expected.recorded) { expect(recorded).toBe(''); }
-      expect(Object.fromEntries(Object.entries(acks).map(([k, v]) => [k, v.length]))).toEqual(Object.fromEntries(Object.entries(expected.acks).map(([k, v]) => [k, v.files])));
+      if (expected.statusReason) {
+        expect(detail.message.statusReason).toMatch(expected.statusReason);
+      }
+      if (expected.recorded) {
+        expect(recorded).toMatch(expected.recorded);
+      }
+      if (!expected.failed && !expected.statusReason && !expected.recorded) {
+        expect(recorded).toBe('');
+      }
+      expect(Object.fromEntries(Object.entries(acks).map(([k, v]) => [k, v.length]))).toEqual(
+        Object.fromEntries(Object.entries(expected.acks).map(([k, v]) => [k, v.files])),
+      );
       for (const [kind, want] of Object.entries(expected.acks)) {
         const text = acks[kind].join('\n');
-        for (const line of want.holds) { expect(text).toMatch(line); }
+        for (const line of want.holds) {
+          expect(text).toMatch(line);
+        }
       }
-      for (const id of expected.absent ?? []) { expect({ id, document: documents[id] }).toEqual({ id, document: 'HTTP 404' }); }
-      for (const [id, want] of Object.entries(expected.documents ?? {})) { expect({ id, document: documents[id] }).toMatchObject({ id, document: want }); }
+      for (const id of expected.absent ?? []) {
+        expect({ id, document: documents[id] }).toEqual({ id, document: 'HTTP 404' });
+      }
+      for (const [id, want] of Object.entries(expected.documents ?? {})) {
+        expect({ id, document: documents[id] }).toMatchObject({ id, document: want });
+      }
     });
   });
 });

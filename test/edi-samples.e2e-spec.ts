@@ -1,7 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
-import { PartnerFileRepository, PartnerRepository, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
+import {
+  PartnerFileRepository,
+  PartnerRepository,
+  sshFingerprint,
+  SftpCredentialRepository,
+} from '@dockbridge/partners';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
@@ -24,7 +29,10 @@ const present = existsSync(SAMPLES);
  * envelope is refused, so it never claims the key). Each file must be judged on its own, so the
  * second file of each pair goes to a second partner ("lane" b) with the same settings.
  */
-const LANES = { a: { partner: 'samples', username: 'samples' }, b: { partner: 'samples-b', username: 'samplesb' } } as const;
+const LANES = {
+  a: { partner: 'samples', username: 'samples' },
+  b: { partner: 'samples-b', username: 'samplesb' },
+} as const;
 type Lane = keyof typeof LANES;
 
 const FINAL = ['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate'];
@@ -70,7 +78,11 @@ const EXPECTED: Record<string, Expectation> = {
           { name: '400 pound anvil', quantity: 8, loadTag: 'ACM/8900-400' },
           { name: 'Detonator', quantity: 4, loadTag: 'ACM/1100-001' },
         ],
-        attributes: expect.objectContaining({ interchangeSender: 'AMERCHANT', interchangeControl: '000000057', transactionControl: '000000057' }),
+        attributes: expect.objectContaining({
+          interchangeSender: 'AMERCHANT',
+          interchangeControl: '000000057',
+          transactionControl: '000000057',
+        }),
       },
     },
     acks: { '997': { files: 1, holds: ack('AK1*OW*000000057*005010', 'AK2*850*000000057', 'AK5*A', 'AK9*A*1*1*1') } },
@@ -93,7 +105,11 @@ const EXPECTED: Record<string, Expectation> = {
           { name: 'ORANGE WIDGET', quantity: 696, loadTag: 'DX1875' },
         ],
         preferredDates: { begin: '2010-12-14T00:00:00Z', end: '2010-12-14T23:59:59Z' },
-        attributes: expect.objectContaining({ interchangeSender: '4405197800', interchangeControl: '000003438', department: '038' }),
+        attributes: expect.objectContaining({
+          interchangeSender: '4405197800',
+          interchangeControl: '000003438',
+          department: '038',
+        }),
       },
     },
     acks: { '997': { files: 1, holds: ack('AK1*PO*1421', 'AK2*850*000000010', 'AK5*A', 'AK9*A*1*1*1') } },
@@ -104,8 +120,16 @@ const EXPECTED: Record<string, Expectation> = {
     lane: 'b',
     status: 'partially_failed',
     delivered: 1,
-    failed: [/^interchange 000003438: interchange 000003438 from 4405197800 appears twice in this file; the second copy is not delivered$/],
-    documents: { '08292233294': { ...po, loads: qty(120, 220, 126, 76, 72, 696), attributes: expect.objectContaining({ interchangeSender: '4405197800' }) } },
+    failed: [
+      /^interchange 000003438: interchange 000003438 from 4405197800 appears twice in this file; the second copy is not delivered$/,
+    ],
+    documents: {
+      '08292233294': {
+        ...po,
+        loads: qty(120, 220, 126, 76, 72, 696),
+        attributes: expect.objectContaining({ interchangeSender: '4405197800' }),
+      },
+    },
     acks: {
       '997': { files: 1, holds: ack('AK2*850*000000010', 'AK5*A', 'AK9*A*1*1*1') },
       TA1: { files: 1, holds: ack('TA1*000003438*101127*1719*R*025') },
@@ -118,7 +142,10 @@ const EXPECTED: Record<string, Expectation> = {
     lane: 'a',
     status: 'partially_failed',
     delivered: 1,
-    failed: [/^850 000000001: ST02 "000000001" is used twice in this group/, /^850 000000001: ST02 "000000001" is used twice in this group/],
+    failed: [
+      /^850 000000001: ST02 "000000001" is used twice in this group/,
+      /^850 000000001: ST02 "000000001" is used twice in this group/,
+    ],
     documents: {
       '95018017': {
         ...po,
@@ -145,7 +172,12 @@ const EXPECTED: Record<string, Expectation> = {
           { name: 'HANDLESET ACTIVE HEIRLOOM BRUSHED NICKEL', quantity: 80, loadTag: 'MPTS112374-1C' },
         ],
       },
-      'PONUM-1234567': { ...po, occupant: acme('6678157'), loads: qty(12, 23, 32, 34, 20, 40, 34, 18), validDates: { begin: '1998-02-05T00:00:00Z' } },
+      'PONUM-1234567': {
+        ...po,
+        occupant: acme('6678157'),
+        loads: qty(12, 23, 32, 34, 20, 40, 34, 18),
+        validDates: { begin: '1998-02-05T00:00:00Z' },
+      },
     },
     acks: { '997': { files: 1, holds: ack('AK1*PO*8', 'AK2*850*0007', 'AK2*850*0001', 'AK9*A*2*2*2') } },
   },
@@ -160,7 +192,11 @@ const EXPECTED: Record<string, Expectation> = {
         ...po,
         validDates: { begin: '2006-03-08T00:00:00Z', end: '2006-03-15T23:59:59Z' },
         loads: [expect.objectContaining({ name: 'ASSORTMENT ASSORTM NC NoSz SLID01', quantity: 2 })],
-        attributes: expect.objectContaining({ interchangeSender: 'CCCCCCCC', department: '956', internalVendorNumber: '0234567' }),
+        attributes: expect.objectContaining({
+          interchangeSender: 'CCCCCCCC',
+          department: '956',
+          internalVendorNumber: '0234567',
+        }),
       },
     },
     acks: { '997': { files: 1, holds: ack('AK2*850*101308635', 'AK5*A', 'AK9*A*1*1*1') } },
@@ -171,9 +207,18 @@ const EXPECTED: Record<string, Expectation> = {
     status: 'delivered',
     delivered: 4,
     documents: {
-      P1234567: { ...po, occupant: acme('1566008'), loads: qty(25, 30, 6, 800, 1), validDates: { begin: '2002-08-27T00:00:00Z', end: '2002-09-09T23:59:59Z' } },
+      P1234567: {
+        ...po,
+        occupant: acme('1566008'),
+        loads: qty(25, 30, 6, 800, 1),
+        validDates: { begin: '2002-08-27T00:00:00Z', end: '2002-09-09T23:59:59Z' },
+      },
       Q1234567: { ...po, occupant: acme('1553992'), loads: qty(25, 30) },
-      V1234567: { ...po, occupant: acme('1566008'), loads: [{ name: '717119850241', quantity: 5000, loadTag: '717119850241' }] },
+      V1234567: {
+        ...po,
+        occupant: acme('1566008'),
+        loads: [{ name: '717119850241', quantity: 5000, loadTag: '717119850241' }],
+      },
       W1234567: { ...po, occupant: acme('1553992'), loads: qty(25, 30, 45, 7, 2500, 5, 5, 14, 0, 30, 30) },
     },
     acks: { '997': { files: 1, holds: ack('AK1*PO*100001', 'AK2*850*0001', 'AK2*850*0004', 'AK9*A*4*4*4') } },
@@ -183,7 +228,13 @@ const EXPECTED: Record<string, Expectation> = {
     lane: 'a',
     status: 'delivered',
     delivered: 1,
-    documents: { '333333333333': { ...po, occupant: acme('XXXXXXXXXXX'), loads: [{ name: '123456789012345', quantity: 1, loadTag: '123456789012345' }] } },
+    documents: {
+      '333333333333': {
+        ...po,
+        occupant: acme('XXXXXXXXXXX'),
+        loads: [{ name: '123456789012345', quantity: 1, loadTag: '123456789012345' }],
+      },
+    },
     acks: { '997': { files: 1, holds: ack('AK1*PO*3', 'AK2*850*00001', 'AK5*A', 'AK9*A*1*1*1') } },
   },
   // Two ASNs in one GS, `~`+CRLF, ISA11 `^`. Both carry BSN02 4167427123 (purpose 00): the later set
@@ -212,10 +263,21 @@ const EXPECTED: Record<string, Expectation> = {
     lane: 'a',
     status: 'delivered',
     delivered: 1,
-    documents: { '08292233294': { ...po, loads: qty(120, 220, 126, 76, 72, 696), attributes: expect.objectContaining({ interchangeSender: 'ABCDEFGHIJKLMNO' }) } },
+    documents: {
+      '08292233294': {
+        ...po,
+        loads: qty(120, 220, 126, 76, 72, 696),
+        attributes: expect.objectContaining({ interchangeSender: 'ABCDEFGHIJKLMNO' }),
+      },
+    },
     // Accepted with errors, and the errors are recorded with the message, not only in the 997.
     recorded: /PO1|PO4|syntax/i,
-    acks: { '997': { files: 1, holds: ack('AK3*PO1*13**8', 'AK4*7**2', 'AK3*PO4*30**8', 'AK4*6**2', 'AK5*E*5', 'AK9*E*1*1*1') } },
+    acks: {
+      '997': {
+        files: 1,
+        holds: ack('AK3*PO1*13**8', 'AK4*7**2', 'AK3*PO4*30**8', 'AK4*6**2', 'AK5*E*5', 'AK9*E*1*1*1'),
+      },
+    },
   },
   // Crossdock ASN: HL S→O→P→I, SCAC OVNT, ship window 011 → 017, REF BM/CN.
   'olmelabs__EdiEngine__856.Crossdock.OK.edi': {
@@ -236,7 +298,11 @@ const EXPECTED: Record<string, Expectation> = {
           { name: '0000000000642', quantity: 12, loadTag: '0000000000642' },
         ],
         validDates: { begin: '2009-09-21T00:00:00Z', end: '2009-09-25T23:59:59Z' },
-        attributes: expect.objectContaining({ billOfLading: '000001', carrierReference: '0000000008741', interchangeControl: '000000091' }),
+        attributes: expect.objectContaining({
+          billOfLading: '000001',
+          carrierReference: '0000000008741',
+          interchangeControl: '000000091',
+        }),
       },
     },
     acks: { '997': { files: 1, holds: ack('AK1*SH*91', 'AK2*856*0001', 'AK5*A', 'AK9*A*1*1*1') } },
@@ -266,7 +332,10 @@ const EXPECTED: Record<string, Expectation> = {
     lane: 'a',
     status: 'partially_failed',
     delivered: 1,
-    failed: [/^810 000000001: transaction set 810 is not supported/, /^810 000000002: transaction set 810 is not supported/],
+    failed: [
+      /^810 000000001: transaction set 810 is not supported/,
+      /^810 000000002: transaction set 810 is not supported/,
+    ],
     // As for 850.SyntaxNotes.ERR: the 850's N1 error is recorded with the message too.
     recorded: /\bN1\b|N10[34]/,
     documents: {
@@ -281,7 +350,22 @@ const EXPECTED: Record<string, Expectation> = {
         ],
       },
     },
-    acks: { '997': { files: 1, holds: ack('AK1*IN*1', 'AK2*810*000000001', 'AK5*R*1', 'AK2*810*000000002', 'AK1*PO*165', 'AK3*N1*9**8', 'AK4*4**2', 'AK5*E*5', 'AK9*E*1*1*1') } },
+    acks: {
+      '997': {
+        files: 1,
+        holds: ack(
+          'AK1*IN*1',
+          'AK2*810*000000001',
+          'AK5*R*1',
+          'AK2*810*000000002',
+          'AK1*PO*165',
+          'AK3*N1*9**8',
+          'AK4*4**2',
+          'AK5*E*5',
+          'AK9*E*1*1*1',
+        ),
+      },
+    },
   },
   // A 997 sent to us: not mapped, refused with a clear reason, never silently dropped, and never
   // acknowledged: "These acknowledgments shall not be acknowledged" (997, note 1/0100).
@@ -295,7 +379,11 @@ const EXPECTED: Record<string, Expectation> = {
 };
 
 // Without the folder the tests are still declared (one per expected sample), so Jest counts them as skipped.
-const files = present ? readdirSync(SAMPLES).filter((f) => f !== 'README.md').sort() : Object.keys(EXPECTED).sort();
+const files = present
+  ? readdirSync(SAMPLES)
+      .filter((f) => f !== 'README.md')
+      .sort()
+  : Object.keys(EXPECTED).sort();
 const SKIPPED = `SKIPPED ${files.length + 1} tests: ${SAMPLES} not found (a clone without ../shared); test/edi-paths.e2e-spec.ts checks the same behaviours on the project's own files`;
 if (!present) {
   // Straight to stderr: Jest swallows console output of a suite whose tests are all skipped.
@@ -338,12 +426,20 @@ if (!present) {
     const server = spine.app.get(SftpServer);
     for (const [lane, { username }] of Object.entries(LANES) as [Lane, (typeof LANES)[Lane]][]) {
       const client = new SftpClient();
-      await client.connect({ host: '127.0.0.1', port: server.port!, username, password: PASSWORD, hostVerifier: (key: Buffer) => sshFingerprint(key) === server.hostKeyFingerprint });
+      await client.connect({
+        host: '127.0.0.1',
+        port: server.port!,
+        username,
+        password: PASSWORD,
+        hostVerifier: (key: Buffer) => sshFingerprint(key) === server.hostKeyFingerprint,
+      });
       clients.set(lane, client);
     }
   }, 60_000);
   afterAll(async () => {
-    for (const client of clients.values()) { await client.end().catch(() => undefined); }
+    for (const client of clients.values()) {
+      await client.end().catch(() => undefined);
+    }
     await spine?.close();
   });
   // Each file is judged on its own documents: the sandbox goes back to its seed before each upload.
@@ -379,10 +475,19 @@ if (!present) {
 
     const documents: Record<string, unknown> = {};
     for (const id of [...Object.keys(expected.documents ?? {}), ...(expected.absent ?? [])]) {
-      const response = await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${encodeURIComponent(id)}`);
+      const response = await spine.sandbox.call(
+        'GET',
+        `/api/v2/organisations/${DEMO.mainDc}/documents/${encodeURIComponent(id)}`,
+      );
       documents[id] = response.status === 200 ? await response.json() : `HTTP ${response.status}`;
     }
-    const recorded = [detail.message.statusReason, ...detail.operations.map((o) => o.lastError), ...detail.events.map((e) => e.reason)].filter(Boolean).join('\n');
+    const recorded = [
+      detail.message.statusReason,
+      ...detail.operations.map((o) => o.lastError),
+      ...detail.events.map((e) => e.reason),
+    ]
+      .filter(Boolean)
+      .join('\n');
 
     // One view of the outcome, so a failure shows everything that happened to the file.
     const outcome = {
@@ -390,26 +495,45 @@ if (!present) {
       statusReason: detail.message.statusReason,
       delivered: detail.operations.filter((o) => o.status === 'delivered').length,
       failed: problems,
-      acks: Object.fromEntries(Object.entries(acks).map(([kind, texts]) => [kind, texts.map((t) => t.split('\n').filter((l) => /^(AK|TA1)/.test(l)))])),
+      acks: Object.fromEntries(
+        Object.entries(acks).map(([kind, texts]) => [
+          kind,
+          texts.map((t) => t.split('\n').filter((l) => /^(AK|TA1)/.test(l))),
+        ]),
+      ),
       documents,
     };
 
     if (status !== expected.status || outcome.delivered !== expected.delivered) {
-      throw new Error(`${file}: ${status} with ${outcome.delivered} delivered, expected ${expected.status} with ${expected.delivered}; outcome:\n${JSON.stringify(outcome, null, 2)}`);
+      throw new Error(
+        `${file}: ${status} with ${outcome.delivered} delivered, expected ${expected.status} with ${expected.delivered}; outcome:\n${JSON.stringify(outcome, null, 2)}`,
+      );
     }
     expect(problems).toEqual((expected.failed ?? []).map((r) => expect.stringMatching(r)));
-    if (expected.statusReason) { expect(detail.message.statusReason).toMatch(expected.statusReason); }
-    if (expected.recorded) { expect(recorded).toMatch(expected.recorded); }
-    if (!expected.failed && !expected.statusReason && !expected.recorded) { expect(recorded).toBe(''); }
+    if (expected.statusReason) {
+      expect(detail.message.statusReason).toMatch(expected.statusReason);
+    }
+    if (expected.recorded) {
+      expect(recorded).toMatch(expected.recorded);
+    }
+    if (!expected.failed && !expected.statusReason && !expected.recorded) {
+      expect(recorded).toBe('');
+    }
 
     expect(Object.fromEntries(Object.entries(acks).map(([k, v]) => [k, v.length]))).toEqual(
       Object.fromEntries(Object.entries(expected.acks).map(([k, v]) => [k, v.files])),
     );
     for (const [kind, want] of Object.entries(expected.acks)) {
       const text = acks[kind].join('\n');
-      for (const line of want.holds) { expect(text).toMatch(line); }
+      for (const line of want.holds) {
+        expect(text).toMatch(line);
+      }
     }
-    for (const id of expected.absent ?? []) { expect({ id, document: documents[id] }).toEqual({ id, document: 'HTTP 404' }); }
-    for (const [id, want] of Object.entries(expected.documents ?? {})) { expect({ id, document: documents[id] }).toMatchObject({ id, document: want }); }
+    for (const id of expected.absent ?? []) {
+      expect({ id, document: documents[id] }).toEqual({ id, document: 'HTTP 404' });
+    }
+    for (const [id, want] of Object.entries(expected.documents ?? {})) {
+      expect({ id, document: documents[id] }).toMatchObject({ id, document: want });
+    }
   });
 });

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
 import { DataSource } from 'typeorm';
-import { PartnerFileRepository, PartnerRepository, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
+import {
+  PartnerFileRepository,
+  PartnerRepository,
+  sshFingerprint,
+  SftpCredentialRepository,
+} from '@dockbridge/partners';
 import { parseX12 } from '@dockbridge/x12';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO, TestResponse } from './support/sandbox';
@@ -42,15 +47,27 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
   beforeEach(() => spine.sandbox.reset());
 
   const post = (path: string, body: string): Promise<TestResponse> =>
-    fetch(`${spine.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/edi-x12' }, body });
+    fetch(`${spine.url}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/edi-x12' },
+      body,
+    });
   /** The partner's SFTP session, the server's host key checked. */
   const sftp = async () => {
     const client = new SftpClient();
-    await client.connect({ host: '127.0.0.1', port: sftpPort, username: 'kettle', password: PASSWORD, hostVerifier: (k: Buffer) => sshFingerprint(k) === hostKey });
+    await client.connect({
+      host: '127.0.0.1',
+      port: sftpPort,
+      username: 'kettle',
+      password: PASSWORD,
+      hostVerifier: (k: Buffer) => sshFingerprint(k) === hostKey,
+    });
     return client;
   };
-  const document = async (id: string) => (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`)).json();
-  const outbound = async (messageId: string) => (await files.list(PARTNER, 'outbound')).filter((f) => f.messageId === messageId);
+  const document = async (id: string) =>
+    (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`)).json();
+  const outbound = async (messageId: string) =>
+    (await files.list(PARTNER, 'outbound')).filter((f) => f.messageId === messageId);
   const ackText = async (messageId: string, kind: string) => {
     const [file] = (await outbound(messageId)).filter((f) => f.kind === kind);
     expect(file).toBeDefined();
@@ -61,7 +78,9 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     const response = await post('/v1/edi', fixture('kettle-850-856.edi'));
     expect(response.status).toBe(202);
     const { messageId } = await response.json();
-    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe('delivered');
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe(
+      'delivered',
+    );
 
     expect(await document('PO-7001')).toMatchObject({
       id: 'PO-7001',
@@ -78,7 +97,11 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
       status: { name: 'Original' },
       attributes: { interchangeSender: 'KETTLE', interchangeControl: '000000101', department: '042' },
     });
-    expect(await document('ASN-7001')).toMatchObject({ type: { name: 'AdvanceShipNotice' }, carrier: { id: DEMO.blueLine }, loads: [{ quantity: 12, loadTag: 'SKU-100' }] });
+    expect(await document('ASN-7001')).toMatchObject({
+      type: { name: 'AdvanceShipNotice' },
+      carrier: { id: DEMO.blueLine },
+      loads: [{ quantity: 12, loadTag: 'SKU-100' }],
+    });
 
     const acks = (await outbound(messageId)).filter((f) => f.kind === '997');
     expect(acks).toHaveLength(2);
@@ -86,8 +109,12 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
       const text = (await files.read(PARTNER, 'outbound', ack.name))!.content.toString('utf8');
       const read = parseX12(text);
       expect(read.problems.filter((p) => p.severity === 'error')).toEqual([]);
-      const segments = read.interchanges[0].groups[0].transactionSets[0].segments.map((s) => [s.tag, ...s.elements].join('*'));
-      expect(segments).toEqual(expect.arrayContaining([expect.stringMatching(/^AK5\*A$/), expect.stringMatching(/^AK9\*A\*1\*1\*1$/)]));
+      const segments = read.interchanges[0].groups[0].transactionSets[0].segments.map((s) =>
+        [s.tag, ...s.elements].join('*'),
+      );
+      expect(segments).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^AK5\*A$/), expect.stringMatching(/^AK9\*A\*1\*1\*1$/)]),
+      );
     }
   });
 
@@ -95,11 +122,18 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     const client = await sftp();
     try {
       // Another interchange control number: the HTTP test's interchanges are duplicates now.
-      const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000111').replaceAll('000000102', '000000112');
+      const edi = fixture('kettle-850-856.edi')
+        .replaceAll('000000101', '000000111')
+        .replaceAll('000000102', '000000112');
       await client.put(Buffer.from(edi), '/inbound/kettle-0001.edi');
       const [message] = (await spine.messages.search({ partnerId: PARTNER, limit: 1 })).items;
-      expect(message).toMatchObject({ channel: 'sftp', metadata: expect.objectContaining({ fileName: 'kettle-0001.edi' }) });
-      expect(await spine.waitForStatus(message.id, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe('delivered');
+      expect(message).toMatchObject({
+        channel: 'sftp',
+        metadata: expect.objectContaining({ fileName: 'kettle-0001.edi' }),
+      });
+      expect(await spine.waitForStatus(message.id, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe(
+        'delivered',
+      );
       expect((await document('PO-7001')).attributes.interchangeControl).toBe('000000111');
 
       const listing = (await client.list('/outbound')).map((f) => f.name);
@@ -117,7 +151,9 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
   it('lets engineers find an upload by file name or ISA13 and see its files: the upload, its 997, and whether the partner fetched it', async () => {
     const client = await sftp();
     try {
-      const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000121').replaceAll('000000102', '000000122');
+      const edi = fixture('kettle-850-856.edi')
+        .replaceAll('000000101', '000000121')
+        .replaceAll('000000102', '000000122');
       await client.put(Buffer.from(edi), '/inbound/find-me 0121.edi');
       const search = async (query: string) => {
         const response = await spine.call('GET', `/v1/admin/messages?${query}`, { auth: 'admin' });
@@ -127,7 +163,9 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
       const [messageId] = await search(`fileName=${encodeURIComponent('find-me 0121.edi')}`);
       expect(messageId).toBeDefined();
       expect(await search('fileName=find-me')).toEqual([]); // exact names only
-      expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe('delivered');
+      expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed', 'rejected'])).toBe(
+        'delivered',
+      );
       // The interchanges are recorded by translation; a carrier quotes ISA13 with or without its zeros.
       expect(await search('interchange=000000122')).toEqual([messageId]);
       expect(await search(`interchange=121&partner=${PARTNER}`)).toEqual([messageId]);
@@ -137,11 +175,21 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
         { sender: 'KETTLE', control: '000000122', refused: false },
       ]);
 
-      const filesOf = async () => (await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json()).files as Record<string, unknown>[];
+      const filesOf = async () =>
+        (await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json()).files as Record<
+          string,
+          unknown
+        >[];
       const acks = (await outbound(messageId)).map((f) => f.name);
       expect(acks).toHaveLength(2);
       expect(await filesOf()).toEqual([
-        expect.objectContaining({ folder: 'inbound', name: 'find-me 0121.edi', kind: null, size: Buffer.byteLength(edi), removedAt: null }),
+        expect.objectContaining({
+          folder: 'inbound',
+          name: 'find-me 0121.edi',
+          kind: null,
+          size: Buffer.byteLength(edi),
+          removedAt: null,
+        }),
         ...acks.map((name) => expect.objectContaining({ folder: 'outbound', name, kind: '997', removedAt: null })),
       ]);
       await client.get(`/outbound/${acks[0]}`);
@@ -153,7 +201,9 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
       await client.end();
     }
     // A refused interchange is findable too (and its TA1 listed).
-    const { messageId: refused } = await (await post('/v1/edi', fixture('stranger-850.edi').replaceAll('000000301', '000000321'))).json();
+    const { messageId: refused } = await (
+      await post('/v1/edi', fixture('stranger-850.edi').replaceAll('000000301', '000000321'))
+    ).json();
     expect(await spine.waitForStatus(refused, ['rejected', 'delivered', 'failed'])).toBe('rejected');
     const found = await (await spine.call('GET', '/v1/admin/messages?interchange=321', { auth: 'admin' })).json();
     expect(found.items.map((m: { id: string }) => m.id)).toEqual([refused]);
@@ -165,7 +215,10 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
   it('records the file name an HTTP upload gives, and refuses one that is not a plain file name', async () => {
     const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000131').replaceAll('000000102', '000000132');
     const { messageId } = await (await post('/v1/edi?fileName=ASN%200131.edi', edi)).json();
-    expect((await spine.messages.findById(messageId))!.metadata).toMatchObject({ fileName: 'ASN 0131.edi', via: 'http' });
+    expect((await spine.messages.findById(messageId))!.metadata).toMatchObject({
+      fileName: 'ASN 0131.edi',
+      via: 'http',
+    });
     expect((await spine.messages.search({ fileName: 'ASN 0131.edi' })).items.map((m) => m.id)).toEqual([messageId]);
     for (const bad of ['..%2Fetc%2Fpasswd', '', 'a%00b', 'x&fileName=y']) {
       const response = await post(`/v1/edi?fileName=${bad}`, edi);
@@ -184,7 +237,10 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     const file = fixture('kettle-850-bad-quantity.edi').replace('three', '3').replaceAll('000000201', '000000501');
     const first = await (await post('/v1/edi', file)).json();
     await spine.waitForStatus(first.messageId, ['delivered', 'failed', 'partially_failed']);
-    const puts = async () => (await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json()).requests['PUT /api/v2/organisations/:orgId/documents/:docId']?.['200'] ?? 0;
+    const puts = async () =>
+      (await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json()).requests[
+        'PUT /api/v2/organisations/:orgId/documents/:docId'
+      ]?.['200'] ?? 0;
     const before = await puts();
     const again = await (await post('/v1/edi', file)).json();
     expect(await spine.waitForStatus(again.messageId, ['duplicate', 'delivered'])).toBe('duplicate');
@@ -202,7 +258,11 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     const FINAL = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate'];
     const base = fixture('kettle-850-856.edi').replaceAll('PO-7001', 'PO-7701').replaceAll('ASN-7001', 'ASN-7701');
     const file = (po: string, asn: string, quantities: { po: number; asn: number }) =>
-      base.replaceAll('000000101', po).replaceAll('000000102', asn).replace('PO1*1*12*CA', `PO1*1*${quantities.po}*CA`).replace('SN1**12*CA', `SN1**${quantities.asn}*CA`);
+      base
+        .replaceAll('000000101', po)
+        .replaceAll('000000102', asn)
+        .replace('PO1*1*12*CA', `PO1*1*${quantities.po}*CA`)
+        .replace('SN1**12*CA', `SN1**${quantities.asn}*CA`);
     const send = async (text: string) => {
       const { messageId } = await (await post('/v1/edi', text)).json();
       return { messageId, status: await spine.waitForStatus(messageId, FINAL) };
@@ -214,19 +274,28 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     // 701 again (its PO changed: not delivered, it was received before) and a new 703: only 703 is delivered.
     const partial = await send(file('000000701', '000000703', { po: 99, asn: 15 }));
     expect(partial.status).toBe('delivered');
-    expect((await spine.messages.findDetail(partial.messageId))!.operations.map((o) => o.targetId)).toEqual(['ASN-7701']);
+    expect((await spine.messages.findDetail(partial.messageId))!.operations.map((o) => o.targetId)).toEqual([
+      'ASN-7701',
+    ]);
     expect([await quantity('PO-7701'), await quantity('ASN-7701')]).toEqual([12, 15]);
 
     // Receipts 31 days old are outside the default 30-day window: 701 is delivered again.
     const db = spine.app.get(DataSource);
-    const age = (days: number) => db.query(`UPDATE interchange_receipt SET received_at = now() - make_interval(days => $2) WHERE partner_id = $1`, [PARTNER, days]);
+    const age = (days: number) =>
+      db.query(`UPDATE interchange_receipt SET received_at = now() - make_interval(days => $2) WHERE partner_id = $1`, [
+        PARTNER,
+        days,
+      ]);
     await age(31);
     expect((await send(file('000000701', '000000704', { po: 20, asn: 15 }))).status).toBe('delivered');
     expect(await quantity('PO-7701')).toBe(20);
     // A partner window of 60 days makes the same 31-day-old interchange a duplicate.
     const partners = spine.app.get(PartnerRepository);
     const profile = (await partners.findById(PARTNER))!;
-    await partners.upsert({ ...profile, settings: { ...profile.settings, edi: { ...profile.settings.edi!, duplicateWindowDays: 60 } } }, 'api');
+    await partners.upsert(
+      { ...profile, settings: { ...profile.settings, edi: { ...profile.settings.edi!, duplicateWindowDays: 60 } } },
+      'api',
+    );
     try {
       await age(31);
       const repeat = await send(file('000000701', '000000704', { po: 30, asn: 30 }));
@@ -239,9 +308,17 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
 
   it('rejects a set whose data cannot be mapped, with a 997 naming segment and element, and records the reason', async () => {
     const { messageId } = await (await post('/v1/edi', fixture('kettle-850-bad-quantity.edi'))).json();
-    expect(await spine.waitForStatus(messageId, ['failed', 'partially_failed', 'delivered', 'rejected'])).toBe('failed');
+    expect(await spine.waitForStatus(messageId, ['failed', 'partially_failed', 'delivered', 'rejected'])).toBe(
+      'failed',
+    );
     const detail = (await spine.messages.findDetail(messageId))!;
-    expect(detail.operations).toEqual([expect.objectContaining({ status: 'failed', errorClass: 'permanent', lastError: expect.stringMatching(/PO102 must be a non-negative quantity, got "three"/) })]);
+    expect(detail.operations).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        errorClass: 'permanent',
+        lastError: expect.stringMatching(/PO102 must be a non-negative quantity, got "three"/),
+      }),
+    ]);
     const ack = await ackText(messageId, '997');
     expect(ack).toMatch(/AK3\*PO1\*11\*\*8/); // the second PO1 is the 11th segment of the set (ST = 1)
     expect(ack).toMatch(/AK4\*2\*\*7/);
@@ -253,24 +330,39 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     const edi = fixture('kettle-850-856.edi').replaceAll('000000101', '000000601').replaceAll('000000102', '000000602');
     const { messageId } = await (await post('/v1/edi', edi)).json();
     expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'duplicate'])).toBe('delivered');
-    const replay = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'rerun' } })).json();
+    const replay = await (
+      await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'rerun' } })
+    ).json();
     expect(await spine.waitForStatus(replay.messageId, ['delivered', 'failed', 'duplicate'])).toBe('delivered');
     // Each records the interchanges it carried; an edited payload without any is not found under the original's.
-    const edited = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { payload: 'not X12 at all' } })).json();
+    const edited = await (
+      await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, {
+        auth: 'admin',
+        body: { payload: 'not X12 at all' },
+      })
+    ).json();
     expect(await spine.waitForStatus(edited.messageId, ['rejected', 'delivered', 'failed'])).toBe('rejected');
     expect((await spine.messages.findById(edited.messageId))!.metadata.interchanges).toBeUndefined();
-    expect((await spine.messages.search({ interchange: '601' })).items.map((m) => m.id).sort()).toEqual([messageId, replay.messageId].sort());
+    expect((await spine.messages.search({ interchange: '601' })).items.map((m) => m.id).sort()).toEqual(
+      [messageId, replay.messageId].sort(),
+    );
   });
 
-  it('refuses an interchange from a sender id that is not the partner\'s, with a TA1', async () => {
+  it("refuses an interchange from a sender id that is not the partner's, with a TA1", async () => {
     const { messageId } = await (await post('/v1/edi', fixture('stranger-850.edi'))).json();
     expect(await spine.waitForStatus(messageId, ['rejected', 'delivered', 'failed'])).toBe('rejected');
-    expect((await spine.messages.findById(messageId))?.statusReason).toMatch(/sender "STRANGER" \(ISA06\) is not one of this partner's sender ids/);
+    expect((await spine.messages.findById(messageId))?.statusReason).toMatch(
+      /sender "STRANGER" \(ISA06\) is not one of this partner's sender ids/,
+    );
     expect(await ackText(messageId, 'TA1')).toMatch(/TA1\*000000301\*261120\*0830\*R\*006/);
   });
 
   it('refuses a broken envelope with the reason (SE01 count) and a 997 rejecting the set', async () => {
-    const broken = fixture('kettle-850-856.edi').split('IEA*1*000000101~\n')[0].replace('SE*13*0001', 'SE*12*0001').replace('000000101', '000000401') + 'IEA*1*000000401~\n';
+    const broken =
+      fixture('kettle-850-856.edi')
+        .split('IEA*1*000000101~\n')[0]
+        .replace('SE*13*0001', 'SE*12*0001')
+        .replace('000000101', '000000401') + 'IEA*1*000000401~\n';
     const { messageId } = await (await post('/v1/edi', broken)).json();
     expect(await spine.waitForStatus(messageId, ['failed', 'rejected', 'delivered'])).toBe('failed');
     expect((await spine.messages.findDetail(messageId))!.operations[0].lastError).toMatch(/SE01/);
@@ -283,7 +375,13 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(response.status).toBe(200);
     const preview = await response.json();
     expect(preview.documents).toEqual([]);
-    expect(preview.transactionSets).toEqual([expect.objectContaining({ setId: '850', rejected: true, diagnostics: [expect.objectContaining({ segmentTag: 'PO1', element: 2 })] })]);
+    expect(preview.transactionSets).toEqual([
+      expect.objectContaining({
+        setId: '850',
+        rejected: true,
+        diagnostics: [expect.objectContaining({ segmentTag: 'PO1', element: 2 })],
+      }),
+    ]);
     const good = await (await post('/v1/edi/preview', fixture('kettle-850-856.edi'))).json();
     expect(good.documents.map((d: { document: { id: string } }) => d.document.id)).toEqual(['PO-7001', 'ASN-7001']);
     expect(await spine.messages.countBy({ partnerId: PARTNER })).toBe(before);

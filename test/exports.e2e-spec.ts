@@ -1,7 +1,15 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { PartnerFileRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
-import { csvRecords, MessageQueues, QUEUES, RetryPolicy, RunExport, SweepStuck, translateJobId } from '@dockbridge/pipeline';
+import {
+  csvRecords,
+  MessageQueues,
+  QUEUES,
+  RetryPolicy,
+  RunExport,
+  SweepStuck,
+  translateJobId,
+} from '@dockbridge/pipeline';
 import { seedWithBookings } from './support/bookings';
 import { DEMO, startSandbox } from './support/sandbox';
 import { bulkReplay } from './support/replay-runs';
@@ -10,7 +18,11 @@ import { Spine, startSpine } from './support/spine';
 const TOTAL = 1205;
 
 /** A partner's HTTP endpoint on loopback: keeps what it receives. */
-async function receiver(): Promise<{ url: string; received: { headers: IncomingMessage['headers']; body: string }[]; close(): Promise<void> }> {
+async function receiver(): Promise<{
+  url: string;
+  received: { headers: IncomingMessage['headers']; body: string }[];
+  close(): Promise<void>;
+}> {
   const received: { headers: IncomingMessage['headers']; body: string }[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -21,7 +33,11 @@ async function receiver(): Promise<{ url: string; received: { headers: IncomingM
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/exports`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/exports`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A partner endpoint that answers 503 to its first `failures` posts, then 204. */
@@ -59,7 +75,14 @@ describe('scheduled bookings exports to partners', () => {
         settings: {
           exports: [
             { id: 'daily-csv', everyMs: 3_600_000, layoutId: DEMO.dailyLayout, format: 'csv' },
-            { id: 'hourly-json', everyMs: 3_600_000, layoutId: DEMO.dailyLayout, format: 'json', sftp: false, url: endpoint.url },
+            {
+              id: 'hourly-json',
+              everyMs: 3_600_000,
+              layoutId: DEMO.dailyLayout,
+              format: 'json',
+              sftp: false,
+              url: endpoint.url,
+            },
           ],
         },
       },
@@ -78,10 +101,19 @@ describe('scheduled bookings exports to partners', () => {
     expect(result).toMatchObject({ rows: TOTAL });
     const { messageId } = result as { messageId: string };
     const message = await spine.messages.findById(messageId);
-    expect(message).toMatchObject({ channel: 'export', status: 'delivered', contentType: 'text/csv', metadata: expect.objectContaining({ rows: TOTAL, pages: 2 }) });
+    expect(message).toMatchObject({
+      channel: 'export',
+      status: 'delivered',
+      contentType: 'text/csv',
+      metadata: expect.objectContaining({ rows: TOTAL, pages: 2 }),
+    });
 
-    const [file] = (await spine.app.get(PartnerFileRepository).list('harbour-tms', 'outbound')).filter((f) => f.messageId === messageId);
-    const csv = (await spine.app.get(PartnerFileRepository).read('harbour-tms', 'outbound', file.name))!.content.toString('utf8');
+    const [file] = (await spine.app.get(PartnerFileRepository).list('harbour-tms', 'outbound')).filter(
+      (f) => f.messageId === messageId,
+    );
+    const csv = (await spine.app
+      .get(PartnerFileRepository)
+      .read('harbour-tms', 'outbound', file.name))!.content.toString('utf8');
     const [header, ...rows] = csvRecords(csv);
     expect(header).toBe('Booking,Status,Carrier,Requested,Pallets');
     expect(rows).toHaveLength(TOTAL);
@@ -91,7 +123,9 @@ describe('scheduled bookings exports to partners', () => {
   });
 
   it('posts a JSON export to the partner URL, signed with Standard Webhooks', async () => {
-    const result = (await spine.app.get(RunExport).execute({ partnerId: 'harbour-tms', exportId: 'hourly-json' })) as { messageId: string };
+    const result = (await spine.app.get(RunExport).execute({ partnerId: 'harbour-tms', exportId: 'hourly-json' })) as {
+      messageId: string;
+    };
     // The scheduler may post its own run meanwhile: take this run's delivery by its webhook id.
     const delivery = endpoint.received.find((d) => d.headers['webhook-id'] === result.messageId)!;
     expect(delivery).toBeDefined();
@@ -101,7 +135,11 @@ describe('scheduled bookings exports to partners', () => {
       'webhook-signature': String(delivery.headers['webhook-signature']),
     }) as { data: unknown[] };
     expect(verified.data).toHaveLength(TOTAL);
-    expect((await spine.app.get(PartnerFileRepository).list('harbour-tms', 'outbound')).filter((f) => f.messageId === result.messageId)).toEqual([]);
+    expect(
+      (await spine.app.get(PartnerFileRepository).list('harbour-tms', 'outbound')).filter(
+        (f) => f.messageId === result.messageId,
+      ),
+    ).toEqual([]);
   });
 
   it('schedules each configured export with a BullMQ job scheduler, and runs it', async () => {
@@ -120,8 +158,12 @@ describe('scheduled bookings exports to partners', () => {
       const runs: Record<string, string> = {};
       for (const job of await queue.getJobs(['completed'])) {
         const scheduler = /^repeat:(export-harbour-tms-[^:]+):\d+$/.exec(job.id ?? '')?.[1];
-        const messageId = (job.returnvalue as { messageId?: string } | null)?.messageId ?? (job.data as { messageId?: string }).messageId;
-        if (scheduler && messageId) { runs[scheduler] = messageId; }
+        const messageId =
+          (job.returnvalue as { messageId?: string } | null)?.messageId ??
+          (job.data as { messageId?: string }).messageId;
+        if (scheduler && messageId) {
+          runs[scheduler] = messageId;
+        }
       }
       return runs;
     };
@@ -133,18 +175,34 @@ describe('scheduled bookings exports to partners', () => {
     expect(Object.keys(runs).sort()).toEqual(['export-harbour-tms-daily-csv', 'export-harbour-tms-hourly-json']);
     for (const [scheduler, messageId] of Object.entries(runs)) {
       const message = await spine.messages.findById(messageId);
-      expect({ scheduler, message }).toMatchObject({ scheduler, message: { partnerId: 'harbour-tms', channel: 'export', status: 'delivered', metadata: { exportId: scheduler.replace('export-harbour-tms-', '') } } });
+      expect({ scheduler, message }).toMatchObject({
+        scheduler,
+        message: {
+          partnerId: 'harbour-tms',
+          channel: 'export',
+          status: 'delivered',
+          metadata: { exportId: scheduler.replace('export-harbour-tms-', '') },
+        },
+      });
     }
   });
 
   it('names a scheduled run by when it was due, and a switch from cron to an interval adds no run', async () => {
     const partners = spine.app.get(PartnerRepository);
     const queue = spine.app.get(MessageQueues).queue(QUEUES.export);
-    const scheduler = async () => (await queue.getJobSchedulers(0, -1)).find((s) => s.key === 'export-switching-tms-nightly');
-    const exportsOf = (spec: Record<string, unknown>) => ({ id: 'switching-tms', name: 'Switching', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'nightly', layoutId: DEMO.dailyLayout, format: 'csv' as const, ...spec }] } });
+    const scheduler = async () =>
+      (await queue.getJobSchedulers(0, -1)).find((s) => s.key === 'export-switching-tms-nightly');
+    const exportsOf = (spec: Record<string, unknown>) => ({
+      id: 'switching-tms',
+      name: 'Switching',
+      locationOrganisationId: DEMO.mainDc,
+      settings: { exports: [{ id: 'nightly', layoutId: DEMO.dailyLayout, format: 'csv' as const, ...spec }] },
+    });
     await partners.upsert(exportsOf({ cron: '0 3 * * *' }), 'api');
     const until = async (check: () => Promise<boolean>) => {
-      for (let i = 0; i < 100 && !(await check()); i++) { await new Promise((resolve) => setTimeout(resolve, 200)); }
+      for (let i = 0; i < 100 && !(await check()); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     };
     await until(async () => (await scheduler())?.pattern === '0 3 * * *');
     const cronNext = (await scheduler())!.next!;
@@ -164,11 +222,21 @@ describe('scheduled bookings exports to partners', () => {
 
   it('keeps scheduling the other exports when one partner has an invalid schedule', async () => {
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'broken-cron', name: 'Broken cron', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'bad', cron: 'a b c d e', layoutId: DEMO.dailyLayout, format: 'csv' }] } },
+      {
+        id: 'broken-cron',
+        name: 'Broken cron',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { exports: [{ id: 'bad', cron: 'a b c d e', layoutId: DEMO.dailyLayout, format: 'csv' }] },
+      },
       'api',
     );
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'late-partner', name: 'Late partner', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'weekly', cron: '0 5 * * 1', layoutId: DEMO.dailyLayout, format: 'csv' }] } },
+      {
+        id: 'late-partner',
+        name: 'Late partner',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { exports: [{ id: 'weekly', cron: '0 5 * * 1', layoutId: DEMO.dailyLayout, format: 'csv' }] },
+      },
       'api',
     );
     const queue = spine.app.get(MessageQueues).queue(QUEUES.export);
@@ -188,7 +256,9 @@ describe('scheduled bookings exports to partners', () => {
     const job = await queue.add(QUEUES.export, { partnerId, exportId }, spine.app.get(RetryPolicy).jobOptions());
     const deadline = Date.now() + 20_000;
     let state = '';
-    while (Date.now() < deadline && !['completed', 'failed'].includes((state = await job.getState()))) { await new Promise((resolve) => setTimeout(resolve, 50)); }
+    while (Date.now() < deadline && !['completed', 'failed'].includes((state = await job.getState()))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     return { state, job: (await queue.getJob(job.id!))! };
   }
   // Yearly schedules: the schedulers the worker keeps in sync never run them during the test.
@@ -196,7 +266,14 @@ describe('scheduled bookings exports to partners', () => {
 
   it('ends an export the platform refuses (an unknown layout) at once with its reason, instead of retrying it', async () => {
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'bad-layout', name: 'Bad layout', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'x', cron: YEARLY, layoutId: '1a400000-0000-4000-8000-0000000000ff', format: 'csv' }] } },
+      {
+        id: 'bad-layout',
+        name: 'Bad layout',
+        locationOrganisationId: DEMO.mainDc,
+        settings: {
+          exports: [{ id: 'x', cron: YEARLY, layoutId: '1a400000-0000-4000-8000-0000000000ff', format: 'csv' }],
+        },
+      },
       'api',
     );
     const { state, job } = await runQueued('bad-layout', 'x');
@@ -205,14 +282,29 @@ describe('scheduled bookings exports to partners', () => {
     expect(job.failedReason).toMatch(/permanent, HTTP 400.*layoutId: no layout/);
     // The run is audited though it never had a file.
     const { items } = await spine.messages.search({ partnerId: 'bad-layout', limit: 10 });
-    expect(items).toEqual([expect.objectContaining({ channel: 'export', status: 'failed', statusReason: expect.stringMatching(/^the export run failed before it had a file: .*layoutId: no layout/) })]);
+    expect(items).toEqual([
+      expect.objectContaining({
+        channel: 'export',
+        status: 'failed',
+        statusReason: expect.stringMatching(/^the export run failed before it had a file: .*layoutId: no layout/),
+      }),
+    ]);
   });
 
   it('retries an export whose partner URL fails as one message, delivered once the URL answers', async () => {
     const flaky = await flakyReceiver(2);
     try {
       await spine.app.get(PartnerRepository).upsert(
-        { id: 'flaky-url', name: 'Flaky URL', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'y', cron: YEARLY, layoutId: DEMO.dailyLayout, format: 'json', sftp: false, url: flaky.url }] } },
+        {
+          id: 'flaky-url',
+          name: 'Flaky URL',
+          locationOrganisationId: DEMO.mainDc,
+          settings: {
+            exports: [
+              { id: 'y', cron: YEARLY, layoutId: DEMO.dailyLayout, format: 'json', sftp: false, url: flaky.url },
+            ],
+          },
+        },
         'api',
       );
       await spine.app.get(WebhookSecretRepository).add('flaky-url', { label: 'exports' });
@@ -232,11 +324,29 @@ describe('scheduled bookings exports to partners', () => {
 
   it('names the host and the cause when the partner URL cannot be reached, never the URL (it may hold credentials)', async () => {
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'down-url', name: 'Down URL', locationOrganisationId: DEMO.mainDc, settings: { exports: [{ id: 'z', cron: YEARLY, layoutId: DEMO.dailyLayout, format: 'json', sftp: false, url: 'http://user:s3cret@127.0.0.1:1/exports' }] } },
+      {
+        id: 'down-url',
+        name: 'Down URL',
+        locationOrganisationId: DEMO.mainDc,
+        settings: {
+          exports: [
+            {
+              id: 'z',
+              cron: YEARLY,
+              layoutId: DEMO.dailyLayout,
+              format: 'json',
+              sftp: false,
+              url: 'http://user:s3cret@127.0.0.1:1/exports',
+            },
+          ],
+        },
+      },
       'api',
     );
     await spine.app.get(WebhookSecretRepository).add('down-url', { label: 'exports' });
-    await expect(spine.app.get(RunExport).execute({ partnerId: 'down-url', exportId: 'z' })).rejects.toThrow(/^posting the export to 127\.0\.0\.1:1 failed: /);
+    await expect(spine.app.get(RunExport).execute({ partnerId: 'down-url', exportId: 'z' })).rejects.toThrow(
+      /^posting the export to 127\.0\.0\.1:1 failed: /,
+    );
     const { items } = await spine.messages.search({ partnerId: 'down-url', limit: 10 });
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ status: 'failed' });
@@ -245,7 +355,14 @@ describe('scheduled bookings exports to partners', () => {
   });
 
   it('never translates or replays an export file; the sweeper marks one its run left undelivered as failed', async () => {
-    const recorded = await spine.messages.record({ partnerId: 'harbour-tms', channel: 'export', rawPayload: 'id\nB-1\n', contentType: 'text/csv', metadata: { exportId: 'daily-csv', fileName: 'export_x.csv', rows: 1, pages: 1 }, actor: 'worker' });
+    const recorded = await spine.messages.record({
+      partnerId: 'harbour-tms',
+      channel: 'export',
+      rawPayload: 'id\nB-1\n',
+      contentType: 'text/csv',
+      metadata: { exportId: 'daily-csv', fileName: 'export_x.csv', rows: 1, pages: 1 },
+      actor: 'worker',
+    });
     const sweep = spine.app.get(SweepStuck);
     // A minute later the run may still be delivering: left alone.
     await sweep.execute(new Date(Date.now() + 60_000));
@@ -254,14 +371,21 @@ describe('scheduled bookings exports to partners', () => {
     const report = await sweep.execute(new Date(Date.now() + 3_600_000));
     expect(report.exports).toBeGreaterThanOrEqual(1);
     const swept = await spine.messages.findById(recorded.id);
-    expect(swept).toMatchObject({ status: 'failed', statusReason: expect.stringMatching(/^the export run stopped before delivering this file/) });
-    expect(await spine.app.get(MessageQueues).queue(QUEUES.translate).getJob(translateJobId(recorded.id))).toBeUndefined();
+    expect(swept).toMatchObject({
+      status: 'failed',
+      statusReason: expect.stringMatching(/^the export run stopped before delivering this file/),
+    });
+    expect(
+      await spine.app.get(MessageQueues).queue(QUEUES.translate).getJob(translateJobId(recorded.id)),
+    ).toBeUndefined();
     // Replay refuses it by name, one or in bulk.
     const one = await spine.call('POST', `/v1/admin/messages/${recorded.id}/replay`, { auth: 'admin', body: {} });
     expect(one.status).toBe(422);
     expect((await one.json()).details[0]).toMatch(/is a bookings export .*run the export again/);
     const bulk = await bulkReplay(spine, { partner: 'harbour-tms', channel: ['export'] });
     expect(bulk).toMatchObject({ status: 'completed', replayed: 0 });
-    expect(bulk.skips).toEqual(expect.arrayContaining([{ id: recorded.id, reason: expect.stringMatching(/is a bookings export/) }]));
+    expect(bulk.skips).toEqual(
+      expect.arrayContaining([{ id: recorded.id, reason: expect.stringMatching(/is a bookings export/) }]),
+    );
   });
 });

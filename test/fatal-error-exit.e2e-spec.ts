@@ -24,8 +24,19 @@ function runUntilFatal(app: string, env: Record<string, string>): Promise<Ending
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(
       process.execPath,
-      ['--allow-natives-syntax', '-r', './test/support/child/ts-register.js', '-r', './test/support/child/fatal-once-hooked.js', `apps/${app}/src/main.ts`],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', CONFIG_DIR: '/nonexistent', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      [
+        '--allow-natives-syntax',
+        '-r',
+        './test/support/child/ts-register.js',
+        '-r',
+        './test/support/child/fatal-once-hooked.js',
+        `apps/${app}/src/main.ts`,
+      ],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', CONFIG_DIR: '/nonexistent', LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let hooked = false;
     let spinning = false;
@@ -37,7 +48,9 @@ function runUntilFatal(app: string, env: Record<string, string>): Promise<Ending
     };
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (hooked || !output.includes('HOOKED')) { return; }
+      if (hooked || !output.includes('HOOKED')) {
+        return;
+      }
       hooked = true;
       clearTimeout(deadline);
       setTimeout(() => {
@@ -78,7 +91,13 @@ describe('a fatal error ends the process', () => {
   const died = { hooked: true, code: null, spinning: false, signal: expect.stringMatching(/^SIG(TRAP|ILL)$/) };
 
   it('gateway', async () => {
-    const env = { ...common(), GATEWAY_PORT: '0', SFTP_PORT: '0', SFTP_HOST_KEY_PATH: join(tmpdir(), 'dockbridge-test-sftp-host-key'), SFTP_GENERATE_HOST_KEY: 'true' };
+    const env = {
+      ...common(),
+      GATEWAY_PORT: '0',
+      SFTP_PORT: '0',
+      SFTP_HOST_KEY_PATH: join(tmpdir(), 'dockbridge-test-sftp-host-key'),
+      SFTP_GENERATE_HOST_KEY: 'true',
+    };
     expect(await runUntilFatal('gateway', env)).toEqual(died);
   }, 90_000);
 

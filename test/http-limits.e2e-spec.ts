@@ -27,7 +27,9 @@ describe('HTTP limits before authentication', () => {
         const answer = new Promise<string>((res) => {
           socket.on('data', (chunk) => {
             text += chunk.toString('latin1');
-            if (/\r\n\r\n/.test(text)) { res(text); }
+            if (/\r\n\r\n/.test(text)) {
+              res(text);
+            }
           });
           socket.on('close', () => res(text));
         });
@@ -39,11 +41,18 @@ describe('HTTP limits before authentication', () => {
       sockets.push(socket);
     });
   const post = (path: string, headers: Record<string, string>, length: number) =>
-    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n${Object.entries(
+      headers,
+    )
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
   const NINE_MB = 9 * 1024 * 1024;
 
   it('answers 401 to a 9 MB body without a valid API key before the body is sent', async () => {
-    for (const headers of [{}, { 'x-api-key': 'dbk_not-a-real-key-000000000000000000000000000' }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'x-api-key': 'dbk_not-a-real-key-000000000000000000000000000' }] as Record<
+      string,
+      string
+    >[]) {
       const { answer } = await raw(post('/v1/messages', headers, NINE_MB), '{"operations":[');
       expect(await answer).toMatch(/^HTTP\/1\.1 401 /);
       expect(await answer).toMatch(/connection: close/i);
@@ -51,14 +60,26 @@ describe('HTTP limits before authentication', () => {
   });
 
   it('answers 401 to the admin API without the admin token before reading the body, and serves it with the token', async () => {
-    const { answer } = await raw(post('/v1/admin/messages/replay', { authorization: 'Bearer wrong-token-000000' }, NINE_MB), '{');
+    const { answer } = await raw(
+      post('/v1/admin/messages/replay', { authorization: 'Bearer wrong-token-000000' }, NINE_MB),
+      '{',
+    );
     expect(await answer).toMatch(/^HTTP\/1\.1 401 /);
-    const ok = await fetch(`${spine.url}/v1/admin/messages/replay`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{}' });
+    const ok = await fetch(`${spine.url}/v1/admin/messages/replay`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(ok.status).toBe(200);
   });
 
   it('answers before the body however the path is spelled, and 404 to a body for no route', async () => {
-    for (const [path, status] of [['/v1/%6Dessages', 401], ['/nothing', 404], ['/health', 404], ['/V1/messages', 404]] as const) {
+    for (const [path, status] of [
+      ['/v1/%6Dessages', 401],
+      ['/nothing', 404],
+      ['/health', 404],
+      ['/V1/messages', 404],
+    ] as const) {
       const { answer } = await raw(post(path, {}, NINE_MB), '{');
       expect(await answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
     }

@@ -5,16 +5,32 @@ import { Spine, startSpine } from './support/spine';
 /** `POST /v1/messages` with an Idempotency-Key: a client that retries after a lost answer records one message. */
 describe('POST /v1/messages with Idempotency-Key', () => {
   let spine: Spine;
-  const operations = (id: string) => ({ operations: [{ kind: 'document.upsert', organisationId: DEMO.mainDc, document: { id, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] });
+  const operations = (id: string) => ({
+    operations: [
+      {
+        kind: 'document.upsert',
+        organisationId: DEMO.mainDc,
+        document: { id, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+      },
+    ],
+  });
   const post = (body: unknown, key?: string): Promise<TestResponse> =>
     fetch(`${spine.url}/v1/messages`, {
       method: 'POST',
-      headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json', ...(key !== undefined && { 'idempotency-key': key }) },
+      headers: {
+        'x-api-key': spine.partnerKey,
+        'content-type': 'application/json',
+        ...(key !== undefined && { 'idempotency-key': key }),
+      },
       body: JSON.stringify(body),
     });
   /** Messages recorded whose payload names the document (whether or not translated yet). */
   const recorded = async (documentId: string): Promise<number> => {
-    const [row] = await spine.app.get(DataSource).query(`SELECT count(*)::int AS n FROM message WHERE partner_id = 'test-wms' AND raw_payload LIKE $1`, [`%"${documentId}"%`]);
+    const [row] = await spine.app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS n FROM message WHERE partner_id = 'test-wms' AND raw_payload LIKE $1`, [
+        `%"${documentId}"%`,
+      ]);
     return row.n;
   };
 
@@ -40,7 +56,9 @@ describe('POST /v1/messages with Idempotency-Key', () => {
     const { messageId } = await first.json();
     const reused = await post(operations('PO-IDEM-2-other'), 'order-2');
     expect(reused.status).toBe(422);
-    expect(JSON.stringify(await reused.json())).toContain(`Idempotency-Key order-2 was used for a different body (message ${messageId})`);
+    expect(JSON.stringify(await reused.json())).toContain(
+      `Idempotency-Key order-2 was used for a different body (message ${messageId})`,
+    );
     expect(await recorded('PO-IDEM-2-other')).toBe(0);
   });
 
@@ -59,6 +77,8 @@ describe('POST /v1/messages with Idempotency-Key', () => {
     expect(await recorded('PO-IDEM-4')).toBe(2);
     const tooLong = await post(operations('PO-IDEM-5'), 'k'.repeat(256));
     expect(tooLong.status).toBe(400);
-    expect((await tooLong.json()).details).toEqual(['Idempotency-Key must be one header of 1 to 255 visible ASCII characters']);
+    expect((await tooLong.json()).details).toEqual([
+      'Idempotency-Key must be one header of 1 to 255 visible ASCII characters',
+    ]);
   });
 });

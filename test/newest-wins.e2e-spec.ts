@@ -28,9 +28,12 @@ describe('newest write wins per document', () => {
     const response = await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`);
     return response.status === 200 ? ((await response.json()).attributes?.version ?? null) : null;
   };
-  const faults = (rules: unknown[]) => spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
+  const faults = (rules: unknown[]) =>
+    spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
   const operationsOf = (messageId: string): Promise<{ status: string; superseded_by: string | null }[]> =>
-    spine.app.get(DataSource).query(`SELECT status, superseded_by FROM operation WHERE message_id = $1 ORDER BY seq`, [messageId]);
+    spine.app
+      .get(DataSource)
+      .query(`SELECT status, superseded_by FROM operation WHERE message_id = $1 ORDER BY seq`, [messageId]);
 
   beforeAll(async () => {
     spine = await startSpine({ 'delivery.attempts': 30 });
@@ -43,7 +46,13 @@ describe('newest write wins per document', () => {
     const ids = Array.from({ length: 120 }, (_, i) => `PO-NW-${i}`);
     const pairs: [string, string][] = [];
     for (let i = 0; i < ids.length; i += 20) {
-      pairs.push(...(await Promise.all(ids.slice(i, i + 20).map(async (id) => [await post([write(id, 'v1')]), await post([write(id, 'v2')])] as [string, string]))));
+      pairs.push(
+        ...(await Promise.all(
+          ids
+            .slice(i, i + 20)
+            .map(async (id) => [await post([write(id, 'v1')]), await post([write(id, 'v2')])] as [string, string]),
+        )),
+      );
     }
     for (const [v1, v2] of pairs) {
       expect(await spine.waitForStatus(v2, final, 60_000)).toBe('delivered');
@@ -51,7 +60,11 @@ describe('newest write wins per document', () => {
     }
     const versions = await Promise.all(ids.map(versionAt));
     expect(versions.filter((v) => v !== 'v2')).toEqual([]);
-    for (const [v1] of pairs) { for (const op of await operationsOf(v1)) { expect(op.status === 'delivered' || (op.status === 'superseded' && op.superseded_by !== null)).toBe(true); } }
+    for (const [v1] of pairs) {
+      for (const op of await operationsOf(v1)) {
+        expect(op.status === 'delivered' || (op.status === 'superseded' && op.superseded_by !== null)).toBe(true);
+      }
+    }
   }, 120_000);
 
   it('holds a single write back behind an older batch still in flight for the same document', async () => {
@@ -84,12 +97,18 @@ describe('newest write wins per document', () => {
     const v2 = await post([write('PO-NWR', 'v2')]);
     expect(await spine.waitForStatus(v2, final)).toBe('delivered');
 
-    const replay = await spine.call('POST', `/v1/admin/messages/${v1}/replay`, { auth: 'admin', body: { mode: 'rerun' } });
+    const replay = await spine.call('POST', `/v1/admin/messages/${v1}/replay`, {
+      auth: 'admin',
+      body: { mode: 'rerun' },
+    });
     const replayId = (await replay.json()).messageId;
     expect(await spine.waitForStatus(replayId, final)).toBe('superseded');
     expect(await versionAt('PO-NWR')).toBe('v2');
 
-    const forced = await spine.call('POST', `/v1/admin/messages/${v1}/replay`, { auth: 'admin', body: { mode: 'rerun', force: true, reason: 'v2 was wrong' } });
+    const forced = await spine.call('POST', `/v1/admin/messages/${v1}/replay`, {
+      auth: 'admin',
+      body: { mode: 'rerun', force: true, reason: 'v2 was wrong' },
+    });
     expect(await spine.waitForStatus((await forced.json()).messageId, final)).toBe('delivered');
     expect(await versionAt('PO-NWR')).toBe('v1');
   });
@@ -98,7 +117,9 @@ describe('newest write wins per document', () => {
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) { throw new Error(`not true after ${timeoutMs} ms`); }
+    if (Date.now() > deadline) {
+      throw new Error(`not true after ${timeoutMs} ms`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

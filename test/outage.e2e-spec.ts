@@ -12,7 +12,8 @@ const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate
 
 describe('platform outages heal without a person', () => {
   let spine: Spine;
-  const faults = (rules: unknown[]) => spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
+  const faults = (rules: unknown[]) =>
+    spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
 
   beforeAll(async () => {
     // Tries every 20-200 ms: the old budget of 8 tries was spent within a second of an outage.
@@ -28,7 +29,15 @@ describe('platform outages heal without a person', () => {
       const response: TestResponse = await fetch(`${spine.url}/v1/messages`, {
         method: 'POST',
         headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ operations: [{ kind: 'document.upsert', organisationId: DEMO.mainDc, document: { id: `PO-OUT-${n}`, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] }),
+        body: JSON.stringify({
+          operations: [
+            {
+              kind: 'document.upsert',
+              organisationId: DEMO.mainDc,
+              document: { id: `PO-OUT-${n}`, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+            },
+          ],
+        }),
       });
       ids.push((await response.json()).messageId);
     }
@@ -39,17 +48,22 @@ describe('platform outages heal without a person', () => {
       waiting = await (await spine.call('GET', `/v1/messages/${ids[0]}`)).json();
     }
     expect(waiting.status).toBe('retrying');
-    expect(waiting.operations[0]).toMatchObject({ status: 'retrying', error: expect.stringMatching(/502/), nextAttemptAt: expect.any(String) });
+    expect(waiting.operations[0]).toMatchObject({
+      status: 'retrying',
+      error: expect.stringMatching(/502/),
+      nextAttemptAt: expect.any(String),
+    });
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 4000 - (Date.now() - outageStarted))));
     await spine.sandbox.call('DELETE', '/__sandbox/faults', { token: null });
-    for (const id of ids) { expect(await spine.waitForStatus(id, final, 90_000)).toBe('delivered'); }
+    for (const id of ids) {
+      expect(await spine.waitForStatus(id, final, 90_000)).toBe('delivered');
+    }
 
     // 4 s of 502s at 20-200 ms backoff would be 20+ tries each without the breaker.
-    const [{ tries }] = await spine.app.get(DataSource).query(
-      `SELECT max(attempt_count)::int AS tries FROM operation WHERE message_id = ANY($1)`,
-      [ids],
-    );
+    const [{ tries }] = await spine.app
+      .get(DataSource)
+      .query(`SELECT max(attempt_count)::int AS tries FROM operation WHERE message_id = ANY($1)`, [ids]);
     expect(tries).toBeLessThanOrEqual(12);
     const delivered = await (await spine.call('GET', `/v1/messages/${ids[0]}`)).json();
     expect(delivered).toMatchObject({ status: 'delivered', operations: [{ status: 'delivered', error: null }] });
@@ -62,15 +76,28 @@ describe('an outage longer than the retry horizon', () => {
   afterAll(() => spine?.close());
 
   it('fails the operation with the reason once the horizon is reached, and its job ends there', async () => {
-    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502 }] } });
+    await spine.sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502 }] },
+    });
     const response: TestResponse = await fetch(`${spine.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ operations: [{ kind: 'document.upsert', organisationId: DEMO.mainDc, document: { id: 'PO-HORIZON', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] }),
+      body: JSON.stringify({
+        operations: [
+          {
+            kind: 'document.upsert',
+            organisationId: DEMO.mainDc,
+            document: { id: 'PO-HORIZON', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+          },
+        ],
+      }),
     });
     const { messageId } = await response.json();
     expect(await spine.waitForStatus(messageId, final, 30_000)).toBe('failed');
-    const [op] = await spine.app.get(DataSource).query(`SELECT id, last_error FROM operation WHERE message_id = $1`, [messageId]);
+    const [op] = await spine.app
+      .get(DataSource)
+      .query(`SELECT id, last_error FROM operation WHERE message_id = $1`, [messageId]);
     expect(op.last_error).toMatch(/502/);
     // Ended by the horizon, not left for BullMQ to retry (its count is a million).
     const job = await spine.app.get(MessageQueues).queue(QUEUES.deliver).getJob(op.id);
@@ -85,17 +112,34 @@ describe("a retryable failure on every one of a deliver job's tries", () => {
   afterAll(() => spine?.close());
 
   it('settles the operation failed on its last try, with the reason, and its job ends there', async () => {
-    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/PO-TRIES', status: 503 }] } });
+    await spine.sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/PO-TRIES', status: 503 }] },
+    });
     const response: TestResponse = await fetch(`${spine.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ operations: [{ kind: 'document.upsert', organisationId: DEMO.mainDc, document: { id: 'PO-TRIES', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] }),
+      body: JSON.stringify({
+        operations: [
+          {
+            kind: 'document.upsert',
+            organisationId: DEMO.mainDc,
+            document: { id: 'PO-TRIES', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+          },
+        ],
+      }),
     });
     const { messageId } = await response.json();
     expect(await spine.waitForStatus(messageId, final, 30_000)).toBe('failed');
-    const [op] = await spine.app.get(DataSource).query(`SELECT id, status, error_class, last_error, next_attempt_at FROM operation WHERE message_id = $1`, [messageId]);
+    const [op] = await spine.app
+      .get(DataSource)
+      .query(`SELECT id, status, error_class, last_error, next_attempt_at FROM operation WHERE message_id = $1`, [
+        messageId,
+      ]);
     expect(op).toMatchObject({ status: 'failed', error_class: 'retryable', last_error: expect.stringMatching(/503/) });
-    const attempts: { outcome: string }[] = await spine.app.get(DataSource).query(`SELECT outcome FROM attempt WHERE operation_id = $1 ORDER BY started_at`, [op.id]);
+    const attempts: { outcome: string }[] = await spine.app
+      .get(DataSource)
+      .query(`SELECT outcome FROM attempt WHERE operation_id = $1 ORDER BY started_at`, [op.id]);
     expect(attempts.map((a) => a.outcome)).toEqual(['retryable', 'retryable', 'retryable']);
     const job = await spine.app.get(MessageQueues).queue(QUEUES.deliver).getJob(op.id);
     expect(await job!.getState()).toBe('failed');

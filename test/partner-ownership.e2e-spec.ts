@@ -23,15 +23,23 @@ describe('partner ownership: file or admin API', () => {
   /** A partner file (and its mapping file, when given); returns the file's path. */
   const writePartner = (id: string, name: string, mapping?: string): string => {
     const file = join(dir, `${id}.yaml`);
-    if (mapping !== undefined) { writeFileSync(join(dir, `${id}.jsonata`), mapping); }
-    writeFileSync(file, `id: ${id}\nname: ${name}\nlocationOrganisationId: ${DEMO.mainDc}\n${mapping !== undefined ? `webhookMapping: ./${id}.jsonata\n` : ''}`);
+    if (mapping !== undefined) {
+      writeFileSync(join(dir, `${id}.jsonata`), mapping);
+    }
+    writeFileSync(
+      file,
+      `id: ${id}\nname: ${name}\nlocationOrganisationId: ${DEMO.mainDc}\n${mapping !== undefined ? `webhookMapping: ./${id}.jsonata\n` : ''}`,
+    );
     return file;
   };
   /** What the gateway does at start (the same provider, run again: a restart on the same database). */
   const restart = () => spine.app.get(PartnerImport).onApplicationBootstrap();
-  const admin = (method: string, path: string, body?: unknown) => spine.call(method, `/v1/admin/partners${path}`, { auth: 'admin', body });
-  const versions = async (id: string) => (await spine.app.get(PartnerMappingRepository).list(id)).map((m) => [m.version, m.expression]);
-  const listed = async (id: string) => ((await (await admin('GET', '')).json()) as { id: string }[]).find((p) => p.id === id);
+  const admin = (method: string, path: string, body?: unknown) =>
+    spine.call(method, `/v1/admin/partners${path}`, { auth: 'admin', body });
+  const versions = async (id: string) =>
+    (await spine.app.get(PartnerMappingRepository).list(id)).map((m) => [m.version, m.expression]);
+  const listed = async (id: string) =>
+    ((await (await admin('GET', '')).json()) as { id: string }[]).find((p) => p.id === id);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'partner-ownership-'));
@@ -100,19 +108,30 @@ describe('partner ownership: file or admin API', () => {
     expect(adopted.status).toBe(200);
     expect(await adopted.json()).toMatchObject({ source: 'api', file: null, conflict: { file } });
     expect((await admin('PUT', `/${id}/mapping`, { expression: mappingV('api') })).status).toBe(200);
-    expect((await admin('PUT', `/${id}`, { name: 'Edited through the API', locationOrganisationId: DEMO.mainDc })).status).toBe(200);
+    expect(
+      (await admin('PUT', `/${id}`, { name: 'Edited through the API', locationOrganisationId: DEMO.mainDc })).status,
+    ).toBe(200);
 
     const warn = jest.spyOn(Logger.prototype, 'warn');
     try {
       await restart();
       await restart();
-      expect(warn.mock.calls.map(([entry]) => entry)).toContainEqual(expect.objectContaining({ msg: 'partner file ignored: the admin API owns the partner', partnerId: id, file }));
+      expect(warn.mock.calls.map(([entry]) => entry)).toContainEqual(
+        expect.objectContaining({ msg: 'partner file ignored: the admin API owns the partner', partnerId: id, file }),
+      );
     } finally {
       warn.mockRestore();
     }
-    expect(await spine.app.get(PartnerMappingRepository).current(id)).toMatchObject({ version: 2, expression: mappingV('api') });
+    expect(await spine.app.get(PartnerMappingRepository).current(id)).toMatchObject({
+      version: 2,
+      expression: mappingV('api'),
+    });
     expect(await versions(id)).toHaveLength(2);
-    expect(await listed(id)).toMatchObject({ name: 'Edited through the API', source: 'api', conflict: { file, detectedAt: expect.any(String) } });
+    expect(await listed(id)).toMatchObject({
+      name: 'Edited through the API',
+      source: 'api',
+      conflict: { file, detectedAt: expect.any(String) },
+    });
 
     // The conflict goes when the file does.
     rmSync(file);
@@ -126,8 +145,12 @@ describe('partner ownership: file or admin API', () => {
     expect((await admin('PUT', `/${id}/mapping`, { expression: mappingV('api') })).status).toBe(200);
     const file = writePartner(id, 'From file', mappingV('file'));
 
-    const result = await importPartners(spine.app.get(PartnerRepository), dir, { mappings: spine.app.get(PartnerMappingRepository) });
-    expect(result.conflicts).toEqual([{ partnerId: id, file, message: expect.stringContaining(`partner ${id} is owned by the admin API`) }]);
+    const result = await importPartners(spine.app.get(PartnerRepository), dir, {
+      mappings: spine.app.get(PartnerMappingRepository),
+    });
+    expect(result.conflicts).toEqual([
+      { partnerId: id, file, message: expect.stringContaining(`partner ${id} is owned by the admin API`) },
+    ]);
     expect(result.imported).not.toContain(id);
     expect(await listed(id)).toMatchObject({ name: 'From API', source: 'api', conflict: { file } });
     expect(await versions(id)).toEqual([[1, mappingV('api')]]);
@@ -136,7 +159,10 @@ describe('partner ownership: file or admin API', () => {
     const released = await admin('POST', `/${id}/release`);
     expect(released.status).toBe(200);
     expect(await released.json()).toMatchObject({ name: 'From file', source: 'file', file, conflict: null });
-    expect(await spine.app.get(PartnerMappingRepository).current(id)).toMatchObject({ version: 2, expression: mappingV('file') });
+    expect(await spine.app.get(PartnerMappingRepository).current(id)).toMatchObject({
+      version: 2,
+      expression: mappingV('file'),
+    });
     expect((await admin('POST', '/nobody-at-all/release')).status).toBe(404);
     const other = newId();
     await admin('PUT', `/${other}`, { name: 'No file', locationOrganisationId: DEMO.mainDc });
@@ -153,7 +179,10 @@ describe('partner ownership: file or admin API', () => {
     await spine.app.get(PartnerMappingRepository).publish(id, mappingV('api'));
 
     await restart();
-    expect(await spine.app.get(PartnerMappingRepository).current(id)).toMatchObject({ version: 2, expression: mappingV('api') });
+    expect(await spine.app.get(PartnerMappingRepository).current(id)).toMatchObject({
+      version: 2,
+      expression: mappingV('api'),
+    });
     await restart();
     expect(await versions(id)).toHaveLength(2);
   });

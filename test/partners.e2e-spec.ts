@@ -72,7 +72,25 @@ describe('partner store on Postgres', () => {
 
   describe('migrations', () => {
     it('create the partner tables after the audit tables', () => {
-      expect(appliedAtStart).toEqual(['CreateAuditTables1767225600000', 'CreatePartnerTables1767312000000', 'CreatePartnerFileAndSftpTables1767398400000', 'CreateInterchangeReceipts1767484800000', 'CreateWebhookTables1767571200000', 'InterchangeReceiptsOutliveMessages1767657600000', 'MessageArrivalOrder1767744000000', 'IdempotencyKeyOnMessage1767830400000', 'DropMessageSha256Index1767916800000', 'EdiSearchIndexes1768003200000', 'NewestWriteWins1768089600000', 'IndexMessageReplayOf1768176000000', 'IndexPartnerFilePartnerId1768176000001', 'OperationRetryState1768262400000', 'AttemptRecordedBeforeCall1768400000000', 'PartnerOwnership1768486400000', 'ReplayRuns1768572800000']);
+      expect(appliedAtStart).toEqual([
+        'CreateAuditTables1767225600000',
+        'CreatePartnerTables1767312000000',
+        'CreatePartnerFileAndSftpTables1767398400000',
+        'CreateInterchangeReceipts1767484800000',
+        'CreateWebhookTables1767571200000',
+        'InterchangeReceiptsOutliveMessages1767657600000',
+        'MessageArrivalOrder1767744000000',
+        'IdempotencyKeyOnMessage1767830400000',
+        'DropMessageSha256Index1767916800000',
+        'EdiSearchIndexes1768003200000',
+        'NewestWriteWins1768089600000',
+        'IndexMessageReplayOf1768176000000',
+        'IndexPartnerFilePartnerId1768176000001',
+        'OperationRetryState1768262400000',
+        'AttemptRecordedBeforeCall1768400000000',
+        'PartnerOwnership1768486400000',
+        'ReplayRuns1768572800000',
+      ]);
     });
 
     it('index every foreign key, so deletes that follow one (cascade, set null) never scan its table', async () => {
@@ -85,7 +103,9 @@ describe('partner store on Postgres', () => {
              AND (i.indpred IS NULL OR pg_get_expr(i.indpred, i.indrelid) = '(' || (SELECT attname FROM pg_attribute WHERE attrelid = c.conrelid AND attnum = c.conkey[1]) || ' IS NOT NULL)')
         ) AS indexed
         FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace ORDER BY 1`);
-      expect(rows.map((r) => r.fk)).toEqual(expect.arrayContaining(['message_replay_of_fkey', 'operation_message_id_fkey', 'partner_file_partner_id_fkey']));
+      expect(rows.map((r) => r.fk)).toEqual(
+        expect.arrayContaining(['message_replay_of_fkey', 'operation_message_id_fkey', 'partner_file_partner_id_fkey']),
+      );
       expect(rows.filter((r) => !r.indexed).map((r) => r.fk)).toEqual([]);
     });
 
@@ -108,8 +128,17 @@ describe('partner store on Postgres', () => {
         source: 'api',
       });
       advance(1000);
-      const replaced = await repo.upsert(profile(id, { name: 'Renamed', locationOrganisationId: NORTH_XD, settings: { selfCoreId: 'XD02' } }), 'file');
-      expect(replaced).toMatchObject({ name: 'Renamed', locationOrganisationId: NORTH_XD, platformAccount: null, settings: { selfCoreId: 'XD02' }, source: 'file' });
+      const replaced = await repo.upsert(
+        profile(id, { name: 'Renamed', locationOrganisationId: NORTH_XD, settings: { selfCoreId: 'XD02' } }),
+        'file',
+      );
+      expect(replaced).toMatchObject({
+        name: 'Renamed',
+        locationOrganisationId: NORTH_XD,
+        platformAccount: null,
+        settings: { selfCoreId: 'XD02' },
+        source: 'file',
+      });
       expect(replaced.createdAt).toEqual(created.createdAt);
       expect(replaced.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
       expect((await repo.list()).filter((p) => p.id === id)).toEqual([replaced]);
@@ -132,7 +161,10 @@ describe('partner store on Postgres', () => {
 
     it('the table refuses an id that is not a slug', async () => {
       await expect(
-        dataSource.query(`INSERT INTO partner (id, name, location_organisation_id, settings, source) VALUES ('Bad Id', 'x', $1, '{}', 'api')`, [MAIN_DC]),
+        dataSource.query(
+          `INSERT INTO partner (id, name, location_organisation_id, settings, source) VALUES ('Bad Id', 'x', $1, '{}', 'api')`,
+          [MAIN_DC],
+        ),
       ).rejects.toThrow(/partner_id_check/);
     });
   });
@@ -143,7 +175,15 @@ describe('partner store on Postgres', () => {
       await repo.upsert(profile(id), 'api');
       const { key, record } = await repo.issueApiKey(id, { label: 'prod' });
       expect(key).toMatch(/^dbk_[A-Za-z0-9_-]{43}$/);
-      expect(record).toMatchObject({ partnerId: id, keyPrefix: key.slice(4, 12), label: 'prod', source: 'api', revokedAt: null, expiresAt: null, lastUsedAt: null });
+      expect(record).toMatchObject({
+        partnerId: id,
+        keyPrefix: key.slice(4, 12),
+        label: 'prod',
+        source: 'api',
+        revokedAt: null,
+        expiresAt: null,
+        lastUsedAt: null,
+      });
       expect((await repo.authenticate(key))?.id).toBe(id);
       expect((await keyRow(record.id)).keyHash).toBe(hashApiKey(key));
     });
@@ -191,7 +231,9 @@ describe('partner store on Postgres', () => {
       expect((await repo.authenticate(key))?.id).toBe(id);
       advance(60 * 60_000);
       expect(await repo.authenticate(key)).toBeNull();
-      await expect(repo.issueApiKey(id, { label: 'past', expiresAt: new Date(clock.getTime() - 1) })).rejects.toThrow(/future/);
+      await expect(repo.issueApiKey(id, { label: 'past', expiresAt: new Date(clock.getTime() - 1) })).rejects.toThrow(
+        /future/,
+      );
     });
 
     it('a disabled partner’s keys authenticate nothing until it is enabled again', async () => {
@@ -281,18 +323,33 @@ describe('partner store on Postgres', () => {
       );
       const result = await importPartners(repo, dir, { env: { THE_KEY: key } });
       expect(result).toEqual({ imported: [id], unchanged: [], conflicts: [], problems: [] });
-      expect(await repo.findById(id)).toMatchObject({ name: 'Imported', source: 'file', file: join(dir, `${id}.yaml`), conflict: null, enabled: true, settings: { selfCoreId: 'DC01' } });
+      expect(await repo.findById(id)).toMatchObject({
+        name: 'Imported',
+        source: 'file',
+        file: join(dir, `${id}.yaml`),
+        conflict: null,
+        enabled: true,
+        settings: { selfCoreId: 'DC01' },
+      });
       expect((await repo.authenticate(key))?.id).toBe(id);
 
       // Importing again changes nothing.
-      expect(await importPartners(repo, dir, { env: { THE_KEY: key } })).toEqual({ imported: [], unchanged: [id], conflicts: [], problems: [] });
+      expect(await importPartners(repo, dir, { env: { THE_KEY: key } })).toEqual({
+        imported: [],
+        unchanged: [id],
+        conflicts: [],
+        problems: [],
+      });
       expect(await repo.listApiKeys(id)).toHaveLength(1);
     });
 
     it('rotating a key in config revokes the old one; API-issued keys stay', async () => {
       const id = newId();
       const file = join(dir, `${id}.yaml`);
-      writeFileSync(file, `id: ${id}\nname: Rotating\nlocationOrganisationId: ${MAIN_DC}\napiKeys: [{label: prod, keyEnv: KEY}]\n`);
+      writeFileSync(
+        file,
+        `id: ${id}\nname: Rotating\nlocationOrganisationId: ${MAIN_DC}\napiKeys: [{label: prod, keyEnv: KEY}]\n`,
+      );
       const oldKey = generateApiKey();
       const newKey = generateApiKey();
       await importPartners(repo, dir, { env: { KEY: oldKey } });
@@ -315,7 +372,12 @@ describe('partner store on Postgres', () => {
       const secrets = new WebhookSecretRepository(dataSource, SecretBox.withKey(randomBytes(32)));
       const sftp = new SftpCredentialRepository(dataSource, repo, { now: () => clock });
       const key = generateApiKey();
-      const env = { SECRET: 'whsec_' + randomBytes(24).toString('base64'), OTHER: 'whsec_' + randomBytes(24).toString('base64'), KEY: key, PASS: 'sftp password 0123456789' };
+      const env = {
+        SECRET: 'whsec_' + randomBytes(24).toString('base64'),
+        OTHER: 'whsec_' + randomBytes(24).toString('base64'),
+        KEY: key,
+        PASS: 'sftp password 0123456789',
+      };
       writeFileSync(
         file,
         `id: ${id}\nname: Rotated\nlocationOrganisationId: ${MAIN_DC}\n` +
@@ -329,7 +391,10 @@ describe('partner store on Postgres', () => {
       // The rotation ends: the old secret expired, the other revoked, the key expired, the SFTP user revoked.
       await secrets.expire(id, old.id, new Date(Date.now() - 1000));
       await secrets.revoke(id, revoked.id);
-      await dataSource.query(`UPDATE partner_api_key SET expires_at = $2 WHERE partner_id = $1`, [id, new Date(clock.getTime() - 1000)]);
+      await dataSource.query(`UPDATE partner_api_key SET expires_at = $2 WHERE partner_id = $1`, [
+        id,
+        new Date(clock.getTime() - 1000),
+      ]);
       await sftp.revoke(id, `${id}-user`);
 
       const restart = await importPartners(repo, dir, { env, secrets, sftp });
@@ -337,10 +402,19 @@ describe('partner store on Postgres', () => {
       expect(await repo.authenticate(key)).toBeNull();
       expect(await sftp.verifyPassword(`${id}-user`, env.PASS)).toBeNull();
       expect(restart.problems.map((p) => [p.field, p.message.replace(`${file}: ${p.field}: `, '')])).toEqual([
-        ['webhookSecrets', 'secret "old" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret'],
-        ['webhookSecrets', 'secret "revoked" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret'],
+        [
+          'webhookSecrets',
+          'secret "old" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret',
+        ],
+        [
+          'webhookSecrets',
+          'secret "revoked" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret',
+        ],
         ['sftpUsers', expect.stringContaining('revoked')],
-        ['apiKeys', expect.stringMatching(/^prod: this key expired on .* and is not brought back; give the partner a new one$/)],
+        [
+          'apiKeys',
+          expect.stringMatching(/^prod: this key expired on .* and is not brought back; give the partner a new one$/),
+        ],
       ]);
     });
 
@@ -367,7 +441,10 @@ describe('partner store on Postgres', () => {
       const good = newId();
       const bad = newId();
       writeFileSync(join(dir, 'good.yaml'), `id: ${good}\nname: Good\nlocationOrganisationId: ${MAIN_DC}\n`);
-      writeFileSync(join(dir, 'bad.yaml'), `id: ${bad}\nname: Bad\nlocationOrganisationId: ${MAIN_DC}\nsettings:\n  batchThreshold: lots\n`);
+      writeFileSync(
+        join(dir, 'bad.yaml'),
+        `id: ${bad}\nname: Bad\nlocationOrganisationId: ${MAIN_DC}\nsettings:\n  batchThreshold: lots\n`,
+      );
       const result = await importPartners(repo, dir, { env: {} });
       expect(result.imported).toEqual([good]);
       expect(result.problems).toEqual([
@@ -381,7 +458,12 @@ describe('partner store on Postgres', () => {
     });
 
     it('a missing folder imports nothing', async () => {
-      expect(await importPartners(repo, join(dir, 'missing'))).toEqual({ imported: [], unchanged: [], conflicts: [], problems: [] });
+      expect(await importPartners(repo, join(dir, 'missing'))).toEqual({
+        imported: [],
+        unchanged: [],
+        conflicts: [],
+        problems: [],
+      });
     });
   });
 
@@ -389,7 +471,13 @@ describe('partner store on Postgres', () => {
     it('provides PartnerRepository over the DataSource AuditModule opens', async () => {
       const moduleRef = await Test.createTestingModule({
         imports: [
-          AuditModule.forRoot({ url: db.url, dataDir: '', migrationsRun: true, extraEntities: PARTNER_ENTITIES, extraMigrations: PARTNER_MIGRATIONS }),
+          AuditModule.forRoot({
+            url: db.url,
+            dataDir: '',
+            migrationsRun: true,
+            extraEntities: PARTNER_ENTITIES,
+            extraMigrations: PARTNER_MIGRATIONS,
+          }),
           PartnersModule.forRoot({ provide: SecretBox, useValue: SecretBox.withKey(randomBytes(32)) }),
         ],
       }).compile();

@@ -17,7 +17,9 @@ async function failure(call: Promise<unknown>): Promise<PlatformCallError> {
   try {
     await call;
   } catch (error) {
-    if (error instanceof PlatformCallError) { return error; }
+    if (error instanceof PlatformCallError) {
+      return error;
+    }
     throw error;
   }
   throw new Error('expected the call to fail');
@@ -44,25 +46,44 @@ describe('PlatformClient against the sandbox over HTTP', () => {
       expect(await client.upsertDocument(DEMO.mainDc, doc('PO-1', { description: 'v2' }))).toBe('updated');
       expect(await client.putDocument(DEMO.mainDc, doc('PO-1', { description: 'v3' }))).toBe('updated');
       const stored = await client.getDocument(DEMO.mainDc, 'PO-1');
-      expect(stored).toMatchObject({ id: 'PO-1', description: 'v3', carrier: { id: DEMO.fastFreight, name: 'Fast Freight' } });
+      expect(stored).toMatchObject({
+        id: 'PO-1',
+        description: 'v3',
+        carrier: { id: DEMO.fastFreight, name: 'Fast Freight' },
+      });
       const created = await client.createDocument(DEMO.mainDc, doc('PO-2'));
       expect(created.occupant).toMatchObject({ id: DEMO.mainDc });
-      expect((await client.listDocuments(DEMO.mainDc, { pageSize: 1, pageNumber: 2 })).data.map((d) => d.id)).toEqual(['PO-2']);
+      expect((await client.listDocuments(DEMO.mainDc, { pageSize: 1, pageNumber: 2 })).data.map((d) => d.id)).toEqual([
+        'PO-2',
+      ]);
       await client.deleteDocument(DEMO.mainDc, 'PO-1');
       expect((await failure(client.getDocument(DEMO.mainDc, 'PO-1'))).status).toBe(404);
     });
 
     it('passes enableBaseOrgs and selfCoreId', async () => {
-      const unknown = doc('PO-3', { carrier: { coreName: 'SCAC', coreId: 'ZZZZ' }, occupant: { coreName: 'GLN', coreId: '0614141000005' } });
+      const unknown = doc('PO-3', {
+        carrier: { coreName: 'SCAC', coreId: 'ZZZZ' },
+        occupant: { coreName: 'GLN', coreId: '0614141000005' },
+      });
       expect((await failure(client.upsertDocument(DEMO.mainDc, unknown))).errorClass).toBe('permanent');
-      expect(await client.upsertDocument(DEMO.mainDc, unknown, { enableBaseOrgs: true, selfCoreId: '0614141000005' })).toBe('created');
+      expect(
+        await client.upsertDocument(DEMO.mainDc, unknown, { enableBaseOrgs: true, selfCoreId: '0614141000005' }),
+      ).toBe('created');
     });
 
     it('classifies a 400 as permanent and carries the platform reason that names the field', async () => {
-      const error = await failure(client.upsertDocument(DEMO.mainDc, { ...doc('PO-4'), loads: [{ name: 'Pallet', quantity: -1 }] }));
+      const error = await failure(
+        client.upsertDocument(DEMO.mainDc, { ...doc('PO-4'), loads: [{ name: 'Pallet', quantity: -1 }] }),
+      );
       expect(error).toMatchObject({ errorClass: 'permanent', status: 400, retryable: false });
       expect(error.reason).toMatch(/^Invalid document: loads\[0\]\.quantity/);
-      expect((await failure(client.createDocument(DEMO.mainDc, doc('PO-4')).then(() => client.createDocument(DEMO.mainDc, doc('PO-4'))))).status).toBe(409);
+      expect(
+        (
+          await failure(
+            client.createDocument(DEMO.mainDc, doc('PO-4')).then(() => client.createDocument(DEMO.mainDc, doc('PO-4'))),
+          )
+        ).status,
+      ).toBe(409);
     });
 
     it('classifies 401 and 403 as auth, and never puts the token in an error', async () => {
@@ -70,11 +91,19 @@ describe('PlatformClient against the sandbox over HTTP', () => {
       const stranger = new PlatformClient({ baseUrl: sandbox.url, token: secret });
       const unauthenticated = await failure(stranger.upsertDocument(DEMO.mainDc, doc('PO-5')));
       expect(unauthenticated).toMatchObject({ errorClass: 'auth', status: 401 });
-      for (const text of [unauthenticated.message, unauthenticated.reason, unauthenticated.stack ?? '', JSON.stringify(unauthenticated)]) {
+      for (const text of [
+        unauthenticated.message,
+        unauthenticated.reason,
+        unauthenticated.stack ?? '',
+        JSON.stringify(unauthenticated),
+      ]) {
         expect(text).not.toContain(secret);
       }
       const readonly = new PlatformClient({ baseUrl: sandbox.url, token: DEMO.tokens.readonly });
-      expect(await failure(readonly.upsertDocument(DEMO.mainDc, doc('PO-5')))).toMatchObject({ errorClass: 'auth', status: 403 });
+      expect(await failure(readonly.upsertDocument(DEMO.mainDc, doc('PO-5')))).toMatchObject({
+        errorClass: 'auth',
+        status: 403,
+      });
     });
 
     it('classifies 502, 503, 504 and 408 as retryable, and 429 as retryable with its Retry-After', async () => {
@@ -83,9 +112,18 @@ describe('PlatformClient against the sandbox over HTTP', () => {
         ...[502, 503, 504, 408].map((status) => ({ method: 'PUT', path: put, status, count: 1 })),
         { method: 'GET', path: '/api/v2/organisations/*/documents', status: 429 },
       ]);
-      for (const status of [502, 503, 504, 408]) { expect(await failure(client.upsertDocument(DEMO.mainDc, doc('PO-6')))).toMatchObject({ errorClass: 'retryable', status }); }
+      for (const status of [502, 503, 504, 408]) {
+        expect(await failure(client.upsertDocument(DEMO.mainDc, doc('PO-6')))).toMatchObject({
+          errorClass: 'retryable',
+          status,
+        });
+      }
       expect(await client.upsertDocument(DEMO.mainDc, doc('PO-6'))).toBe('created');
-      expect(await failure(client.listDocuments(DEMO.mainDc))).toMatchObject({ errorClass: 'retryable', status: 429, retryAfterMs: 1000 });
+      expect(await failure(client.listDocuments(DEMO.mainDc))).toMatchObject({
+        errorClass: 'retryable',
+        status: 429,
+        retryAfterMs: 1000,
+      });
     });
 
     it('turns a call that outlives its timeout into a retryable failure', async () => {
@@ -112,10 +150,16 @@ describe('PlatformClient against the sandbox over HTTP', () => {
 
   describe('REST batch jobs', () => {
     it('submits, polls, reads results, deletes in batch and cancels', async () => {
-      const job = await client.submitUpsertJob(DEMO.mainDc, [doc('A'), doc('B'), { ...doc('C'), direction: 'Up' as never }]);
+      const job = await client.submitUpsertJob(DEMO.mainDc, [
+        doc('A'),
+        doc('B'),
+        { ...doc('C'), direction: 'Up' as never },
+      ]);
       expect(job).toMatchObject({ status: 'Queued', documentCount: 3 });
       let current = job;
-      while (!current.completedAt) { current = await client.getJob(DEMO.mainDc, job.id); }
+      while (!current.completedAt) {
+        current = await client.getJob(DEMO.mainDc, job.id);
+      }
       expect(current).toMatchObject({ status: 'Completed', errors: 1 });
       const result = await client.getJobResult(DEMO.mainDc, job.id);
       expect(result.map((e) => e.status)).toEqual(['Created', 'Created', 'Failed']);

@@ -47,16 +47,26 @@ describe('a worker that cannot reach its queues says so and fails its health', (
 
   it('answers 200 while Redis works, 503 with the reason while it is away (logged), and 200 once it is back', async () => {
     const port = await freePort();
-    worker = new AppProcess('worker', workerEnv(database, redis.url, `{dbtest-${randomBytes(4).toString('hex')}}`, port)).start();
+    worker = new AppProcess(
+      'worker',
+      workerEnv(database, redis.url, `{dbtest-${randomBytes(4).toString('hex')}}`, port),
+    ).start();
     const health = () => getJson(`http://127.0.0.1:${port}/health`);
     await worker.waitUntil(async () => (await health()).status === 200, 'health 200');
     await redis.down();
     await worker.waitUntil(async () => (await health()).status === 503, 'health 503 with Redis down', 20_000);
-    expect((await health()).body).toMatchObject({ status: 'error', queues: { up: false, downSince: expect.any(String), error: expect.any(String) } });
+    expect((await health()).body).toMatchObject({
+      status: 'error',
+      queues: { up: false, downSince: expect.any(String), error: expect.any(String) },
+    });
     await worker.waitUntil(async () => worker!.output.includes('queues unreachable'), 'the outage logged', 10_000);
     await redis.up();
     await worker.waitUntil(async () => (await health()).status === 200, 'health 200 again', 30_000);
-    await worker.waitUntil(async () => worker!.output.includes('queues reachable again'), 'the recovery logged', 10_000);
+    await worker.waitUntil(
+      async () => worker!.output.includes('queues reachable again'),
+      'the recovery logged',
+      10_000,
+    );
   }, 120_000);
 });
 
@@ -67,7 +77,11 @@ describe('Redis Cluster (three local masters)', () => {
   beforeAll(async () => {
     cluster = await LocalRedisCluster.start();
     prefix = `{dbtest-${randomBytes(4).toString('hex')}}`;
-    spine = await startSpine({ 'redis.url': `redis://127.0.0.1:${cluster.ports[0]}`, 'redis.clusterNodes': cluster.nodes, 'redis.prefix': prefix });
+    spine = await startSpine({
+      'redis.url': `redis://127.0.0.1:${cluster.ports[0]}`,
+      'redis.clusterNodes': cluster.nodes,
+      'redis.prefix': prefix,
+    });
   }, 60_000);
   afterAll(async () => {
     await spine?.close();
@@ -77,7 +91,15 @@ describe('Redis Cluster (three local masters)', () => {
   const send = async (tag: string, count: number) => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const response = await spine.call('POST', '/v1/messages', { body: { operations: [0, 1].map((j) => ({ kind: 'document.upsert', organisationId: DEMO.mainDc, document: document(`${tag}-${i}-${j}`) })) } });
+      const response = await spine.call('POST', '/v1/messages', {
+        body: {
+          operations: [0, 1].map((j) => ({
+            kind: 'document.upsert',
+            organisationId: DEMO.mainDc,
+            document: document(`${tag}-${i}-${j}`),
+          })),
+        },
+      });
       expect(response.status).toBe(202);
       ids.push((await response.json()).messageId);
     }
@@ -86,7 +108,9 @@ describe('Redis Cluster (three local masters)', () => {
 
   it('delivers through a cluster, and keeps delivering while the queues’ slot moves to another node', async () => {
     const before = await send('C', 20);
-    for (const id of before) { expect(await spine.waitForStatus(id, ['delivered', 'failed'])).toBe('delivered'); }
+    for (const id of before) {
+      expect(await spine.waitForStatus(id, ['delivered', 'failed'])).toBe('delivered');
+    }
     expect((await spine.call('GET', '/health', { auth: null })).status).toBe(200);
 
     const owner = await cluster.ownerOf(`${prefix}:deliver:id`);
@@ -94,7 +118,9 @@ describe('Redis Cluster (three local masters)', () => {
     const [during] = await Promise.all([send('R', 40), cluster.reshardAll(owner, target)]);
     expect(await cluster.ownerOf(`${prefix}:deliver:id`)).toBe(target);
     const after = await send('A', 10);
-    for (const id of [...during, ...after]) { expect(await spine.waitForStatus(id, ['delivered', 'failed'], 60_000)).toBe('delivered'); }
+    for (const id of [...during, ...after]) {
+      expect(await spine.waitForStatus(id, ['delivered', 'failed'], 60_000)).toBe('delivered');
+    }
     const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
     expect(stats.documents[DEMO.mainDc]).toBeGreaterThanOrEqual(140);
     expect((await spine.call('GET', '/health', { auth: null })).status).toBe(200);
@@ -109,7 +135,10 @@ describe('Redis Cluster (three local masters)', () => {
     try {
       const health = () => getJson(`http://127.0.0.1:${port}/health`);
       await worker.waitUntil(async () => (await health()).status === 200, 'health 200');
-      await cluster.reshardAll(owner, cluster.ports.find((p) => p !== owner)!);
+      await cluster.reshardAll(
+        owner,
+        cluster.ports.find((p) => p !== owner)!,
+      );
       await worker.waitUntil(async () => (await health()).status === 503, 'health 503 after the reshard', 20_000);
       expect((await health()).body.queues.error).toMatch(/MOVED/);
       await worker.waitUntil(async () => worker.output.includes('queues unreachable'), 'the failure logged', 10_000);

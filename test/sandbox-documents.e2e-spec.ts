@@ -33,7 +33,10 @@ describe('sandbox REST documents', () => {
     });
 
     it('answers 403 without the permission, or for an organisation the token does not act for', async () => {
-      const write = await sandbox.call('PUT', `${docs()}/PO-1?upsert=true`, { token: DEMO.tokens.readonly, body: purchaseOrder('PO-1') });
+      const write = await sandbox.call('PUT', `${docs()}/PO-1?upsert=true`, {
+        token: DEMO.tokens.readonly,
+        body: purchaseOrder('PO-1'),
+      });
       expect(write.status).toBe(403);
       expect((await write.json()).details[0]).toMatch(/ManageDocuments/);
       const other = await sandbox.call('GET', docs(DEMO.crossDock), { token: DEMO.tokens.readonly });
@@ -73,16 +76,34 @@ describe('sandbox REST documents', () => {
     });
 
     it('counts every write carried out in stats.documentWrites, a write whose answer the caller never got included', async () => {
-      await sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 0, answerLatencyMs: 1000, count: 1 }] } });
+      await sandbox.call('POST', '/__sandbox/faults', {
+        token: null,
+        body: {
+          rules: [
+            { method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 0, answerLatencyMs: 1000, count: 1 },
+          ],
+        },
+      });
       // The caller gives up before the answer: the write was done all the same.
-      await expect(fetch(`${sandbox.url}${docs()}/PO-W?upsert=true`, { method: 'PUT', headers: { authorization: `Bearer ${DEMO.tokens.location}`, 'content-type': 'application/json' }, body: JSON.stringify(purchaseOrder('PO-W')), signal: AbortSignal.timeout(200) })).rejects.toThrow();
-      expect((await sandbox.call('PUT', `${docs()}/PO-W?upsert=true`, { body: purchaseOrder('PO-W') })).status).toBe(200);
+      await expect(
+        fetch(`${sandbox.url}${docs()}/PO-W?upsert=true`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${DEMO.tokens.location}`, 'content-type': 'application/json' },
+          body: JSON.stringify(purchaseOrder('PO-W')),
+          signal: AbortSignal.timeout(200),
+        }),
+      ).rejects.toThrow();
+      expect((await sandbox.call('PUT', `${docs()}/PO-W?upsert=true`, { body: purchaseOrder('PO-W') })).status).toBe(
+        200,
+      );
       expect((await sandbox.call('DELETE', `${docs()}/PO-W`)).status).toBe(200);
       expect((await sandbox.call('PUT', `${docs()}/PO-W`, { body: purchaseOrder('PO-W') })).status).toBe(404);
       const stats = await (await sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
       expect(stats.documentWrites).toEqual({ [DEMO.mainDc]: 3 });
       await sandbox.reset();
-      expect((await (await sandbox.call('GET', '/__sandbox/stats', { token: null })).json()).documentWrites).toEqual({});
+      expect((await (await sandbox.call('GET', '/__sandbox/stats', { token: null })).json()).documentWrites).toEqual(
+        {},
+      );
     });
 
     it('plain PUT updates (200) or answers 404; with upsert=true 201 created then 200 updated, no body', async () => {
@@ -93,9 +114,13 @@ describe('sandbox REST documents', () => {
       expect(created.status).toBe(201);
       expect(await created.text()).toBe('');
 
-      const updated = await sandbox.call('PUT', `${docs()}/PO-3`, { body: purchaseOrder('PO-3', { description: 'second' }) });
+      const updated = await sandbox.call('PUT', `${docs()}/PO-3`, {
+        body: purchaseOrder('PO-3', { description: 'second' }),
+      });
       expect(updated.status).toBe(200);
-      const upserted = await sandbox.call('PUT', `${docs()}/PO-3?upsert=true`, { body: purchaseOrder('PO-3', { description: 'third' }) });
+      const upserted = await sandbox.call('PUT', `${docs()}/PO-3?upsert=true`, {
+        body: purchaseOrder('PO-3', { description: 'third' }),
+      });
       expect(upserted.status).toBe(200);
 
       const document = await (await sandbox.call('GET', `${docs()}/PO-3`)).json();
@@ -143,7 +168,9 @@ describe('sandbox REST documents', () => {
     });
 
     it('400 on every document operation where documents are not enabled', async () => {
-      const response = await sandbox.call('PUT', `${docs(DEMO.crossDock)}/PO-9?upsert=true`, { body: purchaseOrder('PO-9') });
+      const response = await sandbox.call('PUT', `${docs(DEMO.crossDock)}/PO-9?upsert=true`, {
+        body: purchaseOrder('PO-9'),
+      });
       expect(response.status).toBe(400);
       expect((await response.json()).details[0]).toMatch(/not enabled/);
       expect((await sandbox.call('GET', docs(DEMO.crossDock))).status).toBe(400);
@@ -152,16 +179,26 @@ describe('sandbox REST documents', () => {
 
   describe('OrgRef resolution', () => {
     it('refuses an unknown Core ID with 400 naming the field, unless enableBaseOrgs creates it', async () => {
-      const body = purchaseOrder('PO-10', { offsite: { coreName: 'ACME', coreId: 'SUP-NEW' }, carrier: { coreName: 'SCAC', coreId: 'NEWC' } });
+      const body = purchaseOrder('PO-10', {
+        offsite: { coreName: 'ACME', coreId: 'SUP-NEW' },
+        carrier: { coreName: 'SCAC', coreId: 'NEWC' },
+      });
       const refused = await sandbox.call('PUT', `${docs()}/PO-10?upsert=true`, { body });
       expect(refused.status).toBe(400);
       const details: string[] = (await refused.json()).details;
-      expect(details).toEqual([expect.stringMatching(/^offsite: .*SUP-NEW/), expect.stringMatching(/^carrier: .*NEWC/)]);
+      expect(details).toEqual([
+        expect.stringMatching(/^offsite: .*SUP-NEW/),
+        expect.stringMatching(/^carrier: .*NEWC/),
+      ]);
 
       const accepted = await sandbox.call('PUT', `${docs()}/PO-10?upsert=true&enableBaseOrgs=true`, { body });
       expect(accepted.status).toBe(201);
       const document = await (await sandbox.call('GET', `${docs()}/PO-10`)).json();
-      expect(document.offsite).toMatchObject({ coreName: 'ACME', coreId: 'SUP-NEW', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(document.offsite).toMatchObject({
+        coreName: 'ACME',
+        coreId: 'SUP-NEW',
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
       expect(document.carrier).toMatchObject({ coreName: 'SCAC', coreId: 'NEWC' });
 
       // Created once: the next document resolves the same organisation without the flag.
@@ -172,7 +209,9 @@ describe('sandbox REST documents', () => {
     });
 
     it('refuses an id reference to an organisation not connected to the location', async () => {
-      const response = await sandbox.call('POST', docs(), { body: purchaseOrder('PO-12', { carrier: { id: '00000000-0000-4000-8000-000000000000' } }) });
+      const response = await sandbox.call('POST', docs(), {
+        body: purchaseOrder('PO-12', { carrier: { id: '00000000-0000-4000-8000-000000000000' } }),
+      });
       expect(response.status).toBe(400);
       expect((await response.json()).details[0]).toMatch(/^carrier\.id: .*not connected/);
     });
@@ -197,7 +236,9 @@ describe('sandbox REST documents', () => {
     it('pages from 1 in id order with start = (pageNumber-1)*pageSize', async () => {
       const page = await (await sandbox.call('GET', `${docs()}?pageNumber=2&pageSize=10`)).json();
       expect(page).toMatchObject({ start: 10, pageSize: 10, totalPages: 3, totalRecords: 25 });
-      expect(page.data.map((d: { id: string }) => d.id)).toEqual(Array.from({ length: 10 }, (_, i) => `PO-${String(i + 10).padStart(3, '0')}`));
+      expect(page.data.map((d: { id: string }) => d.id)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `PO-${String(i + 10).padStart(3, '0')}`),
+      );
       const defaults = await (await sandbox.call('GET', docs())).json();
       expect(defaults).toMatchObject({ start: 0, pageSize: 100, totalPages: 1, totalRecords: 25 });
     });

@@ -13,13 +13,23 @@ interface ExportPage {
   totalRecords: number;
 }
 
-async function exportJson(sandbox: RunningSandbox, body: Record<string, unknown>, query = '', token?: string): Promise<ExportPage> {
+async function exportJson(
+  sandbox: RunningSandbox,
+  body: Record<string, unknown>,
+  query = '',
+  token?: string,
+): Promise<ExportPage> {
   const response = await sandbox.call('POST', `/api/v2/bookings${query}`, { body, token });
   expect(response.status).toBe(200);
   return (await response.json()) as ExportPage;
 }
 
-async function exportError(sandbox: RunningSandbox, body: unknown, query = '', token?: string | null): Promise<{ status: number; details: string }> {
+async function exportError(
+  sandbox: RunningSandbox,
+  body: unknown,
+  query = '',
+  token?: string | null,
+): Promise<{ status: number; details: string }> {
   const response = await sandbox.call('POST', `/api/v2/bookings${query}`, { body, token });
   const parsed = (await response.json()) as { error: string; details: string[] };
   expect(typeof parsed.error).toBe('string');
@@ -38,23 +48,61 @@ describe('bookings export', () => {
   beforeEach(async () => {
     await sandbox.reset();
     const put = await sandbox.call('PUT', `/api/v2/organisations/${DEMO.mainDc}/documents/PO-EXP?upsert=true`, {
-      body: { id: 'PO-EXP', direction: 'Inbound', occupant: { id: DEMO.mainDc }, offsite: { id: DEMO.kettleFoods }, loads: [{ name: 'Pallet', quantity: 6 }] },
+      body: {
+        id: 'PO-EXP',
+        direction: 'Inbound',
+        occupant: { id: DEMO.mainDc },
+        offsite: { id: DEMO.kettleFoods },
+        loads: [{ name: 'Pallet', quantity: 6 }],
+      },
     });
     expect(put.status).toBe(201);
-    const gql = new GraphQLClient(`${sandbox.url}/api/v1/graphql`, { headers: { authorization: `Bearer ${DEMO.tokens.location}` } });
+    const gql = new GraphQLClient(`${sandbox.url}/api/v1/graphql`, {
+      headers: { authorization: `Bearer ${DEMO.tokens.location}` },
+    });
     const create = async (booking: Record<string, unknown>) =>
-      (await gql.request<{ createBooking: string }>(CREATE, { org: DEMO.mainDc, booking: { carrierId: DEMO.fastFreight, duration: 60, ...booking } })).createBooking;
-    const inboundTask = (loads: unknown[]) => ({ direction: 'Inbound', senderId: DEMO.kettleFoods, receiverId: DEMO.mainDc, loads });
+      (
+        await gql.request<{ createBooking: string }>(CREATE, {
+          org: DEMO.mainDc,
+          booking: { carrierId: DEMO.fastFreight, duration: 60, ...booking },
+        })
+      ).createBooking;
+    const inboundTask = (loads: unknown[]) => ({
+      direction: 'Inbound',
+      senderId: DEMO.kettleFoods,
+      receiverId: DEMO.mainDc,
+      loads,
+    });
     // Created out of time order; the export sorts by requestedTime: b2, b3, b4, b1.
     ids.b1 = await create({
       requestedTime: '2026-03-02T10:00:00Z',
       tasks: [
-        inboundTask([{ name: 'Pallet', quantity: 3 }, { name: 'Carton', quantity: 2, loadTag: 'CT-1' }]),
-        { direction: 'Outbound', senderId: DEMO.mainDc, receiverId: DEMO.harbourStores, loads: [{ name: 'Cage', quantity: 4 }] },
+        inboundTask([
+          { name: 'Pallet', quantity: 3 },
+          { name: 'Carton', quantity: 2, loadTag: 'CT-1' },
+        ]),
+        {
+          direction: 'Outbound',
+          senderId: DEMO.mainDc,
+          receiverId: DEMO.harbourStores,
+          loads: [{ name: 'Cage', quantity: 4 }],
+        },
       ],
     });
-    ids.b2 = await create({ carrierId: DEMO.blueLine, requestedTime: '2026-03-02T08:00:00Z', tasks: [inboundTask([{ name: 'Box "XL"', quantity: 1 }, { name: 'Pallet', quantity: 2 }])] });
-    ids.b3 = await create({ requestedTime: '2026-03-02T08:30:00Z', tasks: [{ direction: 'Inbound', documentId: 'PO-EXP', loads: [] }] });
+    ids.b2 = await create({
+      carrierId: DEMO.blueLine,
+      requestedTime: '2026-03-02T08:00:00Z',
+      tasks: [
+        inboundTask([
+          { name: 'Box "XL"', quantity: 1 },
+          { name: 'Pallet', quantity: 2 },
+        ]),
+      ],
+    });
+    ids.b3 = await create({
+      requestedTime: '2026-03-02T08:30:00Z',
+      tasks: [{ direction: 'Inbound', documentId: 'PO-EXP', loads: [] }],
+    });
     ids.b4 = await create({ requestedTime: '2026-03-02T08:45:00Z', tasks: [inboundTask([])] });
   });
 
@@ -63,7 +111,13 @@ describe('bookings export', () => {
     expect(page).toMatchObject({ skip: 0, count: 100, totalRecords: 4 });
     expect(page.data.map((row) => row.Booking)).toEqual([ids.b2, ids.b3, ids.b4, ids.b1]);
     expect(Object.keys(page.data[0])).toEqual(['Booking', 'Status', 'Carrier', 'Requested', 'Pallets']);
-    expect(page.data[0]).toEqual({ Booking: ids.b2, Status: 'Approved', Carrier: 'Blue Line Haulage', Requested: '2026-03-02T08:00:00.000Z', Pallets: 3 });
+    expect(page.data[0]).toEqual({
+      Booking: ids.b2,
+      Status: 'Approved',
+      Carrier: 'Blue Line Haulage',
+      Requested: '2026-03-02T08:00:00.000Z',
+      Pallets: 3,
+    });
     expect(page.data[2]).toMatchObject({ Status: 'Submitted', Pallets: 0 });
     expect(page.data[3]).toMatchObject({ Carrier: 'Fast Freight', Pallets: 9 });
     expect(page.data[1].Pallets).toBe(6);
@@ -79,11 +133,17 @@ describe('bookings export', () => {
     ]);
     expect(String(b1Rows[0].Task)).toMatch(/^MDT-26-/);
     expect(b1Rows[0]).toMatchObject({ Location: 'Main DC', Carrier: 'FFRT', Document: '' });
-    expect(page.data.find((row) => row.Booking === ids.b3)).toMatchObject({ Document: 'PO-EXP', Loads: 'Pallet', Quantity: 6 });
+    expect(page.data.find((row) => row.Booking === ids.b3)).toMatchObject({
+      Document: 'PO-EXP',
+      Loads: 'Pallet',
+      Quantity: 6,
+    });
   });
 
   it('returns csv with a header row and RFC 4180 quoting', async () => {
-    const response = await sandbox.call('POST', '/api/v2/bookings', { body: { layoutId: TASK_LAYOUT, viewAs: 'tasks', format: 'csv' } });
+    const response = await sandbox.call('POST', '/api/v2/bookings', {
+      body: { layoutId: TASK_LAYOUT, viewAs: 'tasks', format: 'csv' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const lines = (await response.text()).split('\r\n');
@@ -93,9 +153,13 @@ describe('bookings export', () => {
   });
 
   it('filters by status names, requested window, location and carrier', async () => {
-    const bookingIds = async (filter: Record<string, unknown>) => (await exportJson(sandbox, { layoutId: DEMO.dailyLayout, filter })).data.map((row) => row.Booking);
+    const bookingIds = async (filter: Record<string, unknown>) =>
+      (await exportJson(sandbox, { layoutId: DEMO.dailyLayout, filter })).data.map((row) => row.Booking);
     expect(await bookingIds({ statusNames: ['Submitted'] })).toEqual([ids.b4]);
-    expect(await bookingIds({ requestedFrom: '2026-03-02T08:30:00Z', requestedTo: '2026-03-02T10:00:00Z' })).toEqual([ids.b3, ids.b4]);
+    expect(await bookingIds({ requestedFrom: '2026-03-02T08:30:00Z', requestedTo: '2026-03-02T10:00:00Z' })).toEqual([
+      ids.b3,
+      ids.b4,
+    ]);
     expect(await bookingIds({ carrierId: DEMO.blueLine })).toEqual([ids.b2]);
     expect(await bookingIds({ locationId: DEMO.crossDock })).toEqual([]);
     const unknown = await exportError(sandbox, { layoutId: DEMO.dailyLayout, filter: { colour: 'red' } });
@@ -151,16 +215,27 @@ describe('bookings export of more than 1000 bookings', () => {
   it('pages through every booking with skip and count, in requestedTime order', async () => {
     const first = await exportJson(sandbox, { layoutId: DEMO.dailyLayout }, '?skip=0&count=1000');
     const second = await exportJson(sandbox, { layoutId: DEMO.dailyLayout }, '?skip=1000&count=1000');
-    expect([first.data.length, second.data.length, first.totalRecords, second.totalRecords]).toEqual([1000, TOTAL - 1000, TOTAL, TOTAL]);
+    expect([first.data.length, second.data.length, first.totalRecords, second.totalRecords]).toEqual([
+      1000,
+      TOTAL - 1000,
+      TOTAL,
+      TOTAL,
+    ]);
     const rows = [...first.data, ...second.data];
     expect(new Set(rows.map((row) => row.Booking)).size).toBe(TOTAL);
-    expect(rows.map((row) => row.Booking)).toEqual(Array.from({ length: TOTAL }, (_, n) => `MDB-26-SEED-${String(n).padStart(4, '0')}`));
-    expect(rows.reduce((sum, row) => sum + (row.Pallets as number), 0)).toBe(Array.from({ length: TOTAL }, (_, n) => (n % 5) + 1).reduce((a, b) => a + b, 0));
+    expect(rows.map((row) => row.Booking)).toEqual(
+      Array.from({ length: TOTAL }, (_, n) => `MDB-26-SEED-${String(n).padStart(4, '0')}`),
+    );
+    expect(rows.reduce((sum, row) => sum + (row.Pallets as number), 0)).toBe(
+      Array.from({ length: TOTAL }, (_, n) => (n % 5) + 1).reduce((a, b) => a + b, 0),
+    );
     expect((await exportJson(sandbox, { layoutId: DEMO.dailyLayout })).data).toHaveLength(100);
   });
 
   it('pages csv the same way', async () => {
-    const response = await sandbox.call('POST', '/api/v2/bookings?skip=1200&count=1000', { body: { layoutId: DEMO.dailyLayout, format: 'csv' } });
+    const response = await sandbox.call('POST', '/api/v2/bookings?skip=1200&count=1000', {
+      body: { layoutId: DEMO.dailyLayout, format: 'csv' },
+    });
     const lines = (await response.text()).trimEnd().split('\r\n');
     expect(lines).toHaveLength(1 + 5);
     expect(lines[1].startsWith('MDB-26-SEED-1200,Approved,Fast Freight,')).toBe(true);

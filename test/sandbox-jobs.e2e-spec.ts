@@ -2,12 +2,19 @@ import type { DocumentJob, DocumentJobResultEntry } from '@dockbridge/platform';
 import { DEMO, RunningSandbox, startSandbox } from './support/sandbox';
 
 const jobs = (orgId: string = DEMO.mainDc) => `/api/v2/organisations/${orgId}/document-jobs`;
-const doc = (id: string) => ({ id, direction: 'Outbound', offsite: { coreName: 'ACME', coreId: 'CUS-HARBOUR' }, loads: [{ name: 'Case', quantity: 4 }] });
+const doc = (id: string) => ({
+  id,
+  direction: 'Outbound',
+  offsite: { coreName: 'ACME', coreId: 'CUS-HARBOUR' },
+  loads: [{ name: 'Case', quantity: 4 }],
+});
 
 async function settle(sandbox: RunningSandbox, jobId: string): Promise<DocumentJob> {
   for (let i = 0; i < 500; i++) {
     const job: DocumentJob = await (await sandbox.call('GET', `${jobs()}/${jobId}`)).json();
-    if (job.completedAt) { return job; }
+    if (job.completedAt) {
+      return job;
+    }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`job ${jobId} did not finish`);
@@ -20,10 +27,19 @@ describe('sandbox batch document jobs', () => {
   beforeEach(() => sandbox.reset());
 
   it('queues an upsert batch at once (200 with the job record), then completes it asynchronously', async () => {
-    const response = await sandbox.call('POST', `${jobs()}/`, { body: [doc('A'), doc('B'), { ...doc('C'), direction: 'Sideways' }] });
+    const response = await sandbox.call('POST', `${jobs()}/`, {
+      body: [doc('A'), doc('B'), { ...doc('C'), direction: 'Sideways' }],
+    });
     expect(response.status).toBe(200);
     const queued: DocumentJob = await response.json();
-    expect(queued).toEqual({ id: expect.any(String), createdAt: expect.any(String), status: 'Queued', completedAt: null, documentCount: 3, errors: 0 });
+    expect(queued).toEqual({
+      id: expect.any(String),
+      createdAt: expect.any(String),
+      status: 'Queued',
+      completedAt: null,
+      documentCount: 3,
+      errors: 0,
+    });
 
     const done = await settle(sandbox, queued.id);
     expect(done).toMatchObject({ status: 'Completed', documentCount: 3, errors: 1 });
@@ -39,7 +55,9 @@ describe('sandbox batch document jobs', () => {
   it('accepts the {"documents": [...]} container and reports Updated for existing documents', async () => {
     const first: DocumentJob = await (await sandbox.call('POST', jobs(), { body: [doc('A')] })).json();
     await settle(sandbox, first.id);
-    const second: DocumentJob = await (await sandbox.call('POST', jobs(), { body: { documents: [doc('A'), doc('B')] } })).json();
+    const second: DocumentJob = await (
+      await sandbox.call('POST', jobs(), { body: { documents: [doc('A'), doc('B')] } })
+    ).json();
     await settle(sandbox, second.id);
     const result = await (await sandbox.call('GET', `${jobs()}/${second.id}/result`)).json();
     expect(result.map((e: DocumentJobResultEntry) => e.status)).toEqual(['Updated', 'Created']);
@@ -65,7 +83,9 @@ describe('sandbox batch document jobs', () => {
     expect((await empty.json()).details[0]).toMatch(/must not be empty/);
     expect((await sandbox.call('DELETE', `${jobs()}/documents`, { body: { ids: ['A'] } })).status).toBe(400);
     expect((await sandbox.call('POST', jobs(), { body: [] })).status).toBe(400);
-    const tooMany = await sandbox.call('POST', jobs(), { body: Array.from({ length: 25_001 }, (_, i) => doc(`D${i}`)) });
+    const tooMany = await sandbox.call('POST', jobs(), {
+      body: Array.from({ length: 25_001 }, (_, i) => doc(`D${i}`)),
+    });
     expect(tooMany.status).toBe(400);
     expect((await tooMany.json()).details[0]).toMatch(/25001 documents exceed the limit of 25000/);
   });
@@ -84,13 +104,16 @@ describe('sandbox batch document jobs', () => {
     expect(await cancelled.json()).toMatchObject({ id: queued.id, status: 'Cancelled' });
     await sandbox.call('POST', '/__sandbox/jobs', { body: { paused: false }, token: null });
 
-    const finished = await settle(sandbox, (await (await sandbox.call('POST', jobs(), { body: [doc('B')] })).json()).id);
+    const finished = await settle(
+      sandbox,
+      (await (await sandbox.call('POST', jobs(), { body: [doc('B')] })).json()).id,
+    );
     expect((await sandbox.call('DELETE', `${jobs()}/${finished.id}`)).status).toBe(409);
     expect((await sandbox.call('DELETE', `${jobs()}/${queued.id}`)).status).toBe(409);
     expect((await sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/A`)).status).toBe(404);
   });
 
-  it('lists the location\'s jobs as a bare array, and 404s for an unknown job', async () => {
+  it("lists the location's jobs as a bare array, and 404s for an unknown job", async () => {
     const a: DocumentJob = await (await sandbox.call('POST', jobs(), { body: [doc('A')] })).json();
     const b: DocumentJob = await (await sandbox.call('DELETE', `${jobs()}/documents`, { body: ['A'] })).json();
     const list: DocumentJob[] = await (await sandbox.call('GET', jobs())).json();
@@ -106,7 +129,8 @@ describe('sandbox controls', () => {
   afterAll(() => sandbox.close());
   beforeEach(() => sandbox.reset());
 
-  const put = (id: string) => sandbox.call('PUT', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}?upsert=true`, { body: doc(id) });
+  const put = (id: string) =>
+    sandbox.call('PUT', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}?upsert=true`, { body: doc(id) });
 
   it('injects a status for matching requests, `count` times, before authentication', async () => {
     const set = await sandbox.call('POST', '/__sandbox/faults', {
@@ -115,20 +139,29 @@ describe('sandbox controls', () => {
     });
     expect(set.status).toBe(200);
     expect((await put('A')).status).toBe(503);
-    const second = await sandbox.call('PUT', `/api/v2/organisations/${DEMO.mainDc}/documents/A?upsert=true`, { body: doc('A'), token: null });
+    const second = await sandbox.call('PUT', `/api/v2/organisations/${DEMO.mainDc}/documents/A?upsert=true`, {
+      body: doc('A'),
+      token: null,
+    });
     expect(second.status).toBe(503);
     expect((await put('A')).status).toBe(201);
     expect((await sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/A`)).status).toBe(200);
   });
 
   it('defaults to 502 at rate 1, and `*` matches exactly one segment', async () => {
-    await sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ path: '/api/v2/organisations/*/documents' }] } });
+    await sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ path: '/api/v2/organisations/*/documents' }] },
+    });
     expect((await sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents`)).status).toBe(502);
     expect((await put('A')).status).toBe(201);
   });
 
   it('applies a rate: roughly that share of requests fails', async () => {
-    await sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ path: '/api/v2/organisations/*/documents/*', rate: 0.5 }] } });
+    await sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ path: '/api/v2/organisations/*/documents/*', rate: 0.5 }] },
+    });
     const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => put(`R${i}`).then((r) => r.status)));
     const failed = statuses.filter((s) => s === 502).length;
     expect(failed).toBeGreaterThan(60);
@@ -136,7 +169,10 @@ describe('sandbox controls', () => {
   });
 
   it('adds latency, passes through with status 0, and clears with DELETE', async () => {
-    await sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ path: '/api/v2/organisations/*/documents/*', latencyMs: 150, status: 0 }] } });
+    await sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ path: '/api/v2/organisations/*/documents/*', latencyMs: 150, status: 0 }] },
+    });
     const started = Date.now();
     expect((await put('A')).status).toBe(201);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
@@ -145,9 +181,15 @@ describe('sandbox controls', () => {
   });
 
   it('refuses malformed rules with 400 naming the rule', async () => {
-    const response = await sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ path: 'no-slash', rate: 2 }] } });
+    const response = await sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ path: 'no-slash', rate: 2 }] },
+    });
     expect(response.status).toBe(400);
-    expect((await response.json()).details).toEqual([expect.stringMatching(/^rules\[0\]\.path/), expect.stringMatching(/^rules\[0\]\.rate/)]);
+    expect((await response.json()).details).toEqual([
+      expect.stringMatching(/^rules\[0\]\.path/),
+      expect.stringMatching(/^rules\[0\]\.rate/),
+    ]);
   });
 
   it('counts requests per route and status, and documents per organisation; reset returns to the seed', async () => {

@@ -27,10 +27,17 @@ describe('SFTP uploads that cannot stop the gateway', () => {
   const call = <T = void>(run: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
     new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
   const open = (path: string) => call<Buffer>((done) => sftp.open(path, 'w', done));
-  const write = (handle: Buffer, data: Buffer, offset: number) => call((done) => sftp.write(handle, data, 0, data.length, offset, done));
+  const write = (handle: Buffer, data: Buffer, offset: number) =>
+    call((done) => sftp.write(handle, data, 0, data.length, offset, done));
   const close = (handle: Buffer) => call((done) => sftp.close(handle, done));
   const messagesNamed = async (fileName: string): Promise<number> =>
-    Number((await spine.app.get(DataSource).query(`SELECT count(*) AS n FROM message WHERE metadata->>'fileName' = $1`, [fileName]))[0].n);
+    Number(
+      (
+        await spine.app
+          .get(DataSource)
+          .query(`SELECT count(*) AS n FROM message WHERE metadata->>'fileName' = $1`, [fileName])
+      )[0].n,
+    );
   const healthWithin = async (ms: number) => {
     const started = Date.now();
     const response = await fetch(`${spine.url}/health`, { signal: AbortSignal.timeout(ms) });
@@ -42,9 +49,18 @@ describe('SFTP uploads that cannot stop the gateway', () => {
   const login = (username: string, password: string) =>
     new Promise<{ connection: Client; sftp: SFTPWrapper }>((resolve, reject) => {
       const c = new Client();
-      c.on('ready', () => c.sftp((error, channel) => (error ? reject(error) : resolve({ connection: c, sftp: channel }))));
+      c.on('ready', () =>
+        c.sftp((error, channel) => (error ? reject(error) : resolve({ connection: c, sftp: channel }))),
+      );
       c.on('error', reject);
-      c.connect({ host: '127.0.0.1', port: spine.app.get(SftpServer).port!, username, password, readyTimeout: 10_000, tryKeyboard: false });
+      c.connect({
+        host: '127.0.0.1',
+        port: spine.app.get(SftpServer).port!,
+        username,
+        password,
+        readyTimeout: 10_000,
+        tryKeyboard: false,
+      });
     });
 
   beforeAll(async () => {
@@ -55,7 +71,13 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     sftp = await new Promise<SFTPWrapper>((resolve, reject) => {
       connection.on('ready', () => connection.sftp((error, channel) => (error ? reject(error) : resolve(channel))));
       connection.on('error', reject);
-      connection.connect({ host: '127.0.0.1', port: spine.app.get(SftpServer).port!, username: 'abuser', password: PASSWORD, readyTimeout: 10_000 });
+      connection.connect({
+        host: '127.0.0.1',
+        port: spine.app.get(SftpServer).port!,
+        username: 'abuser',
+        password: PASSWORD,
+        readyTimeout: 10_000,
+      });
     });
   }, 60_000);
   afterAll(async () => {
@@ -65,7 +87,9 @@ describe('SFTP uploads that cannot stop the gateway', () => {
 
   it('refuses a write far past the end (a sparse file) when it happens, and keeps serving', async () => {
     const handle = await open('/inbound/sparse.edi');
-    await expect(write(handle, Buffer.from('~'), 64 * MiB - 1)).rejects.toThrow(`a write at offset ${64 * MiB - 1} would leave a hole after the 0 bytes written in order so far`);
+    await expect(write(handle, Buffer.from('~'), 64 * MiB - 1)).rejects.toThrow(
+      `a write at offset ${64 * MiB - 1} would leave a hole after the 0 bytes written in order so far`,
+    );
     await expect(close(handle)).rejects.toThrow(/is empty/);
     await healthWithin(1000);
     expect(await messagesNamed('sparse.edi')).toBe(0);
@@ -81,8 +105,12 @@ describe('SFTP uploads that cannot stop the gateway', () => {
   it('keeps writes ahead within one window of what was written in order, and refuses a hole at close', async () => {
     const handle = await open('/inbound/stepping.edi');
     await write(handle, Buffer.from('~'), 15 * MiB);
-    await expect(write(handle, Buffer.from('~'), 30 * MiB)).rejects.toThrow(`a write at offset ${30 * MiB} would leave a hole after the 0 bytes written in order so far`);
-    await expect(close(handle)).rejects.toThrow(`/inbound/stepping.edi: the file has a hole: bytes 0 to ${15 * MiB - 1} were never written; nothing was recorded`);
+    await expect(write(handle, Buffer.from('~'), 30 * MiB)).rejects.toThrow(
+      `a write at offset ${30 * MiB} would leave a hole after the 0 bytes written in order so far`,
+    );
+    await expect(close(handle)).rejects.toThrow(
+      `/inbound/stepping.edi: the file has a hole: bytes 0 to ${15 * MiB - 1} were never written; nothing was recorded`,
+    );
     await healthWithin(1000);
     expect(await messagesNamed('stepping.edi')).toBe(0);
   });
@@ -98,7 +126,9 @@ describe('SFTP uploads that cannot stop the gateway', () => {
   it('refuses binary content (a NUL byte) at close, naming where, and records nothing', async () => {
     const handle = await open('/inbound/binary.edi');
     await write(handle, Buffer.concat([Buffer.from('ISA*00*'), Buffer.alloc(32 * MiB), Buffer.from('~')]), 0);
-    await expect(close(handle)).rejects.toThrow('/inbound/binary.edi: the file holds a NUL byte at offset 7: X12 is text');
+    await expect(close(handle)).rejects.toThrow(
+      '/inbound/binary.edi: the file holds a NUL byte at offset 7: X12 is text',
+    );
     await healthWithin(1000);
     expect(await messagesNamed('binary.edi')).toBe(0);
     const listed = await call<{ filename: string }[]>((done) => sftp.readdir('/inbound', done));
@@ -109,7 +139,9 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     const handle = await open('/inbound/upload.tmp');
     await write(handle, Buffer.from('ISA\u0000'), 0);
     await close(handle);
-    await expect(call((done) => sftp.rename('/inbound/upload.tmp', '/inbound/upload.edi', done))).rejects.toThrow(/NUL byte at offset 3/);
+    await expect(call((done) => sftp.rename('/inbound/upload.tmp', '/inbound/upload.edi', done))).rejects.toThrow(
+      /NUL byte at offset 3/,
+    );
     const listed = await call<{ filename: string }[]>((done) => sftp.readdir('/inbound', done));
     expect(listed.map((f) => f.filename)).toContain('upload.tmp');
     expect(await messagesNamed('upload.edi')).toBe(0);
@@ -124,7 +156,11 @@ describe('SFTP uploads that cannot stop the gateway', () => {
 
     // Three sessions logged in before the account is revoked: one mid-upload.
     await credentials.setPassword('test-wms', 'revokee', PASSWORD);
-    const [uploading, opening, listing] = [await login('revokee', PASSWORD), await login('revokee', PASSWORD), await login('revokee', PASSWORD)];
+    const [uploading, opening, listing] = [
+      await login('revokee', PASSWORD),
+      await login('revokee', PASSWORD),
+      await login('revokee', PASSWORD),
+    ];
     const handle = await ask<Buffer>((done) => uploading.sftp.open('/inbound/before-revoke.edi', 'w', done));
     await ask((done) => uploading.sftp.write(handle, Buffer.from('ISA*00*'), 0, 7, 0, done));
     await credentials.revoke('test-wms', 'revokee');
@@ -132,11 +168,15 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     const ended = closed(uploading.connection);
     await expect(ask((done) => uploading.sftp.close(handle, done))).rejects.toThrow(REFUSED);
     await ended; // the connection, not only the channel: no new channel can start over
-    await expect(ask<Buffer>((done) => opening.sftp.open('/inbound/after-revoke.edi', 'w', done))).rejects.toThrow(REFUSED);
+    await expect(ask<Buffer>((done) => opening.sftp.open('/inbound/after-revoke.edi', 'w', done))).rejects.toThrow(
+      REFUSED,
+    );
     await expect(ask<unknown[]>((done) => listing.sftp.readdir('/outbound', done))).rejects.toThrow(REFUSED);
     expect(await messagesNamed('before-revoke.edi')).toBe(0);
     expect(await messagesNamed('after-revoke.edi')).toBe(0);
-    for (const s of [opening, listing]) { s.connection.end(); }
+    for (const s of [opening, listing]) {
+      s.connection.end();
+    }
 
     const partners = spine.app.get(PartnerRepository);
     await partners.upsert({ id: 'soon-off', name: 'Soon disabled', locationOrganisationId: DEMO.mainDc }, 'api');
@@ -145,12 +185,24 @@ describe('SFTP uploads that cannot stop the gateway', () => {
     await partners.setEnabled('soon-off', false);
     await expect(ask<Buffer>((done) => soonOff.sftp.open('/inbound/x.edi', 'w', done))).rejects.toThrow(REFUSED);
     await expect(ask((done) => removing.sftp.unlink('/outbound/any.x12', done))).rejects.toThrow(REFUSED);
-    for (const s of [soonOff, removing]) { s.connection.end(); }
+    for (const s of [soonOff, removing]) {
+      s.connection.end();
+    }
   });
 
   it('refuses to start without its host key unless told to create one, naming the file', async () => {
     const missing = join(tmpdir(), `dockbridge-no-host-key-${Date.now()}`);
-    const config = loadConfig({ env: {}, dir: '/nonexistent', overrides: { ...flatten(spine.config), 'sftp.hostKeyPath': missing, 'sftp.generateHostKey': undefined, 'gateway.port': 0, 'sftp.port': 0 } });
+    const config = loadConfig({
+      env: {},
+      dir: '/nonexistent',
+      overrides: {
+        ...flatten(spine.config),
+        'sftp.hostKeyPath': missing,
+        'sftp.generateHostKey': undefined,
+        'gateway.port': 0,
+        'sftp.port': 0,
+      },
+    });
     expect(config.sftp.generateHostKey).toBe(false);
     const replica = await createGatewayApp({ config });
     await expect(replica.listen(0, '127.0.0.1')).rejects.toThrow(`SFTP host key ${missing} does not exist`);
@@ -160,13 +212,24 @@ describe('SFTP uploads that cannot stop the gateway', () => {
 
   it('hooks only SIGTERM and SIGINT, so a fatal V8 error ends the process instead of spinning', () => {
     const added = Object.fromEntries(SIGNALS.map((s) => [s, process.listenerCount(s) - hookedBefore[s]]));
-    expect(added).toEqual({ SIGTERM: 1, SIGINT: 1, SIGILL: 0, SIGTRAP: 0, SIGABRT: 0, SIGHUP: 0, SIGQUIT: 0, SIGUSR2: 0 });
+    expect(added).toEqual({
+      SIGTERM: 1,
+      SIGINT: 1,
+      SIGILL: 0,
+      SIGTRAP: 0,
+      SIGABRT: 0,
+      SIGHUP: 0,
+      SIGQUIT: 0,
+      SIGUSR2: 0,
+    });
   });
 
   // Last: it locks this address out for the rest of the suite.
   it('locks a user name out after repeated wrong passwords, even for the right one', async () => {
     await spine.app.get(SftpCredentialRepository).setPassword('test-wms', 'guessed', PASSWORD);
-    for (let i = 0; i < 5; i++) { await expect(login('guessed', `wrong-${i}`)).rejects.toThrow(/authentication/i); }
+    for (let i = 0; i < 5; i++) {
+      await expect(login('guessed', `wrong-${i}`)).rejects.toThrow(/authentication/i);
+    }
     await expect(login('guessed', PASSWORD)).rejects.toThrow(/authentication/i);
     // The session opened before the lockout goes on.
     expect(await call<unknown[]>((done) => sftp.readdir('/inbound', done))).toBeDefined();
@@ -178,8 +241,11 @@ function flatten(config: AppConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const walk = (node: object, path: string) => {
     for (const [key, value] of Object.entries(node)) {
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) { walk(value, `${path}${key}.`); }
-      else { out[`${path}${key}`] = value; }
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        walk(value, `${path}${key}.`);
+      } else {
+        out[`${path}${key}`] = value;
+      }
     }
   };
   walk(config, '');

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
 import { DataSource } from 'typeorm';
 import { AcceptMessage } from '@dockbridge/pipeline';
-import { generateEd25519KeyPair, PartnerFileRepository, PartnerRepository, READ_SLICE_BYTES, sshFingerprint, SftpCredentialRepository } from '@dockbridge/partners';
+import {
+  generateEd25519KeyPair,
+  PartnerFileRepository,
+  PartnerRepository,
+  READ_SLICE_BYTES,
+  sshFingerprint,
+  SftpCredentialRepository,
+} from '@dockbridge/partners';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
@@ -45,7 +52,11 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
   let clientKeys: { private: string; public: string };
   const clients: SftpClient[] = [];
 
-  const connect = async (options: { username: string; password?: string; privateKey?: string }): Promise<SftpClient> => {
+  const connect = async (options: {
+    username: string;
+    password?: string;
+    privateKey?: string;
+  }): Promise<SftpClient> => {
     const client = new SftpClient();
     clients.push(client);
     await client.connect({
@@ -61,23 +72,45 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
   const loginFails = async (options: { username: string; password?: string; privateKey?: string }) => {
     await expect(connect(options)).rejects.toThrow(/authentication|auth/i);
   };
-  const messagesFor = (partnerId: string, fileName: string): Promise<{ id: string; channel: string; raw_payload: string; content_type: string; metadata: Record<string, unknown> }[]> =>
-    dataSource.query(`SELECT id, channel, raw_payload, content_type, metadata FROM message WHERE partner_id = $1 AND metadata->>'fileName' = $2`, [partnerId, fileName]);
-  const fileRows = (partnerId: string, name: string): Promise<{ id: string; message_id: string | null; removed_at: Date | null }[]> =>
-    dataSource.query(`SELECT id, message_id, removed_at FROM partner_file WHERE partner_id = $1 AND name = $2`, [partnerId, name]);
+  const messagesFor = (
+    partnerId: string,
+    fileName: string,
+  ): Promise<
+    { id: string; channel: string; raw_payload: string; content_type: string; metadata: Record<string, unknown> }[]
+  > =>
+    dataSource.query(
+      `SELECT id, channel, raw_payload, content_type, metadata FROM message WHERE partner_id = $1 AND metadata->>'fileName' = $2`,
+      [partnerId, fileName],
+    );
+  const fileRows = (
+    partnerId: string,
+    name: string,
+  ): Promise<{ id: string; message_id: string | null; removed_at: Date | null }[]> =>
+    dataSource.query(`SELECT id, message_id, removed_at FROM partner_file WHERE partner_id = $1 AND name = $2`, [
+      partnerId,
+      name,
+    ]);
 
   beforeAll(async () => {
     // ssh2-sftp-client console.logs "Global end/close listener" when a refused login drops the
     // connection; keep the test output readable, let anything else through.
     const log = console.log.bind(console);
     jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      if (typeof args[0] === 'string' && args[0].startsWith('Global ')) { return; }
+      if (typeof args[0] === 'string' && args[0].startsWith('Global ')) {
+        return;
+      }
       log(...args);
     });
     dir = mkdtempSync(join(tmpdir(), 'dockbridge-sftp-'));
     hostKeyPath = join(dir, 'keys', 'sftp_host_ed25519_key');
     // Its refused logins must not lock 127.0.0.1 out (the lockout has its own suite, sftp-abuse).
-    spine = await startSpine({ 'sftp.port': 0, 'sftp.hostKeyPath': hostKeyPath, 'sftp.generateHostKey': true, 'sftp.maxFileBytes': MAX_FILE_BYTES, 'sftp.maxLoginFailures': 1000 });
+    spine = await startSpine({
+      'sftp.port': 0,
+      'sftp.hostKeyPath': hostKeyPath,
+      'sftp.generateHostKey': true,
+      'sftp.maxFileBytes': MAX_FILE_BYTES,
+      'sftp.maxLoginFailures': 1000,
+    });
     server = spine.app.get(SftpServer);
     port = server.port!;
     files = spine.app.get(PartnerFileRepository);
@@ -160,7 +193,13 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     expect(message.channel).toBe('sftp');
     expect(message.content_type).toBe('application/edi-x12');
     expect(Buffer.from(message.raw_payload, 'utf8').equals(bytes)).toBe(true);
-    expect(message.metadata).toMatchObject({ fileName: 'po-101.edi', size: bytes.length, sha256: sha256(bytes), via: 'sftp', fileId: file!.id });
+    expect(message.metadata).toMatchObject({
+      fileName: 'po-101.edi',
+      size: bytes.length,
+      sha256: sha256(bytes),
+      via: 'sftp',
+      fileId: file!.id,
+    });
     const stored = await spine.messages.findById(message.id);
     expect(stored?.channel).toBe('sftp');
 
@@ -198,7 +237,10 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
   });
 
   it('lists, downloads byte-exact and removes an outbound file', async () => {
-    const ack = Buffer.from(`ISA*00*...~GS*FA*DOCKBRIDGE*TESTWMS~ST*997*0001~AK1*PO*1~AK9*A*1*1*1~SE*4*0001~\r\n\u00e9\u0000end`, 'utf8');
+    const ack = Buffer.from(
+      `ISA*00*...~GS*FA*DOCKBRIDGE*TESTWMS~ST*997*0001~AK1*PO*1~AK9*A*1*1*1~SE*4*0001~\r\n\u00e9\u0000end`,
+      'utf8',
+    );
     const put = await files.put('test-wms', 'outbound', '997-000000101.x12', ack, { kind: '997' });
     const client = await connect({ username: 'testwms', password: PASSWORD });
     const listing = await client.list('/outbound');
@@ -222,7 +264,9 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
   it('serves a file larger than a read slice byte-exact, never fetching all of it in one query', async () => {
     // bytea comes back from the driver as hex text, buffered whole: one query for a 60 MiB file took ~550 MiB.
     const big = Buffer.alloc(READ_SLICE_BYTES * 2 + 12345);
-    for (let i = 0; i < big.length; i += 4096) { big.writeUInt32BE(i, i); }
+    for (let i = 0; i < big.length; i += 4096) {
+      big.writeUInt32BE(i, i);
+    }
     await files.put('test-wms', 'outbound', 'big-export.csv', big, { kind: 'export' });
     let largest = 0;
     const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
@@ -231,7 +275,11 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
       const query = runner.query.bind(runner) as (...a: unknown[]) => Promise<{ records?: { content?: unknown }[] }>;
       runner.query = (async (...a: unknown[]) => {
         const result = await query(...a);
-        for (const row of result?.records ?? []) { if (Buffer.isBuffer(row.content)) { largest = Math.max(largest, row.content.length); } }
+        for (const row of result?.records ?? []) {
+          if (Buffer.isBuffer(row.content)) {
+            largest = Math.max(largest, row.content.length);
+          }
+        }
         return result;
       }) as typeof runner.query;
       return runner;
@@ -281,11 +329,20 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
   it('fails an upload larger than sftp.maxFileBytes, records nothing and logs the refusal for operators', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn');
     const client = await connect({ username: 'testwms', password: PASSWORD });
-    await expect(client.put(Buffer.alloc(MAX_FILE_BYTES + 1, 'A'), '/inbound/too-big.edi')).rejects.toThrow(/maximum size/i);
+    await expect(client.put(Buffer.alloc(MAX_FILE_BYTES + 1, 'A'), '/inbound/too-big.edi')).rejects.toThrow(
+      /maximum size/i,
+    );
     expect(await fileRows('test-wms', 'too-big.edi')).toHaveLength(0);
     expect(await messagesFor('test-wms', 'too-big.edi')).toHaveLength(0);
     // The partner's client may show only "Failure" (OpenSSH does): the log says whose file and why.
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ msg: expect.stringMatching(/refused.*maxFileBytes/), partnerId: 'test-wms', fileName: 'too-big.edi', maxFileBytes: MAX_FILE_BYTES }));
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({
+        msg: expect.stringMatching(/refused.*maxFileBytes/),
+        partnerId: 'test-wms',
+        fileName: 'too-big.edi',
+        maxFileBytes: MAX_FILE_BYTES,
+      }),
+    );
     warn.mockRestore();
     // Exactly the limit is fine.
     await client.put(Buffer.alloc(MAX_FILE_BYTES, 'A'), '/inbound/just-fits.edi');
@@ -304,7 +361,9 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     const execute = jest.spyOn(accept, 'execute').mockRejectedValueOnce(new Error('database unavailable'));
     try {
       const client = await connect({ username: 'testwms', password: PASSWORD });
-      await expect(client.put(Buffer.from(x12('000000104', 'PO-104')), '/inbound/po-104.edi')).rejects.toThrow(/could not be recorded/i);
+      await expect(client.put(Buffer.from(x12('000000104', 'PO-104')), '/inbound/po-104.edi')).rejects.toThrow(
+        /could not be recorded/i,
+      );
       expect(execute).toHaveBeenCalledTimes(1);
       expect(await files.stat('test-wms', 'inbound', 'po-104.edi')).toBeNull();
       expect(await messagesFor('test-wms', 'po-104.edi')).toHaveLength(0);
@@ -323,9 +382,15 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     expect(b.id).not.toBe(a.id);
     expect((await files.read('test-wms', 'outbound', 'same-name.x12'))!.content.toString()).toBe('mine v2');
     expect((await files.read('other-wms', 'outbound', 'same-name.x12'))!.content.toString()).toBe('theirs');
-    expect((await files.list('test-wms', 'outbound')).filter((f) => f.name === 'same-name.x12')).toEqual([expect.objectContaining({ id: b.id, kind: 'export', size: 7 })]);
-    await expect(files.rename('test-wms', 'outbound', 'same-name.x12', '../x')).rejects.toThrow(/invalid partner file path/);
-    await expect(files.put('test-wms', 'outbound', 'a/b', Buffer.from('x'))).rejects.toThrow(/invalid partner file path/);
+    expect((await files.list('test-wms', 'outbound')).filter((f) => f.name === 'same-name.x12')).toEqual([
+      expect.objectContaining({ id: b.id, kind: 'export', size: 7 }),
+    ]);
+    await expect(files.rename('test-wms', 'outbound', 'same-name.x12', '../x')).rejects.toThrow(
+      /invalid partner file path/,
+    );
+    await expect(files.put('test-wms', 'outbound', 'a/b', Buffer.from('x'))).rejects.toThrow(
+      /invalid partner file path/,
+    );
     await expect(files.put('no-such-partner', 'outbound', 'x', Buffer.from('x'))).rejects.toThrow(/not found/);
     await files.put('test-wms', 'outbound', 'target.x12', Buffer.from('t'));
     await expect(files.rename('test-wms', 'outbound', 'same-name.x12', 'target.x12')).rejects.toThrow(/already exists/);
@@ -339,9 +404,17 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
 
   it('never returns password hashes; refuses taken, revoked and malformed credentials', async () => {
     const [summary] = (await credentials.list('test-wms')).filter((c) => c.username === 'testwms-key');
-    expect(summary).toEqual(expect.objectContaining({ hasPassword: false, publicKeyType: 'ssh-ed25519', publicKeyFingerprint: expect.stringMatching(/^SHA256:/) }));
+    expect(summary).toEqual(
+      expect.objectContaining({
+        hasPassword: false,
+        publicKeyType: 'ssh-ed25519',
+        publicKeyFingerprint: expect.stringMatching(/^SHA256:/),
+      }),
+    );
     expect(JSON.stringify(await credentials.list('test-wms'))).not.toMatch(/scrypt|correct horse/);
-    const [row] = await dataSource.query(`SELECT password_hash FROM partner_sftp_credential WHERE username = 'testwms'`);
+    const [row] = await dataSource.query(
+      `SELECT password_hash FROM partner_sftp_credential WHERE username = 'testwms'`,
+    );
     expect(row.password_hash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
     expect(row.password_hash).not.toContain(PASSWORD);
     await expect(credentials.setPassword('other-wms', 'testwms', OTHER_PASSWORD)).rejects.toThrow(/another partner/);
@@ -349,7 +422,9 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     await expect(credentials.setPassword('test-wms', 'short', 'tooshort')).rejects.toThrow(/at least/);
     await expect(credentials.setPassword('test-wms', 'bad name!', PASSWORD)).rejects.toThrow(/user name/);
     await expect(credentials.addPublicKey('test-wms', 'k2', clientKeys.private)).rejects.toThrow(/private key/);
-    await expect(credentials.addPublicKey('test-wms', 'k2', 'ssh-ed25519 AAAAnotakey')).rejects.toThrow(/not an OpenSSH public key/);
+    await expect(credentials.addPublicKey('test-wms', 'k2', 'ssh-ed25519 AAAAnotakey')).rejects.toThrow(
+      /not an OpenSSH public key/,
+    );
   });
 
   it('records bytes that are not UTF-8 as latin1 text and says so', async () => {
@@ -372,71 +447,83 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
   if (!openssh) {
     it.skip('OpenSSH sftp client: skipped, `sftp` is not installed (apt-get install openssh-client)', () => undefined);
   }
-  (openssh ? it : it.skip)('works with OpenSSH sftp non-interactively (password through SSH_ASKPASS): put, ls, get, bye', async () => {
-    const work = mkdtempSync(join(dir, 'openssh-'));
-    const askpass = join(work, 'askpass.sh');
-    writeFileSync(askpass, `#!/bin/sh\necho '${PASSWORD}'\n`);
-    chmodSync(askpass, 0o700);
-    const upload = Buffer.from(x12('000000103', 'PO-103'), 'utf8');
-    writeFileSync(join(work, 'po-103.edi'), upload);
-    const ack = Buffer.from('ISA*00*ack-for-openssh~\r\n');
-    await files.put('test-wms', 'outbound', 'ack-103.x12', ack, { kind: '997' });
+  (openssh ? it : it.skip)(
+    'works with OpenSSH sftp non-interactively (password through SSH_ASKPASS): put, ls, get, bye',
+    async () => {
+      const work = mkdtempSync(join(dir, 'openssh-'));
+      const askpass = join(work, 'askpass.sh');
+      writeFileSync(askpass, `#!/bin/sh\necho '${PASSWORD}'\n`);
+      chmodSync(askpass, 0o700);
+      const upload = Buffer.from(x12('000000103', 'PO-103'), 'utf8');
+      writeFileSync(join(work, 'po-103.edi'), upload);
+      const ack = Buffer.from('ISA*00*ack-for-openssh~\r\n');
+      await files.put('test-wms', 'outbound', 'ack-103.x12', ack, { kind: '997' });
 
-    const commands = [
-      `put ${join(work, 'po-103.edi')} /inbound/po-103.edi.tmp`,
-      'rename /inbound/po-103.edi.tmp /inbound/po-103.edi',
-      'cd /inbound',
-      'ls -l',
-      `get /outbound/ack-103.x12 ${join(work, 'ack-103.x12')}`,
-      'rm /outbound/ack-103.x12',
-      'bye',
-      '',
-    ].join('\n');
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(
-        openssh,
-        [
-          '-P',
-          String(port),
-          '-o',
-          'StrictHostKeyChecking=no',
-          '-o',
-          'UserKnownHostsFile=/dev/null',
-          '-o',
-          'PubkeyAuthentication=no',
-          '-o',
-          'PreferredAuthentications=password',
-          '-o',
-          'NumberOfPasswordPrompts=1',
-          'testwms@127.0.0.1',
-        ],
-        { env: { ...process.env, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`OpenSSH sftp did not finish (it hangs after bye when the server does not end the channel)\n${stdout}\n${stderr}`));
-      }, 20_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
+      const commands = [
+        `put ${join(work, 'po-103.edi')} /inbound/po-103.edi.tmp`,
+        'rename /inbound/po-103.edi.tmp /inbound/po-103.edi',
+        'cd /inbound',
+        'ls -l',
+        `get /outbound/ack-103.x12 ${join(work, 'ack-103.x12')}`,
+        'rm /outbound/ack-103.x12',
+        'bye',
+        '',
+      ].join('\n');
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn(
+          openssh,
+          [
+            '-P',
+            String(port),
+            '-o',
+            'StrictHostKeyChecking=no',
+            '-o',
+            'UserKnownHostsFile=/dev/null',
+            '-o',
+            'PubkeyAuthentication=no',
+            '-o',
+            'PreferredAuthentications=password',
+            '-o',
+            'NumberOfPasswordPrompts=1',
+            'testwms@127.0.0.1',
+          ],
+          {
+            env: { ...process.env, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0' },
+            stdio: ['pipe', 'pipe', 'pipe'],
+            detached: true,
+          },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(
+            new Error(
+              `OpenSSH sftp did not finish (it hangs after bye when the server does not end the channel)\n${stdout}\n${stderr}`,
+            ),
+          );
+        }, 20_000);
+        child.on('error', reject);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          resolve({ code, stdout, stderr });
+        });
+        child.stdin.end(commands);
       });
-      child.stdin.end(commands);
-    });
-    expect(result.code).toBe(0);
-    expect(result.stderr).not.toMatch(/denied|fail|error|not found|couldn't/i);
-    expect(result.stdout).toContain('sftp> bye');
-    expect(result.stdout).toMatch(/-rw-r--r--\s+1 testwms\s+testwms\s+\d+ \w{3} [ \d]\d \d\d:\d\d po-103\.edi/);
-    expect(readFileSync(join(work, 'ack-103.x12')).equals(ack)).toBe(true);
-    const [message, ...more] = await messagesFor('test-wms', 'po-103.edi');
-    expect(more).toHaveLength(0);
-    expect(Buffer.from(message.raw_payload, 'utf8').equals(upload)).toBe(true);
-    expect((await files.stat('test-wms', 'inbound', 'po-103.edi'))?.messageId).toBe(message.id);
-    expect(await files.stat('test-wms', 'inbound', 'po-103.edi.tmp')).toBeNull();
-    expect(await files.stat('test-wms', 'outbound', 'ack-103.x12')).toBeNull();
-  }, 30_000);
+      expect(result.code).toBe(0);
+      expect(result.stderr).not.toMatch(/denied|fail|error|not found|couldn't/i);
+      expect(result.stdout).toContain('sftp> bye');
+      expect(result.stdout).toMatch(/-rw-r--r--\s+1 testwms\s+testwms\s+\d+ \w{3} [ \d]\d \d\d:\d\d po-103\.edi/);
+      expect(readFileSync(join(work, 'ack-103.x12')).equals(ack)).toBe(true);
+      const [message, ...more] = await messagesFor('test-wms', 'po-103.edi');
+      expect(more).toHaveLength(0);
+      expect(Buffer.from(message.raw_payload, 'utf8').equals(upload)).toBe(true);
+      expect((await files.stat('test-wms', 'inbound', 'po-103.edi'))?.messageId).toBe(message.id);
+      expect(await files.stat('test-wms', 'inbound', 'po-103.edi.tmp')).toBeNull();
+      expect(await files.stat('test-wms', 'outbound', 'ack-103.x12')).toBeNull();
+    },
+    30_000,
+  );
 });

@@ -31,7 +31,9 @@ describe('gateway operations surface', () => {
     try {
       const broken = await spine.call('GET', '/health', { auth: null });
       expect(broken.status).toBe(503);
-      expect(await broken.json()).toMatchObject({ error: { redis: { status: 'down', message: expect.stringMatching(/WRONGTYPE/) } } });
+      expect(await broken.json()).toMatchObject({
+        error: { redis: { status: 'down', message: expect.stringMatching(/WRONGTYPE/) } },
+      });
     } finally {
       await queues.connection.del(wait);
     }
@@ -39,7 +41,9 @@ describe('gateway operations surface', () => {
   });
 
   it('exposes messages by status, attempts by outcome and queue depths on /metrics', async () => {
-    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert('M-1')] } })).json();
+    const { messageId } = await (
+      await spine.call('POST', '/v1/messages', { body: { operations: [upsert('M-1')] } })
+    ).json();
     await spine.waitForStatus(messageId, ['delivered']);
     const text = await (await spine.call('GET', '/metrics', { auth: null })).text();
     expect(text).toMatch(/^dockbridge_messages\{status="delivered"\} [1-9]/m);
@@ -51,14 +55,18 @@ describe('gateway operations surface', () => {
     const refused = await fetch(`${spine.url}/admin/queues`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
-    expect((await fetch(`${spine.url}/admin/queues`, { headers: { authorization: 'Bearer not-the-token-0000' } })).status).toBe(401);
+    expect(
+      (await fetch(`${spine.url}/admin/queues`, { headers: { authorization: 'Bearer not-the-token-0000' } })).status,
+    ).toBe(401);
 
     const basic = `Basic ${Buffer.from(`ops:${ADMIN_TOKEN}`).toString('base64')}`;
     const page = await fetch(`${spine.url}/admin/queues`, { headers: { authorization: basic } });
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<html/i);
 
-    const api = await fetch(`${spine.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const api = await fetch(`${spine.url}/admin/queues/api/queues`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: { name: string; readOnlyMode: boolean }[] };
     expect(queues.map((q) => q.name).sort()).toEqual(['batch', 'deliver', 'export', 'sweep', 'translate']);
@@ -73,26 +81,51 @@ describe('gateway operations surface', () => {
 
   it('serves the OpenAPI document at /docs', async () => {
     const spec = await (await spine.call('GET', '/docs-json', { auth: null })).json();
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/messages', '/v1/admin/messages', '/v1/admin/messages/{id}/replay', '/health', '/metrics']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/messages',
+        '/v1/admin/messages',
+        '/v1/admin/messages/{id}/replay',
+        '/health',
+        '/metrics',
+      ]),
+    );
   });
 
   it('manages partners and keys through the admin API: a new key works at once, a revoked one no more', async () => {
-    const put = await spine.call('PUT', '/v1/admin/partners/acme-tms', { auth: 'admin', body: { name: 'Acme TMS', locationOrganisationId: DEMO.mainDc } });
+    const put = await spine.call('PUT', '/v1/admin/partners/acme-tms', {
+      auth: 'admin',
+      body: { name: 'Acme TMS', locationOrganisationId: DEMO.mainDc },
+    });
     expect(put.status).toBe(200);
-    const invalid = await spine.call('PUT', '/v1/admin/partners/Bad_Id', { auth: 'admin', body: { name: 'x', locationOrganisationId: 'nope' } });
+    const invalid = await spine.call('PUT', '/v1/admin/partners/Bad_Id', {
+      auth: 'admin',
+      body: { name: 'x', locationOrganisationId: 'nope' },
+    });
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).details).toEqual(expect.arrayContaining([expect.stringMatching(/^id /), expect.stringMatching(/^locationOrganisationId /)]));
+    expect((await invalid.json()).details).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^id /), expect.stringMatching(/^locationOrganisationId /)]),
+    );
 
-    const issued = await (await spine.call('POST', '/v1/admin/partners/acme-tms/api-keys', { auth: 'admin', body: { label: 'prod' } })).json();
+    const issued = await (
+      await spine.call('POST', '/v1/admin/partners/acme-tms/api-keys', { auth: 'admin', body: { label: 'prod' } })
+    ).json();
     expect(issued.key).toMatch(/^dbk_/);
     const submit = () =>
-      fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': issued.key, 'content-type': 'application/json' }, body: JSON.stringify({ operations: [upsert('K-1')] }) });
+      fetch(`${spine.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': issued.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ operations: [upsert('K-1')] }),
+      });
     expect((await submit()).status).toBe(202);
 
     const detail = await (await spine.call('GET', '/v1/admin/partners/acme-tms', { auth: 'admin' })).json();
     expect(JSON.stringify(detail)).not.toContain(issued.key);
     expect(detail.apiKeys).toHaveLength(1);
-    expect((await spine.call('DELETE', `/v1/admin/partners/acme-tms/api-keys/${issued.record.id}`, { auth: 'admin' })).status).toBe(200);
+    expect(
+      (await spine.call('DELETE', `/v1/admin/partners/acme-tms/api-keys/${issued.record.id}`, { auth: 'admin' }))
+        .status,
+    ).toBe(200);
     expect((await submit()).status).toBe(401);
   });
 });
@@ -103,17 +136,42 @@ describe('SFTP users through the admin API', () => {
   afterAll(() => spine?.close());
 
   it('creates a password user, refuses a weak password naming the rule, and never returns the hash', async () => {
-    await spine.call('PUT', '/v1/admin/partners/kettle-sftp', { auth: 'admin', body: { name: 'Kettle SFTP', locationOrganisationId: DEMO.mainDc } });
-    const weak = await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin', body: { username: 'kettle', password: 'short' } });
+    await spine.call('PUT', '/v1/admin/partners/kettle-sftp', {
+      auth: 'admin',
+      body: { name: 'Kettle SFTP', locationOrganisationId: DEMO.mainDc },
+    });
+    const weak = await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', {
+      auth: 'admin',
+      body: { username: 'kettle', password: 'short' },
+    });
     expect(weak.status).toBe(400);
     expect((await weak.json()).details[0]).toMatch(/at least 12 characters/);
-    const created = await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin', body: { username: 'kettle', password: 'a long enough password' } });
+    const created = await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', {
+      auth: 'admin',
+      body: { username: 'kettle', password: 'a long enough password' },
+    });
     expect(created.status).toBe(201);
-    const listed = await (await spine.call('GET', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin' })).json();
+    const listed = await (
+      await spine.call('GET', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin' })
+    ).json();
     expect(listed).toEqual([expect.objectContaining({ username: 'kettle' })]);
     expect(JSON.stringify(listed)).not.toMatch(/scrypt|a long enough password/);
-    expect((await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', { auth: 'admin', body: { username: 'kettle2' } })).status).toBe(400);
-    expect((await spine.call('POST', '/v1/admin/partners/nobody/sftp-users', { auth: 'admin', body: { username: 'x1', password: 'a long enough password' } })).status).toBe(404);
+    expect(
+      (
+        await spine.call('POST', '/v1/admin/partners/kettle-sftp/sftp-users', {
+          auth: 'admin',
+          body: { username: 'kettle2' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await spine.call('POST', '/v1/admin/partners/nobody/sftp-users', {
+          auth: 'admin',
+          body: { username: 'x1', password: 'a long enough password' },
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -121,11 +179,20 @@ describe('graceful shutdown', () => {
   it('lets a delivery in flight finish and record its attempt before the worker stops', async () => {
     const spine = await startSpine();
     try {
-      await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', latencyMs: 800, status: 0 }] } });
-      const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert('SHUT-1')] } })).json();
+      await spine.sandbox.call('POST', '/__sandbox/faults', {
+        token: null,
+        body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', latencyMs: 800, status: 0 }] },
+      });
+      const { messageId } = await (
+        await spine.call('POST', '/v1/messages', { body: { operations: [upsert('SHUT-1')] } })
+      ).json();
       await spine.waitForStatus(messageId, ['delivering']);
       // Wait until a worker has claimed the operation: its PUT is then waiting at the sandbox.
-      for (let i = 0; i < 100 && (await spine.messages.findDetail(messageId))?.operations[0]?.status !== 'delivering'; i++) {
+      for (
+        let i = 0;
+        i < 100 && (await spine.messages.findDetail(messageId))?.operations[0]?.status !== 'delivering';
+        i++
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect((await spine.messages.findDetail(messageId))?.operations[0]?.status).toBe('delivering');
@@ -152,9 +219,13 @@ describe('graceful shutdown', () => {
 describe('/metrics under load and behind a token', () => {
   let spine: Spine;
   const METRICS_TOKEN = 'metrics-scraper-token-0123';
-  beforeAll(async () => (spine = await startSpine({ 'gateway.metricsToken': METRICS_TOKEN, 'gateway.metricsCacheMs': 60_000 })), 60_000);
+  beforeAll(
+    async () => (spine = await startSpine({ 'gateway.metricsToken': METRICS_TOKEN, 'gateway.metricsCacheMs': 60_000 })),
+    60_000,
+  );
   afterAll(() => spine?.close());
-  const scrape = (token?: string) => fetch(`${spine.url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const scrape = (token?: string) =>
+    fetch(`${spine.url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
   it('answers only the configured bearer token', async () => {
     expect((await scrape()).status).toBe(401);

@@ -19,7 +19,15 @@ describe('nothing accepted is lost: Redis outage', () => {
     await redis.down();
     const started = Date.now();
     const response = await spine.call('POST', '/v1/messages', {
-      body: { operations: [{ kind: 'document.upsert', organisationId: DEMO.mainDc, document: { id: 'OUTAGE-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } }] },
+      body: {
+        operations: [
+          {
+            kind: 'document.upsert',
+            organisationId: DEMO.mainDc,
+            document: { id: 'OUTAGE-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+          },
+        ],
+      },
     });
     expect(response.status).toBe(202);
     expect(Date.now() - started).toBeLessThan(5000); // fails fast instead of waiting for Redis
@@ -28,7 +36,9 @@ describe('nothing accepted is lost: Redis outage', () => {
 
     await redis.up(); // an empty Redis: no jobs, no schedules survive
     expect(await spine.waitForStatus(messageId, ['delivered', 'failed'], 30_000)).toBe('delivered');
-    expect((await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/OUTAGE-1`)).status).toBe(200);
+    expect((await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/OUTAGE-1`)).status).toBe(
+      200,
+    );
     const events = (await spine.messages.findDetail(messageId))?.events.map((e) => e.toStatus);
     expect(events).toEqual(['received', 'translating', 'delivering', 'delivered']);
   }, 60_000);

@@ -1,7 +1,18 @@
 import { Client } from 'pg';
 import { OperationRepository, ReplayRunRepository } from '@dockbridge/audit';
 import { PartnerRepository } from '@dockbridge/partners';
-import { AcceptMessage, BULK_REPLAY_LIMIT, BulkReplays, CANONICAL_CONTENT_TYPE, DeliverOperation, MessageQueues, QUEUES, ReplayMessage, SweepStuck, translateJobId } from '@dockbridge/pipeline';
+import {
+  AcceptMessage,
+  BULK_REPLAY_LIMIT,
+  BulkReplays,
+  CANONICAL_CONTENT_TYPE,
+  DeliverOperation,
+  MessageQueues,
+  QUEUES,
+  ReplayMessage,
+  SweepStuck,
+  translateJobId,
+} from '@dockbridge/pipeline';
 import { bulkReplay, waitForRun } from './support/replay-runs';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
@@ -16,7 +27,11 @@ const document = (id: string, extra: Record<string, unknown> = {}): Record<strin
   type: { name: 'PurchaseOrder' },
   ...extra,
 });
-const upsert = (doc: Record<string, unknown>) => ({ kind: 'document.upsert', organisationId: DEMO.mainDc, document: doc });
+const upsert = (doc: Record<string, unknown>) => ({
+  kind: 'document.upsert',
+  organisationId: DEMO.mainDc,
+  document: doc,
+});
 
 describe('delivery spine: gateway, queue, worker, sandbox', () => {
   let spine: Spine;
@@ -27,7 +42,9 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
   beforeEach(() => spine.sandbox.reset());
 
   it('delivers a message of 10 documents: 10 documents at the sandbox, message delivered, 10 attempts', async () => {
-    const response = await spine.call('POST', '/v1/messages', { body: { operations: Array.from({ length: 10 }, (_, i) => upsert(document(`PO-${i}`))) } });
+    const response = await spine.call('POST', '/v1/messages', {
+      body: { operations: Array.from({ length: 10 }, (_, i) => upsert(document(`PO-${i}`))) },
+    });
     expect(response.status).toBe(202);
     const { messageId, status } = await response.json();
     expect(status).toBe('received');
@@ -35,14 +52,25 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
     const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
     expect(stats.documents[DEMO.mainDc]).toBe(10);
-    const stored = await (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/PO-3`)).json();
-    expect(stored).toMatchObject({ id: 'PO-3', carrier: { id: DEMO.fastFreight }, loads: [{ name: 'Pallet', quantity: 10 }] });
+    const stored = await (
+      await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/PO-3`)
+    ).json();
+    expect(stored).toMatchObject({
+      id: 'PO-3',
+      carrier: { id: DEMO.fastFreight },
+      loads: [{ name: 'Pallet', quantity: 10 }],
+    });
 
     const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
     expect(detail.operations).toHaveLength(10);
     expect(detail.operations.flatMap((op: { attempts: unknown[] }) => op.attempts)).toHaveLength(10);
     expect(detail.operations.every((op: { status: string }) => op.status === 'delivered')).toBe(true);
-    expect(detail.events.map((e: { toStatus: string }) => e.toStatus)).toEqual(['received', 'translating', 'delivering', 'delivered']);
+    expect(detail.events.map((e: { toStatus: string }) => e.toStatus)).toEqual([
+      'received',
+      'translating',
+      'delivering',
+      'delivered',
+    ]);
 
     const own = await (await spine.call('GET', `/v1/messages/${messageId}`)).json();
     expect(own).toMatchObject({ messageId, status: 'delivered' });
@@ -50,18 +78,29 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
 
   it('queues the messages of one commit as a translate job per 32, and delivers every one of them', async () => {
     const accept = spine.app.get(AcceptMessage);
-    const messageOf = (id: string) => ({ partnerId: 'test-wms', channel: 'api' as const, contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document(id))] }) });
+    const messageOf = (id: string) => ({
+      partnerId: 'test-wms',
+      channel: 'api' as const,
+      contentType: CANONICAL_CONTENT_TYPE,
+      rawPayload: JSON.stringify({ operations: [upsert(document(id))] }),
+    });
     // Submitted in one turn of the event loop: one group commit.
     const accepted = await Promise.all(Array.from({ length: 40 }, (_, i) => accept.execute(messageOf(`G-${i}`))));
     const ids = accepted.map((a) => a.messageId);
-    const jobIds = (await Promise.all(ids.map((id) => spine.messages.findById(id)))).map((m) => m?.metadata.ingressJob as string);
+    const jobIds = (await Promise.all(ids.map((id) => spine.messages.findById(id)))).map(
+      (m) => m?.metadata.ingressJob as string,
+    );
     expect(new Set(jobIds).size).toBe(2);
-    for (const jobId of jobIds) { expect(jobId).toMatch(/^ingress-/); }
+    for (const jobId of jobIds) {
+      expect(jobId).toMatch(/^ingress-/);
+    }
     const queue = spine.app.get(MessageQueues).queue(QUEUES.translate);
     const [first, second] = await Promise.all([queue.getJob(jobIds[0]), queue.getJob(jobIds[39])]);
     expect(first?.data).toEqual({ messageIds: ids.slice(0, 32) });
     expect(second?.data).toEqual({ messageIds: ids.slice(32) });
-    for (const id of ids) { expect(await spine.waitForStatus(id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered'); }
+    for (const id of ids) {
+      expect(await spine.waitForStatus(id, ['delivered', 'failed', 'partially_failed'])).toBe('delivered');
+    }
     const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
     expect(stats.documents[DEMO.mainDc]).toBe(40);
   });
@@ -70,11 +109,25 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const queue = spine.app.get(MessageQueues).queue(QUEUES.translate);
     const ingressJob = `ingress-test-${Date.now()}`;
     const [recorded] = await spine.messages.recordMany([
-      { message: { partnerId: 'test-wms', channel: 'api', contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document('S-1'))] }), metadata: { ingressJob } } },
+      {
+        message: {
+          partnerId: 'test-wms',
+          channel: 'api',
+          contentType: CANONICAL_CONTENT_TYPE,
+          rawPayload: JSON.stringify({ operations: [upsert(document('S-1'))] }),
+          metadata: { ingressJob },
+        },
+      },
     ]);
-    if (recorded instanceof Error) { throw recorded; }
+    if (recorded instanceof Error) {
+      throw recorded;
+    }
     // Its commit's job waits (a backlog): the sweeper leaves the message to it.
-    const backlog = await queue.add(QUEUES.translate, { messageIds: [recorded.id] }, { jobId: ingressJob, delay: 3_600_000 });
+    const backlog = await queue.add(
+      QUEUES.translate,
+      { messageIds: [recorded.id] },
+      { jobId: ingressJob, delay: 3_600_000 },
+    );
     const later = new Date(Date.now() + 3_600_000);
     const sweep = spine.app.get(SweepStuck);
     await sweep.execute(later);
@@ -88,24 +141,47 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
   it('recovers a backlog of lost messages in one sweep, not 500 a sweep', async () => {
     // 1,200 messages recorded while Redis was away: no job anywhere. An unknown content type makes their translation cheap (rejected).
     const recorded = await spine.messages.recordMany(
-      Array.from({ length: 1200 }, (_, i) => ({ message: { partnerId: 'test-wms', channel: 'api' as const, contentType: 'application/x-lost', rawPayload: `{"n":${i}}`, metadata: { ingressJob: `ingress-gone-${i}` } } })),
+      Array.from({ length: 1200 }, (_, i) => ({
+        message: {
+          partnerId: 'test-wms',
+          channel: 'api' as const,
+          contentType: 'application/x-lost',
+          rawPayload: `{"n":${i}}`,
+          metadata: { ingressJob: `ingress-gone-${i}` },
+        },
+      })),
     );
     const ids = recorded.map((r) => {
-      if (r instanceof Error) { throw r; }
+      if (r instanceof Error) {
+        throw r;
+      }
       return r.id;
     });
     const report = await spine.app.get(SweepStuck).execute(new Date(Date.now() + 3_600_000));
     expect(report.translations).toBeGreaterThanOrEqual(1200);
-    for (const id of [ids[0], ids[599], ids[1199]]) { expect(await spine.waitForStatus(id, ['rejected'], 60_000)).toBe('rejected'); }
+    for (const id of [ids[0], ids[599], ids[1199]]) {
+      expect(await spine.waitForStatus(id, ['rejected'], 60_000)).toBe('rejected');
+    }
   }, 90_000);
 
   it('settles a message whose operations were all delivered when a job finds it so, without waiting for the sweeper', async () => {
-    const message = await spine.messages.record({ partnerId: 'test-wms', channel: 'api', contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document('S-9'))] }) });
+    const message = await spine.messages.record({
+      partnerId: 'test-wms',
+      channel: 'api',
+      contentType: CANONICAL_CONTENT_TYPE,
+      rawPayload: JSON.stringify({ operations: [upsert(document('S-9'))] }),
+    });
     const operations = spine.app.get(OperationRepository);
-    const [op] = await operations.addMany(message.id, [{ kind: 'document.upsert', organisationId: DEMO.mainDc, targetId: 'S-9', payload: upsert(document('S-9')) }]);
+    const [op] = await operations.addMany(message.id, [
+      { kind: 'document.upsert', organisationId: DEMO.mainDc, targetId: 'S-9', payload: upsert(document('S-9')) },
+    ]);
     await spine.messages.transition(message.id, 'delivering', 'worker');
     // Delivered, but the worker died before settling the message.
-    await operations.recordAttempt(op.id, { startedAt: new Date(), durationMs: 1, outcome: 'success' }, { status: 'delivered' });
+    await operations.recordAttempt(
+      op.id,
+      { startedAt: new Date(), durationMs: 1, outcome: 'success' },
+      { status: 'delivered' },
+    );
     expect((await spine.messages.findById(message.id))!.status).toBe('delivering');
     expect(await spine.app.get(DeliverOperation).execute(op.id, { attempt: 2, isLast: false })).toBe('already-settled');
     expect((await spine.messages.findById(message.id))!.status).toBe('delivered');
@@ -113,22 +189,41 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
 
   it('ends a message that fails translation on every try as failed with the error, instead of leaving it for the sweeper', async () => {
     // A partner of its own: the failed message must not count in other tests' searches.
-    await spine.app.get(PartnerRepository).upsert({ id: 'poison-wms', name: 'Poison WMS', locationOrganisationId: DEMO.mainDc }, 'api');
+    await spine.app
+      .get(PartnerRepository)
+      .upsert({ id: 'poison-wms', name: 'Poison WMS', locationOrganisationId: DEMO.mainDc }, 'api');
     const [recorded] = await spine.messages.recordMany([
-      { message: { partnerId: 'poison-wms', channel: 'api', contentType: CANONICAL_CONTENT_TYPE, rawPayload: JSON.stringify({ operations: [upsert(document('POISON-1'))] }) } },
+      {
+        message: {
+          partnerId: 'poison-wms',
+          channel: 'api',
+          contentType: CANONICAL_CONTENT_TYPE,
+          rawPayload: JSON.stringify({ operations: [upsert(document('POISON-1'))] }),
+        },
+      },
     ]);
-    if (recorded instanceof Error) { throw recorded; }
+    if (recorded instanceof Error) {
+      throw recorded;
+    }
     // A real, lasting failure: the database refuses this message's operations.
     const db = new Client({ connectionString: spine.database.url });
     await db.connect();
     try {
       await db.query(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
         IF NEW.message_id = '${recorded.id}' THEN RAISE EXCEPTION 'operations of this message cannot be stored'; END IF; RETURN NEW; END $$`);
-      await db.query(`CREATE TRIGGER refuse_poison BEFORE INSERT ON operation FOR EACH ROW EXECUTE FUNCTION refuse_poison()`);
+      await db.query(
+        `CREATE TRIGGER refuse_poison BEFORE INSERT ON operation FOR EACH ROW EXECUTE FUNCTION refuse_poison()`,
+      );
       const queue = spine.app.get(MessageQueues).queue(QUEUES.translate);
-      await queue.add(QUEUES.translate, { messageIds: [recorded.id] }, { jobId: translateJobId(recorded.id), attempts: 2, backoff: { type: 'fixed', delay: 10 } });
+      await queue.add(
+        QUEUES.translate,
+        { messageIds: [recorded.id] },
+        { jobId: translateJobId(recorded.id), attempts: 2, backoff: { type: 'fixed', delay: 10 } },
+      );
       expect(await spine.waitForStatus(recorded.id, ['failed', 'delivered'])).toBe('failed');
-      expect((await spine.messages.findById(recorded.id))?.statusReason).toBe('translation failed on each of 2 tries: operations of this message cannot be stored');
+      expect((await spine.messages.findById(recorded.id))?.statusReason).toBe(
+        'translation failed on each of 2 tries: operations of this message cannot be stored',
+      );
     } finally {
       await db.query(`DROP TRIGGER IF EXISTS refuse_poison ON operation; DROP FUNCTION IF EXISTS refuse_poison()`);
       await db.end();
@@ -140,10 +235,16 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
 
   it('refuses a bad body with 400 naming the field, and records nothing', async () => {
     const before = await spine.messages.countBy({});
-    const response = await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('PO-X', { direction: 'Up' }))] } });
+    const response = await spine.call('POST', '/v1/messages', {
+      body: { operations: [upsert(document('PO-X', { direction: 'Up' }))] },
+    });
     expect(response.status).toBe(400);
     const body = await response.json();
-    expect(body).toMatchObject({ statusCode: 400, error: 'Invalid message', details: [expect.stringMatching(/^operations\[0\]\.document\.direction/)] });
+    expect(body).toMatchObject({
+      statusCode: 400,
+      error: 'Invalid message',
+      details: [expect.stringMatching(/^operations\[0\]\.document\.direction/)],
+    });
     expect(await spine.messages.countBy({})).toBe(before);
     expect((await spine.call('POST', '/v1/messages', { body: '{"operations": [' })).status).toBe(400);
   });
@@ -155,49 +256,95 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect(nested.status).toBe(400);
     expect((await nested.json()).details).toEqual(['operations[0] must be an object']);
     // Valid JSON, but an unpaired surrogate cannot be stored as jsonb: the operation rows were never written.
-    const surrogate = await spine.call('POST', '/v1/messages', { body: `{"operations":[{"kind":"document.delete","organisationId":"${DEMO.mainDc}","documentId":"PO-\\ud800"}]}` });
+    const surrogate = await spine.call('POST', '/v1/messages', {
+      body: `{"operations":[{"kind":"document.delete","organisationId":"${DEMO.mainDc}","documentId":"PO-\\ud800"}]}`,
+    });
     expect(surrogate.status).toBe(400);
-    expect((await surrogate.json()).details).toEqual([expect.stringMatching(/^operations\[0\]\.documentId contains an unpaired UTF-16 surrogate/)]);
+    expect((await surrogate.json()).details).toEqual([
+      expect.stringMatching(/^operations\[0\]\.documentId contains an unpaired UTF-16 surrogate/),
+    ]);
     // Bytes sent as another type were judged as operations ("a string contains the NUL character"); the type is the problem.
-    const binary = await fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/octet-stream' }, body: Buffer.from([0, 1, 2, 255]) });
+    const binary = await fetch(`${spine.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/octet-stream' },
+      body: Buffer.from([0, 1, 2, 255]),
+    });
     expect(binary.status).toBe(415);
-    expect(await binary.json()).toEqual({ statusCode: 415, error: 'Unsupported media type', details: ['content-type must be application/json (got application/octet-stream)'] });
+    expect(await binary.json()).toEqual({
+      statusCode: 415,
+      error: 'Unsupported media type',
+      details: ['content-type must be application/json (got application/octet-stream)'],
+    });
     const notJson = await spine.call('POST', '/v1/messages', { body: '{"operations": [' });
-    expect(await notJson.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', details: [expect.stringMatching(/not valid JSON/)] });
+    expect(await notJson.json()).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      details: [expect.stringMatching(/not valid JSON/)],
+    });
     expect(await spine.messages.countBy({})).toBe(before);
   });
 
   it('answers admin filters and fields the store cannot hold with 400 naming them, not 500', async () => {
     const search = await spine.call('GET', '/v1/admin/messages?partner=%00', { auth: 'admin' });
     expect(search.status).toBe(400);
-    expect((await search.json()).details).toEqual(['partner contains the NUL character (\\u0000), which cannot be stored']);
-    const bulk = await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { documentId: 'PO-\u0000' } });
+    expect((await search.json()).details).toEqual([
+      'partner contains the NUL character (\\u0000), which cannot be stored',
+    ]);
+    const bulk = await spine.call('POST', '/v1/admin/messages/replay', {
+      auth: 'admin',
+      body: { documentId: 'PO-\u0000' },
+    });
     expect(bulk.status).toBe(400);
-    const label = await spine.call('POST', '/v1/admin/partners/test-wms/api-keys', { auth: 'admin', body: { label: 'x\u0000' } });
-    expect((await label.json()).details).toEqual(['label contains the NUL character (\\u0000), which cannot be stored']);
-    const expire = await spine.call('POST', '/v1/admin/partners/%00/webhook-secrets/00000000-0000-0000-0000-000000000000/expire', { auth: 'admin', body: {} });
+    const label = await spine.call('POST', '/v1/admin/partners/test-wms/api-keys', {
+      auth: 'admin',
+      body: { label: 'x\u0000' },
+    });
+    expect((await label.json()).details).toEqual([
+      'label contains the NUL character (\\u0000), which cannot be stored',
+    ]);
+    const expire = await spine.call(
+      'POST',
+      '/v1/admin/partners/%00/webhook-secrets/00000000-0000-0000-0000-000000000000/expire',
+      { auth: 'admin', body: {} },
+    );
     expect(expire.status).toBe(404);
     // "no" was taken as a dry run without a word; only true or false mean anything.
-    const dryRun = await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], dryRun: 'no' } });
+    const dryRun = await spine.call('POST', '/v1/admin/messages/replay', {
+      auth: 'admin',
+      body: { status: ['failed'], dryRun: 'no' },
+    });
     expect(dryRun.status).toBe(400);
     expect((await dryRun.json()).details).toEqual(['dryRun must be a boolean value']);
   });
 
   it('refuses a missing or wrong API key with 401, and the admin API without its token', async () => {
-    expect((await spine.call('POST', '/v1/messages', { auth: null, body: { operations: [upsert(document('A'))] } })).status).toBe(401);
-    const wrong = await fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'dbk_wrong', 'content-type': 'application/json' }, body: '{}' });
+    expect(
+      (await spine.call('POST', '/v1/messages', { auth: null, body: { operations: [upsert(document('A'))] } })).status,
+    ).toBe(401);
+    const wrong = await fetch(`${spine.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'dbk_wrong', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(wrong.status).toBe(401);
     expect((await spine.call('GET', '/v1/admin/messages', { auth: 'partner' })).status).toBe(401);
   });
 
   it('retries through 50% injected 502s until every document is delivered, without changing any twice', async () => {
-    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502, rate: 0.5 }] } });
+    await spine.sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ method: 'PUT', path: '/api/v2/organisations/*/documents/*', status: 502, rate: 0.5 }] },
+    });
     const docs = Array.from({ length: 20 }, (_, i) => document(`RT-${i}`, { description: `revision ${i}` }));
-    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: docs.map(upsert) } })).json();
+    const { messageId } = await (
+      await spine.call('POST', '/v1/messages', { body: { operations: docs.map(upsert) } })
+    ).json();
     expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'], 60_000)).toBe('delivered');
 
     const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
-    const attempts = detail.operations.flatMap((op: { attempts: { outcome: string; httpStatus: number }[] }) => op.attempts);
+    const attempts = detail.operations.flatMap(
+      (op: { attempts: { outcome: string; httpStatus: number }[] }) => op.attempts,
+    );
     expect(attempts.filter((a: { outcome: string }) => a.outcome === 'success')).toHaveLength(20);
     const retried = attempts.filter((a: { outcome: string }) => a.outcome === 'retryable');
     expect(retried.length).toBeGreaterThan(0);
@@ -207,14 +354,18 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const puts = stats.requests['PUT /api/v2/organisations/:orgId/documents/:docId'];
     expect(puts['201']).toBe(20); // each document created exactly once; a retry after a 502 finds nothing to undo
     for (const doc of docs) {
-      const stored = await (await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${doc.id}`)).json();
+      const stored = await (
+        await spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${doc.id}`)
+      ).json();
       expect(stored.description).toBe(doc.description);
     }
   });
 
   it('ends a 400 at once with the platform reason (partially_failed), and edit-and-replay delivers it', async () => {
     const bad = document('BAD-1', { offsite: { coreName: 'ACME', coreId: 'SUP-UNKNOWN' } });
-    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('OK-1')), upsert(bad)] } })).json();
+    const { messageId } = await (
+      await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('OK-1')), upsert(bad)] } })
+    ).json();
     expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'])).toBe('partially_failed');
 
     const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
@@ -222,11 +373,16 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect(failed).toMatchObject({ status: 'failed', errorClass: 'permanent', attemptCount: 1 });
     expect(failed.lastError).toMatch(/offsite: no organisation with Core ID ACME\/SUP-UNKNOWN/);
 
-    const search = await (await spine.call('GET', `/v1/admin/messages?status=partially_failed&documentId=BAD-1`, { auth: 'admin' })).json();
+    const search = await (
+      await spine.call('GET', `/v1/admin/messages?status=partially_failed&documentId=BAD-1`, { auth: 'admin' })
+    ).json();
     expect(search.items.map((m: { id: string }) => m.id)).toEqual([messageId]);
 
     const fixed = { operations: [upsert({ ...bad, offsite: { coreName: 'ACME', coreId: 'SUP-KETTLE' } })] };
-    const replay = await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { payload: fixed, reason: 'fixed the supplier code', operator: 'jo' } });
+    const replay = await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, {
+      auth: 'admin',
+      body: { payload: fixed, reason: 'fixed the supplier code', operator: 'jo' },
+    });
     expect(replay.status).toBe(202);
     const { messageId: replayId, replayOf } = await replay.json();
     expect(replayOf).toBe(messageId);
@@ -237,13 +393,27 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
   });
 
   it('retries only the failed operations, and counts a bulk replay before doing it', async () => {
-    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('F-1', { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] } })).json();
+    const { messageId } = await (
+      await spine.call('POST', '/v1/messages', {
+        body: { operations: [upsert(document('F-1', { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] },
+      })
+    ).json();
     expect(await spine.waitForStatus(messageId, ['failed', 'delivered'])).toBe('failed');
     await spine.sandbox.call('POST', '/__sandbox/reset', { token: null });
 
-    const dry = await (await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], partner: 'test-wms' } })).json();
+    const dry = await (
+      await spine.call('POST', '/v1/admin/messages/replay', {
+        auth: 'admin',
+        body: { status: ['failed'], partner: 'test-wms' },
+      })
+    ).json();
     expect(dry).toEqual({ dryRun: true, matching: 1, skipped: [] });
-    const retry = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'failed-only' } })).json();
+    const retry = await (
+      await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, {
+        auth: 'admin',
+        body: { mode: 'failed-only' },
+      })
+    ).json();
     expect(await spine.waitForStatus(retry.messageId, ['failed', 'delivered'])).toBe('failed');
     const replayed = await spine.messages.findById(retry.messageId);
     expect(replayed).toMatchObject({ replayOf: messageId, channel: 'replay' });
@@ -251,14 +421,27 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
 
   it('replays failed-only as just the failed operations of a message of several, leaving the delivered ones alone', async () => {
     // FO-2 and FO-4 are refused once (a permanent 400); FO-1 and FO-3 are delivered.
-    const rules = ['FO-2', 'FO-4'].map((id) => ({ method: 'PUT', path: `/api/v2/organisations/*/documents/${id}`, status: 400, count: 1 }));
+    const rules = ['FO-2', 'FO-4'].map((id) => ({
+      method: 'PUT',
+      path: `/api/v2/organisations/*/documents/${id}`,
+      status: 400,
+      count: 1,
+    }));
     await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
     const ids = ['FO-1', 'FO-2', 'FO-3', 'FO-4'];
-    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: ids.map((id) => upsert(document(id))) } })).json();
+    const { messageId } = await (
+      await spine.call('POST', '/v1/messages', { body: { operations: ids.map((id) => upsert(document(id))) } })
+    ).json();
     expect(await spine.waitForStatus(messageId, ['failed', 'delivered', 'partially_failed'])).toBe('partially_failed');
     const operations = spine.app.get(OperationRepository);
-    const statusOf = async (id: string) => Object.fromEntries((await operations.listByMessage(id)).map((op) => [op.targetId, op.status]));
-    expect(await statusOf(messageId)).toEqual({ 'FO-1': 'delivered', 'FO-2': 'failed', 'FO-3': 'delivered', 'FO-4': 'failed' });
+    const statusOf = async (id: string) =>
+      Object.fromEntries((await operations.listByMessage(id)).map((op) => [op.targetId, op.status]));
+    expect(await statusOf(messageId)).toEqual({
+      'FO-1': 'delivered',
+      'FO-2': 'failed',
+      'FO-3': 'delivered',
+      'FO-4': 'failed',
+    });
     const puts = async () => {
       const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
       const put = stats.requests['PUT /api/v2/organisations/:orgId/documents/:docId'] ?? {};
@@ -266,27 +449,61 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     };
     const before = await puts();
 
-    const retry = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mode: 'failed-only' } })).json();
+    const retry = await (
+      await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, {
+        auth: 'admin',
+        body: { mode: 'failed-only' },
+      })
+    ).json();
     expect(await spine.waitForStatus(retry.messageId, ['failed', 'delivered', 'partially_failed'])).toBe('delivered');
     // The replay carries the two failed operations, in order, and nothing else: two more writes, not four.
     expect((await operations.listByMessage(retry.messageId)).map((op) => op.targetId)).toEqual(['FO-2', 'FO-4']);
-    expect(JSON.parse((await spine.messages.findById(retry.messageId))!.rawPayload).operations.map((op: { document: { id: string } }) => op.document.id)).toEqual(['FO-2', 'FO-4']);
+    expect(
+      JSON.parse((await spine.messages.findById(retry.messageId))!.rawPayload).operations.map(
+        (op: { document: { id: string } }) => op.document.id,
+      ),
+    ).toEqual(['FO-2', 'FO-4']);
     expect(await puts()).toBe(before + 2);
-    expect(await statusOf(messageId)).toEqual({ 'FO-1': 'delivered', 'FO-2': 'failed', 'FO-3': 'delivered', 'FO-4': 'failed' });
+    expect(await statusOf(messageId)).toEqual({
+      'FO-1': 'delivered',
+      'FO-2': 'failed',
+      'FO-3': 'delivered',
+      'FO-4': 'failed',
+    });
   });
 
   it('skips in bulk what was already replayed successfully (dry run and real run alike), unless told to include it', async () => {
-    const { messageId } = await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document('R-1', { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] } })).json();
+    const { messageId } = await (
+      await spine.call('POST', '/v1/messages', {
+        body: { operations: [upsert(document('R-1', { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] },
+      })
+    ).json();
     expect(await spine.waitForStatus(messageId, ['failed', 'delivered'])).toBe('failed');
-    const fixed = await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { payload: { operations: [upsert(document('R-1'))] } } });
+    const fixed = await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, {
+      auth: 'admin',
+      body: { payload: { operations: [upsert(document('R-1'))] } },
+    });
     const fixedId = (await fixed.json()).messageId;
     expect(await spine.waitForStatus(fixedId, ['failed', 'delivered'])).toBe('delivered');
 
-    const bulk = (body: Record<string, unknown>) => spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], documentId: 'R-1', ...body } }).then((r) => r.json());
+    const bulk = (body: Record<string, unknown>) =>
+      spine
+        .call('POST', '/v1/admin/messages/replay', {
+          auth: 'admin',
+          body: { status: ['failed'], documentId: 'R-1', ...body },
+        })
+        .then((r) => r.json());
     const reason = `already replayed: replay ${fixedId} was delivered (includeReplayed: true replays it again)`;
     expect(await bulk({})).toEqual({ dryRun: true, matching: 0, skipped: [{ id: messageId, reason }] });
     expect(await bulk({ includeReplayed: true })).toEqual({ dryRun: true, matching: 1, skipped: [] });
-    expect(await bulkReplay(spine, { status: ['failed'], documentId: 'R-1' })).toMatchObject({ status: 'completed', total: 1, done: 1, replayed: 0, skipped: 1, skips: [{ id: messageId, reason }] });
+    expect(await bulkReplay(spine, { status: ['failed'], documentId: 'R-1' })).toMatchObject({
+      status: 'completed',
+      total: 1,
+      done: 1,
+      replayed: 0,
+      skipped: 1,
+      skips: [{ id: messageId, reason }],
+    });
     // The message links to its replays and their outcome.
     const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
     expect(detail.replays).toEqual([expect.objectContaining({ id: fixedId, status: 'delivered' })]);
@@ -297,34 +514,81 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const since = new Date().toISOString();
     const ids: string[] = [];
     for (let n = 1; n <= count; n++) {
-      ids.push((await (await spine.call('POST', '/v1/messages', { body: { operations: [upsert(document(`${prefix}-${n}`, { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))] } })).json()).messageId);
+      ids.push(
+        (
+          await (
+            await spine.call('POST', '/v1/messages', {
+              body: {
+                operations: [upsert(document(`${prefix}-${n}`, { carrier: { coreName: 'SCAC', coreId: 'NOPE' } }))],
+              },
+            })
+          ).json()
+        ).messageId,
+      );
     }
-    for (const id of ids) { expect(await spine.waitForStatus(id, ['failed', 'delivered'])).toBe('failed'); }
+    for (const id of ids) {
+      expect(await spine.waitForStatus(id, ['failed', 'delivered'])).toBe('failed');
+    }
     return { since, ids };
   };
 
   it('runs a real bulk replay as a job: 202 with its id and Location, then completed with exact counts, one replay per original', async () => {
     const { since, ids } = await failedMessages('JOB', 3);
-    const response = await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { status: ['failed'], partner: 'test-wms', from: since, dryRun: false, reason: 'carrier fixed', operator: 'jo' } });
+    const response = await spine.call('POST', '/v1/admin/messages/replay', {
+      auth: 'admin',
+      body: {
+        status: ['failed'],
+        partner: 'test-wms',
+        from: since,
+        dryRun: false,
+        reason: 'carrier fixed',
+        operator: 'jo',
+      },
+    });
     // It used to answer 200 only when every replay was recorded: 2,000 messages outlived the CLI's timeout.
     expect(response.status).toBe(202);
     const started = await response.json();
-    expect(started).toEqual({ dryRun: false, runId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'queued', limit: BULK_REPLAY_LIMIT, location: `/v1/admin/replays/${started.runId}` });
+    expect(started).toEqual({
+      dryRun: false,
+      runId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'queued',
+      limit: BULK_REPLAY_LIMIT,
+      location: `/v1/admin/replays/${started.runId}`,
+    });
     expect(response.headers.get('location')).toBe(started.location);
 
     const run = await waitForRun(spine, started.runId);
-    expect(run).toMatchObject({ status: 'completed', total: 3, done: 3, replayed: 3, skipped: 0, skips: [], limit: BULK_REPLAY_LIMIT, limitReached: false, error: null, actor: 'operator:jo', reason: 'carrier fixed', request: { mode: 'rerun' } });
+    expect(run).toMatchObject({
+      status: 'completed',
+      total: 3,
+      done: 3,
+      replayed: 3,
+      skipped: 0,
+      skips: [],
+      limit: BULK_REPLAY_LIMIT,
+      limitReached: false,
+      error: null,
+      actor: 'operator:jo',
+      reason: 'carrier fixed',
+      request: { mode: 'rerun' },
+    });
     expect(run.startedAt).toEqual(expect.any(String));
     expect(run.finishedAt).toEqual(expect.any(String));
     for (const id of ids) {
       const replays = await spine.messages.replaysOf(id);
       expect(replays).toHaveLength(1);
-      expect((await spine.messages.findById(replays[0].id))?.metadata.replay).toMatchObject({ run: started.runId, by: 'operator:jo', reason: 'carrier fixed' });
+      expect((await spine.messages.findById(replays[0].id))?.metadata.replay).toMatchObject({
+        run: started.runId,
+        by: 'operator:jo',
+        reason: 'carrier fixed',
+      });
       expect(await spine.waitForStatus(replays[0].id, ['failed', 'delivered'])).toBe('failed'); // the carrier is still unknown
     }
     const listed = await (await spine.call('GET', '/v1/admin/replays?limit=5', { auth: 'admin' })).json();
     expect(listed.items[0]).toMatchObject({ runId: started.runId, status: 'completed', replayed: 3 });
-    expect((await spine.call('GET', '/v1/admin/replays/01900000-0000-7000-8000-000000000000', { auth: 'admin' })).status).toBe(404);
+    expect(
+      (await spine.call('GET', '/v1/admin/replays/01900000-0000-7000-8000-000000000000', { auth: 'admin' })).status,
+    ).toBe(404);
     expect((await spine.call('GET', '/v1/admin/replays/not-a-run', { auth: 'admin' })).status).toBe(400);
     expect((await spine.call('GET', `/v1/admin/replays/${started.runId}`, { auth: null })).status).toBe(401);
   });
@@ -332,10 +596,16 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
   it('resumes an interrupted bulk replay run without replaying any original twice', async () => {
     const { since, ids } = await failedMessages('RESUME', 3);
     const runs = spine.app.get(ReplayRunRepository);
-    const run = await runs.create({ filter: { status: ['failed'], partnerId: 'test-wms', from: since }, request: { mode: 'rerun' }, actor: 'operator:test' });
+    const run = await runs.create({
+      filter: { status: ['failed'], partnerId: 'test-wms', from: since },
+      request: { mode: 'rerun' },
+      actor: 'operator:test',
+    });
     // A worker took the run, replayed two originals and died before it recorded the page (its claim then lapses).
     expect((await runs.claim(run.id, 'a-worker-that-died', 0)).outcome).toBe('claimed');
-    await spine.app.get(ReplayMessage).replayEach([{ id: ids[0] }, { id: ids[1] }], { mode: 'rerun', actor: 'operator:test' }, { runId: run.id });
+    await spine.app
+      .get(ReplayMessage)
+      .replayEach([{ id: ids[0] }, { id: ids[1] }], { mode: 'rerun', actor: 'operator:test' }, { runId: run.id });
     expect(await runs.findById(run.id)).toMatchObject({ status: 'running', done: 0, replayed: 0 });
 
     // The job runs again, twice at once (a retry and a stalled-job redelivery): one replay per original.
@@ -343,7 +613,14 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const executions = await Promise.allSettled([bulk.execute(run.id), bulk.execute(run.id)]);
     expect(executions.some((e) => e.status === 'fulfilled')).toBe(true);
     await bulk.execute(run.id); // and once more after it ended
-    expect(await runs.findById(run.id)).toMatchObject({ status: 'completed', total: 3, done: 3, replayed: 3, skipped: 0, limitReached: false });
+    expect(await runs.findById(run.id)).toMatchObject({
+      status: 'completed',
+      total: 3,
+      done: 3,
+      replayed: 3,
+      skipped: 0,
+      limitReached: false,
+    });
     for (const id of ids) {
       const replays = await spine.messages.replaysOf(id);
       expect(replays).toHaveLength(1);
@@ -355,14 +632,22 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     const { since, ids } = await failedMessages('LOSTRUN', 2);
     const runs = spine.app.get(ReplayRunRepository);
     // Recorded, but its job never reached Redis (or Redis forgot it).
-    const run = await runs.create({ filter: { status: ['failed'], partnerId: 'test-wms', from: since }, request: { mode: 'rerun' }, actor: 'operator:test' });
+    const run = await runs.create({
+      filter: { status: ['failed'], partnerId: 'test-wms', from: since },
+      request: { mode: 'rerun' },
+      actor: 'operator:test',
+    });
     await spine.app.get(MessageQueues).queue(QUEUES.replay).remove(`replay-${run.id}`);
     const db = new Client({ connectionString: spine.database.url });
     await db.connect();
-    await db.query(`UPDATE replay_run SET updated_at = now() - interval '1 hour' WHERE id = $1`, [run.id]).finally(() => db.end());
+    await db
+      .query(`UPDATE replay_run SET updated_at = now() - interval '1 hour' WHERE id = $1`, [run.id])
+      .finally(() => db.end());
     const report = await spine.app.get(SweepStuck).execute();
     expect(report.replayRuns).toBe(1);
-    for (let i = 0; i < 200 && (await runs.findById(run.id))!.status !== 'completed'; i++) { await new Promise((resolve) => setTimeout(resolve, 50)); }
+    for (let i = 0; i < 200 && (await runs.findById(run.id))!.status !== 'completed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(await runs.findById(run.id)).toMatchObject({ status: 'completed', replayed: 2 });
     for (const id of ids) {
       const replays = await spine.messages.replaysOf(id);

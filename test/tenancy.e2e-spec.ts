@@ -13,11 +13,24 @@ describe('tenancy: partners confined to their organisations', () => {
   const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate'];
   const WEBHOOK_KEY = 'partner-b-webhook-key-0123456789';
 
-  const upsert = (organisationId: string, id: string) => ({ kind: 'document.upsert', organisationId, document: { id, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } });
-  const remove = (organisationId: string, documentId: string) => ({ kind: 'document.delete', organisationId, documentId });
+  const upsert = (organisationId: string, id: string) => ({
+    kind: 'document.upsert',
+    organisationId,
+    document: { id, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+  });
+  const remove = (organisationId: string, documentId: string) => ({
+    kind: 'document.delete',
+    organisationId,
+    documentId,
+  });
   const postAs = (key: string, operations: unknown[]): Promise<TestResponse> =>
-    fetch(`${spine.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ operations }) });
-  const documentAt = (organisationId: string, id: string) => spine.sandbox.call('GET', `/api/v2/organisations/${organisationId}/documents/${id}`);
+    fetch(`${spine.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ operations }),
+    });
+  const documentAt = (organisationId: string, id: string) =>
+    spine.sandbox.call('GET', `/api/v2/organisations/${organisationId}/documents/${id}`);
   const partnersOf = () => spine.app.get(PartnerRepository);
   const setOrganisationsOfB = async (organisations: string[] | undefined) => {
     const b = (await partnersOf().findById('partner-b'))!;
@@ -27,13 +40,20 @@ describe('tenancy: partners confined to their organisations', () => {
   beforeAll(async () => {
     spine = await startSpine();
     await partnersOf().upsert(
-      { id: 'partner-b', name: 'Partner B', locationOrganisationId: DEMO.crossDock, settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-hook-key' } } },
+      {
+        id: 'partner-b',
+        name: 'Partner B',
+        locationOrganisationId: DEMO.crossDock,
+        settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-hook-key' } },
+      },
       'api',
     );
     keyB = (await partnersOf().issueApiKey('partner-b', { label: 'tests' })).key;
     await spine.app.get(WebhookSecretRepository).add('partner-b', { label: 'tests', secret: WEBHOOK_KEY });
     // The mapping puts the document wherever the body says: the profile, not the mapping, decides what B may touch.
-    await spine.app.get(PartnerMappingRepository).publish('partner-b', '{ "kind": "document.delete", "organisationId": org, "documentId": doc }');
+    await spine.app
+      .get(PartnerMappingRepository)
+      .publish('partner-b', '{ "kind": "document.delete", "organisationId": org, "documentId": doc }');
   }, 60_000);
   afterAll(() => spine?.close());
   beforeEach(async () => {
@@ -56,18 +76,32 @@ describe('tenancy: partners confined to their organisations', () => {
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.error).toMatch(/outside the organisations this partner may act on/);
-    expect(body.details[0]).toBe(`operations[1] (document.delete) acts on organisation ${DEMO.mainDc}, which this partner may not act on`);
+    expect(body.details[0]).toBe(
+      `operations[1] (document.delete) acts on organisation ${DEMO.mainDc}, which this partner may not act on`,
+    );
     expect(body.details).toContain(`partner partner-b may act on: ${DEMO.crossDock}`);
     expect(await spine.messages.countBy({ partnerId: 'partner-b' })).toBe(before);
     expect((await documentAt(DEMO.mainDc, 'PO-A1')).status).toBe(200);
 
     for (const operation of [
-      { kind: 'booking.status', organisationId: DEMO.mainDc, bookingId: 'MDB-1', statusId: '5a1e0000-0000-4000-8000-000000000002' },
-      { kind: 'vehicle.update', organisationId: DEMO.mainDc.toUpperCase(), vehicleId: DEMO.truck1, vehicle: { name: 'x' } },
+      {
+        kind: 'booking.status',
+        organisationId: DEMO.mainDc,
+        bookingId: 'MDB-1',
+        statusId: '5a1e0000-0000-4000-8000-000000000002',
+      },
+      {
+        kind: 'vehicle.update',
+        organisationId: DEMO.mainDc.toUpperCase(),
+        vehicleId: DEMO.truck1,
+        vehicle: { name: 'x' },
+      },
     ]) {
       const refused = await postAs(keyB, [operation]);
       expect(refused.status).toBe(400);
-      expect((await refused.json()).details[0]).toContain(`(${operation.kind}) acts on organisation ${operation.organisationId}`);
+      expect((await refused.json()).details[0]).toContain(
+        `(${operation.kind}) acts on organisation ${operation.organisationId}`,
+      );
     }
   });
 
@@ -102,12 +136,20 @@ describe('tenancy: partners confined to their organisations', () => {
     await spine.waitForStatus(original, final); // the sandbox's token does not reach Cross Dock: failed, which does not matter here
     const edited = { operations: [remove(DEMO.mainDc, 'PO-A1')] };
 
-    const refused = await spine.call('POST', `/v1/admin/messages/${original}/replay`, { auth: 'admin', body: { payload: edited } });
+    const refused = await spine.call('POST', `/v1/admin/messages/${original}/replay`, {
+      auth: 'admin',
+      body: { payload: edited },
+    });
     expect(refused.status).toBe(400);
-    expect((await refused.json()).details).toEqual([`operations[0] (document.delete) acts on organisation ${DEMO.mainDc}, which this partner may not act on`]);
+    expect((await refused.json()).details).toEqual([
+      `operations[0] (document.delete) acts on organisation ${DEMO.mainDc}, which this partner may not act on`,
+    ]);
     expect(await spine.messages.countBy({ partnerId: 'partner-b', channel: 'replay' })).toBe(0);
 
-    const invalid = await spine.call('POST', `/v1/admin/messages/${original}/replay`, { auth: 'admin', body: { payload: { operations: [{ kind: 'document.delete' }] } } });
+    const invalid = await spine.call('POST', `/v1/admin/messages/${original}/replay`, {
+      auth: 'admin',
+      body: { payload: { operations: [{ kind: 'document.delete' }] } },
+    });
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).details.join(' ')).toMatch(/organisationId/);
 
@@ -123,8 +165,14 @@ describe('tenancy: partners confined to their organisations', () => {
       message: { metadata: { replay: Record<string, unknown> } };
       events: { reason: string | null }[];
     };
-    expect(detail.message.metadata.replay).toMatchObject({ by: 'operator:dana', reason: 'B took over the PO', organisationOverride: true });
-    expect(detail.events.map((e) => e.reason).join('\n')).toContain(`organisation scope of partner partner-b overridden by operator:dana: operations[0] (document.delete) acts on organisation ${DEMO.mainDc}`);
+    expect(detail.message.metadata.replay).toMatchObject({
+      by: 'operator:dana',
+      reason: 'B took over the PO',
+      organisationOverride: true,
+    });
+    expect(detail.events.map((e) => e.reason).join('\n')).toContain(
+      `organisation scope of partner partner-b overridden by operator:dana: operations[0] (document.delete) acts on organisation ${DEMO.mainDc}`,
+    );
   });
 
   it('rejects a plain replay whose operations left the profile since, and the override does not carry over to a replay of the replay', async () => {
@@ -134,16 +182,27 @@ describe('tenancy: partners confined to their organisations', () => {
     expect(await spine.waitForStatus(original, final)).toBe('delivered');
     await setOrganisationsOfB(undefined);
 
-    const rerun = await spine.call('POST', `/v1/admin/messages/${original}/replay`, { auth: 'admin', body: { mode: 'rerun' } });
+    const rerun = await spine.call('POST', `/v1/admin/messages/${original}/replay`, {
+      auth: 'admin',
+      body: { mode: 'rerun' },
+    });
     expect(rerun.status).toBe(202);
     const rerunId = (await rerun.json()).messageId;
     expect(await spine.waitForStatus(rerunId, final)).toBe('rejected');
-    expect((await spine.messages.findById(rerunId))!.statusReason).toMatch(/^operations outside the organisations partner partner-b may act on: operations\[0\] \(document.upsert\)/);
+    expect((await spine.messages.findById(rerunId))!.statusReason).toMatch(
+      /^operations outside the organisations partner partner-b may act on: operations\[0\] \(document.upsert\)/,
+    );
 
-    const forced = await spine.call('POST', `/v1/admin/messages/${original}/replay`, { auth: 'admin', body: { mode: 'rerun', overrideOrganisations: true } });
+    const forced = await spine.call('POST', `/v1/admin/messages/${original}/replay`, {
+      auth: 'admin',
+      body: { mode: 'rerun', overrideOrganisations: true },
+    });
     const forcedId = (await forced.json()).messageId;
     expect(await spine.waitForStatus(forcedId, final)).toBe('delivered');
-    const again = await spine.call('POST', `/v1/admin/messages/${forcedId}/replay`, { auth: 'admin', body: { mode: 'rerun' } });
+    const again = await spine.call('POST', `/v1/admin/messages/${forcedId}/replay`, {
+      auth: 'admin',
+      body: { mode: 'rerun' },
+    });
     expect(await spine.waitForStatus((await again.json()).messageId, final)).toBe('rejected');
   });
 });

@@ -5,7 +5,12 @@ import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { createHmac } from 'node:crypto';
 import { OperationRepository } from '@dockbridge/audit';
-import { importPartners, PartnerMappingRepository, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import {
+  importPartners,
+  PartnerMappingRepository,
+  PartnerRepository,
+  WebhookSecretRepository,
+} from '@dockbridge/partners';
 import { RefusalLog } from '../apps/gateway/src/webhooks/refusal-log';
 import { ENDPOINT_TTL_MS } from '../apps/gateway/src/webhooks/webhook-endpoints';
 import { DEMO, TestResponse } from './support/sandbox';
@@ -47,26 +52,56 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(imported.imported).toEqual(['acme-wms', 'fast-freight', 'kettle-foods']);
     // Smaller than the shipped 1 MiB, so the 413 test stays small.
     const wms = (await spine.app.get(PartnerRepository).findById('acme-wms'))!;
-    await spine.app.get(PartnerRepository).upsert({ ...wms, settings: { ...wms.settings, webhook: { ...wms.settings.webhook!, maxBodyBytes: 4096 }, exports: [] } }, 'api');
+    await spine.app.get(PartnerRepository).upsert(
+      {
+        ...wms,
+        settings: { ...wms.settings, webhook: { ...wms.settings.webhook!, maxBodyBytes: 4096 }, exports: [] },
+      },
+      'api',
+    );
   }, 60_000);
   afterAll(() => spine?.close());
   beforeEach(() => spine.sandbox.reset());
 
   /** Posts as a Standard Webhooks sender would, signing with `secret` (the package does the signing). */
-  const sendStandard = (body: unknown, options: { secret?: string; id?: string; at?: Date; headers?: Record<string, string>; tamper?: (raw: string) => string } = {}): Promise<TestResponse> => {
+  const sendStandard = (
+    body: unknown,
+    options: {
+      secret?: string;
+      id?: string;
+      at?: Date;
+      headers?: Record<string, string>;
+      tamper?: (raw: string) => string;
+    } = {},
+  ): Promise<TestResponse> => {
     const raw = JSON.stringify(body);
     const id = options.id ?? `msg_${randomUUID()}`;
     const at = options.at ?? new Date();
     const signature = new Webhook(options.secret ?? wmsSecret).sign(id, at, raw);
-    const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature, ...options.headers };
-    return fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers, body: options.tamper ? options.tamper(raw) : raw });
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signature,
+      ...options.headers,
+    };
+    return fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+      method: 'POST',
+      headers,
+      body: options.tamper ? options.tamper(raw) : raw,
+    });
   };
   const sendTms = (body: unknown): Promise<TestResponse> => {
     const raw = JSON.stringify(body);
     const signature = `sha256=${createHmac('sha256', tmsSecret).update(raw).digest('hex')}`;
-    return fetch(`${spine.url}/v1/webhooks/fast-freight`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tms-signature': signature }, body: raw });
+    return fetch(`${spine.url}/v1/webhooks/fast-freight`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tms-signature': signature },
+      body: raw,
+    });
   };
-  const documentAt = async (id: string) => spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`);
+  const documentAt = async (id: string) =>
+    spine.sandbox.call('GET', `/api/v2/organisations/${DEMO.mainDc}/documents/${id}`);
   const final = ['delivered', 'failed', 'partially_failed', 'rejected', 'duplicate'];
 
   it('delivers a validly signed purchase order as a document, recording the mapping version', async () => {
@@ -78,30 +113,42 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
       id: 'PO-9001',
       offsite: { id: DEMO.kettleFoods },
       carrier: { id: DEMO.fastFreight },
-      loads: [{ name: 'Kettle chips 24x', quantity: 12, loadTag: 'SKU-100' }, { name: 'Sea salt 12x', quantity: 4, loadTag: 'SKU-200' }],
+      loads: [
+        { name: 'Kettle chips 24x', quantity: 12, loadTag: 'SKU-100' },
+        { name: 'Sea salt 12x', quantity: 4, loadTag: 'SKU-200' },
+      ],
       type: { name: 'PurchaseOrder' },
     });
     expect((await spine.messages.findById(messageId))?.metadata).toMatchObject({ mappingVersion: 1 });
   });
 
   it.each([
-    ['a wrong secret', { secret: `whsec_${Buffer.from('not the secret at all, 32 bytes!').toString('base64')}` }, /no signature matches/],
+    [
+      'a wrong secret',
+      { secret: `whsec_${Buffer.from('not the secret at all, 32 bytes!').toString('base64')}` },
+      /no signature matches/,
+    ],
     ['a stale timestamp', { at: new Date(Date.now() - 10 * 60_000) }, /timestamp too old/i],
     ['a tampered body', { tamper: (raw: string) => raw.replace('PO-9002', 'PO-6666') }, /no signature matches/],
-  ])('refuses %s with 401, records the reason without the secret, and delivers nothing', async (_case, options, reason) => {
-    const before = await spine.messages.countBy({ partnerId: 'acme-wms', status: 'rejected' });
-    const response = await sendStandard(purchaseOrder('PO-9002'), options);
-    expect(response.status).toBe(401);
-    expect((await response.json()).details[0]).toMatch(reason);
-    const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
-    expect(await spine.messages.countBy({ partnerId: 'acme-wms', status: 'rejected' })).toBe(before + 1);
-    expect(rejected.statusReason).toMatch(reason);
-    expect(JSON.stringify(rejected)).not.toContain(wmsSecret.slice(6, 20));
-    expect((await documentAt('PO-9002')).status).toBe(404);
-  });
+  ])(
+    'refuses %s with 401, records the reason without the secret, and delivers nothing',
+    async (_case, options, reason) => {
+      const before = await spine.messages.countBy({ partnerId: 'acme-wms', status: 'rejected' });
+      const response = await sendStandard(purchaseOrder('PO-9002'), options);
+      expect(response.status).toBe(401);
+      expect((await response.json()).details[0]).toMatch(reason);
+      const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
+      expect(await spine.messages.countBy({ partnerId: 'acme-wms', status: 'rejected' })).toBe(before + 1);
+      expect(rejected.statusReason).toMatch(reason);
+      expect(JSON.stringify(rejected)).not.toContain(wmsSecret.slice(6, 20));
+      expect((await documentAt('PO-9002')).status).toBe(404);
+    },
+  );
 
   it('never replays a webhook that failed verification', async () => {
-    expect((await sendStandard(purchaseOrder('PO-9012'), { tamper: (raw) => raw.replace('PO-9012', 'PO-FORGED') })).status).toBe(401);
+    expect(
+      (await sendStandard(purchaseOrder('PO-9012'), { tamper: (raw) => raw.replace('PO-9012', 'PO-FORGED') })).status,
+    ).toBe(401);
     const [refused] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
     const replay = await spine.call('POST', `/v1/admin/messages/${refused.id}/replay`, { auth: 'admin', body: {} });
     expect(replay.status).toBe(422);
@@ -109,17 +156,31 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     const bulk = await bulkReplay(spine, { partner: 'acme-wms', status: ['rejected'] });
     expect(bulk).toMatchObject({ status: 'completed', replayed: 0 });
     expect(bulk.skipped).toBeGreaterThan(0);
-    expect(bulk.skips).toEqual(expect.arrayContaining([{ id: refused.id, reason: expect.stringMatching(/refused at ingress/) }]));
+    expect(bulk.skips).toEqual(
+      expect.arrayContaining([{ id: refused.id, reason: expect.stringMatching(/refused at ingress/) }]),
+    );
     expect((await documentAt('PO-FORGED')).status).toBe(404);
   });
 
   it('records a validly signed body that is not JSON, sent as application/json, and rejects it with the reason', async () => {
-    for (const [raw, reason] of [['{"event": "purchase_order.created", ', /^payload is not valid JSON/], ['', /^payload is not valid JSON/]] as const) {
+    for (const [raw, reason] of [
+      ['{"event": "purchase_order.created", ', /^payload is not valid JSON/],
+      ['', /^payload is not valid JSON/],
+    ] as const) {
       const id = `msg_${randomUUID()}`;
       const at = new Date();
-      const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(wmsSecret).sign(id, at, raw) };
+      const headers = {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(wmsSecret).sign(id, at, raw),
+      };
       // Fastify's JSON parser answered 400 before verification, and nothing was recorded.
-      const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers, body: raw });
+      const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+        method: 'POST',
+        headers,
+        body: raw,
+      });
       expect(response.status).toBe(202);
       const { messageId } = await response.json();
       expect(await spine.waitForStatus(messageId, final)).toBe('rejected');
@@ -128,64 +189,124 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
       expect(message?.rawPayload).toBe(raw);
     }
     // Unsigned, it is refused and recorded like any other failed verification.
-    const unsigned: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    const unsigned: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(unsigned.status).toBe(401);
   });
 
   it('says a correctly signed body that is not UTF-8 is not UTF-8 (its bytes verify), and records the refusal', async () => {
-    const body = Buffer.concat([Buffer.from('{"event":"purchase_order.created","data":{"poNumber":"PO-'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"event":"purchase_order.created","data":{"poNumber":"PO-'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}}'),
+    ]);
     const id = `msg_${randomUUID()}`;
     const at = Math.floor(Date.now() / 1000);
     const key = Buffer.from(wmsSecret.slice('whsec_'.length), 'base64');
     const signature = `v1,${createHmac('sha256', key).update(`${id}.${at}.`).update(body).digest('base64')}`;
     const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signature },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(at),
+        'webhook-signature': signature,
+      },
       body,
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: 'Webhook body is not UTF-8', details: ['the body is not valid UTF-8: webhook bodies are JSON, which is UTF-8 text'] });
+    expect(await response.json()).toMatchObject({
+      error: 'Webhook body is not UTF-8',
+      details: ['the body is not valid UTF-8: webhook bodies are JSON, which is UTF-8 text'],
+    });
     const [refusal] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
     expect(refusal.statusReason).toMatch(/not valid UTF-8/);
   });
 
   it('answers 404 for a partner id that cannot exist (a NUL in it), not 500', async () => {
-    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme%00wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme%00wms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(404);
     expect((await response.json()).details).toEqual([expect.stringMatching(/^no webhook endpoint for partner/)]);
   });
 
   it('refuses missing signature headers with 401 naming them', async () => {
-    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(purchaseOrder('PO-9003')) });
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(purchaseOrder('PO-9003')),
+    });
     expect(response.status).toBe(401);
-    expect((await response.json()).details[0]).toMatch(/missing webhook-id, webhook-timestamp, webhook-signature headers/);
+    expect((await response.json()).details[0]).toMatch(
+      /missing webhook-id, webhook-timestamp, webhook-signature headers/,
+    );
   });
 
   it('refuses an HMAC webhook signed with another secret, and every webhook of a partner with no active secret', async () => {
-    const raw = JSON.stringify({ eventId: 'forged-1', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-02T08:00:00Z', minutes: 30, pallets: 2 } });
+    const raw = JSON.stringify({
+      eventId: 'forged-1',
+      type: 'booking.requested',
+      booking: {
+        carrierScac: 'FFRT',
+        supplier: 'SUP-KETTLE',
+        slotStart: '2026-12-02T08:00:00Z',
+        minutes: 30,
+        pallets: 2,
+      },
+    });
     const post = (partner: string, header: string, signature: string): Promise<TestResponse> =>
-      fetch(`${spine.url}/v1/webhooks/${partner}`, { method: 'POST', headers: { 'content-type': 'application/json', [header]: signature }, body: raw });
+      fetch(`${spine.url}/v1/webhooks/${partner}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [header]: signature },
+        body: raw,
+      });
     // fast-freight verifies HMAC-SHA256 (hex, "sha256=") in X-TMS-Signature: a well-formed HMAC under another secret.
-    const [all, rejected] = await Promise.all([spine.messages.countBy({ partnerId: 'fast-freight' }), spine.messages.countBy({ partnerId: 'fast-freight', status: 'rejected' })]);
-    const forged = await post('fast-freight', 'x-tms-signature', `sha256=${createHmac('sha256', 'not-the-tms-secret').update(raw).digest('hex')}`);
+    const [all, rejected] = await Promise.all([
+      spine.messages.countBy({ partnerId: 'fast-freight' }),
+      spine.messages.countBy({ partnerId: 'fast-freight', status: 'rejected' }),
+    ]);
+    const forged = await post(
+      'fast-freight',
+      'x-tms-signature',
+      `sha256=${createHmac('sha256', 'not-the-tms-secret').update(raw).digest('hex')}`,
+    );
     expect(forged.status).toBe(401);
-    expect((await forged.json()).details).toEqual(['webhook verification failed: x-tms-signature does not match the sha256 HMAC of the body under any active secret']);
+    expect((await forged.json()).details).toEqual([
+      'webhook verification failed: x-tms-signature does not match the sha256 HMAC of the body under any active secret',
+    ]);
     // Recorded as refused, and nothing else: no message was accepted for translation.
     expect(await spine.messages.countBy({ partnerId: 'fast-freight', status: 'rejected' })).toBe(rejected + 1);
     expect(await spine.messages.countBy({ partnerId: 'fast-freight' })).toBe(all + 1);
 
     // A partner whose only secret has expired: even a signature made with that secret is refused.
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'lapsed-tms', name: 'Lapsed TMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'hmac', signatureHeader: 'x-sig' } } },
+      {
+        id: 'lapsed-tms',
+        name: 'Lapsed TMS',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { webhook: { verification: 'hmac', signatureHeader: 'x-sig' } },
+      },
       'api',
     );
     const secrets = spine.app.get(WebhookSecretRepository);
     const { record } = await secrets.add('lapsed-tms', { secret: 'lapsed-secret-0123456789', label: 'lapsed' });
     await secrets.expire('lapsed-tms', record.id);
-    for (const signature of [createHmac('sha256', 'lapsed-secret-0123456789').update(raw).digest('hex'), createHmac('sha256', '').update(raw).digest('hex'), 'anything']) {
+    for (const signature of [
+      createHmac('sha256', 'lapsed-secret-0123456789').update(raw).digest('hex'),
+      createHmac('sha256', '').update(raw).digest('hex'),
+      'anything',
+    ]) {
       const response = await post('lapsed-tms', 'x-sig', signature);
       expect(response.status).toBe(401);
-      expect((await response.json()).details).toEqual(['webhook verification failed: the partner has no active webhook secret']);
+      expect((await response.json()).details).toEqual([
+        'webhook verification failed: the partner has no active webhook secret',
+      ]);
     }
     await spine.app.get(RefusalLog).flush();
     const lapsed = (await spine.messages.search({ partnerId: 'lapsed-tms', limit: 10 })).items;
@@ -198,7 +319,9 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     const withNew = await sendStandard(purchaseOrder('PO-9004'), { secret: rotated.secret });
     const withOld = await sendStandard(purchaseOrder('PO-9005'));
     expect([withNew.status, withOld.status]).toEqual([202, 202]);
-    for (const response of [withNew, withOld]) { await spine.waitForStatus((await response.json()).messageId, final); }
+    for (const response of [withNew, withOld]) {
+      await spine.waitForStatus((await response.json()).messageId, final);
+    }
     const old = (await secrets.list('acme-wms')).find((s) => s.label === 'production')!;
     await secrets.expire('acme-wms', old.id);
     // Gateways keep an endpoint's secrets for ENDPOINT_TTL_MS: an expiry set from elsewhere applies within that.
@@ -212,7 +335,9 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
 
   it('keeps webhook secrets encrypted in the database, sealing any stored before, and still verifies with them', async () => {
     const db = spine.app.get(DataSource);
-    const stored: { secret: string }[] = await db.query(`SELECT secret FROM partner_webhook_secret WHERE partner_id = 'fast-freight'`);
+    const stored: { secret: string }[] = await db.query(
+      `SELECT secret FROM partner_webhook_secret WHERE partner_id = 'fast-freight'`,
+    );
     expect(stored.length).toBeGreaterThan(0);
     for (const { secret } of stored) {
       expect(secret).toMatch(/^enc:v1:/);
@@ -223,7 +348,9 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     await new Promise((resolve) => setTimeout(resolve, ENDPOINT_TTL_MS + 100));
     expect((await sendTms({ eventId: 'seal-1', type: 'ping' })).status).toBe(202);
     expect(await spine.app.get(WebhookSecretRepository).sealPlaintext()).toBe(stored.length);
-    const resealed: { secret: string }[] = await db.query(`SELECT secret FROM partner_webhook_secret WHERE partner_id = 'fast-freight'`);
+    const resealed: { secret: string }[] = await db.query(
+      `SELECT secret FROM partner_webhook_secret WHERE partner_id = 'fast-freight'`,
+    );
     expect(resealed.every((row) => row.secret.startsWith('enc:v1:'))).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, ENDPOINT_TTL_MS + 100));
     expect((await sendTms({ eventId: 'seal-2', type: 'ping' })).status).toBe(202);
@@ -263,7 +390,9 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
   });
 
   it('refuses a body over the partner limit with 413, recorded as a rejected request', async () => {
-    const big: unknown = purchaseOrder('PO-9009', { lines: Array.from({ length: 200 }, (_, i) => ({ sku: `S${i}`, description: 'x'.repeat(20), qty: 1 })) });
+    const big: unknown = purchaseOrder('PO-9009', {
+      lines: Array.from({ length: 200 }, (_, i) => ({ sku: `S${i}`, description: 'x'.repeat(20), qty: 1 })),
+    });
     const response = await sendStandard(big);
     expect(response.status).toBe(413);
     const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
@@ -273,13 +402,27 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
   it('records a flood of refusals one by one only up to the per-minute limit, then as one summary', async () => {
     // A partner of its own, so the flood leaves the other tests' refusals alone.
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'flood-wms', name: 'Flood WMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-flood-key' } } },
+      {
+        id: 'flood-wms',
+        name: 'Flood WMS',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-flood-key' } },
+      },
       'api',
     );
-    await spine.app.get(WebhookSecretRepository).add('flood-wms', { secret: 'the-right-key-0123456789', label: 'flood' });
+    await spine.app
+      .get(WebhookSecretRepository)
+      .add('flood-wms', { secret: 'the-right-key-0123456789', label: 'flood' });
     const limit = spine.config.gateway.refusalsPerMinute;
-    const send = (key: string) => fetch(`${spine.url}/v1/webhooks/flood-wms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': key }, body: '{"n":1}' });
-    for (let i = 0; i < limit + 7; i++) { expect((await send(`wrong-key-${i}`)).status).toBe(401); }
+    const send = (key: string) =>
+      fetch(`${spine.url}/v1/webhooks/flood-wms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-flood-key': key },
+        body: '{"n":1}',
+      });
+    for (let i = 0; i < limit + 7; i++) {
+      expect((await send(`wrong-key-${i}`)).status).toBe(401);
+    }
     const refused = () => spine.messages.search({ partnerId: 'flood-wms', status: 'rejected', limit: 500 });
     expect((await refused()).items).toHaveLength(limit);
 
@@ -287,8 +430,14 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     const items = (await refused()).items;
     expect(items).toHaveLength(limit + 1);
     const summary = items.find((m) => m.metadata.suppressed !== undefined)!;
-    expect(summary.metadata).toMatchObject({ refusedAtIngress: true, suppressed: 7, suppressedByKind: { 'verification failed': 7 } });
-    expect(summary.statusReason).toMatch(/^7 more webhooks refused in the minute from .+ \(7 verification failed\), counted, not recorded one by one$/);
+    expect(summary.metadata).toMatchObject({
+      refusedAtIngress: true,
+      suppressed: 7,
+      suppressedByKind: { 'verification failed': 7 },
+    });
+    expect(summary.statusReason).toMatch(
+      /^7 more webhooks refused in the minute from .+ \(7 verification failed\), counted, not recorded one by one$/,
+    );
     // The key itself is never written anywhere.
     expect(JSON.stringify(items)).not.toContain('wrong-key-');
     // Accepted webhooks are never limited.
@@ -298,25 +447,46 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
   it('keeps a bounded diagnosis of refused bodies, never the bodies: a flood of large badly signed posts grows the store by little', async () => {
     // HMAC: the signature is over the body, so these bodies are read before they are refused.
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'flood-big', name: 'Flood of big posts', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'hmac', signatureHeader: 'x-flood-sig' } } },
+      {
+        id: 'flood-big',
+        name: 'Flood of big posts',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { webhook: { verification: 'hmac', signatureHeader: 'x-flood-sig' } },
+      },
       'api',
     );
-    await spine.app.get(WebhookSecretRepository).add('flood-big', { secret: 'the-right-key-0123456789', label: 'flood' });
+    await spine.app
+      .get(WebhookSecretRepository)
+      .add('flood-big', { secret: 'the-right-key-0123456789', label: 'flood' });
     const body = JSON.stringify({ filler: 'x'.repeat(900 * 1024) });
     for (let i = 0; i < 60; i++) {
-      const response = await fetch(`${spine.url}/v1/webhooks/flood-big`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-sig': `wrong-${i}`, authorization: `Bearer secret-${i}` }, body });
+      const response = await fetch(`${spine.url}/v1/webhooks/flood-big`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-flood-sig': `wrong-${i}`,
+          authorization: `Bearer secret-${i}`,
+        },
+        body,
+      });
       expect(response.status).toBe(401);
     }
     await spine.app.get(RefusalLog).flush();
-    const [stored] = await spine.app.get(DataSource).query(
-      `SELECT count(*)::int AS rows, coalesce(sum(octet_length(raw_payload) + octet_length(metadata::text) + octet_length(status_reason)), 0)::int AS bytes FROM message WHERE partner_id = 'flood-big'`,
-    );
+    const [stored] = await spine.app
+      .get(DataSource)
+      .query(
+        `SELECT count(*)::int AS rows, coalesce(sum(octet_length(raw_payload) + octet_length(metadata::text) + octet_length(status_reason)), 0)::int AS bytes FROM message WHERE partner_id = 'flood-big'`,
+      );
     // 60 posts of ~900 KiB (53 MiB): the store keeps at most the minute's budget plus one summary.
     expect(stored.bytes).toBeLessThanOrEqual(spine.config.gateway.refusalBytesPerMinute + 1024);
     const items = (await spine.messages.search({ partnerId: 'flood-big', status: 'rejected', limit: 100 })).items;
     const one = await spine.messages.findById(items.find((m) => m.metadata.size !== undefined)!.id);
     expect(one!.rawPayload.length).toBeLessThanOrEqual(1024);
-    expect(one!.metadata).toMatchObject({ size: body.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), headers: { 'content-type': 'application/json' } });
+    expect(one!.metadata).toMatchObject({
+      size: body.length,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      headers: { 'content-type': 'application/json' },
+    });
     // Neither the signature nor any other credential header is kept.
     expect(JSON.stringify(items)).not.toMatch(/wrong-|secret-/);
     expect(items.find((m) => m.metadata.suppressed !== undefined)?.metadata.suppressed).toBe(60 - (items.length - 1));
@@ -325,25 +495,47 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
   it('refuses a webhook whose headers already fail verification before reading its body, recording the headers only', async () => {
     // An API key is checked from the headers alone: a wrong one is refused before the upload below is read.
     await spine.app.get(PartnerRepository).upsert(
-      { id: 'keyed-wms', name: 'Keyed WMS', locationOrganisationId: DEMO.mainDc, settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-flood-key' } } },
+      {
+        id: 'keyed-wms',
+        name: 'Keyed WMS',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-flood-key' } },
+      },
       'api',
     );
-    await spine.app.get(WebhookSecretRepository).add('keyed-wms', { secret: 'the-right-key-0123456789', label: 'keyed' });
+    await spine.app
+      .get(WebhookSecretRepository)
+      .add('keyed-wms', { secret: 'the-right-key-0123456789', label: 'keyed' });
     let pulled = 0;
     const endless = new ReadableStream({
       pull(controller) {
-        if (pulled >= 64 * 1024 * 1024) { return controller.close(); }
+        if (pulled >= 64 * 1024 * 1024) {
+          return controller.close();
+        }
         pulled += 16 * 1024;
         controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
       },
     });
-    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/keyed-wms`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-flood-key': 'not-the-key-42' }, body: endless, duplex: 'half' });
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/keyed-wms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-flood-key': 'not-the-key-42' },
+      body: endless,
+      duplex: 'half',
+    });
     expect(response.status).toBe(401);
-    expect((await response.json()).details).toEqual(['webhook verification failed: x-flood-key does not match an active secret']);
+    expect((await response.json()).details).toEqual([
+      'webhook verification failed: x-flood-key does not match an active secret',
+    ]);
     expect(pulled).toBeLessThan(8 * 1024 * 1024);
     // Missing Standard Webhooks headers are refused the same way.
-    const unsigned: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect((await unsigned.json()).details[0]).toMatch(/missing webhook-id, webhook-timestamp, webhook-signature headers/);
+    const unsigned: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect((await unsigned.json()).details[0]).toMatch(
+      /missing webhook-id, webhook-timestamp, webhook-signature headers/,
+    );
     await spine.app.get(RefusalLog).flush();
     const items = (await spine.messages.search({ partnerId: 'keyed-wms', status: 'rejected', limit: 10 })).items;
     expect(items).toHaveLength(1);
@@ -359,7 +551,10 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     const partners = spine.app.get(PartnerRepository);
     const setLimit = async (limit: number) => {
       const wms = (await partners.findById('acme-wms'))!;
-      await partners.upsert({ ...wms, settings: { ...wms.settings, webhook: { ...wms.settings.webhook!, maxBodyBytes: limit } } }, 'api');
+      await partners.upsert(
+        { ...wms, settings: { ...wms.settings, webhook: { ...wms.settings.webhook!, maxBodyBytes: limit } } },
+        'api',
+      );
       await new Promise((resolve) => setTimeout(resolve, ENDPOINT_TTL_MS + 100));
     };
     await setLimit(maxBodyBytes);
@@ -381,7 +576,9 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
       expect(over.status).toBe(413);
       expect((await over.json()).details[0]).toMatch(/exceeds the partner's limit of \d+ bytes/);
       const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
-      expect(rejected.statusReason).toBe(`body of ${JSON.stringify(purchaseOrder('PO-9041', { notes: 'x'.repeat(gatewayLimit + 3 * 1024 * 1024) })).length} bytes exceeds the partner's limit of ${gatewayLimit + 2 * 1024 * 1024} bytes`);
+      expect(rejected.statusReason).toBe(
+        `body of ${JSON.stringify(purchaseOrder('PO-9041', { notes: 'x'.repeat(gatewayLimit + 3 * 1024 * 1024) })).length} bytes exceeds the partner's limit of ${gatewayLimit + 2 * 1024 * 1024} bytes`,
+      );
     });
   });
 
@@ -391,7 +588,9 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     let pulled = 0;
     const endless = new ReadableStream({
       pull(controller) {
-        if (pulled >= 64 * 1024 * 1024) { return controller.close(); }
+        if (pulled >= 64 * 1024 * 1024) {
+          return controller.close();
+        }
         pulled += chunk.length;
         controller.enqueue(chunk);
       },
@@ -400,12 +599,20 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     const at = new Date();
     const response = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(wmsSecret).sign(id, at, 'x') },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(wmsSecret).sign(id, at, 'x'),
+      },
       body: endless,
       duplex: 'half',
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ statusCode: 413, details: [expect.stringMatching(/^body of at least \d+ bytes exceeds the partner's limit of 4096 bytes$/)] });
+    expect(await response.json()).toMatchObject({
+      statusCode: 413,
+      details: [expect.stringMatching(/^body of at least \d+ bytes exceeds the partner's limit of 4096 bytes$/)],
+    });
     // The gateway stopped reading at the limit: far less than the whole body was ever sent.
     expect(pulled).toBeLessThan(8 * 1024 * 1024);
     const [rejected] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
@@ -413,51 +620,135 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
   });
 
   it('rejects a payload the mapping turns into invalid operations, naming the path', async () => {
-    const { messageId } = await (await sendStandard(purchaseOrder('PO-9010', { lines: [{ sku: 'S', description: 'D', qty: 'lots' }] }))).json();
+    const { messageId } = await (
+      await sendStandard(purchaseOrder('PO-9010', { lines: [{ sku: 'S', description: 'D', qty: 'lots' }] }))
+    ).json();
     expect(await spine.waitForStatus(messageId, final)).toBe('rejected');
-    expect((await spine.messages.findById(messageId))?.statusReason).toMatch(/mapping v1 produced invalid operations: operations\[0\]\.document\.loads\[0\]\.quantity/);
+    expect((await spine.messages.findById(messageId))?.statusReason).toMatch(
+      /mapping v1 produced invalid operations: operations\[0\]\.document\.loads\[0\]\.quantity/,
+    );
   });
 
   it('books through the TMS, refuses a status the platform does not allow with its reason, and retries GraphQL 502s', async () => {
-    const created = await (await sendTms({ eventId: 'ev-1', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-01T08:00:00Z', minutes: 45, pallets: 12 } })).json();
+    const created = await (
+      await sendTms({
+        eventId: 'ev-1',
+        type: 'booking.requested',
+        booking: {
+          carrierScac: 'FFRT',
+          supplier: 'SUP-KETTLE',
+          slotStart: '2026-12-01T08:00:00Z',
+          minutes: 45,
+          pallets: 12,
+        },
+      })
+    ).json();
     expect(await spine.waitForStatus(created.messageId, final)).toBe('delivered');
     const [operation] = await spine.app.get(OperationRepository).listByMessage(created.messageId);
     const bookingId = operation.targetId!;
     expect(bookingId).toMatch(/^MDB-26-/);
 
-    const refused = await (await sendTms({ eventId: 'ev-2', type: 'booking.status_changed', bookingId, status: 'Completed' })).json();
+    const refused = await (
+      await sendTms({ eventId: 'ev-2', type: 'booking.status_changed', bookingId, status: 'Completed' })
+    ).json();
     expect(await spine.waitForStatus(refused.messageId, final)).toBe('failed');
     const [failed] = await spine.app.get(OperationRepository).listByMessage(refused.messageId);
     expect(failed).toMatchObject({ errorClass: 'permanent', attemptCount: 1 });
     expect(failed.lastError).toMatch(/Completed/);
 
-    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'POST', path: '/api/v1/graphql', status: 502, count: 2 }] } });
-    const arrived = await (await sendTms({ eventId: 'ev-3', type: 'booking.status_changed', bookingId, status: 'Arrived', trailer: 'TR-77' })).json();
+    await spine.sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: { rules: [{ method: 'POST', path: '/api/v1/graphql', status: 502, count: 2 }] },
+    });
+    const arrived = await (
+      await sendTms({ eventId: 'ev-3', type: 'booking.status_changed', bookingId, status: 'Arrived', trailer: 'TR-77' })
+    ).json();
     expect(await spine.waitForStatus(arrived.messageId, final)).toBe('delivered');
     const [retried] = await spine.app.get(OperationRepository).listByMessage(arrived.messageId);
     expect(retried.attemptCount).toBe(3);
 
-    const again = await sendTms({ eventId: 'ev-3', type: 'booking.status_changed', bookingId, status: 'Arrived', trailer: 'TR-77' });
+    const again = await sendTms({
+      eventId: 'ev-3',
+      type: 'booking.status_changed',
+      bookingId,
+      status: 'Arrived',
+      trailer: 'TR-77',
+    });
     expect(again.status).toBe(200);
   });
 
   it('delivers status changes to one booking in the order they were sent, even when the first is slow', async () => {
-    const created = await (await sendTms({ eventId: 'ev-order-1', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-03T08:00:00Z', minutes: 30, pallets: 4 } })).json();
+    const created = await (
+      await sendTms({
+        eventId: 'ev-order-1',
+        type: 'booking.requested',
+        booking: {
+          carrierScac: 'FFRT',
+          supplier: 'SUP-KETTLE',
+          slotStart: '2026-12-03T08:00:00Z',
+          minutes: 30,
+          pallets: 4,
+        },
+      })
+    ).json();
     expect(await spine.waitForStatus(created.messageId, final)).toBe('delivered');
     const bookingId = (await spine.app.get(OperationRepository).listByMessage(created.messageId))[0].targetId!;
     // The first change takes 600 ms at the platform; the second must wait for it, not overtake it.
-    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'POST', path: '/api/v1/graphql', graphqlOperation: 'updateBookingStatus', latencyMs: 600, status: 0, count: 1 }] } });
-    const arrived = await (await sendTms({ eventId: 'ev-order-2', type: 'booking.status_changed', bookingId, status: 'Arrived', trailer: 'TR-9' })).json();
-    const unloading = await (await sendTms({ eventId: 'ev-order-3', type: 'booking.status_changed', bookingId, status: 'Unloading' })).json();
+    await spine.sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: {
+        rules: [
+          {
+            method: 'POST',
+            path: '/api/v1/graphql',
+            graphqlOperation: 'updateBookingStatus',
+            latencyMs: 600,
+            status: 0,
+            count: 1,
+          },
+        ],
+      },
+    });
+    const arrived = await (
+      await sendTms({
+        eventId: 'ev-order-2',
+        type: 'booking.status_changed',
+        bookingId,
+        status: 'Arrived',
+        trailer: 'TR-9',
+      })
+    ).json();
+    const unloading = await (
+      await sendTms({ eventId: 'ev-order-3', type: 'booking.status_changed', bookingId, status: 'Unloading' })
+    ).json();
     expect(await spine.waitForStatus(arrived.messageId, final)).toBe('delivered');
     expect(await spine.waitForStatus(unloading.messageId, final)).toBe('delivered');
-    const gql = await spine.sandbox.call('POST', '/api/v1/graphql', { body: { query: `{ booking(id: "${bookingId}") { status { name } } }` } });
+    const gql = await spine.sandbox.call('POST', '/api/v1/graphql', {
+      body: { query: `{ booking(id: "${bookingId}") { status { name } } }` },
+    });
     expect((await gql.json()).data.booking.status.name).toBe('Unloading');
   });
 
   it('does not retry a createBooking whose outcome is unknown (no idempotency key): it fails, saying so', async () => {
-    await spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules: [{ method: 'POST', path: '/api/v1/graphql', status: 502, count: 1, graphqlOperation: 'createBooking' }] } });
-    const created = await (await sendTms({ eventId: 'ev-unknown', type: 'booking.requested', booking: { carrierScac: 'FFRT', supplier: 'SUP-KETTLE', slotStart: '2026-12-02T08:00:00Z', minutes: 30, pallets: 2 } })).json();
+    await spine.sandbox.call('POST', '/__sandbox/faults', {
+      token: null,
+      body: {
+        rules: [{ method: 'POST', path: '/api/v1/graphql', status: 502, count: 1, graphqlOperation: 'createBooking' }],
+      },
+    });
+    const created = await (
+      await sendTms({
+        eventId: 'ev-unknown',
+        type: 'booking.requested',
+        booking: {
+          carrierScac: 'FFRT',
+          supplier: 'SUP-KETTLE',
+          slotStart: '2026-12-02T08:00:00Z',
+          minutes: 30,
+          pallets: 2,
+        },
+      })
+    ).json();
     expect(await spine.waitForStatus(created.messageId, final)).toBe('failed');
     const [operation] = await spine.app.get(OperationRepository).listByMessage(created.messageId);
     expect(operation).toMatchObject({ attemptCount: 1, errorClass: 'permanent' });
@@ -467,12 +758,21 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
   it('replays with the original mapping version or the current one, as the operator chooses', async () => {
     const { messageId } = await (await sendStandard(purchaseOrder('PO-9011'))).json();
     await spine.waitForStatus(messageId, final);
-    await spine.app.get(PartnerMappingRepository).publish('acme-wms', mapping('acme-wms.jsonata').replace('"Open"', '"Open (v2)"'));
+    await spine.app
+      .get(PartnerMappingRepository)
+      .publish('acme-wms', mapping('acme-wms.jsonata').replace('"Open"', '"Open (v2)"'));
 
-    const original = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: {} })).json();
+    const original = await (
+      await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: {} })
+    ).json();
     await spine.waitForStatus(original.messageId, final);
     expect((await (await documentAt('PO-9011')).json()).status.name).toBe('Open');
-    const current = await (await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, { auth: 'admin', body: { mapping: 'current' } })).json();
+    const current = await (
+      await spine.call('POST', `/v1/admin/messages/${messageId}/replay`, {
+        auth: 'admin',
+        body: { mapping: 'current' },
+      })
+    ).json();
     expect(await spine.waitForStatus(current.messageId, final)).toBe('delivered');
     expect((await (await documentAt('PO-9011')).json()).status.name).toBe('Open (v2)');
     expect((await spine.messages.findById(current.messageId))?.metadata).toMatchObject({ mappingVersion: 2 });

@@ -31,8 +31,26 @@ export interface Scale {
 }
 
 export const SCALES: Record<Scale['name'], Scale> = {
-  ci: { name: 'ci', messages: 150, platformDownMs: 15_000, postgresDownMs: 10_000, redisDownMs: 3_000, concurrency: 12, loadMs: 6_000, drainTimeoutMs: 120_000 },
-  full: { name: 'full', messages: 1_000, platformDownMs: 600_000, postgresDownMs: 30_000, redisDownMs: 5_000, concurrency: 16, loadMs: 20_000, drainTimeoutMs: 900_000 },
+  ci: {
+    name: 'ci',
+    messages: 150,
+    platformDownMs: 15_000,
+    postgresDownMs: 10_000,
+    redisDownMs: 3_000,
+    concurrency: 12,
+    loadMs: 6_000,
+    drainTimeoutMs: 120_000,
+  },
+  full: {
+    name: 'full',
+    messages: 1_000,
+    platformDownMs: 600_000,
+    postgresDownMs: 30_000,
+    redisDownMs: 5_000,
+    concurrency: 16,
+    loadMs: 20_000,
+    drainTimeoutMs: 900_000,
+  },
 };
 
 export interface Outcome {
@@ -83,16 +101,32 @@ export class FaultEnvironment {
   ) {}
 
   static async start(workers = 2): Promise<FaultEnvironment> {
-    const env = new FaultEnvironment(await createTestDatabase(), await PrivateRedis.start(), `{faults-${randomBytes(4).toString('hex')}}`);
+    const env = new FaultEnvironment(
+      await createTestDatabase(),
+      await PrivateRedis.start(),
+      `{faults-${randomBytes(4).toString('hex')}}`,
+    );
     const sandboxPort = await freePort();
     env.sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-    env.sandbox = new AppProcess('sandbox', { SANDBOX_PORT: String(sandboxPort), SANDBOX_CONTROLS: 'on', SANDBOX_SEED: DEMO_SEED_PATH }).start();
-    await env.sandbox.waitUntil(async () => (await getJson(`${env.sandboxUrl}/__sandbox/stats`)).status === 200, 'sandbox up');
+    env.sandbox = new AppProcess('sandbox', {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_CONTROLS: 'on',
+      SANDBOX_SEED: DEMO_SEED_PATH,
+    }).start();
+    await env.sandbox.waitUntil(
+      async () => (await getJson(`${env.sandboxUrl}/__sandbox/stats`)).status === 200,
+      'sandbox up',
+    );
     // The gateway first: it migrates the database, so the workers start on a complete schema.
     env.gatewayUrl = `http://127.0.0.1:${await freePort()}`;
     await env.startGateway();
-    for (let i = 0; i < workers; i++) { env.workers.push(await env.startWorker()); }
-    await env.admin('PUT', '/v1/admin/partners/fault-wms', { name: 'Fault suite WMS', locationOrganisationId: DEMO.mainDc });
+    for (let i = 0; i < workers; i++) {
+      env.workers.push(await env.startWorker());
+    }
+    await env.admin('PUT', '/v1/admin/partners/fault-wms', {
+      name: 'Fault suite WMS',
+      locationOrganisationId: DEMO.mainDc,
+    });
     env.partnerKey = (await env.admin('POST', '/v1/admin/partners/fault-wms/api-keys', { label: 'fault suite' })).key;
     return env;
   }
@@ -119,14 +153,31 @@ export class FaultEnvironment {
 
   async startGateway(): Promise<void> {
     const port = new URL(this.gatewayUrl).port;
-    this.gateway = new AppProcess('gateway', { ...this.common(), GATEWAY_PORT: port, GATEWAY_HOST: '127.0.0.1', SFTP_ENABLED: 'false' }).start();
-    await this.gateway.waitUntil(async () => (await getJson(`${this.gatewayUrl}/health`)).status === 200, 'gateway healthy', 120_000);
+    this.gateway = new AppProcess('gateway', {
+      ...this.common(),
+      GATEWAY_PORT: port,
+      GATEWAY_HOST: '127.0.0.1',
+      SFTP_ENABLED: 'false',
+    }).start();
+    await this.gateway.waitUntil(
+      async () => (await getJson(`${this.gatewayUrl}/health`)).status === 200,
+      'gateway healthy',
+      120_000,
+    );
   }
 
   async startWorker(): Promise<AppProcess> {
     const port = await freePort();
-    const worker = new AppProcess('worker', { ...this.common(), WORKER_HEALTH_PORT: String(port), WORKER_QUEUE_PROBE_EVERY_MS: '500' }).start();
-    await worker.waitUntil(async () => (await getJson(`http://127.0.0.1:${port}/health`)).status === 200, 'worker healthy', 120_000);
+    const worker = new AppProcess('worker', {
+      ...this.common(),
+      WORKER_HEALTH_PORT: String(port),
+      WORKER_QUEUE_PROBE_EVERY_MS: '500',
+    }).start();
+    await worker.waitUntil(
+      async () => (await getJson(`http://127.0.0.1:${port}/health`)).status === 200,
+      'worker healthy',
+      120_000,
+    );
     return worker;
   }
 
@@ -141,16 +192,27 @@ export class FaultEnvironment {
   async admin(method: string, path: string, body?: unknown): Promise<any> {
     const response = await fetch(this.gatewayUrl + path, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!response.ok) { throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`); }
+    if (!response.ok) {
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    }
     return response.json();
   }
 
   async sandboxControl(method: string, path: string, body?: unknown): Promise<any> {
-    const response = await fetch(`${this.sandboxUrl}/__sandbox/${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!response.ok) { throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`); }
+    const response = await fetch(`${this.sandboxUrl}/__sandbox/${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) {
+      throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`);
+    }
     return response.json();
   }
 
@@ -158,7 +220,12 @@ export class FaultEnvironment {
   async postgresDown(): Promise<void> {
     const name = new URL(this.database.url).pathname.slice(1);
     await withAdmin((client) => client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`));
-    await withAdmin((client) => client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [name]));
+    await withAdmin((client) =>
+      client.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [name],
+      ),
+    );
   }
 
   async postgresUp(): Promise<void> {
@@ -231,11 +298,17 @@ async function sendUntilAccepted(env: FaultEnvironment, request: Request, giveUp
         body: documentBody(request),
         signal: AbortSignal.timeout(10_000),
       });
-      if (response.ok) { return ((await response.json()) as { messageId: string }).messageId; }
-      if (response.status < 500 && response.status !== 429) { throw new Error(`${key}: ${response.status} ${await response.text()}`); }
+      if (response.ok) {
+        return ((await response.json()) as { messageId: string }).messageId;
+      }
+      if (response.status < 500 && response.status !== 429) {
+        throw new Error(`${key}: ${response.status} ${await response.text()}`);
+      }
     } catch (error) {
       // By name: under Jest, fetch's TypeError comes from another realm than the test's.
-      if (!['TypeError', 'TimeoutError'].includes((error as Error).name)) { throw error; }
+      if (!['TypeError', 'TimeoutError'].includes((error as Error).name)) {
+        throw error;
+      }
       // Connection refused or reset (the gateway is down): try again, with the same key.
     }
     await sleep(wait);
@@ -256,7 +329,9 @@ export interface ScenarioSpec {
 /** Runs one scenario on a running environment and measures it. */
 export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, scale: Scale): Promise<Outcome> {
   await env.sandboxControl('POST', 'reset');
-  if (spec.faults) { await env.sandboxControl('POST', 'faults', { rules: spec.faults }); }
+  if (spec.faults) {
+    await env.sandboxControl('POST', 'faults', { rules: spec.faults });
+  }
   const tag = `${spec.name.replace(/[^a-z0-9]+/gi, '-')}-${randomBytes(3).toString('hex')}`;
   const documents = Array.from({ length: scale.messages }, (_, i) => `${tag}-${i}`);
   const started = Date.now();
@@ -276,8 +351,11 @@ export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, sca
       for (const version of spec.pairs ? [1, 2] : [1]) {
         sent++;
         const id = await sendUntilAccepted(env, { documentId, version }, giveUpMs);
-        if (id) { accepted.push(id); }
-        else { gaveUp++; }
+        if (id) {
+          accepted.push(id);
+        } else {
+          gaveUp++;
+        }
       }
     }
   };
@@ -285,7 +363,9 @@ export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, sca
     throw new Error(`${error.message}; processes that died: ${env.died()}`);
   });
   const injectedDuring = (await fault) ?? 0;
-  if (env.died()) { throw new Error(`${spec.name}: processes died: ${env.died()}`); }
+  if (env.died()) {
+    throw new Error(`${spec.name}: processes died: ${env.died()}`);
+  }
   // Faults stay until the load has ended; then the platform is healthy again and the backlog drains.
   const rules: { hits: number }[] = (await env.sandboxControl('GET', 'faults')).rules;
   const injectedFaults = rules.reduce((sum, rule) => sum + rule.hits, 0) + injectedDuring;
@@ -302,13 +382,19 @@ export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, sca
   const drainDeadline = Date.now() + scale.drainTimeoutMs;
   for (;;) {
     counts = Object.fromEntries((await statuses().catch(() => [])).map((row) => [row.status, row.count]));
-    const unsettled = Object.entries(counts).filter(([status]) => !FINAL.includes(status)).reduce((sum, [, n]) => sum + n, 0);
-    if ((unsettled === 0 && Object.keys(counts).length > 0) || Date.now() > drainDeadline) { break; }
+    const unsettled = Object.entries(counts)
+      .filter(([status]) => !FINAL.includes(status))
+      .reduce((sum, [, n]) => sum + n, 0);
+    if ((unsettled === 0 && Object.keys(counts).length > 0) || Date.now() > drainDeadline) {
+      break;
+    }
     await sleep(250);
   }
   const drainMs = Date.now() - started;
   const count = (...names: string[]) => names.reduce((sum, name) => sum + (counts[name] ?? 0), 0);
-  const stuck = Object.entries(counts).filter(([status]) => !FINAL.includes(status)).reduce((sum, [, n]) => sum + n, 0);
+  const stuck = Object.entries(counts)
+    .filter(([status]) => !FINAL.includes(status))
+    .reduce((sum, [, n]) => sum + n, 0);
 
   const [{ duplicates }] = await env.query<{ duplicates: number }>(
     `SELECT coalesce(sum(n - 1), 0)::int AS duplicates FROM (
@@ -334,8 +420,12 @@ export async function runScenario(env: FaultEnvironment, spec: ScenarioSpec, sca
     const slice = documents.slice(i, i + 50);
     const found = await Promise.all(
       slice.map(async (id) => {
-        const response = await fetch(`${env.sandboxUrl}/api/v2/organisations/${DEMO.mainDc}/documents/${id}`, { headers: { authorization: `Bearer ${DEMO.tokens.location}` } });
-        return response.ok ? ((await response.json()) as { loads?: { quantity: number }[] }).loads?.[0]?.quantity : undefined;
+        const response = await fetch(`${env.sandboxUrl}/api/v2/organisations/${DEMO.mainDc}/documents/${id}`, {
+          headers: { authorization: `Bearer ${DEMO.tokens.location}` },
+        });
+        return response.ok
+          ? ((await response.json()) as { loads?: { quantity: number }[] }).loads?.[0]?.quantity
+          : undefined;
       }),
     );
     olderVersions += found.filter((version) => version !== undefined && version < newest).length;
@@ -376,7 +466,9 @@ export const SCENARIOS: ScenarioSpec[] = [
   {
     name: 'platform down, then back',
     async during(env, scale) {
-      await env.sandboxControl('POST', 'faults', { rules: [{ path: '/api/v2/organisations/*/documents/*', status: 503 }] });
+      await env.sandboxControl('POST', 'faults', {
+        rules: [{ path: '/api/v2/organisations/*/documents/*', status: 503 }],
+      });
       await at(scale.platformDownMs);
       const { rules } = await env.sandboxControl('GET', 'faults');
       await env.sandboxControl('DELETE', 'faults');
@@ -428,9 +520,28 @@ export const SCENARIOS: ScenarioSpec[] = [
 
 /** A Markdown table of outcomes, for docs/reliability.md. */
 export function table(outcomes: Outcome[]): string {
-  const columns: (keyof Outcome)[] = ['scenario', 'sent', 'accepted', 'delivered', 'failed', 'superseded', 'stuck', 'duplicateMessages', 'platformWrites', 'duplicateWrites', 'unauditedWrites', 'olderVersions', 'clientGaveUp', 'injectedFaults', 'drainMs'];
+  const columns: (keyof Outcome)[] = [
+    'scenario',
+    'sent',
+    'accepted',
+    'delivered',
+    'failed',
+    'superseded',
+    'stuck',
+    'duplicateMessages',
+    'platformWrites',
+    'duplicateWrites',
+    'unauditedWrites',
+    'olderVersions',
+    'clientGaveUp',
+    'injectedFaults',
+    'drainMs',
+  ];
   const lines = [`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`];
-  for (const outcome of outcomes) { lines.push(`| ${columns.map((column) => (column === 'drainMs' ? `${(outcome.drainMs / 1000).toFixed(1)} s` : String(outcome[column]))).join(' | ')} |`); }
+  for (const outcome of outcomes) {
+    lines.push(
+      `| ${columns.map((column) => (column === 'drainMs' ? `${(outcome.drainMs / 1000).toFixed(1)} s` : String(outcome[column]))).join(' | ')} |`,
+    );
+  }
   return lines.join('\n');
 }
-

@@ -10,15 +10,30 @@ describe('fault suite (real processes: sandbox, gateway, two workers)', () => {
   const outcomes: Outcome[] = [];
   beforeAll(async () => (env = await FaultEnvironment.start(2)), 240_000);
   afterAll(async () => {
-    if (outcomes.length > 0) { console.log(`fault suite (ci scale)\n${table(outcomes)}`); }
+    if (outcomes.length > 0) {
+      console.log(`fault suite (ci scale)\n${table(outcomes)}`);
+    }
     await env?.stop();
   }, 60_000);
 
-  it.each(SCENARIOS.map((spec) => [spec.name, spec] as const))('%s: 0 lost, 0 stuck, 0 duplicates, newest version wins, every write audited', async (_name, spec) => {
-    const outcome = await runScenario(env, spec, SCALES.ci);
-    outcomes.push(outcome);
-    const expectedMessages = SCALES.ci.messages * (spec.pairs ? 2 : 1);
-    expect(outcome).toMatchObject({ sent: expectedMessages, accepted: expectedMessages, clientGaveUp: 0, stuck: 0, failed: 0, duplicateMessages: 0, unauditedWrites: 0, olderVersions: 0 });
-    expect(outcome.delivered + outcome.superseded).toBe(expectedMessages);
-  }, 300_000);
+  it.each(SCENARIOS.map((spec) => [spec.name, spec] as const))(
+    '%s: 0 lost, 0 stuck, 0 duplicates, newest version wins, every write audited',
+    async (_name, spec) => {
+      const outcome = await runScenario(env, spec, SCALES.ci);
+      outcomes.push(outcome);
+      const expectedMessages = SCALES.ci.messages * (spec.pairs ? 2 : 1);
+      expect(outcome).toMatchObject({
+        sent: expectedMessages,
+        accepted: expectedMessages,
+        clientGaveUp: 0,
+        stuck: 0,
+        failed: 0,
+        duplicateMessages: 0,
+        unauditedWrites: 0,
+        olderVersions: 0,
+      });
+      expect(outcome.delivered + outcome.superseded).toBe(expectedMessages);
+    },
+    300_000,
+  );
 });

@@ -20,9 +20,20 @@ async function main(): Promise<void> {
   } finally {
     await env.stop();
   }
-  console.log(`\nfault suite, ${scale.name} scale (${scale.messages} messages a scenario; platform down ${scale.platformDownMs / 1000} s, Postgres ${scale.postgresDownMs / 1000} s, Redis ${scale.redisDownMs / 1000} s)\n`);
+  console.log(
+    `\nfault suite, ${scale.name} scale (${scale.messages} messages a scenario; platform down ${scale.platformDownMs / 1000} s, Postgres ${scale.postgresDownMs / 1000} s, Redis ${scale.redisDownMs / 1000} s)\n`,
+  );
   console.log(table(outcomes));
-  const bad = outcomes.filter((o) => o.stuck || o.failed || o.duplicateMessages || o.unauditedWrites || o.olderVersions || o.clientGaveUp || o.accepted !== o.sent);
+  const bad = outcomes.filter(
+    (o) =>
+      o.stuck ||
+      o.failed ||
+      o.duplicateMessages ||
+      o.unauditedWrites ||
+      o.olderVersions ||
+      o.clientGaveUp ||
+      o.accepted !== o.sent,
+  );
   process.exit(bad.length > 0 ? 1 : 0);
 }
 

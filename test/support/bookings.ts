@@ -28,7 +28,17 @@ export function seedWithBookings(total: number): Seed {
       areaId: null,
       vehicleId: null,
       reassignedFrom: null,
-      tasks: [{ id: `MDT-26-SEED-${id}`, direction: 'Inbound', senderId: DEMO.kettleFoods, receiverId: DEMO.mainDc, documentId: null, loads: [{ name: 'Pallet', quantity: (n % 5) + 1 }], bookingOptions: [] }],
+      tasks: [
+        {
+          id: `MDT-26-SEED-${id}`,
+          direction: 'Inbound',
+          senderId: DEMO.kettleFoods,
+          receiverId: DEMO.mainDc,
+          documentId: null,
+          loads: [{ name: 'Pallet', quantity: (n % 5) + 1 }],
+          bookingOptions: [],
+        },
+      ],
       headerLoads: [],
       fields: {},
       createdBy: DEMO.mainDc,

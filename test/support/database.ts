@@ -29,6 +29,7 @@ export async function createTestDatabase(adminUrl = TEST_POSTGRES_ADMIN_URL): Pr
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => admin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      admin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }

@@ -28,7 +28,10 @@ export class AppProcess {
 
   start(): this {
     // From dist/ when asked (`npm run faults` builds first): a snapshot, so editing the sources during a long run changes no restarted process.
-    const args = process.env.DOCKBRIDGE_FROM_DIST === '1' ? [`dist/apps/${this.app}/src/main.js`] : ['-r', './test/support/child/ts-register.js', `apps/${this.app}/src/main.ts`];
+    const args =
+      process.env.DOCKBRIDGE_FROM_DIST === '1'
+        ? [`dist/apps/${this.app}/src/main.js`]
+        : ['-r', './test/support/child/ts-register.js', `apps/${this.app}/src/main.ts`];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', CONFIG_DIR: '/nonexistent', LOG_LEVEL: 'warn', ...this.env },
@@ -49,7 +52,9 @@ export class AppProcess {
 
   /** `kill -9`: no shutdown hook runs. */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-    if (!this.running) { return; }
+    if (!this.running) {
+      return;
+    }
     this.child!.kill(signal);
     await this.exited;
   }
@@ -58,8 +63,12 @@ export class AppProcess {
   async waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (await check().catch(() => false)) { return; }
-      if (this.child && !this.running) { throw new Error(`${this.app} exited while waiting for ${what}: ${this.output.slice(-3000)}`); }
+      if (await check().catch(() => false)) {
+        return;
+      }
+      if (this.child && !this.running) {
+        throw new Error(`${this.app} exited while waiting for ${what}: ${this.output.slice(-3000)}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`${this.app}: ${what} not within ${timeoutMs} ms; output: ${this.output.slice(-3000)}`);

@@ -29,15 +29,50 @@ export class LocalRedisCluster {
     const ports: number[] = [];
     while (ports.length < 3) {
       const port = await freePort();
-      if (port < 55535 && !ports.includes(port)) { ports.push(port); }
+      if (port < 55535 && !ports.includes(port)) {
+        ports.push(port);
+      }
     }
     const children = ports.map((port) =>
-      spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' }),
+      spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
+        { stdio: 'ignore' },
+      ),
     );
     const cluster = new LocalRedisCluster(ports, children, dir);
-    for (const port of ports) { await cluster.waitFor(() => cluster.cli(port, 'PING').then((out) => out === 'PONG'), `redis-server on ${port}`); }
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
-    for (const port of ports) { await cluster.waitFor(async () => (await cluster.cli(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok'), `cluster state ok on ${port}`); }
+    for (const port of ports) {
+      await cluster.waitFor(() => cluster.cli(port, 'PING').then((out) => out === 'PONG'), `redis-server on ${port}`);
+    }
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    for (const port of ports) {
+      await cluster.waitFor(
+        async () => (await cluster.cli(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok'),
+        `cluster state ok on ${port}`,
+      );
+    }
     return cluster;
   }
 
@@ -59,7 +94,9 @@ export class LocalRedisCluster {
       const nodes = (await this.cli(port, 'CLUSTER', 'NODES')).split('\n').find((line) => line.startsWith(mine))!;
       for (const range of nodes.split(' ').slice(8)) {
         const [from, to = from] = range.split('-').map(Number);
-        if (slot >= from && slot <= to) { return port; }
+        if (slot >= from && slot <= to) {
+          return port;
+        }
       }
     }
     throw new Error(`no node serves slot ${slot}`);
@@ -68,12 +105,33 @@ export class LocalRedisCluster {
   /** Moves every slot of the node on `from` to the node on `to`, keys and all, while clients keep working (MOVED/ASK). */
   async reshardAll(from: number, to: number): Promise<void> {
     const [fromId, toId] = await Promise.all([this.cli(from, 'CLUSTER', 'MYID'), this.cli(to, 'CLUSTER', 'MYID')]);
-    const owned = (await this.cli(from, 'CLUSTER', 'NODES')).split('\n').find((line) => line.startsWith(fromId))!.split(' ').slice(8);
+    const owned = (await this.cli(from, 'CLUSTER', 'NODES'))
+      .split('\n')
+      .find((line) => line.startsWith(fromId))!
+      .split(' ')
+      .slice(8);
     const count = owned.reduce((sum, range) => {
       const [a, b = a] = range.split('-').map(Number);
       return sum + b - a + 1;
     }, 0);
-    await run('redis-cli', ['--cluster', 'reshard', `127.0.0.1:${from}`, '--cluster-from', fromId, '--cluster-to', toId, '--cluster-slots', String(count), '--cluster-yes', '--cluster-pipeline', '100'], { maxBuffer: 64 * 1024 * 1024 });
+    await run(
+      'redis-cli',
+      [
+        '--cluster',
+        'reshard',
+        `127.0.0.1:${from}`,
+        '--cluster-from',
+        fromId,
+        '--cluster-to',
+        toId,
+        '--cluster-slots',
+        String(count),
+        '--cluster-yes',
+        '--cluster-pipeline',
+        '100',
+      ],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
   }
 
   async stop(): Promise<void> {
@@ -81,7 +139,9 @@ export class LocalRedisCluster {
       this.children.map(
         (child) =>
           new Promise<void>((resolve) => {
-            if (child.exitCode !== null) { return resolve(); }
+            if (child.exitCode !== null) {
+              return resolve();
+            }
             child.once('exit', () => resolve());
             child.kill('SIGKILL');
           }),
@@ -92,7 +152,9 @@ export class LocalRedisCluster {
 
   private async waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
     for (let i = 0; i < 200; i++) {
-      if (await check().catch(() => false)) { return; }
+      if (await check().catch(() => false)) {
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`${what}: not ready after 10 s`);

@@ -24,9 +24,15 @@ export class PrivateRedis {
   }
 
   async up(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 100; i++) {
-      if (await this.answers()) { return; }
+      if (await this.answers()) {
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`redis-server did not start on port ${this.port}`);
@@ -34,7 +40,9 @@ export class PrivateRedis {
 
   async down(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) { return; }
+    if (!child || child.exitCode !== null) {
+      return;
+    }
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
@@ -44,7 +52,10 @@ export class PrivateRedis {
   private answers(): Promise<boolean> {
     return new Promise((resolve) => {
       const socket = createConnection({ host: '127.0.0.1', port: this.port });
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
   }

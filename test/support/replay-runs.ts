@@ -16,10 +16,18 @@ export interface RunView {
 }
 
 /** Starts a real bulk replay (dryRun false); expects the 202 with a run id and its Location. */
-export async function startReplayRun(spine: Spine, body: Record<string, unknown>): Promise<{ runId: string; location: string; answer: Record<string, unknown> }> {
-  const response = await spine.call('POST', '/v1/admin/messages/replay', { auth: 'admin', body: { ...body, dryRun: false } });
+export async function startReplayRun(
+  spine: Spine,
+  body: Record<string, unknown>,
+): Promise<{ runId: string; location: string; answer: Record<string, unknown> }> {
+  const response = await spine.call('POST', '/v1/admin/messages/replay', {
+    auth: 'admin',
+    body: { ...body, dryRun: false },
+  });
   const answer = await response.json();
-  if (response.status !== 202) { throw new Error(`bulk replay answered ${response.status}: ${JSON.stringify(answer)}`); }
+  if (response.status !== 202) {
+    throw new Error(`bulk replay answered ${response.status}: ${JSON.stringify(answer)}`);
+  }
   return { runId: answer.runId, location: response.headers.get('location') ?? '', answer };
 }
 
@@ -29,7 +37,9 @@ export async function waitForRun(spine: Spine, runId: string, timeoutMs = 30_000
   let run: RunView | undefined;
   while (Date.now() < deadline) {
     run = await (await spine.call('GET', `/v1/admin/replays/${runId}`, { auth: 'admin' })).json();
-    if (run!.status === 'completed' || run!.status === 'failed') { return run!; }
+    if (run!.status === 'completed' || run!.status === 'failed') {
+      return run!;
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`replay run ${runId} is ${run?.status}, not over after ${timeoutMs} ms`);

@@ -31,14 +31,22 @@ export interface RunningSandbox {
   url: string;
   app: NestFastifyApplication;
   /** fetch against the sandbox with a bearer token (omit `token` for none) and a JSON body. */
-  call(method: string, path: string, options?: { token?: string | null; body?: unknown; raw?: string }): Promise<TestResponse>;
+  call(
+    method: string,
+    path: string,
+    options?: { token?: string | null; body?: unknown; raw?: string },
+  ): Promise<TestResponse>;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts the sandbox on a free loopback port, with controls on and the demo seed unless told otherwise. */
 export async function startSandbox(options: { seed?: Seed; controls?: boolean } = {}): Promise<RunningSandbox> {
-  const app = await createSandboxApp({ seed: options.seed ?? readSeed(DEMO_SEED_PATH), controls: options.controls ?? true, logger: false });
+  const app = await createSandboxApp({
+    seed: options.seed ?? readSeed(DEMO_SEED_PATH),
+    controls: options.controls ?? true,
+    logger: false,
+  });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
@@ -57,7 +65,9 @@ export async function startSandbox(options: { seed?: Seed; controls?: boolean } 
     call,
     reset: async () => {
       const response = await call('POST', '/__sandbox/reset', { token: null });
-      if (response.status !== 200) { throw new Error(`sandbox reset failed: ${response.status}`); }
+      if (response.status !== 200) {
+        throw new Error(`sandbox reset failed: ${response.status}`);
+      }
     },
     close: () => app.close(),
   };

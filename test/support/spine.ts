@@ -20,7 +20,11 @@ export interface Spine {
   partnerKey: string;
   messages: MessageRepository;
   /** fetch against the gateway; `auth` 'partner' (default), 'admin' or none. */
-  call(method: string, path: string, options?: { auth?: 'partner' | 'admin' | null; body?: unknown }): Promise<TestResponse>;
+  call(
+    method: string,
+    path: string,
+    options?: { auth?: 'partner' | 'admin' | null; body?: unknown },
+  ): Promise<TestResponse>;
   /** Polls until the message reaches one of `statuses` (or fails the test after `timeoutMs`). */
   waitForStatus(messageId: string, statuses: string[], timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
@@ -30,7 +34,10 @@ export interface Spine {
  * Everything real on loopback: the sandbox over HTTP, a fresh Postgres database, Redis under a
  * private key prefix, and the gateway with its workers in this process.
  */
-export async function startSpine(overrides: Record<string, unknown> = {}, options: { sandbox?: RunningSandbox } = {}): Promise<Spine> {
+export async function startSpine(
+  overrides: Record<string, unknown> = {},
+  options: { sandbox?: RunningSandbox } = {},
+): Promise<Spine> {
   const sandbox = options.sandbox ?? (await startSandbox());
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -68,7 +75,11 @@ export async function startSpine(overrides: Record<string, unknown> = {}, option
     fetch(url + path, {
       method,
       headers: {
-        ...(auth === 'partner' ? { 'x-api-key': partnerKey } : auth === 'admin' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
+        ...(auth === 'partner'
+          ? { 'x-api-key': partnerKey }
+          : auth === 'admin'
+            ? { authorization: `Bearer ${ADMIN_TOKEN}` }
+            : {}),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -88,7 +99,9 @@ export async function startSpine(overrides: Record<string, unknown> = {}, option
       let status = '';
       while (Date.now() < deadline) {
         status = (await messages.findById(messageId))?.status ?? '';
-        if (statuses.includes(status)) { return status; }
+        if (statuses.includes(status)) {
+          return status;
+        }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error(`message ${messageId} is ${status}, not ${statuses.join('/')} after ${timeoutMs} ms`);
@@ -96,7 +109,9 @@ export async function startSpine(overrides: Record<string, unknown> = {}, option
     async close() {
       await app.close().catch(() => undefined); // may be closed already by the test
 
-      if (!options.sandbox) { await sandbox.close(); }
+      if (!options.sandbox) {
+        await sandbox.close();
+      }
       await database.drop();
     },
   };

@@ -47,7 +47,9 @@ export function displayUrl(url: string): string {
 
 const reasonOf = (error: unknown): string => {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') { return 'no answer in time'; }
+  if (e?.name === 'TimeoutError') {
+    return 'no answer in time';
+  }
   return e?.cause?.message ?? e?.cause?.code ?? e?.message ?? String(error);
 };
 
@@ -56,8 +58,14 @@ async function errorOf(response: Response): Promise<GatewayError> {
   const text = await response.text().catch(() => '');
   try {
     const body = JSON.parse(text) as { error?: unknown; details?: unknown; message?: unknown };
-    const details = Array.isArray(body.details) ? body.details.map(String) : typeof body.message === 'string' ? [body.message] : [];
-    if (typeof body.error === 'string') { return new GatewayError(response.status, body.error, details); }
+    const details = Array.isArray(body.details)
+      ? body.details.map(String)
+      : typeof body.message === 'string'
+        ? [body.message]
+        : [];
+    if (typeof body.error === 'string') {
+      return new GatewayError(response.status, body.error, details);
+    }
   } catch {
     // not JSON: fall through
   }
@@ -75,8 +83,12 @@ export class GatewayClient {
 
   async send<T = unknown>(request: GatewayRequest): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.options.adminToken) { headers.authorization = `Bearer ${this.options.adminToken}`; }
-    if (this.options.apiKey) { headers['x-api-key'] = this.options.apiKey; }
+    if (this.options.adminToken) {
+      headers.authorization = `Bearer ${this.options.adminToken}`;
+    }
+    if (this.options.apiKey) {
+      headers['x-api-key'] = this.options.apiKey;
+    }
     let body: string | undefined;
     if (request.body !== undefined) {
       body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
@@ -86,14 +98,21 @@ export class GatewayClient {
     const started = Date.now();
     let response: Response;
     try {
-      response = await (this.options.fetch ?? fetch)(url, { method: request.method, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000) });
+      response = await (this.options.fetch ?? fetch)(url, {
+        method: request.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
+      });
     } catch (error) {
       this.options.trace?.(`${request.method} ${displayUrl(url)} failed after ${Date.now() - started} ms`);
       // fetch names the whole URL in some errors (one with user:password in it, say): never print its credentials.
       throw new ConnectionError(displayUrl(this.baseUrl), reasonOf(error).split(url).join(displayUrl(url)));
     }
     this.options.trace?.(`${request.method} ${displayUrl(url)} -> ${response.status} (${Date.now() - started} ms)`);
-    if (!response.ok) { throw await errorOf(response); }
+    if (!response.ok) {
+      throw await errorOf(response);
+    }
     const text = await response.text();
     return (text ? JSON.parse(text) : undefined) as T;
   }

@@ -80,8 +80,11 @@ export function secretsOf(argv: readonly string[], env: CliIo['env']): string[] 
   const secrets = [env.DOCKBRIDGE_ADMIN_TOKEN, env.DOCKBRIDGE_API_KEY];
   argv.forEach((arg, i) => {
     for (const flag of SECRET_FLAGS) {
-      if (arg === flag) { secrets.push(argv[i + 1]); }
-      else if (arg.startsWith(`${flag}=`)) { secrets.push(arg.slice(flag.length + 1)); }
+      if (arg === flag) {
+        secrets.push(argv[i + 1]);
+      } else if (arg.startsWith(`${flag}=`)) {
+        secrets.push(arg.slice(flag.length + 1));
+      }
     }
   });
   return secrets.filter((s): s is string => !!s);
@@ -94,7 +97,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const out = (lines: string[]) => io.stdout(lines.join('\n') + '\n');
   const json = (value: unknown) => io.stdout(JSON.stringify(value, null, 2) + '\n');
   /** An answer as JSON (`--json`, for scripts) or as the text `format` makes of it. */
-  const print = <T>(value: T, asJson: boolean | undefined, format: (value: T) => string[]) => (asJson ? json(value) : out(format(value)));
+  const print = <T>(value: T, asJson: boolean | undefined, format: (value: T) => string[]) =>
+    asJson ? json(value) : out(format(value));
   const readFile = io.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
 
   const program = new Command('dockbridge')
@@ -103,7 +107,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .configureOutput({ writeOut: io.stdout, writeErr: (text) => io.stderr(redact(text, secrets)) })
     .showHelpAfterError('(add --help for usage)')
     .option('--url <url>', `gateway base URL (default: $DOCKBRIDGE_URL, else ${DEFAULT_URL})`)
-    .option('--token <token>', 'admin token (default: $DOCKBRIDGE_ADMIN_TOKEN; prefer the variable: arguments show in ps and shell history)')
+    .option(
+      '--token <token>',
+      'admin token (default: $DOCKBRIDGE_ADMIN_TOKEN; prefer the variable: arguments show in ps and shell history)',
+    )
     .option('-v, --verbose', 'print each request (method, URL, status, time; never headers) to stderr');
 
   const baseUrl = (globals: GlobalOptions): string => {
@@ -114,7 +121,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     } catch {
       throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}`);
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') { throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}`); }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}`);
+    }
     return url;
   };
   // Said when the gateway answers 401: which credential to check (never its value).
@@ -125,7 +134,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const admin = (command: Command): GatewayClient => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const token = globals.token ?? io.env.DOCKBRIDGE_ADMIN_TOKEN;
-    if (!token) { throw new UsageError("no admin token: set DOCKBRIDGE_ADMIN_TOKEN (the gateway's ADMIN_TOKEN) or pass --token"); }
+    if (!token) {
+      throw new UsageError("no admin token: set DOCKBRIDGE_ADMIN_TOKEN (the gateway's ADMIN_TOKEN) or pass --token");
+    }
     return new GatewayClient({ baseUrl: baseUrl(globals), adminToken: token, fetch: io.fetch, trace: trace(globals) });
   };
 
@@ -133,7 +144,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const partner = (command: Command, apiKeyOption: string | undefined): GatewayClient => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const apiKey = apiKeyOption ?? io.env.DOCKBRIDGE_API_KEY;
-    if (!apiKey) { throw new UsageError("no partner API key: set DOCKBRIDGE_API_KEY or pass --api-key (the gateway acts with that partner's settings)"); }
+    if (!apiKey) {
+      throw new UsageError(
+        "no partner API key: set DOCKBRIDGE_API_KEY or pass --api-key (the gateway acts with that partner's settings)",
+      );
+    }
     credentialHint = '(check DOCKBRIDGE_API_KEY or --api-key)';
     return new GatewayClient({ baseUrl: baseUrl(globals), apiKey, fetch: io.fetch, trace: trace(globals) });
   };
@@ -145,21 +160,28 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const waitForRun = async (client: GatewayClient, runId: string): Promise<ReplayRunView> => {
     err([`Waiting for bulk replay run ${runId} (Ctrl-C stops waiting, not the run: dockbridge replays show ${runId})`]);
     let shown = '';
-    for (let failures = 0; ; ) {
+    for (let failures = 0; ;) {
       let run: ReplayRunView;
       try {
         run = await client.send<ReplayRunView>(replayRunRequest(runId));
         failures = 0;
       } catch (error) {
-        if (!(error instanceof ConnectionError) || ++failures >= MAX_POLL_FAILURES) { throw error; }
+        if (!(error instanceof ConnectionError) || ++failures >= MAX_POLL_FAILURES) {
+          throw error;
+        }
         await sleep(io.pollMs ?? POLL_MS);
         continue;
       }
       const line = formatRunProgress(run);
-      if (io.isTTY) { io.stderr(`\r${line}\x1b[K${RUN_OVER.includes(run.status) ? '\n' : ''}`); }
-      else if (line !== shown) { io.stderr(`${line}\n`); }
+      if (io.isTTY) {
+        io.stderr(`\r${line}\x1b[K${RUN_OVER.includes(run.status) ? '\n' : ''}`);
+      } else if (line !== shown) {
+        io.stderr(`${line}\n`);
+      }
       shown = line;
-      if (RUN_OVER.includes(run.status)) { return run; }
+      if (RUN_OVER.includes(run.status)) {
+        return run;
+      }
       await sleep(io.pollMs ?? POLL_MS);
     }
   };
@@ -167,7 +189,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   /** Prints a run that ended; a failed run is an error (exit 1). */
   const printRun = (run: ReplayRunView, asJson: boolean | undefined) => {
     print(run, asJson, formatReplayRun);
-    if (run.status === 'failed') { throw new RunFailed(`bulk replay run ${run.runId} failed${run.error ? `: ${run.error}` : ''}`); }
+    if (run.status === 'failed') {
+      throw new RunFailed(`bulk replay run ${run.runId} failed${run.error ? `: ${run.error}` : ''}`);
+    }
   };
 
   const messages = program.command('messages').description('search, inspect and replay messages');
@@ -175,14 +199,20 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   messages
     .command('list')
     .description('search messages, newest first (a readable table; --json for scripts)')
-    .option('--status <list>', 'comma list: received, translating, delivering, delivered, partially_failed, failed, rejected, duplicate, superseded')
+    .option(
+      '--status <list>',
+      'comma list: received, translating, delivering, delivered, partially_failed, failed, rejected, duplicate, superseded',
+    )
     .option('--channel <list>', 'comma list: api, sftp, http-edi, webhook, replay, export')
     .option('--partner <id>', 'partner id')
     .option('--from <iso>', 'received at or after (ISO 8601)')
     .option('--to <iso>', 'received before (ISO 8601)')
     .option('--document <id>', 'messages with an operation on this document or booking id')
     .option('--file <name>', 'messages of a file by its name, exactly (SFTP and named HTTP uploads, export files)')
-    .option('--interchange <isa13>', 'EDI messages carrying this interchange control number (ISA13; 123 finds 000000123)')
+    .option(
+      '--interchange <isa13>',
+      'EDI messages carrying this interchange control number (ISA13; 123 finds 000000123)',
+    )
     .option('--limit <n>', 'page size, 1 to 500 (gateway default 50)')
     .option('--cursor <id>', 'the next page: the cursor printed under the previous page')
     .option('--json', 'print the API answer as JSON')
@@ -193,29 +223,53 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   messages
     .command('show')
-    .description('one message with its operations (outcome, attempts, last error), events and files (the upload, its 997/TA1)')
+    .description(
+      'one message with its operations (outcome, attempts, last error), events and files (the upload, its 997/TA1)',
+    )
     .argument('<id>', 'message id')
     .option('--json', 'print the API answer as JSON')
-    .option('--payload', 'print only the raw payload, exactly as stored (e.g. to edit it and replay with --payload-file)')
+    .option(
+      '--payload',
+      'print only the raw payload, exactly as stored (e.g. to edit it and replay with --payload-file)',
+    )
     .action(async (id: string, options: { json?: boolean; payload?: boolean }, command: Command) => {
-      if (options.json && options.payload) { throw new UsageError('--json and --payload are alternatives; give one'); }
+      if (options.json && options.payload) {
+        throw new UsageError('--json and --payload are alternatives; give one');
+      }
       const detail = await admin(command).send<MessageDetail>(detailRequest(id));
-      if (options.payload) { io.stdout(detail.message.rawPayload); }
-      else if (options.json) { json(detail); }
-      else { out(formatMessageDetail(detail)); }
+      if (options.payload) {
+        io.stdout(detail.message.rawPayload);
+      } else if (options.json) {
+        json(detail);
+      } else {
+        out(formatMessageDetail(detail));
+      }
     });
 
   messages
     .command('replay')
-    .description('replay one message (by id) or every message a filter matches (bulk; a dry run unless --no-dry-run). Replays are new messages; originals are never changed')
+    .description(
+      'replay one message (by id) or every message a filter matches (bulk; a dry run unless --no-dry-run). Replays are new messages; originals are never changed',
+    )
     .argument('[id]', 'message id; omit it and give filters for a bulk replay')
     .option('--failed-only', 'retry only the failed operations (default: rerun the whole raw payload)')
-    .addOption(new Option('--mapping <version>', 'webhook messages: the mapping version to use (gateway default: original)').choices(MAPPING_CHOICES))
+    .addOption(
+      new Option(
+        '--mapping <version>',
+        'webhook messages: the mapping version to use (gateway default: original)',
+      ).choices(MAPPING_CHOICES),
+    )
     .option('--payload-file <path>', 'one message: edit-and-replay with this corrected payload (EDI or JSON text)')
     .option('--reason <text>', 'why, recorded with the replay')
     .option('--operator <name>', 'who, recorded as operator:<name> (gateway default: admin)')
-    .option('--force', 'deliver even over newer writes to the same documents, vehicles or bookings (default: newer data wins)')
-    .option('--override-organisations', "one message: deliver even to organisations outside the partner's profile (recorded with --operator and --reason)")
+    .option(
+      '--force',
+      'deliver even over newer writes to the same documents, vehicles or bookings (default: newer data wins)',
+    )
+    .option(
+      '--override-organisations',
+      "one message: deliver even to organisations outside the partner's profile (recorded with --operator and --reason)",
+    )
     .option('--status <list>', 'bulk filter: comma list of statuses')
     .option('--channel <list>', 'bulk filter: comma list of channels')
     .option('--partner <id>', 'bulk filter: partner id')
@@ -226,24 +280,43 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--interchange <isa13>', 'bulk filter: interchange control number (ISA13)')
     .option('--include-replayed', 'bulk: also replay messages whose latest replay was delivered (skipped by default)')
     .option('--dry-run', 'bulk: only count the matching messages (the default)')
-    .option('--no-dry-run', `bulk: replay the matching messages (at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} a run), as a run on the gateway; waits for it with a progress bar`)
-    .option('--detach', 'bulk, with --no-dry-run: print the run id and return (follow it with `dockbridge replays show <id> --wait`)')
+    .option(
+      '--no-dry-run',
+      `bulk: replay the matching messages (at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} a run), as a run on the gateway; waits for it with a progress bar`,
+    )
+    .option(
+      '--detach',
+      'bulk, with --no-dry-run: print the run id and return (follow it with `dockbridge replays show <id> --wait`)',
+    )
     .option('--json', 'print the API answer as JSON (a bulk run: the finished run)')
-    .action(async (id: string | undefined, options: ReplayOptions & { payloadFile?: string; json?: boolean }, command: Command) => {
-      const { payloadFile, json: asJson, ...rest } = options;
-      const payload = payloadFile === undefined ? undefined : readText(readFile, payloadFile);
-      const request = replayRequest(id, { ...rest, payload });
-      const client = admin(command);
-      const result = await client.send<ReplayResult | BulkReplayResult>(request);
-      if (id !== undefined || (result as BulkReplayResult).dryRun !== false || options.detach) {
-        if (asJson) { json(result); }
-        else { out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult)); }
-        return;
-      }
-      printRun(await waitForRun(client, (result as BulkReplayStarted).runId), asJson);
-    });
+    .action(
+      async (
+        id: string | undefined,
+        options: ReplayOptions & { payloadFile?: string; json?: boolean },
+        command: Command,
+      ) => {
+        const { payloadFile, json: asJson, ...rest } = options;
+        const payload = payloadFile === undefined ? undefined : readText(readFile, payloadFile);
+        const request = replayRequest(id, { ...rest, payload });
+        const client = admin(command);
+        const result = await client.send<ReplayResult | BulkReplayResult>(request);
+        if (id !== undefined || (result as BulkReplayResult).dryRun !== false || options.detach) {
+          if (asJson) {
+            json(result);
+          } else {
+            out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult));
+          }
+          return;
+        }
+        printRun(await waitForRun(client, (result as BulkReplayStarted).runId), asJson);
+      },
+    );
 
-  const replays = program.command('replays').description(`bulk replay runs: each real bulk replay (messages replay --no-dry-run) is a run on the gateway, at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} messages`);
+  const replays = program
+    .command('replays')
+    .description(
+      `bulk replay runs: each real bulk replay (messages replay --no-dry-run) is a run on the gateway, at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} messages`,
+    );
 
   replays
     .command('show')
@@ -253,7 +326,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the API answer as JSON')
     .action(async (runId: string, options: { wait?: boolean; json?: boolean }, command: Command) => {
       const client = admin(command);
-      if (options.wait) { return printRun(await waitForRun(client, runId), options.json); }
+      if (options.wait) {
+        return printRun(await waitForRun(client, runId), options.json);
+      }
       print(await client.send<ReplayRunView>(replayRunRequest(runId)), options.json, formatReplayRun);
     });
 
@@ -267,7 +342,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       print(page, options.json, (p) => formatReplayRunList(p.items));
     });
 
-  const partners = program.command('partners').description('partner profiles (read-only here; change them with the admin API or config/partners/*.yaml)');
+  const partners = program
+    .command('partners')
+    .description('partner profiles (read-only here; change them with the admin API or config/partners/*.yaml)');
 
   partners
     .command('list')
@@ -290,7 +367,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   program
     .command('send')
-    .description("send a file as its partner would: X12 to /v1/edi (with the file's name), canonical JSON to /v1/messages (the partner's API key)")
+    .description(
+      "send a file as its partner would: X12 to /v1/edi (with the file's name), canonical JSON to /v1/messages (the partner's API key)",
+    )
     .argument('<file>', 'X12 or JSON file')
     .option('--api-key <key>', "the partner's API key (default: $DOCKBRIDGE_API_KEY)")
     .option('--wait', 'wait until the message is settled and print its outcome')
@@ -300,17 +379,22 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const request = sendRequest(readText(readFile, file), basename(file));
       const accepted = await client.send<{ messageId: string; status: string }>(request);
       if (!options.wait) {
-        if (options.json) { json(accepted); }
-        else { out([`Message ${accepted.messageId}: ${accepted.status}`]); }
+        if (options.json) {
+          json(accepted);
+        } else {
+          out([`Message ${accepted.messageId}: ${accepted.status}`]);
+        }
         return;
       }
       let status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
-      for (const started = Date.now(); !SETTLED.includes(status.status) && Date.now() - started < WAIT_MS; ) {
+      for (const started = Date.now(); !SETTLED.includes(status.status) && Date.now() - started < WAIT_MS;) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
       }
       print(status, options.json, formatSent);
-      if (!SETTLED.includes(status.status)) { throw new StillRunning(`message ${accepted.messageId} is still ${status.status} after ${WAIT_MS / 1000} s`); }
+      if (!SETTLED.includes(status.status)) {
+        throw new StillRunning(`message ${accepted.messageId} is still ${status.status} after ${WAIT_MS / 1000} s`);
+      }
     });
 
   program
@@ -332,13 +416,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof CommanderError) { return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE; } // commander printed it
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    } // commander printed it
     if (error instanceof UsageError) {
       err([`error: ${error.message}`, '(add --help for usage)']);
       return EXIT_USAGE;
     }
     if (error instanceof GatewayError) {
-      err(formatGatewayError(error.status, error.error, error.details, error.status === 401 ? credentialHint : undefined));
+      err(
+        formatGatewayError(error.status, error.error, error.details, error.status === 401 ? credentialHint : undefined),
+      );
       return EXIT_REFUSED;
     }
     if (error instanceof StillRunning || error instanceof RunFailed) {

@@ -3,7 +3,9 @@ import { run } from './commands';
 
 // `dockbridge … | head` closes stdout early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') { process.exit(0); }
+  if (error.code === 'EPIPE') {
+    process.exit(0);
+  }
   throw error;
 });
 

@@ -18,7 +18,12 @@ describe('partner listing: who owns each partner', () => {
   it('shows the source column, api! for a conflict, and a note about it', () => {
     const lines = formatPartnerList([
       partner(),
-      partner({ id: 'fast-freight', source: 'api', file: null, conflict: { file: 'config/partners/fast-freight.yaml', detectedAt: '2026-11-01T12:00:00.000Z' } }),
+      partner({
+        id: 'fast-freight',
+        source: 'api',
+        file: null,
+        conflict: { file: 'config/partners/fast-freight.yaml', detectedAt: '2026-11-01T12:00:00.000Z' },
+      }),
     ]);
     expect(lines[0]).toMatch(/^ID +NAME +ENABLED +LOCATION +SOURCE +INGRESS$/);
     expect(lines[1]).toMatch(/^acme-wms +ACME WMS +yes +\S+ +file +api only$/);
@@ -27,8 +32,17 @@ describe('partner listing: who owns each partner', () => {
   });
 
   it('show names the owning file, or the conflict and how to resolve it', () => {
-    expect(formatPartner({ ...partner(), apiKeys: [] }).join('\n')).toContain('owned by its file config/partners/acme-wms.yaml');
-    const api = formatPartner({ ...partner({ source: 'api', file: null, conflict: { file: 'config/partners/acme-wms.yaml', detectedAt: '2026-11-01T12:00:00.000Z' } }), apiKeys: [] }).join('\n');
+    expect(formatPartner({ ...partner(), apiKeys: [] }).join('\n')).toContain(
+      'owned by its file config/partners/acme-wms.yaml',
+    );
+    const api = formatPartner({
+      ...partner({
+        source: 'api',
+        file: null,
+        conflict: { file: 'config/partners/acme-wms.yaml', detectedAt: '2026-11-01T12:00:00.000Z' },
+      }),
+      apiKeys: [],
+    }).join('\n');
     expect(api).toContain('owned by the admin API');
     expect(api).toContain('conflict: config/partners/acme-wms.yaml names this partner and is ignored');
     expect(api).toContain('/v1/admin/partners/acme-wms/release');

@@ -1,4 +1,21 @@
-import { excerpt, formatBulkReplay, formatGatewayError, formatMessageDetail, formatMessageList, formatPreview, formatReplayRun, formatReplayRunList, formatRunProgress, MessageDetail, MessageSummary, progressBar, redact, ReplayRunView, table, time } from './format';
+import {
+  excerpt,
+  formatBulkReplay,
+  formatGatewayError,
+  formatMessageDetail,
+  formatMessageList,
+  formatPreview,
+  formatReplayRun,
+  formatReplayRunList,
+  formatRunProgress,
+  MessageDetail,
+  MessageSummary,
+  progressBar,
+  redact,
+  ReplayRunView,
+  table,
+  time,
+} from './format';
 
 const summary = (over: Partial<MessageSummary> = {}): MessageSummary => ({
   id: '3f2c1d00-0000-4000-8000-000000000001',
@@ -33,16 +50,32 @@ describe('excerpt and time', () => {
 
 describe('table', () => {
   it('pads every column but the last to its widest cell', () => {
-    expect(table(['A', 'BB', 'C'], [['xxx', 'y', 'last cell'], ['', 'zzz', '']])).toEqual(['A    BB   C', 'xxx  y    last cell', '     zzz']);
+    expect(
+      table(
+        ['A', 'BB', 'C'],
+        [
+          ['xxx', 'y', 'last cell'],
+          ['', 'zzz', ''],
+        ],
+      ),
+    ).toEqual(['A    BB   C', 'xxx  y    last cell', '     zzz']);
   });
 });
 
 describe('formatMessageList', () => {
   it('prints id, received, partner, channel, status and a one-line reason excerpt per message', () => {
     const reason = `1 of 1 operations failed: ${'x'.repeat(100)}\nsecond line`;
-    const lines = formatMessageList({ items: [summary({ statusReason: reason }), summary({ id: 'b', partnerId: 'p', channel: 'sftp', status: 'delivered' })], nextCursor: null });
+    const lines = formatMessageList({
+      items: [
+        summary({ statusReason: reason }),
+        summary({ id: 'b', partnerId: 'p', channel: 'sftp', status: 'delivered' }),
+      ],
+      nextCursor: null,
+    });
     expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'RECEIVED', 'PARTNER', 'CHANNEL', 'STATUS', 'REASON']);
-    expect(lines[1]).toMatch(/^3f2c1d00-0000-4000-8000-000000000001 {2}2026-11-01 12:34:56Z {2}acme-wms {2}api {6}failed {5}1 of 1 operations failed: x+…$/);
+    expect(lines[1]).toMatch(
+      /^3f2c1d00-0000-4000-8000-000000000001 {2}2026-11-01 12:34:56Z {2}acme-wms {2}api {6}failed {5}1 of 1 operations failed: x+…$/,
+    );
     expect(lines[1]).not.toContain('second line');
     expect(lines[2].trimEnd()).toMatch(/^b +2026-11-01 12:34:56Z {2}p +sftp +delivered$/);
     expect(lines.at(-1)).toBe('2 messages');
@@ -56,9 +89,36 @@ describe('formatMessageList', () => {
 
 describe('formatMessageDetail', () => {
   const detail: MessageDetail = {
-    message: { ...summary({ status: 'partially_failed', statusReason: '1 of 2 operations failed', replayOf: 'orig-id', metadata: { mappingVersion: 3 } }), rawPayload: '{"operations":[]}' },
+    message: {
+      ...summary({
+        status: 'partially_failed',
+        statusReason: '1 of 2 operations failed',
+        replayOf: 'orig-id',
+        metadata: { mappingVersion: 3 },
+      }),
+      rawPayload: '{"operations":[]}',
+    },
     operations: [
-      { seq: 1, kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-1', status: 'delivered', lastError: null, errorClass: null, attemptCount: 1, attempts: [{ startedAt: '2026-11-01T12:35:00Z', durationMs: 12, httpStatus: 201, outcome: 'success', errorExcerpt: null, requestSummary: 'PUT …' }] },
+      {
+        seq: 1,
+        kind: 'document.upsert',
+        organisationId: 'org-1',
+        targetId: 'PO-1',
+        status: 'delivered',
+        lastError: null,
+        errorClass: null,
+        attemptCount: 1,
+        attempts: [
+          {
+            startedAt: '2026-11-01T12:35:00Z',
+            durationMs: 12,
+            httpStatus: 201,
+            outcome: 'success',
+            errorExcerpt: null,
+            requestSummary: 'PUT …',
+          },
+        ],
+      },
       {
         seq: 2,
         kind: 'document.upsert',
@@ -68,12 +128,27 @@ describe('formatMessageDetail', () => {
         lastError: 'offsite: no organisation with Core ID ACME/SUP-UNKNOWN',
         errorClass: 'permanent',
         attemptCount: 1,
-        attempts: [{ startedAt: '2026-11-01T12:35:01Z', durationMs: 8, httpStatus: 400, outcome: 'permanent', errorExcerpt: 'Bad request: offsite', requestSummary: null }],
+        attempts: [
+          {
+            startedAt: '2026-11-01T12:35:01Z',
+            durationMs: 8,
+            httpStatus: 400,
+            outcome: 'permanent',
+            errorExcerpt: 'Bad request: offsite',
+            requestSummary: null,
+          },
+        ],
       },
     ],
     events: [
       { at: '2026-11-01T12:34:56Z', fromStatus: null, toStatus: 'received', actor: 'gateway', reason: null },
-      { at: '2026-11-01T12:35:02Z', fromStatus: 'delivering', toStatus: 'partially_failed', actor: 'worker', reason: '1 of 2 operations failed' },
+      {
+        at: '2026-11-01T12:35:02Z',
+        fromStatus: 'delivering',
+        toStatus: 'partially_failed',
+        actor: 'worker',
+        reason: '1 of 2 operations failed',
+      },
     ],
   };
 
@@ -87,16 +162,39 @@ describe('formatMessageDetail', () => {
     expect(text).toContain('  #2 document.upsert BAD-1 at org-1: failed (permanent), 1 attempt');
     expect(text).toContain('      last error: offsite: no organisation with Core ID ACME/SUP-UNKNOWN');
     expect(text).toContain('      2026-11-01 12:35:01Z  permanent  HTTP 400  8 ms  Bad request: offsite');
-    expect(text).toContain('  2026-11-01 12:35:02Z  delivering -> partially_failed  by worker: 1 of 2 operations failed');
+    expect(text).toContain(
+      '  2026-11-01 12:35:02Z  delivering -> partially_failed  by worker: 1 of 2 operations failed',
+    );
     expect(text).not.toContain('{"operations":[]}'); // the payload only with --payload
     expect(text).not.toContain('Files'); // none, or a gateway that does not list them
   });
 
   it("lists the message's files: the upload, and whether its 997 was fetched", () => {
     const files = [
-      { folder: 'inbound', name: 'ASN-0001.edi', kind: null, size: 1234, createdAt: '2026-11-01T12:34:56Z', removedAt: null },
-      { folder: 'outbound', name: '997_000000001_a1_1.x12', kind: '997', size: 120, createdAt: '2026-11-01T12:35:00Z', removedAt: '2026-11-01T12:40:00Z' },
-      { folder: 'outbound', name: 'TA1_000000002_a1_2.x12', kind: 'TA1', size: 110, createdAt: '2026-11-01T12:35:00Z', removedAt: null },
+      {
+        folder: 'inbound',
+        name: 'ASN-0001.edi',
+        kind: null,
+        size: 1234,
+        createdAt: '2026-11-01T12:34:56Z',
+        removedAt: null,
+      },
+      {
+        folder: 'outbound',
+        name: '997_000000001_a1_1.x12',
+        kind: '997',
+        size: 120,
+        createdAt: '2026-11-01T12:35:00Z',
+        removedAt: '2026-11-01T12:40:00Z',
+      },
+      {
+        folder: 'outbound',
+        name: 'TA1_000000002_a1_2.x12',
+        kind: 'TA1',
+        size: 110,
+        createdAt: '2026-11-01T12:35:00Z',
+        removedAt: null,
+      },
     ];
     const lines = formatMessageDetail({ ...detail, files });
     const at = lines.indexOf('Files (3)');
@@ -112,15 +210,23 @@ describe('formatMessageDetail', () => {
 
 describe('formatBulkReplay', () => {
   it('reports a dry run count and says how to replay for real', () => {
-    expect(formatBulkReplay({ dryRun: true, matching: 1 })).toEqual(['Dry run: 1 message matches; nothing was replayed.', 'Add --no-dry-run to replay them.']);
+    expect(formatBulkReplay({ dryRun: true, matching: 1 })).toEqual([
+      'Dry run: 1 message matches; nothing was replayed.',
+      'Add --no-dry-run to replay them.',
+    ]);
     expect(formatBulkReplay({ dryRun: true, matching: 3 })[0]).toBe('Dry run: 3 messages match; nothing was replayed.');
   });
 
   it('names a real run it left running (--detach) and how to follow it', () => {
-    expect(formatBulkReplay({ dryRun: false, runId: 'run-1', status: 'queued', limit: 10_000, location: '/v1/admin/replays/run-1' })).toEqual([
-      'Bulk replay run run-1 queued.',
-      'Follow it: dockbridge replays show run-1 --wait',
-    ]);
+    expect(
+      formatBulkReplay({
+        dryRun: false,
+        runId: 'run-1',
+        status: 'queued',
+        limit: 10_000,
+        location: '/v1/admin/replays/run-1',
+      }),
+    ).toEqual(['Bulk replay run run-1 queued.', 'Follow it: dockbridge replays show run-1 --wait']);
   });
 });
 
@@ -150,12 +256,25 @@ describe('bulk replay runs', () => {
   it('draws progress as a bar with the counts, and an empty bar while the total is unknown', () => {
     expect(progressBar(1, 2, 10)).toBe('[#####-----]');
     expect(progressBar(0, null, 4)).toBe('[----]');
-    expect(formatRunProgress(run())).toBe('running   [##################------------] 1,234/2,000 (61%)  replayed 1,200, skipped 34');
-    expect(formatRunProgress(run({ status: 'queued', total: null, done: 0, replayed: 0, skipped: 0 }))).toBe(`queued    [${'-'.repeat(30)}] 0  replayed 0, skipped 0`);
+    expect(formatRunProgress(run())).toBe(
+      'running   [##################------------] 1,234/2,000 (61%)  replayed 1,200, skipped 34',
+    );
+    expect(formatRunProgress(run({ status: 'queued', total: null, done: 0, replayed: 0, skipped: 0 }))).toBe(
+      `queued    [${'-'.repeat(30)}] 0  replayed 0, skipped 0`,
+    );
   });
 
   it('reports a finished run with its figures, the limit when reached, and the first skipped with their reason', () => {
-    const done = run({ status: 'completed', total: 10_000, done: 10_000, replayed: 9_998, skipped: 2, skips: [{ id: 'm-1', reason: 'refused at ingress' }], limitReached: true, finishedAt: '2026-11-01T12:05:00.000Z' });
+    const done = run({
+      status: 'completed',
+      total: 10_000,
+      done: 10_000,
+      replayed: 9_998,
+      skipped: 2,
+      skips: [{ id: 'm-1', reason: 'refused at ingress' }],
+      limitReached: true,
+      finishedAt: '2026-11-01T12:05:00.000Z',
+    });
     expect(formatReplayRun(done)).toEqual([
       'Bulk replay run run-1: completed (asked by operator:jo at 2026-11-01 12:00:00Z)',
       'Replayed 9,998 messages; 2 skipped (10,000 looked at, finished 2026-11-01 12:05:00Z).',
@@ -163,8 +282,12 @@ describe('bulk replay runs', () => {
       'Skipped (the first 1 of 2):',
       '  m-1: refused at ingress',
     ]);
-    expect(formatReplayRun(run({ status: 'failed', error: 'database unavailable' }))).toContain('Error: database unavailable');
-    expect(formatReplayRunList([run()])[1]).toMatch(/^run-1 +2026-11-01 12:00:00Z +running +1,234\/2,000 +1,200 +34 +operator:jo$/);
+    expect(formatReplayRun(run({ status: 'failed', error: 'database unavailable' }))).toContain(
+      'Error: database unavailable',
+    );
+    expect(formatReplayRunList([run()])[1]).toMatch(
+      /^run-1 +2026-11-01 12:00:00Z +running +1,234\/2,000 +1,200 +34 +operator:jo$/,
+    );
   });
 });
 
@@ -174,7 +297,21 @@ describe('formatPreview', () => {
       interchanges: [{ senderId: 'KETTLE', control: '000000101', refused: false }],
       transactionSets: [
         { transactionControl: '0001', setId: '850', documentId: 'PO-7001', rejected: false, diagnostics: [] },
-        { transactionControl: '0002', setId: '850', rejected: true, diagnostics: [{ level: 'error', transactionControl: '0002', segmentPosition: 7, segmentTag: 'PO1', element: 2, message: 'quantity must be a number' }] },
+        {
+          transactionControl: '0002',
+          setId: '850',
+          rejected: true,
+          diagnostics: [
+            {
+              level: 'error',
+              transactionControl: '0002',
+              segmentPosition: 7,
+              segmentTag: 'PO1',
+              element: 2,
+              message: 'quantity must be a number',
+            },
+          ],
+        },
       ],
       documents: [{ kind: 'document.upsert', organisationId: 'org-1', document: { id: 'PO-7001' } }],
       acknowledgments: [{ kind: '997', acknowledges: '000000101', content: 'ISA…' }],
@@ -202,11 +339,17 @@ describe('formatPreview', () => {
 
 describe('formatGatewayError and redact', () => {
   it("prints the gateway's error and each detail line", () => {
-    expect(formatGatewayError(400, 'Invalid search', ['status: must be one of …', 'from: must be ISO 8601'])).toEqual(['error: Invalid search (HTTP 400)', '  status: must be one of …', '  from: must be ISO 8601']);
+    expect(formatGatewayError(400, 'Invalid search', ['status: must be one of …', 'from: must be ISO 8601'])).toEqual([
+      'error: Invalid search (HTTP 400)',
+      '  status: must be one of …',
+      '  from: must be ISO 8601',
+    ]);
   });
 
   it('scrubs every secret, wherever it appears', () => {
-    expect(redact('Bearer s3cret-token and again s3cret-token', ['s3cret-token', undefined])).toBe('Bearer *** and again ***');
+    expect(redact('Bearer s3cret-token and again s3cret-token', ['s3cret-token', undefined])).toBe(
+      'Bearer *** and again ***',
+    );
     expect(redact('abc', ['b'])).toBe('abc'); // too short to be a real secret: left alone
   });
 });

@@ -127,7 +127,15 @@ export interface Diagnostic {
 
 export interface EdiPreview {
   interchanges: { senderId: string; control: string; refused: boolean; duplicate?: boolean; reason?: string }[];
-  transactionSets: { transactionControl: string; setId: string; documentId?: string; rejected: boolean; envelopeRejected?: boolean; diagnostics: Diagnostic[]; notes?: string[] }[];
+  transactionSets: {
+    transactionControl: string;
+    setId: string;
+    documentId?: string;
+    rejected: boolean;
+    envelopeRejected?: boolean;
+    diagnostics: Diagnostic[];
+    notes?: string[];
+  }[];
   documents: { kind: string; organisationId?: string; document?: { id?: string }; documentId?: string }[];
   acknowledgments: { kind: string; acknowledges: string; content: string }[];
   problems: string[];
@@ -141,7 +149,9 @@ export function excerpt(text: string | null | undefined, max: number): string {
 
 /** ISO 8601 to `2026-11-01 12:34:56Z` (UTC, to the second); anything unparseable is shown as given. */
 export function time(iso: string | null | undefined): string {
-  if (!iso) { return ''; }
+  if (!iso) {
+    return '';
+  }
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace('T', ' ')}Z`;
 }
@@ -162,23 +172,44 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const REASON_COLUMN_CHARS = 60;
 
 export function formatMessageList(page: MessagePage): string[] {
-  if (page.items.length === 0) { return ['No messages match.']; }
-  const rows = page.items.map((m) => [m.id, time(m.receivedAt), m.partnerId, m.channel, m.status, excerpt(m.statusReason, REASON_COLUMN_CHARS)]);
+  if (page.items.length === 0) {
+    return ['No messages match.'];
+  }
+  const rows = page.items.map((m) => [
+    m.id,
+    time(m.receivedAt),
+    m.partnerId,
+    m.channel,
+    m.status,
+    excerpt(m.statusReason, REASON_COLUMN_CHARS),
+  ]);
   const lines = table(['ID', 'RECEIVED', 'PARTNER', 'CHANNEL', 'STATUS', 'REASON'], rows);
-  lines.push('', page.nextCursor ? `${plural(page.items.length, 'message')}; more with --cursor ${page.nextCursor}` : plural(page.items.length, 'message'));
+  lines.push(
+    '',
+    page.nextCursor
+      ? `${plural(page.items.length, 'message')}; more with --cursor ${page.nextCursor}`
+      : plural(page.items.length, 'message'),
+  );
   return lines;
 }
 
-const operationTarget = (op: Operation) => [op.targetId, op.organisationId && `at ${op.organisationId}`].filter(Boolean).join(' ');
+const operationTarget = (op: Operation) =>
+  [op.targetId, op.organisationId && `at ${op.organisationId}`].filter(Boolean).join(' ');
 
 function formatAttempt(a: Attempt): string {
-  const parts = [time(a.startedAt), a.outcome, a.httpStatus === null ? 'no HTTP status' : `HTTP ${a.httpStatus}`, `${a.durationMs} ms`];
+  const parts = [
+    time(a.startedAt),
+    a.outcome,
+    a.httpStatus === null ? 'no HTTP status' : `HTTP ${a.httpStatus}`,
+    `${a.durationMs} ms`,
+  ];
   const error = a.errorExcerpt ? `  ${excerpt(a.errorExcerpt, 200)}` : '';
   return `      ${parts.join('  ')}${error}`;
 }
 
 /** An outbound file still there has not been fetched (partners remove what they fetch). */
-const fileState = (f: MessageFile) => (f.removedAt ? `removed ${time(f.removedAt)}` : f.folder === 'outbound' ? 'not fetched yet' : 'present');
+const fileState = (f: MessageFile) =>
+  f.removedAt ? `removed ${time(f.removedAt)}` : f.folder === 'outbound' ? 'not fetched yet' : 'present';
 
 export function formatMessageDetail(detail: MessageDetail): string[] {
   const m = detail.message;
@@ -190,15 +221,28 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
   field('received', time(m.receivedAt));
   field('updated', time(m.updatedAt));
   field('content', `${m.contentType}, ${Buffer.byteLength(m.rawPayload ?? '', 'utf8')} bytes, sha256 ${m.sha256}`);
-  if (m.replayOf) { field('replay of', m.replayOf); }
-  if (m.metadata && Object.keys(m.metadata).length) { field('metadata', excerpt(JSON.stringify(m.metadata), 300)); }
+  if (m.replayOf) {
+    field('replay of', m.replayOf);
+  }
+  if (m.metadata && Object.keys(m.metadata).length) {
+    field('metadata', excerpt(JSON.stringify(m.metadata), 300));
+  }
 
   lines.push('', `Operations (${detail.operations.length})`);
   for (const op of detail.operations) {
     const outcome = op.errorClass ? `${op.status} (${op.errorClass})` : op.status;
-    lines.push(`  #${op.seq} ${op.kind} ${operationTarget(op)}: ${outcome}, ${plural(op.attemptCount, 'attempt')}`.replace(/ :/, ':'));
-    if (op.lastError) { lines.push(`      last error: ${excerpt(op.lastError, 300)}`); }
-    for (const attempt of op.attempts ?? []) { lines.push(formatAttempt(attempt)); }
+    lines.push(
+      `  #${op.seq} ${op.kind} ${operationTarget(op)}: ${outcome}, ${plural(op.attemptCount, 'attempt')}`.replace(
+        / :/,
+        ':',
+      ),
+    );
+    if (op.lastError) {
+      lines.push(`      last error: ${excerpt(op.lastError, 300)}`);
+    }
+    for (const attempt of op.attempts ?? []) {
+      lines.push(formatAttempt(attempt));
+    }
   }
 
   lines.push('', `Events (${detail.events.length})`);
@@ -208,7 +252,13 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
   }
   if (detail.files?.length) {
     lines.push('', `Files (${detail.files.length})`);
-    const rows = detail.files.map((f) => [`${f.folder}/${f.name}`, f.kind ?? 'upload', `${f.size} bytes`, time(f.createdAt), fileState(f)]);
+    const rows = detail.files.map((f) => [
+      `${f.folder}/${f.name}`,
+      f.kind ?? 'upload',
+      `${f.size} bytes`,
+      time(f.createdAt),
+      fileState(f),
+    ]);
     lines.push(...table(['FILE', 'KIND', 'SIZE', 'WRITTEN', 'STATE'], rows).map((line) => `  ${line}`));
   }
   lines.push('', '(--payload prints the raw payload)');
@@ -216,21 +266,39 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
 }
 
 export function formatReplay(result: ReplayResult): string[] {
-  return [`Replayed ${result.replayOf} as new message ${result.messageId} (${result.status}).`, `Follow it: dockbridge messages show ${result.messageId}`];
+  return [
+    `Replayed ${result.replayOf} as new message ${result.messageId} (${result.status}).`,
+    `Follow it: dockbridge messages show ${result.messageId}`,
+  ];
 }
 
 export function formatBulkReplay(result: BulkReplayResult): string[] {
   if (result.dryRun) {
-    const skipped = result.skipped?.length ? [`${plural(result.skipped.length, 'message')} would be skipped:`, ...result.skipped.map((s) => `  ${s.id}  ${s.reason}`)] : [];
-    const capped = result.limitReached ? [`Only the first ${result.limitReached} matching messages are looked at: narrow the filter for the rest.`] : [];
-    return [`Dry run: ${plural(result.matching, 'message')} ${result.matching === 1 ? 'matches' : 'match'}; nothing was replayed.`, ...skipped, ...capped, 'Add --no-dry-run to replay them.'];
+    const skipped = result.skipped?.length
+      ? [
+          `${plural(result.skipped.length, 'message')} would be skipped:`,
+          ...result.skipped.map((s) => `  ${s.id}  ${s.reason}`),
+        ]
+      : [];
+    const capped = result.limitReached
+      ? [`Only the first ${result.limitReached} matching messages are looked at: narrow the filter for the rest.`]
+      : [];
+    return [
+      `Dry run: ${plural(result.matching, 'message')} ${result.matching === 1 ? 'matches' : 'match'}; nothing was replayed.`,
+      ...skipped,
+      ...capped,
+      'Add --no-dry-run to replay them.',
+    ];
   }
   return formatReplayStarted(result);
 }
 
 /** A run queued and left to run (`--detach`). */
 export function formatReplayStarted(started: BulkReplayStarted): string[] {
-  return [`Bulk replay run ${started.runId} ${started.status}.`, `Follow it: dockbridge replays show ${started.runId} --wait`];
+  return [
+    `Bulk replay run ${started.runId} ${started.status}.`,
+    `Follow it: dockbridge replays show ${started.runId} --wait`,
+  ];
 }
 
 const number = (n: number) => n.toLocaleString('en');
@@ -243,33 +311,69 @@ export function progressBar(done: number, total: number | null, width = 30): str
 
 /** One line of a run's progress: the bar on a terminal, the same line once per change otherwise. */
 export function formatRunProgress(run: ReplayRunView): string {
-  const of = run.total === null ? `${number(run.done)}` : `${number(run.done)}/${number(run.total)}${run.total ? ` (${Math.floor((run.done / run.total) * 100)}%)` : ''}`;
+  const of =
+    run.total === null
+      ? `${number(run.done)}`
+      : `${number(run.done)}/${number(run.total)}${run.total ? ` (${Math.floor((run.done / run.total) * 100)}%)` : ''}`;
   return `${run.status.padEnd(9)} ${progressBar(run.done, run.total)} ${of}  replayed ${number(run.replayed)}, skipped ${number(run.skipped)}`;
 }
 
 /** A run: who asked, where it stands, its figures, the cap when reached, what was skipped and why. */
 export function formatReplayRun(run: ReplayRunView): string[] {
-  const lines = [`Bulk replay run ${run.runId}: ${run.status} (asked by ${run.actor} at ${time(run.createdAt)}${run.reason ? `: ${run.reason}` : ''})`];
+  const lines = [
+    `Bulk replay run ${run.runId}: ${run.status} (asked by ${run.actor} at ${time(run.createdAt)}${run.reason ? `: ${run.reason}` : ''})`,
+  ];
   const total = run.total === null ? 'not counted yet' : number(run.total);
-  if (run.status === 'completed') { lines.push(`Replayed ${number(run.replayed)} message${run.replayed === 1 ? '' : 's'}; ${number(run.skipped)} skipped (${number(run.done)} looked at, finished ${time(run.finishedAt)}).`); }
-  else { lines.push(`${number(run.done)} of ${total} looked at: ${number(run.replayed)} replayed, ${number(run.skipped)} skipped.`); }
-  if (run.limitReached) { lines.push(`Limit reached: only the first ${number(run.limit)} matching messages are looked at; narrow the filter (--from/--to) and run again for the rest.`); }
-  if (run.error) { lines.push(`Error: ${run.error}`); }
+  if (run.status === 'completed') {
+    lines.push(
+      `Replayed ${number(run.replayed)} message${run.replayed === 1 ? '' : 's'}; ${number(run.skipped)} skipped (${number(run.done)} looked at, finished ${time(run.finishedAt)}).`,
+    );
+  } else {
+    lines.push(
+      `${number(run.done)} of ${total} looked at: ${number(run.replayed)} replayed, ${number(run.skipped)} skipped.`,
+    );
+  }
+  if (run.limitReached) {
+    lines.push(
+      `Limit reached: only the first ${number(run.limit)} matching messages are looked at; narrow the filter (--from/--to) and run again for the rest.`,
+    );
+  }
+  if (run.error) {
+    lines.push(`Error: ${run.error}`);
+  }
   if (run.skips.length) {
-    lines.push(run.skips.length < run.skipped ? `Skipped (the first ${run.skips.length} of ${number(run.skipped)}):` : 'Skipped:');
+    lines.push(
+      run.skips.length < run.skipped
+        ? `Skipped (the first ${run.skips.length} of ${number(run.skipped)}):`
+        : 'Skipped:',
+    );
     lines.push(...run.skips.map((s) => `  ${s.id}: ${s.reason}`));
   }
   return lines;
 }
 
 export function formatReplayRunList(runs: ReplayRunView[]): string[] {
-  if (runs.length === 0) { return ['No bulk replay runs.']; }
-  const rows = runs.map((r) => [r.runId, time(r.createdAt), r.status, r.total === null ? `${number(r.done)}/?` : `${number(r.done)}/${number(r.total)}`, number(r.replayed), number(r.skipped), r.limitReached ? 'yes' : '', r.actor]);
+  if (runs.length === 0) {
+    return ['No bulk replay runs.'];
+  }
+  const rows = runs.map((r) => [
+    r.runId,
+    time(r.createdAt),
+    r.status,
+    r.total === null ? `${number(r.done)}/?` : `${number(r.done)}/${number(r.total)}`,
+    number(r.replayed),
+    number(r.skipped),
+    r.limitReached ? 'yes' : '',
+    r.actor,
+  ]);
   return table(['RUN', 'CREATED', 'STATUS', 'DONE', 'REPLAYED', 'SKIPPED', 'LIMIT', 'BY'], rows);
 }
 
 function formatDiagnostic(d: Diagnostic): string {
-  const where = [d.segmentTag && `${d.segmentTag}${d.segmentPosition !== undefined ? ` (segment ${d.segmentPosition})` : ''}`, d.element !== undefined && `element ${d.element}`]
+  const where = [
+    d.segmentTag && `${d.segmentTag}${d.segmentPosition !== undefined ? ` (segment ${d.segmentPosition})` : ''}`,
+    d.element !== undefined && `element ${d.element}`,
+  ]
     .filter(Boolean)
     .join(' ');
   return `      ${d.level}${where ? ` ${where}` : ''}: ${d.message}`;
@@ -284,9 +388,15 @@ export function formatPreview(preview: EdiPreview): string[] {
   lines.push('', `Transaction sets (${preview.transactionSets.length})`);
   for (const set of preview.transactionSets) {
     const verdict = set.envelopeRejected ? 'rejected by the envelope check' : set.rejected ? 'rejected' : 'accepted';
-    lines.push(`  ${set.setId} control ${set.transactionControl}${set.documentId ? ` document ${set.documentId}` : ''}: ${verdict}`);
-    for (const d of set.diagnostics) { lines.push(formatDiagnostic(d)); }
-    for (const note of set.notes ?? []) { lines.push(`      note: ${note}`); }
+    lines.push(
+      `  ${set.setId} control ${set.transactionControl}${set.documentId ? ` document ${set.documentId}` : ''}: ${verdict}`,
+    );
+    for (const d of set.diagnostics) {
+      lines.push(formatDiagnostic(d));
+    }
+    for (const note of set.notes ?? []) {
+      lines.push(`      note: ${note}`);
+    }
   }
   lines.push('', `Documents (${preview.documents.length})`);
   for (const op of preview.documents) {
@@ -294,9 +404,14 @@ export function formatPreview(preview: EdiPreview): string[] {
     lines.push(`  ${op.kind} ${id}${op.organisationId ? ` at ${op.organisationId}` : ''}`.trimEnd());
   }
   if (preview.acknowledgments.length) {
-    lines.push('', `Acknowledgments: ${preview.acknowledgments.map((a) => `${a.kind} for ${a.acknowledges}`).join(', ')}`);
+    lines.push(
+      '',
+      `Acknowledgments: ${preview.acknowledgments.map((a) => `${a.kind} for ${a.acknowledges}`).join(', ')}`,
+    );
   }
-  if (preview.problems.length) { lines.push('', `Problems (${preview.problems.length})`, ...preview.problems.map((p) => `  ${p}`)); }
+  if (preview.problems.length) {
+    lines.push('', `Problems (${preview.problems.length})`, ...preview.problems.map((p) => `  ${p}`));
+  }
   return lines;
 }
 
@@ -307,7 +422,10 @@ export function formatGatewayError(status: number, error: string, details: strin
 
 /** Replaces every secret in what goes to stderr (errors, traces): an error from a gateway or proxy could echo one back. */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  return secrets.reduce<string>((out, secret) => (secret && secret.length >= 4 ? out.split(secret).join('***') : out), text);
+  return secrets.reduce<string>(
+    (out, secret) => (secret && secret.length >= 4 ? out.split(secret).join('***') : out),
+    text,
+  );
 }
 
 export interface PartnerSummary {
@@ -338,9 +456,15 @@ export interface ApiKeyView {
 /** What a partner can send: EDI (with its sender ids), webhooks (with the verification), exports. */
 function ingressOf(partner: PartnerSummary): string {
   const parts: string[] = [];
-  if (partner.settings.edi) { parts.push(`edi(${(partner.settings.edi.senderIds ?? []).join(',') || 'no sender id'})`); }
-  if (partner.settings.webhook) { parts.push(`webhook(${partner.settings.webhook.verification ?? '?'})`); }
-  if (partner.settings.exports?.length) { parts.push(`exports(${partner.settings.exports.length})`); }
+  if (partner.settings.edi) {
+    parts.push(`edi(${(partner.settings.edi.senderIds ?? []).join(',') || 'no sender id'})`);
+  }
+  if (partner.settings.webhook) {
+    parts.push(`webhook(${partner.settings.webhook.verification ?? '?'})`);
+  }
+  if (partner.settings.exports?.length) {
+    parts.push(`exports(${partner.settings.exports.length})`);
+  }
   return parts.join(' ') || 'api only';
 }
 
@@ -348,30 +472,49 @@ function ingressOf(partner: PartnerSummary): string {
 const sourceOf = (partner: PartnerSummary): string => (partner.conflict ? `${partner.source}!` : partner.source);
 
 export function formatPartnerList(partners: PartnerSummary[]): string[] {
-  if (partners.length === 0) { return ['No partners.']; }
+  if (partners.length === 0) {
+    return ['No partners.'];
+  }
   const conflicts = partners.filter((p) => p.conflict).length;
   return [
     ...table(
       ['ID', 'NAME', 'ENABLED', 'LOCATION', 'SOURCE', 'INGRESS'],
-      partners.map((p) => [p.id, p.name, p.enabled ? 'yes' : 'no', p.locationOrganisationId, sourceOf(p), ingressOf(p)]),
+      partners.map((p) => [
+        p.id,
+        p.name,
+        p.enabled ? 'yes' : 'no',
+        p.locationOrganisationId,
+        sourceOf(p),
+        ingressOf(p),
+      ]),
     ),
     '',
     plural(partners.length, 'partner'),
-    ...(conflicts ? [`${plural(conflicts, 'partner')} owned by the API with a partner file that is ignored (api!): see \`dockbridge partners show <id>\``] : []),
+    ...(conflicts
+      ? [
+          `${plural(conflicts, 'partner')} owned by the API with a partner file that is ignored (api!): see \`dockbridge partners show <id>\``,
+        ]
+      : []),
   ];
 }
 
 /** Who owns the partner, and a file the gateway ignores for it. */
 function ownerLines(partner: PartnerSummary): string[] {
-  const owner = partner.source === 'file' ? `owned by its file ${partner.file ?? '(unknown)'}: change the file, or adopt it (POST /v1/admin/partners/${partner.id}/adopt)` : 'owned by the admin API';
+  const owner =
+    partner.source === 'file'
+      ? `owned by its file ${partner.file ?? '(unknown)'}: change the file, or adopt it (POST /v1/admin/partners/${partner.id}/adopt)`
+      : 'owned by the admin API';
   const conflict = partner.conflict
-    ? [`  conflict: ${partner.conflict.file} names this partner and is ignored (seen ${time(partner.conflict.detectedAt)}); remove the file, or give the partner back to it (POST /v1/admin/partners/${partner.id}/release)`]
+    ? [
+        `  conflict: ${partner.conflict.file} names this partner and is ignored (seen ${time(partner.conflict.detectedAt)}); remove the file, or give the partner back to it (POST /v1/admin/partners/${partner.id}/release)`,
+      ]
     : [];
   return [`  ${owner}`, ...conflict];
 }
 
 export function formatPartner(partner: PartnerSummary & { apiKeys: ApiKeyView[] }): string[] {
-  const keyState = (k: ApiKeyView) => (k.revokedAt ? `revoked ${time(k.revokedAt)}` : k.expiresAt ? `expires ${time(k.expiresAt)}` : 'active');
+  const keyState = (k: ApiKeyView) =>
+    k.revokedAt ? `revoked ${time(k.revokedAt)}` : k.expiresAt ? `expires ${time(k.expiresAt)}` : 'active';
   return [
     `Partner ${partner.id}: ${partner.name}${partner.enabled ? '' : ' (disabled)'}`,
     `  location ${partner.locationOrganisationId}${partner.platformAccount ? `, platform account ${partner.platformAccount}` : ''}`,
@@ -379,7 +522,10 @@ export function formatPartner(partner: PartnerSummary & { apiKeys: ApiKeyView[] 
     ...ownerLines(partner),
     '',
     `API keys (${partner.apiKeys.length})`,
-    ...partner.apiKeys.map((k) => `  ${k.keyPrefix ? `dbk_${k.keyPrefix}…` : '(imported by hash)'}  ${k.label}  ${keyState(k)}${k.lastUsedAt ? `, last used ${time(k.lastUsedAt)}` : ''}`),
+    ...partner.apiKeys.map(
+      (k) =>
+        `  ${k.keyPrefix ? `dbk_${k.keyPrefix}…` : '(imported by hash)'}  ${k.label}  ${keyState(k)}${k.lastUsedAt ? `, last used ${time(k.lastUsedAt)}` : ''}`,
+    ),
   ];
 }
 
@@ -387,12 +533,21 @@ export interface PartnerMessageStatus {
   messageId: string;
   status: string;
   reason: string | null;
-  operations: { seq: number; kind: string; target: string | null; status: string; error: string | null; attempts: number }[];
+  operations: {
+    seq: number;
+    kind: string;
+    target: string | null;
+    status: string;
+    error: string | null;
+    attempts: number;
+  }[];
 }
 
 export function formatSent(status: PartnerMessageStatus): string[] {
   return [
     `Message ${status.messageId}: ${status.status}${status.reason ? ` (${status.reason})` : ''}`,
-    ...status.operations.map((op) => `  #${op.seq} ${op.kind} ${op.target ?? ''}: ${op.status}${op.error ? `: ${op.error}` : ''}`),
+    ...status.operations.map(
+      (op) => `  #${op.seq} ${op.kind} ${op.target ?? ''}: ${op.status}${op.error ? `: ${op.error}` : ''}`,
+    ),
   ];
 }

@@ -1,8 +1,29 @@
-import { detailRequest, isX12, previewRequest, replayRequest, replayRunRequest, replayRunsRequest, searchRequest, sendRequest, UsageError } from './requests';
+import {
+  detailRequest,
+  isX12,
+  previewRequest,
+  replayRequest,
+  replayRunRequest,
+  replayRunsRequest,
+  searchRequest,
+  sendRequest,
+  UsageError,
+} from './requests';
 
 describe('searchRequest', () => {
   it('maps every filter to the query the admin search takes', () => {
-    const request = searchRequest({ status: 'failed, partially_failed', channel: 'webhook,api', partner: 'acme-wms', from: '2026-11-01T00:00:00Z', to: '2026-11-02T00:00:00Z', document: 'PO 1', file: 'ASN 0001.edi', interchange: '123', limit: '20', cursor: 'c0ffee00-0000-4000-8000-000000000000' });
+    const request = searchRequest({
+      status: 'failed, partially_failed',
+      channel: 'webhook,api',
+      partner: 'acme-wms',
+      from: '2026-11-01T00:00:00Z',
+      to: '2026-11-02T00:00:00Z',
+      document: 'PO 1',
+      file: 'ASN 0001.edi',
+      interchange: '123',
+      limit: '20',
+      cursor: 'c0ffee00-0000-4000-8000-000000000000',
+    });
     expect(request.method).toBe('GET');
     const url = new URL(request.path, 'http://gateway');
     expect(url.pathname).toBe('/v1/admin/messages');
@@ -36,7 +57,12 @@ describe('detailRequest and previewRequest', () => {
   });
 
   it('posts the file text as X12', () => {
-    expect(previewRequest('ISA*00~')).toEqual({ method: 'POST', path: '/v1/edi/preview', body: 'ISA*00~', contentType: 'application/edi-x12' });
+    expect(previewRequest('ISA*00~')).toEqual({
+      method: 'POST',
+      path: '/v1/edi/preview',
+      body: 'ISA*00~',
+      contentType: 'application/edi-x12',
+    });
   });
 });
 
@@ -48,15 +74,25 @@ describe('replayRequest', () => {
   });
 
   it('maps --failed-only, --mapping, the payload, --reason and --operator of one message', () => {
-    expect(replayRequest(id, { failedOnly: true, mapping: 'current', reason: 'platform back', operator: 'jo' }).body).toEqual({ mode: 'failed-only', mapping: 'current', reason: 'platform back', operator: 'jo' });
+    expect(
+      replayRequest(id, { failedOnly: true, mapping: 'current', reason: 'platform back', operator: 'jo' }).body,
+    ).toEqual({ mode: 'failed-only', mapping: 'current', reason: 'platform back', operator: 'jo' });
     expect(replayRequest(id, { payload: '{"operations":[]}' }).body).toEqual({ payload: '{"operations":[]}' });
-    expect(replayRequest(id, { overrideOrganisations: true, reason: 'moved' }).body).toEqual({ overrideOrganisations: true, reason: 'moved' });
+    expect(replayRequest(id, { overrideOrganisations: true, reason: 'moved' }).body).toEqual({
+      overrideOrganisations: true,
+      reason: 'moved',
+    });
     expect(replayRequest(id, { force: true }).body).toEqual({ force: true });
-    expect(() => replayRequest(undefined, { status: 'failed', overrideOrganisations: true })).toThrow(/one message only/);
+    expect(() => replayRequest(undefined, { status: 'failed', overrideOrganisations: true })).toThrow(
+      /one message only/,
+    );
   });
 
   it('takes the EDI filters (file name, interchange) for a bulk replay too', () => {
-    expect(replayRequest(undefined, { file: 'ASN.edi', interchange: '000000042' }).body).toEqual({ fileName: 'ASN.edi', interchange: '000000042' });
+    expect(replayRequest(undefined, { file: 'ASN.edi', interchange: '000000042' }).body).toEqual({
+      fileName: 'ASN.edi',
+      interchange: '000000042',
+    });
     expect(() => replayRequest('c0ffee00-0000-4000-8000-000000000000', { interchange: '42' })).toThrow(UsageError);
   });
 
@@ -66,7 +102,17 @@ describe('replayRequest', () => {
       path: '/v1/admin/messages/replay',
       body: { status: ['failed', 'partially_failed'], partner: 'acme', documentId: 'PO-1' },
     });
-    expect(replayRequest(undefined, { status: 'failed', from: '2026-11-01T00:00:00Z', to: '2026-11-02T00:00:00Z', dryRun: false, failedOnly: true, reason: 'r', operator: 'o' }).body).toEqual({
+    expect(
+      replayRequest(undefined, {
+        status: 'failed',
+        from: '2026-11-01T00:00:00Z',
+        to: '2026-11-02T00:00:00Z',
+        dryRun: false,
+        failedOnly: true,
+        reason: 'r',
+        operator: 'o',
+      }).body,
+    ).toEqual({
       status: ['failed'],
       from: '2026-11-01T00:00:00Z',
       to: '2026-11-02T00:00:00Z',
@@ -76,7 +122,11 @@ describe('replayRequest', () => {
       operator: 'o',
     });
     expect(replayRequest(undefined, { partner: 'acme', dryRun: true }).body).toEqual({ partner: 'acme', dryRun: true });
-    expect(replayRequest(undefined, { channel: 'webhook', mapping: 'current', dryRun: false }).body).toEqual({ channel: ['webhook'], mapping: 'current', dryRun: false });
+    expect(replayRequest(undefined, { channel: 'webhook', mapping: 'current', dryRun: false }).body).toEqual({
+      channel: ['webhook'],
+      mapping: 'current',
+      dryRun: false,
+    });
   });
 
   it.each([
@@ -100,7 +150,10 @@ describe('replay runs', () => {
     expect(replayRunsRequest()).toEqual({ method: 'GET', path: '/v1/admin/replays' });
     expect(replayRunsRequest('5').path).toBe('/v1/admin/replays?limit=5');
     expect(() => replayRunsRequest('101')).toThrow(UsageError);
-    expect(replayRequest(undefined, { status: 'failed', dryRun: false, detach: true }).body).toEqual({ status: ['failed'], dryRun: false });
+    expect(replayRequest(undefined, { status: 'failed', dryRun: false, detach: true }).body).toEqual({
+      status: ['failed'],
+      dryRun: false,
+    });
   });
 });
 
@@ -108,13 +161,23 @@ describe('sendRequest', () => {
   it('tells X12 (ISA first, after a BOM or blank lines) from JSON, and refuses anything else', () => {
     expect(isX12('\uFEFF\r\n  ISA*00*')).toBe(true);
     expect(isX12('{"ISA":1}')).toBe(false);
-    expect(sendRequest('ISA*00*~')).toEqual({ method: 'POST', path: '/v1/edi', body: 'ISA*00*~', contentType: 'application/edi-x12' });
-    expect(sendRequest('{"operations":[]}')).toEqual({ method: 'POST', path: '/v1/messages', body: '{"operations":[]}', contentType: 'application/json' });
+    expect(sendRequest('ISA*00*~')).toEqual({
+      method: 'POST',
+      path: '/v1/edi',
+      body: 'ISA*00*~',
+      contentType: 'application/edi-x12',
+    });
+    expect(sendRequest('{"operations":[]}')).toEqual({
+      method: 'POST',
+      path: '/v1/messages',
+      body: '{"operations":[]}',
+      contentType: 'application/json',
+    });
     expect(() => sendRequest('GS*PO*')).toThrow(UsageError);
     expect(() => sendRequest('GS*PO*')).toThrow(/neither X12 \(starting with ISA\) nor JSON/);
   });
 
-  it("names an X12 upload after its file (found again by it); JSON has no name to carry", () => {
+  it('names an X12 upload after its file (found again by it); JSON has no name to carry', () => {
     expect(sendRequest('ISA*00*~', 'ASN 0001.edi').path).toBe('/v1/edi?fileName=ASN+0001.edi');
     expect(sendRequest('{"operations":[]}', 'po.json').path).toBe('/v1/messages');
     // A name the gateway would refuse is left out, not sent to fail the upload.

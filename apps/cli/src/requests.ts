@@ -60,7 +60,10 @@ export const MAPPING_CHOICES = ['original', 'current'] as const;
 export const X12_CONTENT_TYPE = 'application/edi-x12';
 
 const commaList = (typed: string | undefined) => {
-  const list = typed?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = typed
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list?.length ? list : undefined;
 };
 
@@ -78,20 +81,33 @@ const filterOf = (options: FilterOptions) => ({
 const hasFilter = (options: FilterOptions) => Object.values(filterOf(options)).some((v) => v !== undefined);
 
 /** Drops undefined members so bodies and queries carry only what the operator typed. */
-const defined = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export function searchRequest(options: ListOptions): GatewayRequest {
   const query = new URLSearchParams();
   const filter = filterOf(options);
-  if (filter.status) { query.set('status', filter.status.join(',')); }
-  if (filter.channel) { query.set('channel', filter.channel.join(',')); }
-  for (const key of ['partner', 'from', 'to', 'documentId', 'fileName', 'interchange'] as const) { if (filter[key] !== undefined) { query.set(key, filter[key]); } }
+  if (filter.status) {
+    query.set('status', filter.status.join(','));
+  }
+  if (filter.channel) {
+    query.set('channel', filter.channel.join(','));
+  }
+  for (const key of ['partner', 'from', 'to', 'documentId', 'fileName', 'interchange'] as const) {
+    if (filter[key] !== undefined) {
+      query.set(key, filter[key]);
+    }
+  }
   if (options.limit !== undefined) {
     const limit = Number(options.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT) { throw new UsageError(`--limit must be a whole number from 1 to ${SEARCH_MAX_LIMIT}`); }
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT) {
+      throw new UsageError(`--limit must be a whole number from 1 to ${SEARCH_MAX_LIMIT}`);
+    }
     query.set('limit', String(limit));
   }
-  if (options.cursor !== undefined) { query.set('cursor', options.cursor); }
+  if (options.cursor !== undefined) {
+    query.set('cursor', options.cursor);
+  }
   const search = query.toString();
   return { method: 'GET', path: `/v1/admin/messages${search ? `?${search}` : ''}` };
 }
@@ -108,17 +124,50 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
   const mode = options.failedOnly ? 'failed-only' : undefined; // undefined: the API's default, rerun
   const common = { mode, reason: options.reason, operator: options.operator, force: options.force };
   if (id !== undefined) {
-    if (hasFilter(options)) { throw new UsageError('give a message id or filters (--status, --channel, --partner, --from, --to, --document, --file, --interchange), not both'); }
-    if (options.dryRun !== undefined) { throw new UsageError('--dry-run and --no-dry-run apply to bulk replay only (filters instead of an id)'); }
-    if (options.detach) { throw new UsageError('--detach applies to bulk replay only (filters instead of an id)'); }
-    const body = { ...common, mapping: options.mapping, payload: options.payload, overrideOrganisations: options.overrideOrganisations };
+    if (hasFilter(options)) {
+      throw new UsageError(
+        'give a message id or filters (--status, --channel, --partner, --from, --to, --document, --file, --interchange), not both',
+      );
+    }
+    if (options.dryRun !== undefined) {
+      throw new UsageError('--dry-run and --no-dry-run apply to bulk replay only (filters instead of an id)');
+    }
+    if (options.detach) {
+      throw new UsageError('--detach applies to bulk replay only (filters instead of an id)');
+    }
+    const body = {
+      ...common,
+      mapping: options.mapping,
+      payload: options.payload,
+      overrideOrganisations: options.overrideOrganisations,
+    };
     return { method: 'POST', path: `/v1/admin/messages/${encodeURIComponent(id)}/replay`, body: defined(body) };
   }
-  if (options.detach && options.dryRun !== false) { throw new UsageError('--detach applies to a real bulk replay only (with --no-dry-run): a dry run answers at once'); }
-  if (!hasFilter(options)) { throw new UsageError('give a message id, or at least one filter (--status, --channel, --partner, --from, --to, --document, --file, --interchange) for a bulk replay'); }
-  if (options.payload !== undefined) { throw new UsageError('--payload-file applies to one message only (give its id)'); }
-  if (options.overrideOrganisations) { throw new UsageError('--override-organisations applies to one message only (give its id)'); }
-  return { method: 'POST', path: '/v1/admin/messages/replay', body: defined({ ...defined(filterOf(options)), ...common, mapping: options.mapping, dryRun: options.dryRun, includeReplayed: options.includeReplayed }) };
+  if (options.detach && options.dryRun !== false) {
+    throw new UsageError('--detach applies to a real bulk replay only (with --no-dry-run): a dry run answers at once');
+  }
+  if (!hasFilter(options)) {
+    throw new UsageError(
+      'give a message id, or at least one filter (--status, --channel, --partner, --from, --to, --document, --file, --interchange) for a bulk replay',
+    );
+  }
+  if (options.payload !== undefined) {
+    throw new UsageError('--payload-file applies to one message only (give its id)');
+  }
+  if (options.overrideOrganisations) {
+    throw new UsageError('--override-organisations applies to one message only (give its id)');
+  }
+  return {
+    method: 'POST',
+    path: '/v1/admin/messages/replay',
+    body: defined({
+      ...defined(filterOf(options)),
+      ...common,
+      mapping: options.mapping,
+      dryRun: options.dryRun,
+      includeReplayed: options.includeReplayed,
+    }),
+  };
 }
 
 /** A bulk replay run: its status, progress and result. */
@@ -128,9 +177,13 @@ export function replayRunRequest(runId: string): GatewayRequest {
 
 /** The newest bulk replay runs. */
 export function replayRunsRequest(limit?: string): GatewayRequest {
-  if (limit === undefined) { return { method: 'GET', path: '/v1/admin/replays' }; }
+  if (limit === undefined) {
+    return { method: 'GET', path: '/v1/admin/replays' };
+  }
   const n = Number(limit);
-  if (!Number.isInteger(n) || n < 1 || n > 100) { throw new UsageError('--limit must be a whole number from 1 to 100'); }
+  if (!Number.isInteger(n) || n < 1 || n > 100) {
+    throw new UsageError('--limit must be a whole number from 1 to 100');
+  }
   return { method: 'GET', path: `/v1/admin/replays?limit=${n}` };
 }
 
@@ -153,8 +206,14 @@ export const isX12 = (text: string): boolean => /^[\uFEFF\s]*ISA/.test(text);
  * A name the gateway records (isPartnerFileName of @dockbridge/partners, which this thin client does
  * not load); another is left out rather than refused.
  */
-// eslint-disable-next-line no-control-regex -- control characters are what it refuses
-const recordableFileName = (name: string | undefined) => name !== undefined && name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\u0000-\u001f\u007f]/.test(name);
+const recordableFileName = (name: string | undefined) =>
+  name !== undefined &&
+  name.length > 0 &&
+  name.length <= 255 &&
+  name !== '.' &&
+  name !== '..' &&
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+  !/[/\\\u0000-\u001f\u007f]/.test(name);
 
 /**
  * `send`: a file as its partner would send it: X12 to /v1/edi, anything else to /v1/messages (JSON).

@@ -28,7 +28,11 @@ export interface GatewayAppOptions {
 class GatewayRootModule {
   static forRoot(options: GatewayAppOptions): DynamicModule {
     const extra: ModuleMetadata['providers'] = options.withWorker ? [WorkerRunner] : [];
-    return { module: GatewayRootModule, imports: [CoreModule.forRoot(options.config), GatewayModule], providers: extra };
+    return {
+      module: GatewayRootModule,
+      imports: [CoreModule.forRoot(options.config), GatewayModule],
+      providers: extra,
+    };
   }
 }
 
@@ -42,16 +46,27 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
     connectionTimeout: gateway.connectionTimeoutMs,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayRootModule.forRoot(options), adapter, { rawBody: true, bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayRootModule.forRoot(options), adapter, {
+    rawBody: true,
+    bufferLogs: true,
+    abortOnError: false,
+  });
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   // X12 bodies are text, taken as sent (the durable record is the exact payload).
-  fastify.addContentTypeParser(X12_BODY_TYPES, { parseAs: 'string' }, (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => done(null, body));
+  fastify.addContentTypeParser(
+    X12_BODY_TYPES,
+    { parseAs: 'string' },
+    (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) =>
+      done(null, body),
+  );
   // JSON as Fastify parses it, except that a webhook's body need not parse: its exact bytes are verified and
   // recorded whatever they hold, and translation rejects one that is not JSON with the reason (as when sent as text/plain).
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   app.useBodyParser<RawServerDefault>('application/json', {}, (request, body, done) =>
-    parseJson(request, body.toString('utf8'), (error, value) => (error && request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : done(error, value))),
+    parseJson(request, body.toString('utf8'), (error, value) =>
+      error && request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : done(error, value),
+    ),
   );
   logRequests(fastify, PinoLogger.root);
   limitRequestTime(fastify, gateway.requestTimeoutMs);

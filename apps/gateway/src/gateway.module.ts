@@ -19,7 +19,23 @@ import { SftpServer } from './sftp/sftp.server';
 /** The gateway's HTTP surface: ingress, admin API, health and metrics. Needs CoreModule. */
 @Module({
   imports: [TerminusModule],
-  controllers: [MessagesController, EdiController, WebhooksController, AdminMessagesController, AdminPartnersController, HealthController, MetricsController],
-  providers: [WebhookEndpoints, RefusalLog, PartnerApiKeyGuard, AdminTokenGuard, PartnerImport, SftpServer, { provide: APP_FILTER, useClass: HttpErrorFilter }],
+  controllers: [
+    MessagesController,
+    EdiController,
+    WebhooksController,
+    AdminMessagesController,
+    AdminPartnersController,
+    HealthController,
+    MetricsController,
+  ],
+  providers: [
+    WebhookEndpoints,
+    RefusalLog,
+    PartnerApiKeyGuard,
+    AdminTokenGuard,
+    PartnerImport,
+    SftpServer,
+    { provide: APP_FILTER, useClass: HttpErrorFilter },
+  ],
 })
 export class GatewayModule {}

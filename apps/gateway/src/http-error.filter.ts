@@ -44,27 +44,57 @@ export class HttpErrorFilter implements ExceptionFilter {
   private describe(exception: unknown): ErrorBody {
     if (exception instanceof DomainError) {
       const [statusCode, summary] = DOMAIN_STATUS[exception.kind];
-      return { ...exception.extra, statusCode, error: exception.summary ?? summary, details: exception.details.length > 0 ? exception.details : [exception.message] };
+      return {
+        ...exception.extra,
+        statusCode,
+        error: exception.summary ?? summary,
+        details: exception.details.length > 0 ? exception.details : [exception.message],
+      };
     }
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();
       const response = exception.getResponse();
-      if (isErrorBody(response)) { return response; }
+      if (isErrorBody(response)) {
+        return response;
+      }
       const message = typeof response === 'string' ? response : (response as { message?: string | string[] }).message;
       // A plain HttpException (Fastify's own errors, such as a body that is not JSON, arrive as one) says nothing by its name: use the status text.
-      const error = exception.constructor === HttpException ? (STATUS_CODES[statusCode] ?? 'Error') : exception.name.replace(/Exception$/, '');
+      const error =
+        exception.constructor === HttpException
+          ? (STATUS_CODES[statusCode] ?? 'Error')
+          : exception.name.replace(/Exception$/, '');
       return { statusCode, error, details: [message ?? exception.message].flat() };
     }
     const status = (exception as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) { return { statusCode: status, error: STATUS_CODES[status] ?? 'Bad request', details: [(exception as Error).message] }; }
-    this.logger.error({ msg: 'unexpected error', error: exception instanceof Error ? exception.stack : String(exception) });
-    return { statusCode: 500, error: 'Internal error', details: ['dockbridge failed unexpectedly; the error is logged'] };
+    if (status && status >= 400 && status < 500) {
+      return {
+        statusCode: status,
+        error: STATUS_CODES[status] ?? 'Bad request',
+        details: [(exception as Error).message],
+      };
+    }
+    this.logger.error({
+      msg: 'unexpected error',
+      error: exception instanceof Error ? exception.stack : String(exception),
+    });
+    return {
+      statusCode: 500,
+      error: 'Internal error',
+      details: ['dockbridge failed unexpectedly; the error is logged'],
+    };
   }
 }
 
 const isErrorBody = (response: unknown): response is ErrorBody =>
-  typeof response === 'object' && response !== null && typeof (response as ErrorBody).statusCode === 'number' && Array.isArray((response as ErrorBody).details);
+  typeof response === 'object' &&
+  response !== null &&
+  typeof (response as ErrorBody).statusCode === 'number' &&
+  Array.isArray((response as ErrorBody).details);
 
 /** The body @nestjs/terminus throws when a check fails: {status: 'error', info, error, details}. */
 const isHealthReport = (response: unknown): boolean =>
-  typeof response === 'object' && response !== null && (response as { status?: unknown }).status === 'error' && 'info' in response && 'error' in response;
+  typeof response === 'object' &&
+  response !== null &&
+  (response as { status?: unknown }).status === 'error' &&
+  'info' in response &&
+  'error' in response;

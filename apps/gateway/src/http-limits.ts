@@ -11,8 +11,19 @@ export function limitRequestTime(fastify: FastifyInstance, ms: number): void {
     const raw = request.raw;
     if (!raw.complete) {
       const timer = setTimeout(() => {
-        if (raw.complete) { return; }
-        if (!reply.sent) { void reply.header('connection', 'close').status(408).send({ statusCode: 408, error: 'Request Timeout', details: [`the request did not arrive whole within ${ms} ms`] }); }
+        if (raw.complete) {
+          return;
+        }
+        if (!reply.sent) {
+          void reply
+            .header('connection', 'close')
+            .status(408)
+            .send({
+              statusCode: 408,
+              error: 'Request Timeout',
+              details: [`the request did not arrive whole within ${ms} ms`],
+            });
+        }
         raw.socket.destroySoon();
       }, ms).unref();
       raw.once('end', () => clearTimeout(timer));
@@ -27,7 +38,9 @@ export function limitRequestTime(fastify: FastifyInstance, ms: number): void {
  * come. Behind a proxy every client shares its address: raise or turn off the cap there.
  */
 export function capConnectionsPerAddress(server: Server, perAddress: number): void {
-  if (perAddress <= 0) { return; }
+  if (perAddress <= 0) {
+    return;
+  }
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
@@ -39,8 +52,11 @@ export function capConnectionsPerAddress(server: Server, perAddress: number): vo
     open.set(address, count);
     socket.once('close', () => {
       const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) { open.set(address, left); }
-      else { open.delete(address); }
+      if (left > 0) {
+        open.set(address, left);
+      } else {
+        open.delete(address);
+      }
     });
   });
 }
@@ -52,6 +68,8 @@ export function capConnectionsPerAddress(server: Server, perAddress: number): vo
  */
 export function limitBodiesByCredential(fastify: FastifyInstance, authenticated: number): void {
   fastify.addHook('onRoute', (route) => {
-    if (route.bodyLimit === undefined && credentialOf(route.url) !== null) { route.bodyLimit = authenticated; }
+    if (route.bodyLimit === undefined && credentialOf(route.url) !== null) {
+      route.bodyLimit = authenticated;
+    }
   });
 }

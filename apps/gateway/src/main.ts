@@ -7,7 +7,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createGatewayApp({ config, withWorker: config.gateway.withWorker });
   await app.listen(config.gateway.port, config.gateway.host);
-  console.log(`dockbridge gateway listening on http://${config.gateway.host}:${config.gateway.port} (OpenAPI at /docs)`);
+  console.log(
+    `dockbridge gateway listening on http://${config.gateway.host}:${config.gateway.port} (OpenAPI at /docs)`,
+  );
 }
 
 main().catch((error: unknown) => {

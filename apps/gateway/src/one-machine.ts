@@ -20,7 +20,12 @@ async function main(): Promise<void> {
   await ensureRedis(config.redis.url);
 
   const seed = readSeed(config.sandbox.seedPath);
-  const sandbox = await createSandboxApp({ seed, controls: true, bodyLimitBytes: config.sandbox.bodyLimitBytes, logger: ['error', 'warn'] });
+  const sandbox = await createSandboxApp({
+    seed,
+    controls: true,
+    bodyLimitBytes: config.sandbox.bodyLimitBytes,
+    logger: ['error', 'warn'],
+  });
   await sandbox.listen(config.sandbox.port, config.sandbox.host);
   const sandboxUrl = `http://${config.sandbox.host}:${config.sandbox.port}`;
 
@@ -43,7 +48,11 @@ async function main(): Promise<void> {
   const demo = (await partners.list())[0];
   let demoKey: string | undefined;
   if (demo) {
-    for (const key of await partners.listApiKeys(demo.id)) { if (key.label === DEMO_KEY_LABEL && !key.revokedAt) { await partners.revokeApiKey(demo.id, key.id); } }
+    for (const key of await partners.listApiKeys(demo.id)) {
+      if (key.label === DEMO_KEY_LABEL && !key.revokedAt) {
+        await partners.revokeApiKey(demo.id, key.id);
+      }
+    }
     demoKey = (await partners.issueApiKey(demo.id, { label: DEMO_KEY_LABEL })).key;
   }
 
@@ -63,24 +72,41 @@ Try:
 async function ensureRedis(url: string): Promise<void> {
   const { hostname, port } = new URL(url);
   const target = { host: hostname || '127.0.0.1', port: Number(port || 6379) };
-  if (await listening(target.host, target.port)) { return; }
+  if (await listening(target.host, target.port)) {
+    return;
+  }
   const local = ['127.0.0.1', 'localhost', '::1'].includes(target.host);
   if (local) {
-    const child = spawn('redis-server', ['--port', String(target.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(target.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     const started = await new Promise<boolean>((resolve) => {
       child.once('error', () => resolve(false));
       const poll = async (tries: number): Promise<void> => {
-        if (await listening(target.host, target.port)) { return resolve(true); }
-        if (tries <= 0) { return resolve(false); }
+        if (await listening(target.host, target.port)) {
+          return resolve(true);
+        }
+        if (tries <= 0) {
+          return resolve(false);
+        }
         setTimeout(() => void poll(tries - 1), 100);
       };
       void poll(50);
     });
     if (started) {
-      console.log(`Redis: nothing listened on ${target.host}:${target.port}; started a private redis-server there (no persistence; stops with dockbridge)`);
+      console.log(
+        `Redis: nothing listened on ${target.host}:${target.port}; started a private redis-server there (no persistence; stops with dockbridge)`,
+      );
       const stop = () => child.kill();
       process.once('exit', stop);
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) { process.once(signal, () => { stop(); process.exit(0); }); }
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        process.once(signal, () => {
+          stop();
+          process.exit(0);
+        });
+      }
       return;
     }
   }
@@ -93,9 +119,15 @@ function listening(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });
     socket.setTimeout(500);
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
-    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
 }
 

@@ -46,18 +46,34 @@ export class PartnerImport implements OnApplicationBootstrap {
 
   private options(): ImportPartnersOptions {
     const accounts = this.config.platform.accounts.map((a) => a.name);
-    return { env: process.env, platformAccounts: accounts, mappings: this.mappings, secrets: this.secrets, sftp: this.sftp };
+    return {
+      env: process.env,
+      platformAccounts: accounts,
+      mappings: this.mappings,
+      secrets: this.secrets,
+      sftp: this.sftp,
+    };
   }
 
   async onApplicationBootstrap(): Promise<void> {
     // Webhook secrets stored before encryption at rest are sealed once (a no-op afterwards).
     const sealed = await this.secrets.sealPlaintext();
-    if (sealed) { this.logger.log({ msg: 'webhook secrets encrypted at rest', count: sealed }); }
+    if (sealed) {
+      this.logger.log({ msg: 'webhook secrets encrypted at rest', count: sealed });
+    }
     const result = await importPartners(this.partners, this.config.gateway.partnersDir, this.options());
-    for (const problem of result.problems) { this.logger.warn({ msg: 'partner file problem', ...problem }); }
-    for (const conflict of result.conflicts) { this.logger.warn({ msg: 'partner file ignored: the admin API owns the partner', ...conflict }); }
-    if (result.imported.length) { this.logger.log({ msg: 'partner profiles imported', partners: result.imported }); }
-    if (result.unchanged.length) { this.logger.log({ msg: 'partner files unchanged', partners: result.unchanged }); }
+    for (const problem of result.problems) {
+      this.logger.warn({ msg: 'partner file problem', ...problem });
+    }
+    for (const conflict of result.conflicts) {
+      this.logger.warn({ msg: 'partner file ignored: the admin API owns the partner', ...conflict });
+    }
+    if (result.imported.length) {
+      this.logger.log({ msg: 'partner profiles imported', partners: result.imported });
+    }
+    if (result.unchanged.length) {
+      this.logger.log({ msg: 'partner files unchanged', partners: result.unchanged });
+    }
   }
 
   /**
@@ -66,13 +82,19 @@ export class PartnerImport implements OnApplicationBootstrap {
    * credentials. Null when the partner does not exist; NoPartnerFileError when no file defines it.
    */
   async release(id: string): Promise<PartnerProfile | null> {
-    if (!(await this.partners.findById(id))) { return null; }
+    if (!(await this.partners.findById(id))) {
+      return null;
+    }
     const options = this.options();
     const entry = loadPartnerFiles(this.config.gateway.partnersDir, options).profiles.find((p) => p.profile.id === id);
-    if (!entry) { throw new NoPartnerFileError(id, this.config.gateway.partnersDir); }
+    if (!entry) {
+      throw new NoPartnerFileError(id, this.config.gateway.partnersDir);
+    }
     await this.partners.release(id, entry.file);
     const applied = await applyPartnerFile(this.partners, entry, options, true);
-    for (const problem of applied.problems) { this.logger.warn({ msg: 'partner file problem', ...problem }); }
+    for (const problem of applied.problems) {
+      this.logger.warn({ msg: 'partner file problem', ...problem });
+    }
     this.logger.log({ msg: 'partner given back to its file', partner: id, file: entry.file });
     return this.partners.findById(id);
   }

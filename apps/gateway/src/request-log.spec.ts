@@ -27,7 +27,14 @@ describe('request log lines', () => {
     const { app, lines, url } = await appLoggingAt('info');
     await fetch(`${url}/v1/webhooks/fast-freight?api_key=query-secret`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', authorization: 'Bearer admin-token', 'x-api-key': 'dbk_live_secret', 'x-tms-signature': 'sha256=abc', cookie: 'session=1' },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_1',
+        authorization: 'Bearer admin-token',
+        'x-api-key': 'dbk_live_secret',
+        'x-tms-signature': 'sha256=abc',
+        cookie: 'session=1',
+      },
       body: '{}',
     });
     await fetch(`${url}/health`);
@@ -47,7 +54,11 @@ describe('request log lines', () => {
 
   it('are not produced when info is off', async () => {
     const { app, lines, url } = await appLoggingAt('warn');
-    await fetch(`${url}/v1/webhooks/x`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    await fetch(`${url}/v1/webhooks/x`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     await app.close();
     expect(lines).toEqual([]);
   });

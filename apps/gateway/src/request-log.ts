@@ -5,7 +5,14 @@ import type { Logger } from 'pino';
  * The request headers a request log line may show. An allowlist, not a redact list: partners name
  * their own signature and API-key headers, and none of those may reach a log.
  */
-export const LOGGED_REQUEST_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-request-id', 'webhook-id', 'webhook-timestamp'];
+export const LOGGED_REQUEST_HEADERS = [
+  'content-type',
+  'content-length',
+  'user-agent',
+  'x-request-id',
+  'webhook-id',
+  'webhook-timestamp',
+];
 
 /** Health and metrics scrapes would drown the log. */
 const UNLOGGED = /^\/(health|metrics)(\/|\?|$)/;
@@ -16,7 +23,9 @@ const UNLOGGED = /^\/(health|metrics)(\/|\?|$)/;
  */
 export function urlForLog(url: string): string {
   const at = url.indexOf('?');
-  if (at === -1) { return url; }
+  if (at === -1) {
+    return url;
+  }
   const names = url
     .slice(at + 1)
     .split('&')
@@ -31,7 +40,12 @@ export function urlForLog(url: string): string {
  * own request objects.
  */
 export function requestForLog(request: Pick<FastifyRequest, 'id' | 'method' | 'url' | 'ip' | 'headers'>) {
-  const headers = Object.fromEntries(LOGGED_REQUEST_HEADERS.filter((name) => request.headers[name] !== undefined).map((name) => [name, request.headers[name]]));
+  const headers = Object.fromEntries(
+    LOGGED_REQUEST_HEADERS.filter((name) => request.headers[name] !== undefined).map((name) => [
+      name,
+      request.headers[name],
+    ]),
+  );
   return { reqId: request.id, method: request.method, url: urlForLog(request.url), remoteAddress: request.ip, headers };
 }
 
@@ -40,10 +54,15 @@ export function requestForLog(request: Pick<FastifyRequest, 'id' | 'method' | 'u
  * headers). Nothing is hooked when info is off: ingest pays nothing for lines nobody keeps.
  */
 export function logRequests(fastify: FastifyInstance, logger: Logger): void {
-  if (!logger.isLevelEnabled('info')) { return; }
+  if (!logger.isLevelEnabled('info')) {
+    return;
+  }
   fastify.addHook('onResponse', (request, reply, done) => {
     if (!UNLOGGED.test(request.url)) {
-      logger.info({ ...requestForLog(request), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
+      logger.info(
+        { ...requestForLog(request), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) },
+        'request completed',
+      );
     }
     done();
   });

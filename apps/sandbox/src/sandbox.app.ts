@@ -30,25 +30,42 @@ export async function createSandboxApp(options: SandboxAppOptions): Promise<Nest
   // Faults act like a failing proxy in front of the platform: before authentication and routing.
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
-    if (path.startsWith(CONTROLS_PREFIX)) { return; }
-    const fault = faults.decide(request.method, path, graphqlOperationOf(request.body));
-    if (!fault) { return; }
-    if (fault.latencyMs > 0) { await new Promise((resolve) => setTimeout(resolve, fault.latencyMs).unref()); }
-    if (fault.status === 0) {
-      if (fault.answerLatencyMs > 0) { answerLate.set(request, fault.answerLatencyMs); }
+    if (path.startsWith(CONTROLS_PREFIX)) {
       return;
     }
-    if (fault.status === 429) { void reply.header('retry-after', '1'); }
-    return reply.status(fault.status).send({ error: 'Injected fault', details: [`a sandbox fault rule answered ${fault.status} for ${request.method} ${path}`] });
+    const fault = faults.decide(request.method, path, graphqlOperationOf(request.body));
+    if (!fault) {
+      return;
+    }
+    if (fault.latencyMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, fault.latencyMs).unref());
+    }
+    if (fault.status === 0) {
+      if (fault.answerLatencyMs > 0) {
+        answerLate.set(request, fault.answerLatencyMs);
+      }
+      return;
+    }
+    if (fault.status === 429) {
+      void reply.header('retry-after', '1');
+    }
+    return reply.status(fault.status).send({
+      error: 'Injected fault',
+      details: [`a sandbox fault rule answered ${fault.status} for ${request.method} ${path}`],
+    });
   });
   // The work is done; only the answer is late (a caller that times out does not know it was done).
   fastify.addHook('onSend', async (request: FastifyRequest) => {
     const late = answerLate.get(request);
-    if (late) { await new Promise((resolve) => setTimeout(resolve, late).unref()); }
+    if (late) {
+      await new Promise((resolve) => setTimeout(resolve, late).unref());
+    }
   });
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? '(no route)';
-    if (!route.startsWith(CONTROLS_PREFIX)) { stats.record(`${request.method} ${route}`, reply.statusCode); }
+    if (!route.startsWith(CONTROLS_PREFIX)) {
+      stats.record(`${request.method} ${route}`, reply.statusCode);
+    }
   });
   return app;
 }
@@ -56,6 +73,8 @@ export async function createSandboxApp(options: SandboxAppOptions): Promise<Nest
 /** The first field of a GraphQL request's operation (`createBooking`, `booking`, ...), if the body is one. */
 function graphqlOperationOf(body: unknown): string | undefined {
   const query = (body as { query?: unknown } | undefined)?.query;
-  if (typeof query !== 'string') { return undefined; }
+  if (typeof query !== 'string') {
+    return undefined;
+  }
   return /\{\s*(?:\w+\s*:\s*)?(\w+)/.exec(query)?.[1];
 }

@@ -18,7 +18,12 @@ export class SandboxModule {
   static forRoot(options: SandboxOptions): DynamicModule {
     return {
       module: SandboxModule,
-      imports: [StateModule.forRoot(options.seed), DocumentsModule, BookingsModule, ...(options.controls ? [ControlsModule] : [])],
+      imports: [
+        StateModule.forRoot(options.seed),
+        DocumentsModule,
+        BookingsModule,
+        ...(options.controls ? [ControlsModule] : []),
+      ],
       providers: [{ provide: APP_FILTER, useClass: PlatformErrorFilter }],
     };
   }

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   app.useLogger(app.get(Logger));
   // Only these: hooking every signal Nest knows (SIGILL, SIGTRAP among them) turns a V8 fatal error into a spin instead of an exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
-  if (config.worker.healthPort > 0) serveHealth(app.get(QueueHealth), app.get(AppConfig));
+  if (config.worker.healthPort > 0) {
+    serveHealth(app.get(QueueHealth), app.get(AppConfig));
+  }
   app.get(Logger).log(`worker started (concurrency ${config.delivery.concurrency} deliveries)`, 'Worker');
 }
 
@@ -26,7 +28,13 @@ function serveHealth(health: QueueHealth, config: AppConfig): void {
   const server = createServer((request, response) => {
     const state = health.state;
     const status = request.url === '/health' ? (state.up ? 200 : 503) : 404;
-    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 404 ? { message: 'not found' } : { status: state.up ? 'ok' : 'error', queues: state }));
+    response
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify(
+          status === 404 ? { message: 'not found' } : { status: state.up ? 'ok' : 'error', queues: state },
+        ),
+      );
   });
   server.listen(config.worker.healthPort, config.worker.healthHost).unref();
 }

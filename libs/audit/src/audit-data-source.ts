@@ -39,9 +39,13 @@ export function auditDataSourceOptions(options: AuditDatabaseOptions): DataSourc
     synchronize: false,
     logging: options.logging ?? false,
   };
-  if (options.url) { return { ...common, url: options.url, applicationName: 'dockbridge', extra: { max: options.poolSize ?? 20 } }; }
+  if (options.url) {
+    return { ...common, url: options.url, applicationName: 'dockbridge', extra: { max: options.poolSize ?? 20 } };
+  }
 
-  if (!options.dataDir.includes('://')) { mkdirSync(options.dataDir, { recursive: true }); }
+  if (!options.dataDir.includes('://')) {
+    mkdirSync(options.dataDir, { recursive: true });
+  }
   new PGliteDriver({ dataDir: options.dataDir }); // hands the options to typeorm-pglite's process-wide instance
   return { ...common, driver: { Pool: SerialPGlitePool } };
 }
@@ -78,6 +82,8 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
 export async function openAuditDataSource(options: ReturnType<typeof auditDataSourceOptions>): Promise<DataSource> {
   const dataSource = new DataSource({ ...options, migrationsRun: false });
   await dataSource.initialize();
-  if (options.migrationsRun) { await runMigrations(dataSource); }
+  if (options.migrationsRun) {
+    await runMigrations(dataSource);
+  }
   return dataSource;
 }

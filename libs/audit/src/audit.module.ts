@@ -38,14 +38,27 @@ export class AuditModule {
             ...auditDataSourceOptions(await options.useFactory(...args)),
             retryAttempts: 3,
           }),
-          dataSourceFactory: async (dataSourceOptions) => openAuditDataSource(dataSourceOptions as ReturnType<typeof auditDataSourceOptions>),
+          dataSourceFactory: async (dataSourceOptions) =>
+            openAuditDataSource(dataSourceOptions as ReturnType<typeof auditDataSourceOptions>),
         }),
       ],
       providers: [
         { provide: MessageRepository, inject: [DataSource], useFactory: (ds: DataSource) => new MessageRepository(ds) },
-        { provide: OperationRepository, inject: [DataSource], useFactory: (ds: DataSource) => new OperationRepository(ds) },
-        { provide: InterchangeRepository, inject: [DataSource], useFactory: (ds: DataSource) => new InterchangeRepository(ds) },
-        { provide: ReplayRunRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ReplayRunRepository(ds) },
+        {
+          provide: OperationRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new OperationRepository(ds),
+        },
+        {
+          provide: InterchangeRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new InterchangeRepository(ds),
+        },
+        {
+          provide: ReplayRunRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new ReplayRunRepository(ds),
+        },
       ],
       exports: [MessageRepository, OperationRepository, InterchangeRepository, ReplayRunRepository],
     };

@@ -35,7 +35,12 @@ export const OPERATION_STATUSES = ['pending', 'delivering', 'delivered', 'failed
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /** Operations whose write replaces the target's whole state: an older one after a newer is moot. A task change composes, so it is not among them. */
-export const SUPERSEDABLE_KINDS: readonly OperationKind[] = ['document.upsert', 'document.delete', 'vehicle.update', 'booking.status'];
+export const SUPERSEDABLE_KINDS: readonly OperationKind[] = [
+  'document.upsert',
+  'document.delete',
+  'vehicle.update',
+  'booking.status',
+];
 
 /** The platform client's error taxonomy, as stored on a failed operation. */
 export const DELIVERY_ERROR_CLASSES = ['retryable', 'permanent', 'auth'] as const;

@@ -11,8 +11,12 @@ export type DerivedMessageStatus = 'delivering' | 'delivered' | 'partially_faile
  * without operations is `delivered`.
  */
 export function deriveMessageStatus(statuses: readonly OperationStatus[]): DerivedMessageStatus {
-  if (statuses.some((s) => s === 'pending' || s === 'delivering')) { return 'delivering'; }
+  if (statuses.some((s) => s === 'pending' || s === 'delivering')) {
+    return 'delivering';
+  }
   const failed = statuses.filter((s) => s === 'failed').length;
-  if (failed === 0) { return statuses.length > 0 && statuses.every((s) => s === 'superseded') ? 'superseded' : 'delivered'; }
+  if (failed === 0) {
+    return statuses.length > 0 && statuses.every((s) => s === 'superseded') ? 'superseded' : 'delivered';
+  }
   return failed === statuses.length ? 'failed' : 'partially_failed';
 }

@@ -5,12 +5,15 @@ import { EXCERPT_MAX_CHARS } from './audit.types';
  * without NUL characters, which Postgres text cannot hold. null and undefined give null.
  */
 export function excerpt(text: string | null | undefined, max = EXCERPT_MAX_CHARS): string | null {
-  if (text == null) { return null; }
+  if (text == null) {
+    return null;
+  }
   // eslint-disable-next-line no-control-regex -- NUL is what Postgres text refuses
   const clean = text.replace(/\u0000/g, '');
   return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
 
 /** Text Postgres can hold: NUL (U+0000) becomes U+FFFD. The exact bytes, where they matter, are kept elsewhere (partner files). */
-// eslint-disable-next-line no-control-regex -- NUL is what Postgres text refuses
-export const storableText = (text: string): string => (text.includes('\u0000') ? text.replace(/\u0000/g, '\uFFFD') : text);
+export const storableText = (text: string): string =>
+  // eslint-disable-next-line no-control-regex -- NUL is what Postgres text refuses
+  text.includes('\u0000') ? text.replace(/\u0000/g, '\uFFFD') : text;

@@ -11,7 +11,9 @@ export class InterchangeRepository {
    * cannot both pass.
    */
   async claim(partnerId: string, keys: readonly string[], messageId: string, windowDays: number): Promise<Set<string>> {
-    if (keys.length === 0) { return new Set(); }
+    if (keys.length === 0) {
+      return new Set();
+    }
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`interchange:${partnerId}`]);
       const rows: { interchange_key: string }[] = await manager.query(
@@ -32,7 +34,10 @@ export class InterchangeRepository {
 
   /** Forgets interchanges received before `before` (older than any duplicate window); returns how many. */
   async purgeReceipts(before: Date): Promise<number> {
-    const deleted: unknown[] = await this.dataSource.query(`DELETE FROM interchange_receipt WHERE received_at < $1 RETURNING 1`, [before]);
+    const deleted: unknown[] = await this.dataSource.query(
+      `DELETE FROM interchange_receipt WHERE received_at < $1 RETURNING 1`,
+      [before],
+    );
     return deleted.length;
   }
 

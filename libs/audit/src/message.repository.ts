@@ -85,24 +85,46 @@ export const SEARCH_MAX_LIMIT = 500;
  * Why a message failed, for lists and searches: how many operations failed, and the first one's
  * error (each operation keeps its own). Null when none failed.
  */
-function failureSummary(present: { status: OperationStatus; count: number; first_error: string | null }[]): string | null {
+function failureSummary(
+  present: { status: OperationStatus; count: number; first_error: string | null }[],
+): string | null {
   const failed = present.find((row) => row.status === 'failed');
-  if (!failed) { return null; }
+  if (!failed) {
+    return null;
+  }
   const total = present.reduce((sum, row) => sum + row.count, 0);
-  return excerpt(`${failed.count} of ${total} operation${total === 1 ? '' : 's'} failed; first: ${failed.first_error ?? 'no error recorded'}`);
+  return excerpt(
+    `${failed.count} of ${total} operation${total === 1 ? '' : 's'} failed; first: ${failed.first_error ?? 'no error recorded'}`,
+  );
 }
 
 /** Statuses translation decides; delivery outcomes never override them. */
 const FINAL_BEFORE_DELIVERY: readonly MessageStatus[] = ['rejected', 'duplicate'];
 
 /** Every property but the payload (which may be megabytes), for lists and status changes. */
-const SUMMARY_PROPERTIES = ['id', 'partnerId', 'channel', 'contentType', 'sha256', 'status', 'statusReason', 'replayOf', 'receivedAt', 'updatedAt', 'metadata'] as const;
+const SUMMARY_PROPERTIES = [
+  'id',
+  'partnerId',
+  'channel',
+  'contentType',
+  'sha256',
+  'status',
+  'statusReason',
+  'replayOf',
+  'receivedAt',
+  'updatedAt',
+  'metadata',
+] as const;
 const SUMMARY_COLUMNS = SUMMARY_PROPERTIES.map((property) => `m.${property}`);
-const SUMMARY_SELECT = Object.fromEntries(SUMMARY_PROPERTIES.map((property) => [property, true])) as FindOptionsSelect<Message>;
+const SUMMARY_SELECT = Object.fromEntries(
+  SUMMARY_PROPERTIES.map((property) => [property, true]),
+) as FindOptionsSelect<Message>;
 
 /** Refuses what the audit store cannot hold, before anything is written. */
 export function assertStorablePayload(payload: string): void {
-  if (payload.includes('\u0000')) { throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text'); }
+  if (payload.includes('\u0000')) {
+    throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
+  }
 }
 
 /** Lone UTF-16 surrogates (text cut from JSON escapes) become U+FFFD, as invalid UTF-8 does when bytes are decoded. */
@@ -142,7 +164,7 @@ function messageRow(message: NewMessage, idempotencyKey: string | undefined, n: 
     status_reason: message.statusReason ?? null,
     replay_of: message.replayOf ?? null,
     received_at: message.receivedAt?.toISOString() ?? null,
-    metadata: (key !== null ? { ...message.metadata, idempotencyKey: key } : (message.metadata ?? {})),
+    metadata: key !== null ? { ...message.metadata, idempotencyKey: key } : (message.metadata ?? {}),
     actor: message.actor ?? 'gateway',
   };
 }
@@ -188,7 +210,10 @@ export class MessageRepository {
   /** Stores a message (`received` unless told otherwise) with its first event, in one statement. */
   async record(input: NewMessage): Promise<Message> {
     const row = messageRow(input, undefined, 0);
-    const [inserted] = await this.insertRows<{ id: string; received_at: Date; updated_at: Date }>([row], INSERT_MESSAGES.withTimes);
+    const [inserted] = await this.insertRows<{ id: string; received_at: Date; updated_at: Date }>(
+      [row],
+      INSERT_MESSAGES.withTimes,
+    );
     return this.dataSource.manager.create(Message, {
       id: row.id,
       partnerId: row.partner_id,
@@ -211,8 +236,12 @@ export class MessageRepository {
    * or earlier); otherwise nothing is written for it and the earlier message's id comes back with
    * `existing: true`. Results are in the order of the entries.
    */
-  async recordMany(entries: readonly { message: NewMessage; idempotencyKey?: string }[]): Promise<(RecordedMessage | Error)[]> {
-    if (entries.length === 0) { return []; }
+  async recordMany(
+    entries: readonly { message: NewMessage; idempotencyKey?: string }[],
+  ): Promise<(RecordedMessage | Error)[]> {
+    if (entries.length === 0) {
+      return [];
+    }
     const rows = entries.map(({ message, idempotencyKey }, n) => messageRow(message, idempotencyKey, n));
     const recorded = new Set((await this.insertRows<{ id: string }>(rows, INSERT_MESSAGES.ids)).map((row) => row.id));
     // Committed from here on: a failure below concerns only the repeats, never the recorded ones.
@@ -223,20 +252,30 @@ export class MessageRepository {
       // A key taken before (or by an earlier entry of this batch, or by a batch that committed after
       // this statement's snapshot): read who holds it now that the statement has committed.
       try {
-        const holders: { partner_id: string; idempotency_key: string; message_id: string; sha256: string }[] = await this.dataSource.query(
-          `SELECT partner_id, idempotency_key, id AS message_id, sha256 FROM message
+        const holders: { partner_id: string; idempotency_key: string; message_id: string; sha256: string }[] =
+          await this.dataSource.query(
+            `SELECT partner_id, idempotency_key, id AS message_id, sha256 FROM message
            WHERE idempotency_key IS NOT NULL AND (partner_id, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-          [repeats.map((row) => row.partner_id), repeats.map((row) => row.idempotency_key)],
-        );
-        for (const holder of holders) { earlier.set(JSON.stringify([holder.partner_id, holder.idempotency_key]), { id: holder.message_id, sha256: holder.sha256 }); }
+            [repeats.map((row) => row.partner_id), repeats.map((row) => row.idempotency_key)],
+          );
+        for (const holder of holders) {
+          earlier.set(JSON.stringify([holder.partner_id, holder.idempotency_key]), {
+            id: holder.message_id,
+            sha256: holder.sha256,
+          });
+        }
       } catch (error) {
         lookupFailed = error as Error;
       }
     }
     return rows.map((row) => {
-      if (recorded.has(row.id)) { return { id: row.id, existing: false }; }
+      if (recorded.has(row.id)) {
+        return { id: row.id, existing: false };
+      }
       const holder = earlier.get(JSON.stringify([row.partner_id, row.idempotency_key]));
-      return holder ? { id: holder.id, existing: true, samePayload: holder.sha256 === row.sha256 } : (lookupFailed ?? new Error(`the message holding idempotency key ${row.idempotency_key} was not found`));
+      return holder
+        ? { id: holder.id, existing: true, samePayload: holder.sha256 === row.sha256 }
+        : (lookupFailed ?? new Error(`the message holding idempotency key ${row.idempotency_key} was not found`));
     });
   }
 
@@ -276,7 +315,9 @@ export class MessageRepository {
   /** The latest replay of each of these messages (by arrival), if any: its id and status. */
   async latestReplays(ids: readonly string[]): Promise<Map<string, { id: string; status: MessageStatus }>> {
     const valid = ids.filter(isUuid);
-    if (valid.length === 0) { return new Map(); }
+    if (valid.length === 0) {
+      return new Map();
+    }
     const rows: { replay_of: string; id: string; status: MessageStatus }[] = await this.dataSource.query(
       `SELECT DISTINCT ON (replay_of) replay_of, id, status FROM message WHERE replay_of = ANY($1::uuid[]) ORDER BY replay_of, arrival DESC`,
       [valid],
@@ -285,33 +326,58 @@ export class MessageRepository {
   }
 
   /** A message's replays, oldest first: what an engineer follows from a message to its retries. */
-  async replaysOf(id: string): Promise<{ id: string; status: MessageStatus; receivedAt: Date; statusReason: string | null }[]> {
-    if (!isUuid(id)) { return []; }
-    const rows = await this.dataSource.manager.find(Message, { select: { id: true, status: true, receivedAt: true, statusReason: true }, where: { replayOf: id }, order: { receivedAt: 'ASC', id: 'ASC' } });
-    return rows.map(({ id: replayId, status, receivedAt, statusReason }) => ({ id: replayId, status, receivedAt, statusReason }));
+  async replaysOf(
+    id: string,
+  ): Promise<{ id: string; status: MessageStatus; receivedAt: Date; statusReason: string | null }[]> {
+    if (!isUuid(id)) {
+      return [];
+    }
+    const rows = await this.dataSource.manager.find(Message, {
+      select: { id: true, status: true, receivedAt: true, statusReason: true },
+      where: { replayOf: id },
+      order: { receivedAt: 'ASC', id: 'ASC' },
+    });
+    return rows.map(({ id: replayId, status, receivedAt, statusReason }) => ({
+      id: replayId,
+      status,
+      receivedAt,
+      statusReason,
+    }));
   }
 
   /** Where the message stands in arrival order: its own arrival, or the original's for a replay that orders as its original. */
   async orderArrivalOf(id: string): Promise<string | null> {
-    if (!isUuid(id)) { return null; }
-    const [row]: { order_arrival: string }[] = await this.dataSource.query(`SELECT coalesce((metadata->>'orderArrival')::bigint, arrival)::text AS order_arrival FROM message WHERE id = $1`, [id]);
+    if (!isUuid(id)) {
+      return null;
+    }
+    const [row]: { order_arrival: string }[] = await this.dataSource.query(
+      `SELECT coalesce((metadata->>'orderArrival')::bigint, arrival)::text AS order_arrival FROM message WHERE id = $1`,
+      [id],
+    );
     return row?.order_arrival ?? null;
   }
 
   /** Adds facts learnt after receipt (e.g. the mapping version used) to the message's metadata. */
   async annotate(id: string, facts: MessageMetadata): Promise<void> {
-    await this.dataSource.query(`UPDATE message SET metadata = metadata || $2::jsonb WHERE id = $1`, [id, JSON.stringify(facts)]);
+    await this.dataSource.query(`UPDATE message SET metadata = metadata || $2::jsonb WHERE id = $1`, [
+      id,
+      JSON.stringify(facts),
+    ]);
   }
 
   async findById(id: string): Promise<Message | null> {
-    if (!isUuid(id)) { return null; }
+    if (!isUuid(id)) {
+      return null;
+    }
     return this.dataSource.manager.findOneBy(Message, { id });
   }
 
   /** The message with its operations (in order, each with its attempts) and its events. */
   async findDetail(id: string): Promise<MessageDetail | null> {
     const message = await this.findById(id);
-    if (!message) { return null; }
+    if (!message) {
+      return null;
+    }
     const manager = this.dataSource.manager;
     const [operations, attempts, events] = await Promise.all([
       manager.find(DocumentOperation, { where: { messageId: id }, order: { seq: 'ASC' } }),
@@ -326,7 +392,9 @@ export class MessageRepository {
     ]);
     return {
       message,
-      operations: operations.map((op) => Object.assign(op, { attempts: attempts.filter((a) => a.operationId === op.id) })),
+      operations: operations.map((op) =>
+        Object.assign(op, { attempts: attempts.filter((a) => a.operationId === op.id) }),
+      ),
       events,
     };
   }
@@ -336,7 +404,9 @@ export class MessageRepository {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), SEARCH_MAX_LIMIT);
     const qb = this.filtered(query).select(SUMMARY_COLUMNS);
     if (query.cursor) {
-      if (!isUuid(query.cursor)) { throw new RangeError(`Invalid cursor: ${query.cursor}`); }
+      if (!isUuid(query.cursor)) {
+        throw new RangeError(`Invalid cursor: ${query.cursor}`);
+      }
       qb.andWhere('(m.received_at, m.id) < (SELECT c.received_at, c.id FROM message c WHERE c.id = :cursor)', {
         cursor: query.cursor,
       });
@@ -357,17 +427,28 @@ export class MessageRepository {
 
   /** Messages left in one of `statuses` since before `olderThan`, longest-waiting first: the sweeper's work. */
   async findStuck(query: StuckQuery): Promise<MessageSummary[]> {
-    if (query.statuses.length === 0) { return []; }
+    if (query.statuses.length === 0) {
+      return [];
+    }
     const qb = this.dataSource.manager
       .createQueryBuilder(Message, 'm')
       .select(SUMMARY_COLUMNS)
       .where('m.status IN (:...statuses)', { statuses: query.statuses })
       .andWhere('m.updated_at < :olderThan', { olderThan: query.olderThan });
     const channel = query.channel;
-    if (channel && 'only' in channel) { qb.andWhere('m.channel = :channel', { channel: channel.only }); }
-    if (channel && 'except' in channel) { qb.andWhere('m.channel <> :channel', { channel: channel.except }); }
-    if (query.after) { qb.andWhere('m.id > :after', { after: query.after }); }
-    return qb.orderBy('m.id', 'ASC').limit(query.limit ?? 100).getMany();
+    if (channel && 'only' in channel) {
+      qb.andWhere('m.channel = :channel', { channel: channel.only });
+    }
+    if (channel && 'except' in channel) {
+      qb.andWhere('m.channel <> :channel', { channel: channel.except });
+    }
+    if (query.after) {
+      qb.andWhere('m.id > :after', { after: query.after });
+    }
+    return qb
+      .orderBy('m.id', 'ASC')
+      .limit(query.limit ?? 100)
+      .getMany();
   }
 
   /**
@@ -376,10 +457,18 @@ export class MessageRepository {
    * when `onlyFrom` is given and its status is not one of them. The reason is kept to 2,000
    * characters. Returns the message without its payload.
    */
-  async transition(id: string, toStatus: MessageStatus, actor: Actor, reason?: string | null, onlyFrom?: readonly MessageStatus[]): Promise<MessageSummary> {
+  async transition(
+    id: string,
+    toStatus: MessageStatus,
+    actor: Actor,
+    reason?: string | null,
+    onlyFrom?: readonly MessageStatus[],
+  ): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
-      if (onlyFrom && !onlyFrom.includes(message.status)) { return message; }
+      if (onlyFrom && !onlyFrom.includes(message.status)) {
+        return message;
+      }
       return this.moveTo(manager, message, toStatus, actor, excerpt(reason));
     });
   }
@@ -393,7 +482,9 @@ export class MessageRepository {
   async settleMessage(id: string, actor: Actor = 'worker'): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
-      if (FINAL_BEFORE_DELIVERY.includes(message.status)) { return message; }
+      if (FINAL_BEFORE_DELIVERY.includes(message.status)) {
+        return message;
+      }
       // The status follows from which statuses occur: one row per status, not per operation.
       const present: { status: OperationStatus; count: number; first_error: string | null }[] = await manager.query(
         `SELECT status, count(*)::int AS count, (array_agg(last_error ORDER BY seq))[1] AS first_error FROM operation WHERE message_id = $1 GROUP BY status`,
@@ -410,13 +501,19 @@ export class MessageRepository {
       const statuses = typeof filter.status === 'string' ? [filter.status] : [...filter.status];
       qb.andWhere(statuses.length ? 'm.status IN (:...statuses)' : 'FALSE', { statuses });
     }
-    if (filter.partnerId !== undefined) { qb.andWhere('m.partner_id = :partnerId', { partnerId: filter.partnerId }); }
+    if (filter.partnerId !== undefined) {
+      qb.andWhere('m.partner_id = :partnerId', { partnerId: filter.partnerId });
+    }
     if (filter.channel !== undefined) {
       const channels = typeof filter.channel === 'string' ? [filter.channel] : [...filter.channel];
       qb.andWhere(channels.length ? 'm.channel IN (:...channels)' : 'FALSE', { channels });
     }
-    if (filter.from) { qb.andWhere('m.received_at >= :from', { from: filter.from }); }
-    if (filter.to) { qb.andWhere('m.received_at < :to', { to: filter.to }); }
+    if (filter.from) {
+      qb.andWhere('m.received_at >= :from', { from: filter.from });
+    }
+    if (filter.to) {
+      qb.andWhere('m.received_at < :to', { to: filter.to });
+    }
     if (filter.documentId !== undefined) {
       qb.andWhere('EXISTS (SELECT 1 FROM operation o WHERE o.message_id = m.id AND o.target_id = :documentId)', {
         documentId: filter.documentId,
@@ -429,10 +526,13 @@ export class MessageRepository {
     if (filter.interchange !== undefined) {
       // As ISA13 writes it (nine digits) and as typed: a refused envelope's short control number is recorded as sent.
       const carrying = (control: string) => JSON.stringify([{ control }]);
-      qb.andWhere(`m.metadata ? 'interchanges' AND (m.metadata->'interchanges' @> CAST(:isa13 AS jsonb) OR m.metadata->'interchanges' @> CAST(:typed AS jsonb))`, {
-        isa13: carrying(asIsa13(filter.interchange)),
-        typed: carrying(filter.interchange.trim()),
-      });
+      qb.andWhere(
+        `m.metadata ? 'interchanges' AND (m.metadata->'interchanges' @> CAST(:isa13 AS jsonb) OR m.metadata->'interchanges' @> CAST(:typed AS jsonb))`,
+        {
+          isa13: carrying(asIsa13(filter.interchange)),
+          typed: carrying(filter.interchange.trim()),
+        },
+      );
     }
     return qb;
   }
@@ -442,7 +542,9 @@ export class MessageRepository {
     const message = isUuid(id)
       ? await manager.findOne(Message, { where: { id }, select: SUMMARY_SELECT, lock: { mode: 'pessimistic_write' } })
       : null;
-    if (!message) { throw new AuditRecordNotFoundError('message', id); }
+    if (!message) {
+      throw new AuditRecordNotFoundError('message', id);
+    }
     return message;
   }
 
@@ -453,7 +555,9 @@ export class MessageRepository {
     actor: Actor,
     reason: string | null,
   ): Promise<MessageSummary> {
-    if (message.status === toStatus) { return message; }
+    if (message.status === toStatus) {
+      return message;
+    }
     await manager.update(Message, { id: message.id }, { status: toStatus, statusReason: reason });
     await this.appendEvent(manager, message.id, message.status, toStatus, actor, reason);
     return manager.findOneOrFail(Message, { where: { id: message.id }, select: SUMMARY_SELECT });

@@ -61,7 +61,8 @@ export type GateVerdict =
   | { id: string; verdict: 'wait' | 'missing' };
 
 /** What the platform may have applied but nobody recorded the answer of: the call of a process that died. */
-export const INTERRUPTED_REASON = 'no answer recorded: the process making this call stopped during it; the platform may have applied it';
+export const INTERRUPTED_REASON =
+  'no answer recorded: the process making this call stopped during it; the platform may have applied it';
 
 /**
  * CTEs over "claimed" (the operations a gate just claimed): an attempt still open from an earlier
@@ -191,11 +192,18 @@ export class OperationRepository {
     return this.dataSource.transaction(async (manager) => {
       // A replay orders as its original (metadata.orderArrival) unless the operator forced it.
       const [locked]: { order_arrival: string }[] = isUuid(messageId)
-        ? await manager.query(`SELECT coalesce((metadata->>'orderArrival')::bigint, arrival) AS order_arrival FROM message WHERE id = $1 FOR UPDATE`, [messageId])
+        ? await manager.query(
+            `SELECT coalesce((metadata->>'orderArrival')::bigint, arrival) AS order_arrival FROM message WHERE id = $1 FOR UPDATE`,
+            [messageId],
+          )
         : [];
-      if (!locked) { throw new AuditRecordNotFoundError('message', messageId); }
+      if (!locked) {
+        throw new AuditRecordNotFoundError('message', messageId);
+      }
       const existing = await this.listWith(manager, messageId);
-      if (existing.length > 0) { return existing; }
+      if (existing.length > 0) {
+        return existing;
+      }
 
       const rows = operations.map((op, i) => ({
         id: newId(),
@@ -223,32 +231,43 @@ export class OperationRepository {
   }
 
   async findById(id: string): Promise<DocumentOperation | null> {
-    if (!isUuid(id)) { return null; }
+    if (!isUuid(id)) {
+      return null;
+    }
     return this.dataSource.manager.findOneBy(DocumentOperation, { id });
   }
 
   /** A message's operations in order. */
   async listByMessage(messageId: string): Promise<DocumentOperation[]> {
-    if (!isUuid(messageId)) { return []; }
+    if (!isUuid(messageId)) {
+      return [];
+    }
     return this.listWith(this.dataSource.manager, messageId);
   }
 
   /** The operations still to deliver (pending or delivering) of these messages, in one query, by message. */
   async unsettledByMessage(messageIds: readonly string[]): Promise<Map<string, DocumentOperation[]>> {
     const ids = messageIds.filter(isUuid);
-    const rows = ids.length === 0 ? [] : await this.dataSource.manager
-      .createQueryBuilder(DocumentOperation, 'o')
-      .where('o.message_id = ANY(CAST(:ids AS uuid[]))', { ids })
-      .andWhere("o.status IN ('pending', 'delivering')")
-      .orderBy('o.seq', 'ASC')
-      .getMany();
+    const rows =
+      ids.length === 0
+        ? []
+        : await this.dataSource.manager
+            .createQueryBuilder(DocumentOperation, 'o')
+            .where('o.message_id = ANY(CAST(:ids AS uuid[]))', { ids })
+            .andWhere("o.status IN ('pending', 'delivering')")
+            .orderBy('o.seq', 'ASC')
+            .getMany();
     const byMessage = new Map<string, DocumentOperation[]>(ids.map((id) => [id, []]));
-    for (const row of rows) { byMessage.get(row.messageId)!.push(row); }
+    for (const row of rows) {
+      byMessage.get(row.messageId)!.push(row);
+    }
     return byMessage;
   }
 
   async findFailedByMessage(messageId: string): Promise<DocumentOperation[]> {
-    if (!isUuid(messageId)) { return []; }
+    if (!isUuid(messageId)) {
+      return [];
+    }
     return this.dataSource.manager.find(DocumentOperation, {
       where: { messageId, status: 'failed' },
       order: { seq: 'ASC' },
@@ -263,18 +282,40 @@ export class OperationRepository {
   async gate(ids: readonly string[], leaseMs: number): Promise<GateVerdict[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 1 && ids.length === 1) {
-      const [alone] = await queryPrepared<{ message_id: string; payload: JsonObject }>(this.dataSource, GATE_ALONE, [valid[0], Math.round(leaseMs)]);
-      if (alone) { return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: alone.payload }]; }
+      const [alone] = await queryPrepared<{ message_id: string; payload: JsonObject }>(this.dataSource, GATE_ALONE, [
+        valid[0],
+        Math.round(leaseMs),
+      ]);
+      if (alone) {
+        return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: alone.payload }];
+      }
     }
-    type Row = { id: string; verdict: GateVerdict['verdict']; newer_delivered: string | null; message_id: string; payload: JsonObject | null };
-    const found = valid.length === 0 ? [] : await queryPrepared<Row>(this.dataSource, GATE, [valid, Math.round(leaseMs), SUPERSEDABLE_KINDS]);
+    type Row = {
+      id: string;
+      verdict: GateVerdict['verdict'];
+      newer_delivered: string | null;
+      message_id: string;
+      payload: JsonObject | null;
+    };
+    const found =
+      valid.length === 0
+        ? []
+        : await queryPrepared<Row>(this.dataSource, GATE, [valid, Math.round(leaseMs), SUPERSEDABLE_KINDS]);
     const byId = new Map(found.map((row) => [row.id, row]));
     return ids.map((id): GateVerdict => {
       const row = byId.get(id);
-      if (!row) { return { id, verdict: 'missing' }; }
-      if (row.verdict === 'go') { return { id, verdict: 'go', messageId: row.message_id, payload: row.payload! }; }
-      if (row.verdict === 'superseded') { return { id, verdict: 'superseded', messageId: row.message_id, supersededBy: row.newer_delivered! }; }
-      if (row.verdict === 'settled') { return { id, verdict: 'settled', messageId: row.message_id }; }
+      if (!row) {
+        return { id, verdict: 'missing' };
+      }
+      if (row.verdict === 'go') {
+        return { id, verdict: 'go', messageId: row.message_id, payload: row.payload! };
+      }
+      if (row.verdict === 'superseded') {
+        return { id, verdict: 'superseded', messageId: row.message_id, supersededBy: row.newer_delivered! };
+      }
+      if (row.verdict === 'settled') {
+        return { id, verdict: 'settled', messageId: row.message_id };
+      }
       return { id, verdict: row.verdict };
     });
   }
@@ -285,7 +326,9 @@ export class OperationRepository {
    * `retryAt`: when it is tried next (shown as `retrying`).
    */
   async releaseClaim(id: string, retryAt?: { at: Date; reason: string }): Promise<void> {
-    if (!isUuid(id)) { return; }
+    if (!isUuid(id)) {
+      return;
+    }
     await this.rows(
       `WITH released AS (
          UPDATE operation SET in_flight_until = NULL,
@@ -309,10 +352,20 @@ export class OperationRepository {
    * is given, in one statement (atomic; concurrent attempts are all counted: the row is locked).
    * Without one, `retry` says when the next try is due and why (the operation shows `retrying`).
    */
-  async recordAttempt(operationId: string, attempt: NewDeliveryAttempt, settlement?: OperationSettlement, retry?: { at: Date; error: string }): Promise<DeliveryAttempt> {
-    if (!isUuid(operationId)) { throw new AuditRecordNotFoundError('operation', operationId); }
+  async recordAttempt(
+    operationId: string,
+    attempt: NewDeliveryAttempt,
+    settlement?: OperationSettlement,
+    retry?: { at: Date; error: string },
+  ): Promise<DeliveryAttempt> {
+    if (!isUuid(operationId)) {
+      throw new AuditRecordNotFoundError('operation', operationId);
+    }
     const row = this.attemptRow(operationId, attempt);
-    const outcome = settlement || !retry ? settled(settlement) : { status: null, lastError: excerpt(retry.error), errorClass: 'retryable' as const };
+    const outcome =
+      settlement || !retry
+        ? settled(settlement)
+        : { status: null, lastError: excerpt(retry.error), errorClass: 'retryable' as const };
     // The attempt opened when the operation was claimed is finished; without one (an operation never
     // claimed through the gate) the attempt is added.
     const [found] = await this.rows<{ found: number }>(
@@ -336,20 +389,39 @@ export class OperationRepository {
          SELECT $1::uuid, id, $3::timestamptz, $4::int, $5::int, $6::text, $7::text, $8::text FROM counted WHERE NOT EXISTS (SELECT 1 FROM open)
        )
        SELECT count(*)::int AS found FROM counted`,
-      [row.id, operationId, row.startedAt, row.durationMs, row.httpStatus, row.outcome, row.errorExcerpt, row.requestSummary, outcome.status, outcome.lastError, outcome.errorClass, settlement ? null : (retry?.at ?? null)],
+      [
+        row.id,
+        operationId,
+        row.startedAt,
+        row.durationMs,
+        row.httpStatus,
+        row.outcome,
+        row.errorExcerpt,
+        row.requestSummary,
+        outcome.status,
+        outcome.lastError,
+        outcome.errorClass,
+        settlement ? null : (retry?.at ?? null),
+      ],
     );
-    if (found.found === 0) { throw new AuditRecordNotFoundError('operation', operationId); }
+    if (found.found === 0) {
+      throw new AuditRecordNotFoundError('operation', operationId);
+    }
     return this.dataSource.manager.create(DeliveryAttempt, row);
   }
 
   /** What the platform created for an operation (a new booking's id), so searches by id find it. */
   async setTarget(id: string, targetId: string): Promise<void> {
-    if (isUuid(id)) { await this.dataSource.manager.update(DocumentOperation, { id }, { targetId }); }
+    if (isUuid(id)) {
+      await this.dataSource.manager.update(DocumentOperation, { id }, { targetId });
+    }
   }
 
   async findByIds(ids: readonly string[]): Promise<DocumentOperation[]> {
     const valid = ids.filter(isUuid);
-    if (valid.length === 0) { return []; }
+    if (valid.length === 0) {
+      return [];
+    }
     return this.dataSource.manager
       .createQueryBuilder(DocumentOperation, 'o')
       .where('o.id = ANY(CAST(:ids AS uuid[]))', { ids: valid })
@@ -363,9 +435,13 @@ export class OperationRepository {
    * in as parallel arrays through `unnest`. An operation appears at most once per call.
    */
   async recordAttempts(attempts: readonly AttemptRecord[]): Promise<void> {
-    if (attempts.length === 0) { return; }
+    if (attempts.length === 0) {
+      return;
+    }
     const missing = attempts.find((a) => !isUuid(a.operationId));
-    if (missing) { throw new AuditRecordNotFoundError('operation', missing.operationId); }
+    if (missing) {
+      throw new AuditRecordNotFoundError('operation', missing.operationId);
+    }
     // An unknown operation id fails the whole statement (attempt_operation_id_fkey): nothing is half-recorded.
     const records = attempts.map((a) => ({ ...this.attemptRow(a.operationId, a), ...settled(a.settlement) }));
     const column = <K extends keyof (typeof records)[number]>(key: K) => records.map((record) => record[key]);
@@ -393,13 +469,29 @@ export class OperationRepository {
          in_flight_until = NULL,
          updated_at = now()
        FROM input i WHERE o.id = i.operation_id`,
-      (['id', 'operationId', 'startedAt', 'durationMs', 'httpStatus', 'outcome', 'errorExcerpt', 'requestSummary', 'status', 'lastError', 'errorClass'] as const).map(column),
+      (
+        [
+          'id',
+          'operationId',
+          'startedAt',
+          'durationMs',
+          'httpStatus',
+          'outcome',
+          'errorExcerpt',
+          'requestSummary',
+          'status',
+          'lastError',
+          'errorClass',
+        ] as const
+      ).map(column),
     );
   }
 
   /** Whether any of the message's operations is still to be delivered (cheap check before settling the message). */
   async hasUnsettled(messageId: string): Promise<boolean> {
-    if (!isUuid(messageId)) { return false; }
+    if (!isUuid(messageId)) {
+      return false;
+    }
     // "Not settled" rather than "pending or delivering" (the same rows): Postgres then walks the
     // message's rows by message_id instead of every pending entry of operation_status_idx, which
     // fills up with dead entries as operations move on (0.5 ms vs 0.07 ms a check, measured).
@@ -413,7 +505,9 @@ export class OperationRepository {
   /** How many of the message's operations are in each status (every status present, 0 when none). */
   async statusCounts(messageId: string): Promise<OperationStatusCounts> {
     const counts = Object.fromEntries(OPERATION_STATUSES.map((s) => [s, 0])) as OperationStatusCounts;
-    if (!isUuid(messageId)) { return counts; }
+    if (!isUuid(messageId)) {
+      return counts;
+    }
     const rows: { status: OperationStatus; count: number }[] = await this.dataSource.manager
       .createQueryBuilder(DocumentOperation, 'o')
       .select('o.status', 'status')
@@ -421,7 +515,9 @@ export class OperationRepository {
       .where('o.message_id = :messageId', { messageId })
       .groupBy('o.status')
       .getRawMany();
-    for (const row of rows) { counts[row.status] = Number(row.count); }
+    for (const row of rows) {
+      counts[row.status] = Number(row.count);
+    }
     return counts;
   }
 
@@ -457,7 +553,9 @@ export class OperationRepository {
     if (isUuid(id)) {
       await this.dataSource.manager.update(DocumentOperation, { id }, changes);
       const operation = await this.dataSource.manager.findOneBy(DocumentOperation, { id });
-      if (operation) { return operation; }
+      if (operation) {
+        return operation;
+      }
     }
     throw new AuditRecordNotFoundError('operation', id);
   }

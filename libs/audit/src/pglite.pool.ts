@@ -20,12 +20,16 @@ export class SerialPGlitePool extends PGlitePool {
     await previous;
     let released = false;
     const releaseOnce: Release = () => {
-      if (released) { return; }
+      if (released) {
+        return;
+      }
       released = true;
       release();
     };
     await super.connect((error, client) => {
-      if (error) { releaseOnce(); }
+      if (error) {
+        releaseOnce();
+      }
       callback(error, client, releaseOnce);
     });
   }

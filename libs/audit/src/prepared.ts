@@ -13,8 +13,14 @@ export interface NamedStatement {
  * Runs a named (prepared) statement on Postgres: planned once per connection, not per call
  * (~0.3–0.9 ms of the server's CPU each time for the big ones). PGlite's pool takes text only.
  */
-export async function queryPrepared<Row>(dataSource: DataSource, statement: NamedStatement, values: unknown[]): Promise<Row[]> {
+export async function queryPrepared<Row>(
+  dataSource: DataSource,
+  statement: NamedStatement,
+  values: unknown[],
+): Promise<Row[]> {
   const pool = (dataSource.driver as PostgresDriver).master as Pool | SerialPGlitePool;
-  if (pool instanceof SerialPGlitePool) { return dataSource.query(statement.text, values); }
+  if (pool instanceof SerialPGlitePool) {
+    return dataSource.query(statement.text, values);
+  }
   return (await pool.query({ ...statement, values })).rows;
 }

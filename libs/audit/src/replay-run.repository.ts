@@ -40,13 +40,18 @@ export class ReplayRunRepository {
   }
 
   async findById(id: string): Promise<ReplayRun | null> {
-    if (!isUuid(id)) { return null; }
+    if (!isUuid(id)) {
+      return null;
+    }
     return this.dataSource.manager.findOneBy(ReplayRun, { id });
   }
 
   /** The newest runs first (ids are time-ordered). */
   async list(limit = 20): Promise<ReplayRun[]> {
-    return this.dataSource.manager.find(ReplayRun, { order: { id: 'DESC' }, take: Math.min(Math.max(Math.trunc(limit), 1), 100) });
+    return this.dataSource.manager.find(ReplayRun, {
+      order: { id: 'DESC' },
+      take: Math.min(Math.max(Math.trunc(limit), 1), 100),
+    });
   }
 
   /**
@@ -54,7 +59,9 @@ export class ReplayRunRepository {
    * is still live: two workers never run one run at once, and a crashed worker's claim lapses.
    */
   async claim(id: string, owner: string, leaseMs: number): Promise<ReplayRunClaim> {
-    if (!isUuid(id)) { return { outcome: 'missing' }; }
+    if (!isUuid(id)) {
+      return { outcome: 'missing' };
+    }
     const [claimed]: { id: string }[] = await this.dataSource.query(
       `WITH claimed AS (
          UPDATE replay_run SET status = 'running', started_at = coalesce(started_at, now()), claimed_by = $2,
@@ -65,8 +72,12 @@ export class ReplayRunRepository {
       [id, owner, leaseMs],
     );
     const run = await this.findById(id);
-    if (!run) { return { outcome: 'missing' }; }
-    if (claimed) { return { outcome: 'claimed', run }; }
+    if (!run) {
+      return { outcome: 'missing' };
+    }
+    if (claimed) {
+      return { outcome: 'claimed', run };
+    }
     return { outcome: run.status === 'completed' || run.status === 'failed' ? 'finished' : 'busy', run };
   }
 
@@ -77,18 +88,31 @@ export class ReplayRunRepository {
 
   /** Ends the run `completed` with its final figures; false when the claim was lost. */
   async complete(id: string, owner: string, progress: ReplayRunProgress): Promise<boolean> {
-    return this.save(id, owner, progress, `status = 'completed', finished_at = now(), claimed_by = NULL, claimed_until = NULL`, []);
+    return this.save(
+      id,
+      owner,
+      progress,
+      `status = 'completed', finished_at = now(), claimed_by = NULL, claimed_until = NULL`,
+      [],
+    );
   }
 
   /** Lets go of the claim (a failure the job will retry): the next try need not wait for it to lapse. */
   async release(id: string, owner: string): Promise<void> {
-    if (!isUuid(id)) { return; }
-    await this.dataSource.query(`UPDATE replay_run SET claimed_by = NULL, claimed_until = NULL, updated_at = now() WHERE id = $1 AND claimed_by = $2`, [id, owner]);
+    if (!isUuid(id)) {
+      return;
+    }
+    await this.dataSource.query(
+      `UPDATE replay_run SET claimed_by = NULL, claimed_until = NULL, updated_at = now() WHERE id = $1 AND claimed_by = $2`,
+      [id, owner],
+    );
   }
 
   /** Ends a run that has not ended `failed` with the reason (whoever holds it). */
   async fail(id: string, error: string): Promise<void> {
-    if (!isUuid(id)) { return; }
+    if (!isUuid(id)) {
+      return;
+    }
     await this.dataSource.query(
       `UPDATE replay_run SET status = 'failed', error = $2, finished_at = now(), claimed_by = NULL, claimed_until = NULL, updated_at = now()
        WHERE id = $1 AND status IN ('queued', 'running')`,
@@ -109,7 +133,9 @@ export class ReplayRunRepository {
   /** Of these originals, those this run already replayed, each with its replay's id. */
   async replaysByRun(runId: string, originalIds: readonly string[]): Promise<Map<string, string>> {
     const valid = originalIds.filter(isUuid);
-    if (valid.length === 0) { return new Map(); }
+    if (valid.length === 0) {
+      return new Map();
+    }
     const rows: { replay_of: string; id: string }[] = await this.dataSource.query(
       `SELECT replay_of, id FROM message WHERE replay_of = ANY($1::uuid[]) AND metadata->'replay'->>'run' = $2`,
       [valid, runId],
@@ -125,7 +151,18 @@ export class ReplayRunRepository {
          WHERE id = $1 AND claimed_by = $2 AND status = 'running'
          RETURNING id
        ) SELECT count(*)::int AS n FROM saved`,
-      [id, owner, p.total, p.done, p.replayed, p.skipped, JSON.stringify(p.skips), p.limitReached, p.resumeAfter, ...extra],
+      [
+        id,
+        owner,
+        p.total,
+        p.done,
+        p.replayed,
+        p.skipped,
+        JSON.stringify(p.skips),
+        p.limitReached,
+        p.resumeAfter,
+        ...extra,
+      ],
     );
     return n === 1;
   }

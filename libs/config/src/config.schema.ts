@@ -1,12 +1,32 @@
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, IsUUID, Matches, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 
 /** "on", "true", "1", "yes" (any case) are true; "off", "false", "0", "no" false; anything else stays as is and fails validation. */
 const toBoolean = ({ value }: { value: unknown }) => {
-  if (typeof value !== 'string') { return value; }
+  if (typeof value !== 'string') {
+    return value;
+  }
   const v = value.trim().toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(v)) { return true; }
-  if (['off', 'false', '0', 'no'].includes(v)) { return false; }
+  if (['on', 'true', '1', 'yes'].includes(v)) {
+    return true;
+  }
+  if (['off', 'false', '0', 'no'].includes(v)) {
+    return false;
+  }
   return value;
 };
 
@@ -49,7 +69,10 @@ export class AuditConfig {
 /** The key that encrypts secrets kept readable (webhook signing secrets) at rest. */
 export class SecretsConfig {
   /** Base64 of 32 random bytes; every replica must have the same (e.g. SECRETS_KEY from a secret store). */
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'key must be base64 of 32 bytes (openssl rand -base64 32)' }) key?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'key must be base64 of 32 bytes (openssl rand -base64 32)' })
+  key?: string;
   /** Without `key`: the key file, created on first start when `generateKey` is on (one machine, development). */
   @IsString() @MinLength(1) keyPath = 'data/secrets.key';
   @Transform(toBoolean) @IsBoolean() generateKey = true;
@@ -60,7 +83,11 @@ export class RedisConfig {
   /** Queue key prefix; the braces make it one Redis Cluster hash slot. */
   @IsString() @MinLength(1) prefix = '{dockbridge}';
   /** A Redis Cluster: `host:port` of some of its nodes, comma-separated (the rest are discovered); `url` still gives credentials and TLS. */
-  @IsOptional() @Matches(/^\s*[^,:\s]+:\d+(\s*,\s*[^,:\s]+:\d+)*\s*$/, { message: 'clusterNodes must be host:port pairs separated by commas' }) clusterNodes?: string;
+  @IsOptional()
+  @Matches(/^\s*[^,:\s]+:\d+(\s*,\s*[^,:\s]+:\d+)*\s*$/, {
+    message: 'clusterNodes must be host:port pairs separated by commas',
+  })
+  clusterNodes?: string;
 }
 
 /** A platform account: a token acting for one or more organisations (one per location, typically). */
@@ -105,9 +132,15 @@ export class GatewayConfig {
   @IsString() @MinLength(1) host = '127.0.0.1';
   @IsInt() @Min(0) @Max(65535) port = 3000;
   /** Bearer token of the admin API; without one the admin API answers 503. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'adminToken must be at least 16 characters' }) adminToken?: string;
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'adminToken must be at least 16 characters' })
+  adminToken?: string;
   /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>`. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'metricsToken must be at least 16 characters' }) metricsToken?: string;
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'metricsToken must be at least 16 characters' })
+  metricsToken?: string;
   /** How long the metrics read from the database and Redis are reused: scrapes never cost more than one refresh per period. */
   @IsInt() @Min(1000) metricsCacheMs = 15_000;
   /** Largest body of the partner and admin APIs (their credential is checked before the body is read). */

@@ -30,9 +30,15 @@ describe('loadConfig', () => {
   });
 
   it('takes a Redis Cluster as a node list, and refuses a prefix that would spread a queue over slots', () => {
-    expect(loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001' }, dir: emptyDir() }).redis.clusterNodes).toBe('10.0.0.1:7000, redis-b:7001');
-    expect(() => loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1' }, dir: emptyDir() })).toThrow(/clusterNodes must be host:port/);
-    expect(() => loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_PREFIX: 'dockbridge' }, dir: emptyDir() })).toThrow(/no \{hash tag\}/);
+    expect(
+      loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001' }, dir: emptyDir() }).redis.clusterNodes,
+    ).toBe('10.0.0.1:7000, redis-b:7001');
+    expect(() => loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1' }, dir: emptyDir() })).toThrow(
+      /clusterNodes must be host:port/,
+    );
+    expect(() =>
+      loadConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_PREFIX: 'dockbridge' }, dir: emptyDir() }),
+    ).toThrow(/no \{hash tag\}/);
   });
 
   it('refuses unknown keys in a file, naming them', () => {
@@ -57,7 +63,10 @@ describe('loadConfig', () => {
 describe('platform accounts', () => {
   it('reads a token from the variable tokenEnv names, and says which one is missing', () => {
     const dir = emptyDir();
-    writeFileSync(join(dir, 'default.yaml'), 'platform:\n  accounts:\n    - name: dc01\n      tokenEnv: DC01_TOKEN\n      organisationIds: [8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01]\n');
+    writeFileSync(
+      join(dir, 'default.yaml'),
+      'platform:\n  accounts:\n    - name: dc01\n      tokenEnv: DC01_TOKEN\n      organisationIds: [8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01]\n',
+    );
     expect(loadConfig({ env: { DC01_TOKEN: 'secret-value' }, dir }).platform.accounts[0].token).toBe('secret-value');
     let message = '';
     try {
@@ -71,7 +80,10 @@ describe('platform accounts', () => {
   it('never puts a secret value in a configuration error', () => {
     let message = '';
     try {
-      loadConfig({ env: { PLATFORM_TOKEN: 'super-secret-token', DATABASE_URL: 'mysql://user:pw@host/db' }, dir: emptyDir() });
+      loadConfig({
+        env: { PLATFORM_TOKEN: 'super-secret-token', DATABASE_URL: 'mysql://user:pw@host/db' },
+        dir: emptyDir(),
+      });
     } catch (error) {
       message = (error as Error).message;
     }

@@ -26,7 +26,7 @@ const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null &&
 
 function merge(target: Tree, source: Tree): Tree {
   for (const [key, value] of Object.entries(source)) {
-    target[key] = isTree(value) && isTree(target[key]) ? merge({ ...(target[key]) }, value) : value;
+    target[key] = isTree(value) && isTree(target[key]) ? merge({ ...target[key] }, value) : value;
   }
   return target;
 }
@@ -35,7 +35,9 @@ function setPath(tree: Tree, path: string, value: unknown): void {
   const keys = path.split('.');
   let node = tree;
   for (const key of keys.slice(0, -1)) {
-    if (!isTree(node[key])) { node[key] = {}; }
+    if (!isTree(node[key])) {
+      node[key] = {};
+    }
     node = node[key] as Tree;
   }
   node[keys[keys.length - 1]] = value;
@@ -47,8 +49,12 @@ const fromEnv = (raw: string): unknown => (/^-?\d+(\.\d+)?$/.test(raw.trim()) ? 
 function readYaml(file: string): Tree {
   try {
     const parsed: unknown = parseYaml(readFileSync(file, 'utf8'));
-    if (parsed == null) { return {}; }
-    if (!isTree(parsed)) { throw new Error('top level must be a mapping'); }
+    if (parsed == null) {
+      return {};
+    }
+    if (!isTree(parsed)) {
+      throw new Error('top level must be a mapping');
+    }
     return parsed;
   } catch (error) {
     throw new ConfigError([`${file}: ${(error as Error).message}`]);
@@ -76,23 +82,33 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const raw: Tree = {};
   for (const name of ['default', env.NODE_ENV].filter(Boolean)) {
     const file = join(dir, `${name}.yaml`);
-    if (existsSync(file)) { merge(raw, readYaml(file)); }
+    if (existsSync(file)) {
+      merge(raw, readYaml(file));
+    }
   }
   const envFor = new Map<string, string>();
   for (const [variable, key] of Object.entries(ENV_KEYS)) {
     const value = env[variable];
-    if (value === undefined || value === '') { continue; }
+    if (value === undefined || value === '') {
+      continue;
+    }
     setPath(raw, key, fromEnv(value));
     envFor.set(key, variable);
   }
-  for (const [key, value] of Object.entries(options.overrides ?? {})) { setPath(raw, key, value); }
+  for (const [key, value] of Object.entries(options.overrides ?? {})) {
+    setPath(raw, key, value);
+  }
 
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: true });
-  if (errors.length > 0) { throw new ConfigError(describe(errors, envFor)); }
+  if (errors.length > 0) {
+    throw new ConfigError(describe(errors, envFor));
+  }
   // BullMQ's scripts touch many keys of a queue at once: on a cluster they must share one slot.
   if (config.redis.clusterNodes && !/\{[^}]+\}/.test(config.redis.prefix)) {
-    throw new ConfigError([`redis.prefix (REDIS_PREFIX): "${config.redis.prefix}" has no {hash tag}; with redis.clusterNodes every queue key must be in one slot, e.g. {dockbridge}`]);
+    throw new ConfigError([
+      `redis.prefix (REDIS_PREFIX): "${config.redis.prefix}" has no {hash tag}; with redis.clusterNodes every queue key must be in one slot, e.g. {dockbridge}`,
+    ]);
   }
   resolveTokenVariables(config, env);
   return config;
@@ -103,12 +119,19 @@ function resolveTokenVariables(config: AppConfig, env: NodeJS.ProcessEnv): void 
   const problems: string[] = [];
   config.platform.accounts.forEach((account, i) => {
     if (account.token || !account.tokenEnv) {
-      if (!account.token) { problems.push(`platform.accounts[${i}]: give token or tokenEnv`); }
+      if (!account.token) {
+        problems.push(`platform.accounts[${i}]: give token or tokenEnv`);
+      }
       return;
     }
     const value = env[account.tokenEnv];
-    if (value) { account.token = value; }
-    else { problems.push(`platform.accounts[${i}].tokenEnv: environment variable ${account.tokenEnv} is not set`); }
+    if (value) {
+      account.token = value;
+    } else {
+      problems.push(`platform.accounts[${i}].tokenEnv: environment variable ${account.tokenEnv} is not set`);
+    }
   });
-  if (problems.length > 0) { throw new ConfigError(problems); }
+  if (problems.length > 0) {
+    throw new ConfigError(problems);
+  }
 }

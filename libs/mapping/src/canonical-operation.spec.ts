@@ -1,7 +1,11 @@
 import { checkCanonicalMessage, organisationScopeProblems, targetOf } from './canonical-operation';
 
 const location = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
-const upsert = { kind: 'document.upsert', organisationId: location, document: { id: 'PO-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } } };
+const upsert = {
+  kind: 'document.upsert',
+  organisationId: location,
+  document: { id: 'PO-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+};
 
 describe('checkCanonicalMessage', () => {
   it('accepts every operation kind in its canonical shape', () => {
@@ -9,9 +13,25 @@ describe('checkCanonicalMessage', () => {
       operations: [
         upsert,
         { kind: 'document.delete', organisationId: location, documentId: 'PO-2' },
-        { kind: 'booking.create', organisationId: location, booking: { carrierId: location, requestedTime: '2026-12-01T08:00:00Z', duration: 30, tasks: [] } },
-        { kind: 'booking.status', organisationId: location, bookingId: 'MDB-26-AAAA-BBBB', statusReference: { name: 'Arrived' } },
-        { kind: 'booking.tasks', organisationId: location, bookingId: 'MDB-26-AAAA-BBBB', addTasks: [], deleteTasks: [], time: '2026-12-01T09:00:00Z' },
+        {
+          kind: 'booking.create',
+          organisationId: location,
+          booking: { carrierId: location, requestedTime: '2026-12-01T08:00:00Z', duration: 30, tasks: [] },
+        },
+        {
+          kind: 'booking.status',
+          organisationId: location,
+          bookingId: 'MDB-26-AAAA-BBBB',
+          statusReference: { name: 'Arrived' },
+        },
+        {
+          kind: 'booking.tasks',
+          organisationId: location,
+          bookingId: 'MDB-26-AAAA-BBBB',
+          addTasks: [],
+          deleteTasks: [],
+          time: '2026-12-01T09:00:00Z',
+        },
         { kind: 'vehicle.update', organisationId: location, vehicleId: location, vehicle: { registration: 'X' } },
       ],
     });
@@ -44,53 +64,99 @@ describe('checkCanonicalMessage', () => {
     };
     expect(problems({ ...status, statusId: location })).toEqual([]);
     expect(problems({ ...status, statusReference: { name: 'Arrived' } })).toEqual([]);
-    expect(problems({ ...status, bookingId: undefined, statusId: location })).toEqual([expect.stringMatching(/^operations\[1\]\.bookingId/)]);
-    expect(problems({ ...status, bookingId: '', statusId: location })).toEqual([expect.stringMatching(/^operations\[1\]\.bookingId/)]);
-    expect(problems({ ...status, bookingId: 42, statusId: location })).toEqual([expect.stringMatching(/^operations\[1\]\.bookingId/)]);
+    expect(problems({ ...status, bookingId: undefined, statusId: location })).toEqual([
+      expect.stringMatching(/^operations\[1\]\.bookingId/),
+    ]);
+    expect(problems({ ...status, bookingId: '', statusId: location })).toEqual([
+      expect.stringMatching(/^operations\[1\]\.bookingId/),
+    ]);
+    expect(problems({ ...status, bookingId: 42, statusId: location })).toEqual([
+      expect.stringMatching(/^operations\[1\]\.bookingId/),
+    ]);
     expect(problems(status)).toEqual(['operations[1].statusId must be a UUID (or give statusReference)']);
-    expect(problems({ ...status, statusId: 'Arrived' })).toEqual(['operations[1].statusId must be a UUID (or give statusReference)']);
-    expect(problems({ ...status, statusReference: 'Arrived' })).toEqual([expect.stringMatching(/^operations\[1\]\.statusReference/)]);
-    expect(problems({ ...status, statusId: location, fields: 'x' })).toEqual([expect.stringMatching(/^operations\[1\]\.fields/)]);
+    expect(problems({ ...status, statusId: 'Arrived' })).toEqual([
+      'operations[1].statusId must be a UUID (or give statusReference)',
+    ]);
+    expect(problems({ ...status, statusReference: 'Arrived' })).toEqual([
+      expect.stringMatching(/^operations\[1\]\.statusReference/),
+    ]);
+    expect(problems({ ...status, statusId: location, fields: 'x' })).toEqual([
+      expect.stringMatching(/^operations\[1\]\.fields/),
+    ]);
   });
 
   it('holds vehicle.update to a vehicle UUID and a vehicle object, naming each path', () => {
-    const vehicle = { kind: 'vehicle.update', organisationId: location, vehicleId: location, vehicle: { registration: 'X' } };
+    const vehicle = {
+      kind: 'vehicle.update',
+      organisationId: location,
+      vehicleId: location,
+      vehicle: { registration: 'X' },
+    };
     const problems = (op: Record<string, unknown>) => {
       const result = checkCanonicalMessage({ operations: [op] });
       return result.ok ? [] : result.problems;
     };
     expect(problems(vehicle)).toEqual([]);
-    expect(problems({ ...vehicle, vehicleId: undefined })).toEqual([expect.stringMatching(/^operations\[0\]\.vehicleId/)]);
-    expect(problems({ ...vehicle, vehicleId: 'TRUCK-7' })).toEqual([expect.stringMatching(/^operations\[0\]\.vehicleId/)]);
-    expect(problems({ ...vehicle, vehicle: undefined })).toEqual([expect.stringMatching(/^operations\[0\]\.vehicle\b/)]);
+    expect(problems({ ...vehicle, vehicleId: undefined })).toEqual([
+      expect.stringMatching(/^operations\[0\]\.vehicleId/),
+    ]);
+    expect(problems({ ...vehicle, vehicleId: 'TRUCK-7' })).toEqual([
+      expect.stringMatching(/^operations\[0\]\.vehicleId/),
+    ]);
+    expect(problems({ ...vehicle, vehicle: undefined })).toEqual([
+      expect.stringMatching(/^operations\[0\]\.vehicle\b/),
+    ]);
     expect(problems({ ...vehicle, vehicle: 'X' })).toEqual([expect.stringMatching(/^operations\[0\]\.vehicle\b/)]);
     // What only vehicle.update needs is not asked of other kinds.
     expect(problems({ kind: 'document.delete', organisationId: location, documentId: 'PO-2' })).toEqual([]);
   });
 
   it('refuses an empty list, a missing list and both booking forms at once', () => {
-    expect(checkCanonicalMessage({ operations: [] })).toEqual({ ok: false, problems: [expect.stringMatching(/^operations/)] });
+    expect(checkCanonicalMessage({ operations: [] })).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^operations/)],
+    });
     expect(checkCanonicalMessage({})).toEqual({ ok: false, problems: [expect.stringMatching(/^operations/)] });
-    const both = checkCanonicalMessage({ operations: [{ kind: 'booking.create', organisationId: location, booking: {}, bookingEntityRef: {} }] });
+    const both = checkCanonicalMessage({
+      operations: [{ kind: 'booking.create', organisationId: location, booking: {}, bookingEntityRef: {} }],
+    });
     expect(!both.ok && both.problems).toEqual([expect.stringMatching(/not both/)]);
   });
 
   it('refuses the NUL character, which the store cannot hold, naming where it is', () => {
-    const result = checkCanonicalMessage({ operations: [{ ...upsert, document: { ...upsert.document, id: 'PO-\u0000-1' } }] });
-    expect(result).toEqual({ ok: false, problems: ['operations[0].document.id contains the NUL character (\\u0000), which cannot be stored'] });
+    const result = checkCanonicalMessage({
+      operations: [{ ...upsert, document: { ...upsert.document, id: 'PO-\u0000-1' } }],
+    });
+    expect(result).toEqual({
+      ok: false,
+      problems: ['operations[0].document.id contains the NUL character (\\u0000), which cannot be stored'],
+    });
   });
 
   it('refuses an unpaired surrogate (valid JSON, not storable), naming where it is', () => {
-    const result = checkCanonicalMessage(JSON.parse('{"operations":[{"kind":"document.delete","organisationId":"' + location + '","documentId":"PO-\\ud800"}]}'));
-    expect(result).toEqual({ ok: false, problems: [expect.stringMatching(/^operations\[0\]\.documentId contains an unpaired UTF-16 surrogate/)] });
+    const result = checkCanonicalMessage(
+      JSON.parse(
+        '{"operations":[{"kind":"document.delete","organisationId":"' + location + '","documentId":"PO-\\ud800"}]}',
+      ),
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^operations\[0\]\.documentId contains an unpaired UTF-16 surrogate/)],
+    });
     // A pair is a character like any other.
-    expect(checkCanonicalMessage({ operations: [{ ...upsert, document: { ...upsert.document, id: 'PO-\u{1F600}' } }] }).ok).toBe(true);
+    expect(
+      checkCanonicalMessage({ operations: [{ ...upsert, document: { ...upsert.document, id: 'PO-\u{1F600}' } }] }).ok,
+    ).toBe(true);
   });
 
   it('refuses operations that are not objects (an array would pass as a nested value), naming each', () => {
     expect(checkCanonicalMessage({ operations: [[], upsert, null, 'x'] })).toEqual({
       ok: false,
-      problems: ['operations[0] must be an object', 'operations[2] must be an object', 'operations[3] must be an object'],
+      problems: [
+        'operations[0] must be an object',
+        'operations[2] must be an object',
+        'operations[3] must be an object',
+      ],
     });
   });
 
@@ -109,14 +175,18 @@ describe('organisationScopeProblems', () => {
   const remove = (organisationId: string) => ({ kind: 'document.delete' as const, organisationId, documentId: 'PO-9' });
 
   it('passes operations on allowed organisations, whatever the case of the uuid', () => {
-    expect(organisationScopeProblems([remove(location), remove(location.toUpperCase())], new Set([location]))).toEqual([]);
+    expect(organisationScopeProblems([remove(location), remove(location.toUpperCase())], new Set([location]))).toEqual(
+      [],
+    );
   });
 
   it('names each operation outside by position, kind and organisation, and counts past twenty', () => {
     const operations = [remove(location), ...Array.from({ length: 25 }, () => remove(other))];
     const problems = organisationScopeProblems(operations, new Set([location]));
     expect(problems).toHaveLength(21);
-    expect(problems[0]).toBe(`operations[1] (document.delete) acts on organisation ${other}, which this partner may not act on`);
+    expect(problems[0]).toBe(
+      `operations[1] (document.delete) acts on organisation ${other}, which this partner may not act on`,
+    );
     expect(problems[20]).toBe('and 5 more operations on organisations this partner may not act on');
   });
 });

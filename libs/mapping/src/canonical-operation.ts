@@ -36,14 +36,23 @@ export interface ReferenceOptions {
 export type CanonicalOperation =
   | { kind: 'document.upsert'; organisationId: string; document: DocumentInput; options?: ReferenceOptions }
   | { kind: 'document.delete'; organisationId: string; documentId: string }
-  | ({ kind: 'booking.create'; organisationId: string } & ({ booking: BookingInput } | { bookingEntityRef: BookingEntityRefInput }))
+  | ({ kind: 'booking.create'; organisationId: string } & (
+      { booking: BookingInput } | { bookingEntityRef: BookingEntityRefInput }
+    ))
   | ({ kind: 'booking.status'; organisationId: string } & UpdateBookingStatusInput)
   | ({ kind: 'booking.tasks'; organisationId: string } & UpdateBookingTasksInput)
   | { kind: 'vehicle.update'; organisationId: string; vehicleId: string; vehicle: VehicleInput };
 
 export type OperationKind = CanonicalOperation['kind'];
 
-export const OPERATION_KINDS: readonly OperationKind[] = ['document.upsert', 'document.delete', 'booking.create', 'booking.status', 'booking.tasks', 'vehicle.update'];
+export const OPERATION_KINDS: readonly OperationKind[] = [
+  'document.upsert',
+  'document.delete',
+  'booking.create',
+  'booking.status',
+  'booking.tasks',
+  'vehicle.update',
+];
 
 /** The platform object an operation acts on: document id, booking id or vehicle id (audit search by document id). */
 export function targetOf(operation: CanonicalOperation): string | null {
@@ -94,15 +103,21 @@ class CanonicalOperationDto {
   @IsUUID('all') organisationId: string;
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'document.upsert')
-  @IsObject() @ValidateNested() @Type(() => DocumentInputDto)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DocumentInputDto)
   document?: DocumentInputDto;
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'document.upsert' && o.options !== undefined)
-  @IsObject() @ValidateNested() @Type(() => ReferenceOptionsDto)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ReferenceOptionsDto)
   options?: ReferenceOptionsDto;
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'document.delete')
-  @IsString() @MinLength(1) @MaxLength(100)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
   documentId?: string;
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.create' && o.bookingEntityRef === undefined)
@@ -114,7 +129,8 @@ class CanonicalOperationDto {
   bookingEntityRef?: object;
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.status' || o.kind === 'booking.tasks')
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   bookingId?: string;
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.status' && o.statusReference === undefined)
@@ -129,7 +145,10 @@ class CanonicalOperationDto {
   @IsOptional() @IsArray() formSubmissions?: object[];
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.tasks') @IsArray() addTasks?: object[];
-  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.tasks') @IsArray() @IsString({ each: true }) deleteTasks?: string[];
+  @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.tasks')
+  @IsArray()
+  @IsString({ each: true })
+  deleteTasks?: string[];
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.tasks') @IsString() time?: string;
   @IsOptional() @IsUUID('all') areaId?: string;
   @IsOptional() @IsArray() headerLoads?: object[];
@@ -142,8 +161,11 @@ export const MAX_OPERATIONS_PER_MESSAGE = 100_000;
 
 /** `{"operations": [...]}`: the body of `POST /v1/messages` and of a stored API message. */
 export class CanonicalMessageDto {
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_OPERATIONS_PER_MESSAGE)
-  @ValidateNested({ each: true }) @Type(() => CanonicalOperationDto)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_OPERATIONS_PER_MESSAGE)
+  @ValidateNested({ each: true })
+  @Type(() => CanonicalOperationDto)
   operations: CanonicalOperationDto[];
 }
 
@@ -153,16 +175,28 @@ export type CanonicalMessageCheck = { ok: true; operations: CanonicalOperation[]
 export function checkCanonicalMessage(plain: unknown): CanonicalMessageCheck {
   const list = (plain as { operations?: unknown } | null)?.operations;
   // class-validator lets an array through where a nested object is expected (`[[]]`): refuse it by name.
-  const notObjects = Array.isArray(list) ? list.flatMap((op, i) => (typeof op === 'object' && op !== null && !Array.isArray(op) ? [] : [`operations[${i}] must be an object`])) : [];
-  if (notObjects.length) { return { ok: false, problems: notObjects }; }
+  const notObjects = Array.isArray(list)
+    ? list.flatMap((op, i) =>
+        typeof op === 'object' && op !== null && !Array.isArray(op) ? [] : [`operations[${i}] must be an object`],
+      )
+    : [];
+  if (notObjects.length) {
+    return { ok: false, problems: notObjects };
+  }
   const result = validatePlain(CanonicalMessageDto, plain);
-  if (!result.ok) { return result; }
+  if (!result.ok) {
+    return result;
+  }
   // Postgres text and jsonb hold neither U+0000 nor an unpaired surrogate: refuse them here, where the sender can be told.
   const unstorable = unstorableText(plain);
-  if (unstorable) { return { ok: false, problems: [unstorable] }; }
+  if (unstorable) {
+    return { ok: false, problems: [unstorable] };
+  }
   const operations = (plain as { operations: CanonicalOperation[] }).operations;
   const both = operations.flatMap((op, i) =>
-    op.kind === 'booking.create' && 'booking' in op && 'bookingEntityRef' in op ? [`operations[${i}]: give booking or bookingEntityRef, not both`] : [],
+    op.kind === 'booking.create' && 'booking' in op && 'bookingEntityRef' in op
+      ? [`operations[${i}]: give booking or bookingEntityRef, not both`]
+      : [],
   );
   return both.length ? { ok: false, problems: both } : { ok: true, operations };
 }
@@ -174,14 +208,26 @@ const MAX_SCOPE_PROBLEMS = 20;
  * Operations that act on an organisation outside `allowed` (lower-case uuids), each named by
  * position, kind and organisation: a partner may act only on the organisations its profile names.
  */
-export function organisationScopeProblems(operations: readonly CanonicalOperation[], allowed: ReadonlySet<string>): string[] {
+export function organisationScopeProblems(
+  operations: readonly CanonicalOperation[],
+  allowed: ReadonlySet<string>,
+): string[] {
   const problems: string[] = [];
   let more = 0;
   operations.forEach((op, i) => {
-    if (allowed.has(String(op.organisationId).toLowerCase())) { return; }
-    if (problems.length < MAX_SCOPE_PROBLEMS) { problems.push(`operations[${i}] (${op.kind}) acts on organisation ${op.organisationId}, which this partner may not act on`); }
-    else { more++; }
+    if (allowed.has(String(op.organisationId).toLowerCase())) {
+      return;
+    }
+    if (problems.length < MAX_SCOPE_PROBLEMS) {
+      problems.push(
+        `operations[${i}] (${op.kind}) acts on organisation ${op.organisationId}, which this partner may not act on`,
+      );
+    } else {
+      more++;
+    }
   });
-  if (more > 0) { problems.push(`and ${more} more operations on organisations this partner may not act on`); }
+  if (more > 0) {
+    problems.push(`and ${more} more operations on organisations this partner may not act on`);
+  }
   return problems;
 }

@@ -42,6 +42,8 @@ export function isSha256Hex(value: unknown): value is string {
 
 /** Constant-time comparison of two hex SHA-256 digests (false when either is malformed). */
 export function sameHash(a: string, b: string): boolean {
-  if (!isSha256Hex(a) || !isSha256Hex(b)) { return false; }
+  if (!isSha256Hex(a) || !isSha256Hex(b)) {
+    return false;
+  }
   return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 }

@@ -27,7 +27,13 @@ describe('loadPartnerFiles', () => {
     const { profiles, problems } = loadPartnerFiles(dir);
     expect(problems).toEqual([]);
     expect(profiles.map((p) => p.profile)).toEqual([
-      { id: 'alpha', name: 'Alpha', locationOrganisationId: MAIN_DC, platformAccount: null, settings: { batchThreshold: 50 } },
+      {
+        id: 'alpha',
+        name: 'Alpha',
+        locationOrganisationId: MAIN_DC,
+        platformAccount: null,
+        settings: { batchThreshold: 50 },
+      },
       { id: 'beta', name: 'Beta', locationOrganisationId: MAIN_DC, platformAccount: null, settings: {} },
     ]);
   });
@@ -42,7 +48,15 @@ describe('loadPartnerFiles', () => {
       ['alpha', '{"operations": []}'],
       ['beta', undefined],
     ]);
-    expect(problems).toEqual([{ file: join(dir, 'b.yaml'), field: 'webhookMapping', message: expect.stringMatching(/webhookMapping: bad\.jsonata is not a valid JSONata expression: .+ at position \d+$/) }]);
+    expect(problems).toEqual([
+      {
+        file: join(dir, 'b.yaml'),
+        field: 'webhookMapping',
+        message: expect.stringMatching(
+          /webhookMapping: bad\.jsonata is not a valid JSONata expression: .+ at position \d+$/,
+        ),
+      },
+    ]);
   });
 
   it('names the file and the field of every problem, and leaves the file out', () => {
@@ -64,7 +78,14 @@ describe('loadPartnerFiles', () => {
     expect(profiles).toEqual([]);
     expect(problems.every((p) => p.file === file && p.message.startsWith(`${file}: ${p.field}`))).toBe(true);
     expect(problems.map((p) => p.field).sort()).toEqual(
-      ['apiKeys[0].keyEnv', 'id', 'locationOrganisationId', 'name', 'settings.batchThreshold', 'settings.colour'].sort(),
+      [
+        'apiKeys[0].keyEnv',
+        'id',
+        'locationOrganisationId',
+        'name',
+        'settings.batchThreshold',
+        'settings.colour',
+      ].sort(),
     );
     const byField = Object.fromEntries(problems.map((p) => [p.field, p.message]));
     expect(byField['id']).toContain('must be a slug');
@@ -96,13 +117,18 @@ describe('loadPartnerFiles', () => {
     write('p.yaml', `id: p1\nname: P\nlocationOrganisationId: ${MAIN_DC}\napiKeys: [{label: prod, keyEnv: P1_KEY}]\n`);
     const { profiles, problems } = loadPartnerFiles(dir, { env: { P1_KEY: key } });
     expect(problems).toEqual([]);
-    expect(profiles[0].keys).toEqual([{ label: 'prod', sha256: hashApiKey(key), keyPrefix: key.slice(4, 12), expiresAt: null }]);
+    expect(profiles[0].keys).toEqual([
+      { label: 'prod', sha256: hashApiKey(key), keyPrefix: key.slice(4, 12), expiresAt: null },
+    ]);
     expect(profiles[0].keysComplete).toBe(true);
     expect(JSON.stringify(profiles)).not.toContain(key);
   });
 
   it('imports the profile but flags its keys incomplete when a keyEnv is unset or not a key', () => {
-    write('p.yaml', `id: p1\nname: P\nlocationOrganisationId: ${MAIN_DC}\napiKeys: [{label: a, keyEnv: UNSET}, {label: b, keyEnv: WEAK}]\n`);
+    write(
+      'p.yaml',
+      `id: p1\nname: P\nlocationOrganisationId: ${MAIN_DC}\napiKeys: [{label: a, keyEnv: UNSET}, {label: b, keyEnv: WEAK}]\n`,
+    );
     const { profiles, problems } = loadPartnerFiles(dir, { env: { WEAK: 'password123' } });
     expect(profiles[0].keysComplete).toBe(false);
     expect(profiles[0].keys).toEqual([]);
@@ -115,7 +141,10 @@ describe('loadPartnerFiles', () => {
 
   it('takes apiKeyHashes as given (lowercased)', () => {
     const hash = hashApiKey(generateApiKey()).toUpperCase();
-    write('p.yaml', `id: p1\nname: P\nlocationOrganisationId: ${MAIN_DC}\napiKeyHashes: [{label: ops, sha256: ${hash}}]\n`);
+    write(
+      'p.yaml',
+      `id: p1\nname: P\nlocationOrganisationId: ${MAIN_DC}\napiKeyHashes: [{label: ops, sha256: ${hash}}]\n`,
+    );
     const { profiles } = loadPartnerFiles(dir);
     expect(profiles[0].keys).toEqual([{ label: 'ops', sha256: hash.toLowerCase(), keyPrefix: null, expiresAt: null }]);
   });
@@ -148,7 +177,9 @@ describe('loadPartnerFiles', () => {
       ['fast-freight', MAIN_DC, 1],
       ['kettle-foods', MAIN_DC, 1],
     ]);
-    expect(profiles[2].sftpUsers).toEqual([{ username: 'kettle', password: 'kettle sftp password', publicKey: undefined }]);
+    expect(profiles[2].sftpUsers).toEqual([
+      { username: 'kettle', password: 'kettle sftp password', publicKey: undefined },
+    ]);
   });
 });
 
@@ -165,7 +196,14 @@ describe('PartnerProfileDto', () => {
   });
 
   it('refuses API keys in a profile given to the admin API', () => {
-    const result = validateDto(PartnerProfileDto, { id: 'ab', name: 'AB', locationOrganisationId: MAIN_DC, apiKeys: [] });
-    expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual(['apiKeys: property apiKeys should not exist']);
+    const result = validateDto(PartnerProfileDto, {
+      id: 'ab',
+      name: 'AB',
+      locationOrganisationId: MAIN_DC,
+      apiKeys: [],
+    });
+    expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual([
+      'apiKeys: property apiKeys should not exist',
+    ]);
   });
 });

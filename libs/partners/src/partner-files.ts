@@ -62,7 +62,10 @@ const problem = (file: string, field: string, text: string): PartnerFileProblem 
 });
 
 /** The first line of a YAML error ("... at line 3, column 5"), without the code frame that quotes the file. */
-const firstLine = (error: unknown): string => String((error as Error)?.message ?? error).split('\n')[0].replace(/:$/, '');
+const firstLine = (error: unknown): string =>
+  String((error as Error)?.message ?? error)
+    .split('\n')[0]
+    .replace(/:$/, '');
 
 /**
  * Reads every `*.yaml` / `*.yml` file of `dir` (a missing folder holds no profiles), one partner
@@ -77,7 +80,9 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
       .map((entry) => entry.name)
       .sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') { return { profiles: [], problems: [] }; }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { profiles: [], problems: [] };
+    }
     throw error;
   }
 
@@ -91,7 +96,13 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
     const leaked = PLAINTEXT_KEY.exec(text);
     if (leaked) {
       const line = text.slice(0, leaked.index).split('\n').length;
-      problems.push(problem(file, '', `line ${line} holds what looks like a plaintext API key; give keys as apiKeys[].keyEnv or apiKeyHashes[].sha256 (and revoke that key: it has been written down)`));
+      problems.push(
+        problem(
+          file,
+          '',
+          `line ${line} holds what looks like a plaintext API key; give keys as apiKeys[].keyEnv or apiKeyHashes[].sha256 (and revoke that key: it has been written down)`,
+        ),
+      );
       continue;
     }
 
@@ -116,7 +127,9 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
       continue;
     }
     if (options.platformAccounts && dto.platformAccount && !options.platformAccounts.includes(dto.platformAccount)) {
-      problems.push(problem(file, 'platformAccount', `platformAccount ${dto.platformAccount} is not a configured platform account`));
+      problems.push(
+        problem(file, 'platformAccount', `platformAccount ${dto.platformAccount} is not a configured platform account`),
+      );
       continue;
     }
     seen.set(dto.id, file);
@@ -138,10 +151,20 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
         );
         return;
       }
-      keys.push({ label: entry.label, sha256: hashApiKey(value), keyPrefix: apiKeyDisplayPrefix(value), expiresAt: entry.expiresAt ? new Date(entry.expiresAt) : null });
+      keys.push({
+        label: entry.label,
+        sha256: hashApiKey(value),
+        keyPrefix: apiKeyDisplayPrefix(value),
+        expiresAt: entry.expiresAt ? new Date(entry.expiresAt) : null,
+      });
     });
     for (const entry of dto.apiKeyHashes ?? []) {
-      keys.push({ label: entry.label, sha256: entry.sha256.toLowerCase(), keyPrefix: entry.keyPrefix ?? null, expiresAt: entry.expiresAt ? new Date(entry.expiresAt) : null });
+      keys.push({
+        label: entry.label,
+        sha256: entry.sha256.toLowerCase(),
+        keyPrefix: entry.keyPrefix ?? null,
+        expiresAt: entry.expiresAt ? new Date(entry.expiresAt) : null,
+      });
     }
 
     const hash = createHash('sha256').update(text);
@@ -151,30 +174,66 @@ export function loadPartnerFiles(dir: string, options: PartnerFilesOptions = {})
         mapping = readFileSync(resolve(dirname(file), dto.webhookMapping), 'utf8');
         hash.update('\0mapping\0').update(mapping);
       } catch (error) {
-        problems.push(problem(file, 'webhookMapping', `cannot read ${dto.webhookMapping}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`));
+        problems.push(
+          problem(
+            file,
+            'webhookMapping',
+            `cannot read ${dto.webhookMapping}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`,
+          ),
+        );
       }
       const invalid = mapping === undefined ? undefined : mappingCompileError(mapping);
       if (invalid) {
         // Not published: the partner keeps the version it had.
-        problems.push(problem(file, 'webhookMapping', `${dto.webhookMapping} is not a valid JSONata expression: ${invalid}`));
+        problems.push(
+          problem(file, 'webhookMapping', `${dto.webhookMapping} is not a valid JSONata expression: ${invalid}`),
+        );
         mapping = undefined;
       }
     }
     const webhookSecrets: PartnerFile['webhookSecrets'] = [];
     (dto.webhookSecrets ?? []).forEach((entry, i) => {
       const secret = env[entry.secretEnv]?.trim();
-      if (secret) { webhookSecrets.push({ label: entry.label, secret }); }
-      else { problems.push(problem(file, `webhookSecrets[${i}].secretEnv`, `environment variable ${entry.secretEnv} is not set; secret "${entry.label}" was not imported`)); }
+      if (secret) {
+        webhookSecrets.push({ label: entry.label, secret });
+      } else {
+        problems.push(
+          problem(
+            file,
+            `webhookSecrets[${i}].secretEnv`,
+            `environment variable ${entry.secretEnv} is not set; secret "${entry.label}" was not imported`,
+          ),
+        );
+      }
     });
 
     const sftpUsers: PartnerFile['sftpUsers'] = [];
     (dto.sftpUsers ?? []).forEach((entry, i) => {
       const password = entry.passwordEnv ? env[entry.passwordEnv] : undefined;
-      if (entry.passwordEnv && !password) { problems.push(problem(file, `sftpUsers[${i}].passwordEnv`, `environment variable ${entry.passwordEnv} is not set; the password of ${entry.username} was not imported`)); }
-      if (password || entry.publicKey) { sftpUsers.push({ username: entry.username, password, publicKey: entry.publicKey }); }
+      if (entry.passwordEnv && !password) {
+        problems.push(
+          problem(
+            file,
+            `sftpUsers[${i}].passwordEnv`,
+            `environment variable ${entry.passwordEnv} is not set; the password of ${entry.username} was not imported`,
+          ),
+        );
+      }
+      if (password || entry.publicKey) {
+        sftpUsers.push({ username: entry.username, password, publicKey: entry.publicKey });
+      }
     });
 
-    profiles.push({ file, profile: toProfileInput(dto), keys, keysComplete, mapping, webhookSecrets, sftpUsers, sha256: hash.digest('hex') });
+    profiles.push({
+      file,
+      profile: toProfileInput(dto),
+      keys,
+      keysComplete,
+      mapping,
+      webhookSecrets,
+      sftpUsers,
+      sha256: hash.digest('hex'),
+    });
   }
   return { profiles, problems };
 }
@@ -204,7 +263,9 @@ export interface ImportPartnersOptions extends PartnerFilesOptions {
 }
 
 /** What applyPartnerFile did with one file. */
-export type PartnerFileOutcome = { outcome: 'imported' | 'unchanged'; problems: PartnerFileProblem[] } | { outcome: 'conflict'; conflict: PartnerConflict; problems: PartnerFileProblem[] };
+export type PartnerFileOutcome =
+  | { outcome: 'imported' | 'unchanged'; problems: PartnerFileProblem[] }
+  | { outcome: 'conflict'; conflict: PartnerConflict; problems: PartnerFileProblem[] };
 
 export const conflictMessage = (partnerId: string, file: string): string =>
   `${file}: partner ${partnerId} is owned by the admin API (source: api); this file is ignored. ` +
@@ -221,25 +282,43 @@ export const conflictMessage = (partnerId: string, file: string): string =>
  * Credentials (keys, webhook secrets, SFTP users) of a file-owned partner are synced every time,
  * since they come from the environment: add-only, or for config keys, matched to the file.
  */
-export async function applyPartnerFile(repo: PartnerRepository, entry: PartnerFile, options: ImportPartnersOptions = {}, force = false): Promise<PartnerFileOutcome> {
+export async function applyPartnerFile(
+  repo: PartnerRepository,
+  entry: PartnerFile,
+  options: ImportPartnersOptions = {},
+  force = false,
+): Promise<PartnerFileOutcome> {
   const { file, profile, keys, keysComplete, mapping, webhookSecrets, sftpUsers, sha256 } = entry;
   const problems: PartnerFileProblem[] = [];
   const existing = await repo.findById(profile.id);
   const conflict = async (): Promise<PartnerFileOutcome> => {
     await repo.recordConflict(profile.id, file);
-    return { outcome: 'conflict', conflict: { partnerId: profile.id, file, message: conflictMessage(profile.id, file) }, problems };
+    return {
+      outcome: 'conflict',
+      conflict: { partnerId: profile.id, file, message: conflictMessage(profile.id, file) },
+      problems,
+    };
   };
-  if (existing?.source === 'api') { return conflict(); }
+  if (existing?.source === 'api') {
+    return conflict();
+  }
 
   const stored = existing ? await repo.fileSha256(profile.id) : undefined;
   const unchanged = !force && existing !== null && stored === sha256;
   if (unchanged) {
-    if (existing.file !== file) { await repo.recordFileApplied(profile.id, file, sha256); }
+    if (existing.file !== file) {
+      await repo.recordFileApplied(profile.id, file, sha256);
+    }
   } else {
-    if (!(await repo.applyFile(profile, file))) { return conflict(); } // adopted meanwhile
+    if (!(await repo.applyFile(profile, file))) {
+      return conflict();
+    } // adopted meanwhile
     if (mapping !== undefined && options.mappings) {
-      const keepPublished = !force && existing !== null && stored === null && (await options.mappings.hasVersion(profile.id, mapping));
-      if (!keepPublished) { await options.mappings.publish(profile.id, mapping); }
+      const keepPublished =
+        !force && existing !== null && stored === null && (await options.mappings.hasVersion(profile.id, mapping));
+      if (!keepPublished) {
+        await options.mappings.publish(profile.id, mapping);
+      }
     }
   }
 
@@ -248,14 +327,28 @@ export async function applyPartnerFile(repo: PartnerRepository, entry: PartnerFi
     // and one that was expired or revoked is never brought back by a restart.
     for (const { label, secret } of webhookSecrets) {
       const status = await options.secrets.statusOf(profile.id, secret);
-      if (status === 'unknown') { await options.secrets.add(profile.id, { label, secret }); }
-      if (status === 'ended') { problems.push(problem(file, 'webhookSecrets', `secret "${label}" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret`)); }
+      if (status === 'unknown') {
+        await options.secrets.add(profile.id, { label, secret });
+      }
+      if (status === 'ended') {
+        problems.push(
+          problem(
+            file,
+            'webhookSecrets',
+            `secret "${label}" was expired or revoked and is not imported again: remove it from the file, or give the partner a new secret`,
+          ),
+        );
+      }
     }
   }
   for (const user of options.sftp ? sftpUsers : []) {
     try {
-      if (user.password) { await options.sftp!.setPassword(profile.id, user.username, user.password); }
-      if (user.publicKey) { await options.sftp!.addPublicKey(profile.id, user.username, user.publicKey); }
+      if (user.password) {
+        await options.sftp!.setPassword(profile.id, user.username, user.password);
+      }
+      if (user.publicKey) {
+        await options.sftp!.addPublicKey(profile.id, user.username, user.publicKey);
+      }
     } catch (error) {
       problems.push(problem(file, 'sftpUsers', (error as Error).message));
     }
@@ -263,7 +356,9 @@ export async function applyPartnerFile(repo: PartnerRepository, entry: PartnerFi
   const sync = await repo.syncConfigKeys(profile.id, keys, { revokeUnlisted: keysComplete });
   problems.push(...sync.refused.map((r) => problem(file, 'apiKeys', r.reason)));
   // Last, so a failure above leaves the old hash and the next start applies the file again.
-  if (!unchanged) { await repo.recordFileApplied(profile.id, file, sha256); }
+  if (!unchanged) {
+    await repo.recordFileApplied(profile.id, file, sha256);
+  }
   return { outcome: unchanged ? 'unchanged' : 'imported', problems };
 }
 
@@ -273,14 +368,21 @@ export async function applyPartnerFile(repo: PartnerRepository, entry: PartnerFi
  * never changed by a file: the file is reported in `conflicts` (and on the partner) instead.
  * Problems are returned, not thrown: the caller decides whether they stop start-up.
  */
-export async function importPartners(repo: PartnerRepository, dir: string, options: ImportPartnersOptions = {}): Promise<PartnerImport> {
+export async function importPartners(
+  repo: PartnerRepository,
+  dir: string,
+  options: ImportPartnersOptions = {},
+): Promise<PartnerImport> {
   const { profiles, problems } = loadPartnerFiles(dir, options);
   const result: PartnerImport = { imported: [], unchanged: [], conflicts: [], problems };
   for (const entry of profiles) {
     const applied = await applyPartnerFile(repo, entry, options);
     problems.push(...applied.problems);
-    if (applied.outcome === 'conflict') { result.conflicts.push(applied.conflict); }
-    else { result[applied.outcome].push(entry.profile.id); }
+    if (applied.outcome === 'conflict') {
+      result.conflicts.push(applied.conflict);
+    } else {
+      result[applied.outcome].push(entry.profile.id);
+    }
   }
   await repo.clearConflicts(result.conflicts.map((c) => c.partnerId));
   return result;

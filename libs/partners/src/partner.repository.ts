@@ -2,8 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, isApiKeyFormat, isSha256Hex, sameHash } from './api-key';
 import { PartnerApiKeyEntity, PartnerEntity, PARTNER_ID_PATTERN } from './entities';
-import { ApiKeyNotFoundError, ApiKeyRejectedError, PartnerNotFoundError, PartnerOwnedByFileError } from './partners.errors';
-import { ApiKeySummary, ConfigApiKey, IssuedApiKey, PartnerProfile, PartnerProfileInput, PartnerSource } from './partner.types';
+import {
+  ApiKeyNotFoundError,
+  ApiKeyRejectedError,
+  PartnerNotFoundError,
+  PartnerOwnedByFileError,
+} from './partners.errors';
+import {
+  ApiKeySummary,
+  ConfigApiKey,
+  IssuedApiKey,
+  PartnerProfile,
+  PartnerProfileInput,
+  PartnerSource,
+} from './partner.types';
 
 export interface PartnerRepositoryOptions {
   /** The clock (tests); `new Date()` by default. */
@@ -60,7 +72,9 @@ function toSummary(row: PartnerApiKeyEntity): ApiKeySummary {
 
 function requireLabel(label: string): string {
   const trimmed = typeof label === 'string' ? label.trim() : '';
-  if (!trimmed) { throw new RangeError('An API key needs a label'); }
+  if (!trimmed) {
+    throw new RangeError('An API key needs a label');
+  }
   return trimmed;
 }
 
@@ -92,7 +106,9 @@ export class PartnerRepository {
    */
   async upsertFromApi(profile: PartnerProfileInput): Promise<PartnerProfile> {
     const written = await this.write(profile, { source: 'api', file: null, guard: 'api' });
-    if (written) { return written; }
+    if (written) {
+      return written;
+    }
     const owner = await this.dataSource.manager.findOneBy(PartnerEntity, { id: profile.id });
     throw new PartnerOwnedByFileError(profile.id, owner?.file ?? null);
   }
@@ -107,14 +123,23 @@ export class PartnerRepository {
 
   /** The hash of what was last applied from the partner's file; null when none was recorded (or API-owned), undefined for no partner. */
   async fileSha256(id: string): Promise<string | null | undefined> {
-    if (!PARTNER_ID_PATTERN.test(id)) { return undefined; }
-    const [row]: { file_sha256: string | null }[] = await this.dataSource.query(`SELECT file_sha256 FROM partner WHERE id = $1`, [id]);
+    if (!PARTNER_ID_PATTERN.test(id)) {
+      return undefined;
+    }
+    const [row]: { file_sha256: string | null }[] = await this.dataSource.query(
+      `SELECT file_sha256 FROM partner WHERE id = $1`,
+      [id],
+    );
     return row ? row.file_sha256 : undefined;
   }
 
   /** Records what was applied from the partner's file (`sha256`: see loadPartnerFiles) and where the file is; only while the file owns it. */
   async recordFileApplied(id: string, file: string, sha256: string | null): Promise<void> {
-    await this.dataSource.query(`UPDATE partner SET file = $2, file_sha256 = $3 WHERE id = $1 AND source = 'file'`, [id, file, sha256]);
+    await this.dataSource.query(`UPDATE partner SET file = $2, file_sha256 = $3 WHERE id = $1 AND source = 'file'`, [
+      id,
+      file,
+      sha256,
+    ]);
   }
 
   /** Notes that the import ignored `file` because the API owns the partner (shown as `conflict`). */
@@ -138,7 +163,9 @@ export class PartnerRepository {
    * as a conflict at each start while it exists. Adopting an API-owned partner changes nothing.
    */
   async adopt(id: string): Promise<PartnerProfile> {
-    if (!PARTNER_ID_PATTERN.test(id)) { throw new PartnerNotFoundError(id); }
+    if (!PARTNER_ID_PATTERN.test(id)) {
+      throw new PartnerNotFoundError(id);
+    }
     await this.dataSource.query(
       `UPDATE partner SET source = 'api', conflict_file = file, conflict_at = CASE WHEN file IS NULL THEN NULL ELSE $2::timestamptz END,
               file = NULL, file_sha256 = NULL, updated_at = $2
@@ -146,7 +173,9 @@ export class PartnerRepository {
       [id, this.now()],
     );
     const row = await this.dataSource.manager.findOneBy(PartnerEntity, { id });
-    if (!row) { throw new PartnerNotFoundError(id); }
+    if (!row) {
+      throw new PartnerNotFoundError(id);
+    }
     return toProfile(row);
   }
 
@@ -155,7 +184,9 @@ export class PartnerRepository {
    * Returns null when the partner does not exist.
    */
   async release(id: string, file: string): Promise<PartnerProfile | null> {
-    if (!PARTNER_ID_PATTERN.test(id)) { return null; }
+    if (!PARTNER_ID_PATTERN.test(id)) {
+      return null;
+    }
     await this.dataSource.query(
       `UPDATE partner SET source = 'file', file = $2, file_sha256 = NULL, conflict_file = NULL, conflict_at = NULL, updated_at = $3 WHERE id = $1`,
       [id, file, this.now()],
@@ -171,7 +202,9 @@ export class PartnerRepository {
     profile: PartnerProfileInput,
     options: { source: PartnerSource; file: string | null; guard: 'none' | PartnerSource },
   ): Promise<PartnerProfile | null> {
-    if (!PARTNER_ID_PATTERN.test(profile.id)) { throw new RangeError(`Invalid partner id: ${profile.id}`); }
+    if (!PARTNER_ID_PATTERN.test(profile.id)) {
+      throw new RangeError(`Invalid partner id: ${profile.id}`);
+    }
     const now = this.now();
     const guard = options.guard === 'none' ? '' : `WHERE partner.source = '${options.guard}'`;
     const rows: unknown[] = await this.dataSource.query(
@@ -203,12 +236,16 @@ export class PartnerRepository {
         now,
       ],
     );
-    if (rows.length === 0) { return null; }
+    if (rows.length === 0) {
+      return null;
+    }
     return toProfile(await this.dataSource.manager.findOneByOrFail(PartnerEntity, { id: profile.id }));
   }
 
   async findById(id: string): Promise<PartnerProfile | null> {
-    if (!PARTNER_ID_PATTERN.test(id)) { return null; }
+    if (!PARTNER_ID_PATTERN.test(id)) {
+      return null;
+    }
     const row = await this.dataSource.manager.findOneBy(PartnerEntity, { id });
     return row ? toProfile(row) : null;
   }
@@ -221,9 +258,13 @@ export class PartnerRepository {
 
   /** Turns a partner on or off; a disabled partner's keys authenticate nothing. */
   async setEnabled(id: string, enabled: boolean): Promise<PartnerProfile> {
-    if (!PARTNER_ID_PATTERN.test(id)) { throw new PartnerNotFoundError(id); }
+    if (!PARTNER_ID_PATTERN.test(id)) {
+      throw new PartnerNotFoundError(id);
+    }
     const result = await this.dataSource.manager.update(PartnerEntity, { id }, { enabled, updatedAt: this.now() });
-    if (!result.affected) { throw new PartnerNotFoundError(id); }
+    if (!result.affected) {
+      throw new PartnerNotFoundError(id);
+    }
     return toProfile(await this.dataSource.manager.findOneByOrFail(PartnerEntity, { id }));
   }
 
@@ -252,11 +293,15 @@ export class PartnerRepository {
 
   /** Revokes a key for good (a revoked key is never accepted or re-imported). Revoking twice is harmless. */
   async revokeApiKey(partnerId: string, keyId: string): Promise<ApiKeySummary> {
-    if (!UUID.test(keyId)) { throw new ApiKeyNotFoundError(partnerId, keyId); }
+    if (!UUID.test(keyId)) {
+      throw new ApiKeyNotFoundError(partnerId, keyId);
+    }
     const manager = this.dataSource.manager;
     await manager.update(PartnerApiKeyEntity, { id: keyId, partnerId, revokedAt: IsNull() }, { revokedAt: this.now() });
     const row = await manager.findOneBy(PartnerApiKeyEntity, { id: keyId, partnerId });
-    if (!row) { throw new ApiKeyNotFoundError(partnerId, keyId); }
+    if (!row) {
+      throw new ApiKeyNotFoundError(partnerId, keyId);
+    }
     return toSummary(row);
   }
 
@@ -275,16 +320,24 @@ export class PartnerRepository {
    * at most once a minute per key.
    */
   async authenticate(plaintextKey: string): Promise<PartnerProfile | null> {
-    if (!isApiKeyFormat(plaintextKey)) { return null; }
+    if (!isApiKeyFormat(plaintextKey)) {
+      return null;
+    }
     const hash = hashApiKey(plaintextKey);
     const key = await this.dataSource.manager.findOneBy(PartnerApiKeyEntity, { keyHash: hash });
     // The index lookup already matched; the constant-time compare is a second check that does not
     // depend on how the database compares strings.
-    if (!key || !sameHash(key.keyHash, hash)) { return null; }
+    if (!key || !sameHash(key.keyHash, hash)) {
+      return null;
+    }
     const now = this.now();
-    if (key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) { return null; }
+    if (key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) {
+      return null;
+    }
     const partner = await this.dataSource.manager.findOneBy(PartnerEntity, { id: key.partnerId });
-    if (!partner?.enabled) { return null; }
+    if (!partner?.enabled) {
+      return null;
+    }
 
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       // Conditional, so replicas racing on the same key write once.
@@ -302,10 +355,23 @@ export class PartnerRepository {
    * Idempotent: the same key again updates its label. Throws ApiKeyRejectedError for a malformed
    * key, a key revoked before, or a key of another partner.
    */
-  async importKey(partnerId: string, plaintextKey: string, label: string, expiresAt: Date | null = null): Promise<ApiKeySummary> {
-    if (!isApiKeyFormat(plaintextKey)) { throw new ApiKeyRejectedError(partnerId, 'not a dbk_ key (dbk_ + 43 base64url characters)'); }
-    const result = await this.syncKeys(partnerId, [{ label, sha256: hashApiKey(plaintextKey), keyPrefix: apiKeyDisplayPrefix(plaintextKey), expiresAt }], false);
-    if (result.refused.length) { throw new ApiKeyRejectedError(partnerId, result.refused[0].reason); }
+  async importKey(
+    partnerId: string,
+    plaintextKey: string,
+    label: string,
+    expiresAt: Date | null = null,
+  ): Promise<ApiKeySummary> {
+    if (!isApiKeyFormat(plaintextKey)) {
+      throw new ApiKeyRejectedError(partnerId, 'not a dbk_ key (dbk_ + 43 base64url characters)');
+    }
+    const result = await this.syncKeys(
+      partnerId,
+      [{ label, sha256: hashApiKey(plaintextKey), keyPrefix: apiKeyDisplayPrefix(plaintextKey), expiresAt }],
+      false,
+    );
+    if (result.refused.length) {
+      throw new ApiKeyRejectedError(partnerId, result.refused[0].reason);
+    }
     return result.keys[0];
   }
 
@@ -330,7 +396,9 @@ export class PartnerRepository {
   ): Promise<ConfigKeySync> {
     for (const key of keys) {
       requireLabel(key.label);
-      if (!isSha256Hex(key.sha256)) { throw new ApiKeyRejectedError(partnerId, `${key.label}: not a lowercase hex SHA-256`); }
+      if (!isSha256Hex(key.sha256)) {
+        throw new ApiKeyRejectedError(partnerId, `${key.label}: not a lowercase hex SHA-256`);
+      }
     }
     const now = this.now();
     return this.dataSource.transaction(async (manager) => {
@@ -349,7 +417,10 @@ export class PartnerRepository {
           continue;
         }
         if (existing?.expiresAt && existing.expiresAt <= now) {
-          result.refused.push({ label, reason: `${label}: this key expired on ${existing.expiresAt.toISOString()} and is not brought back; give the partner a new one` });
+          result.refused.push({
+            label,
+            reason: `${label}: this key expired on ${existing.expiresAt.toISOString()} and is not brought back; give the partner a new one`,
+          });
           continue;
         }
         wanted.add(key.sha256);
@@ -357,7 +428,12 @@ export class PartnerRepository {
           await manager.update(
             PartnerApiKeyEntity,
             { id: existing.id },
-            { label, keyPrefix: key.keyPrefix ?? existing.keyPrefix, expiresAt: key.expiresAt ?? null, source: 'config' },
+            {
+              label,
+              keyPrefix: key.keyPrefix ?? existing.keyPrefix,
+              expiresAt: key.expiresAt ?? null,
+              source: 'config',
+            },
           );
           result.keys.push(toSummary(await manager.findOneByOrFail(PartnerApiKeyEntity, { id: existing.id })));
         } else {
@@ -389,7 +465,9 @@ export class PartnerRepository {
     const rows: unknown[] = PARTNER_ID_PATTERN.test(partnerId)
       ? await manager.query(`SELECT id FROM partner WHERE id = $1 FOR UPDATE`, [partnerId])
       : [];
-    if (rows.length === 0) { throw new PartnerNotFoundError(partnerId); }
+    if (rows.length === 0) {
+      throw new PartnerNotFoundError(partnerId);
+    }
   }
 
   private async insertKey(

@@ -104,8 +104,12 @@ export interface PartnerProfile {
  * The organisations a partner may act on: its location, plus those its profile names. Every
  * operation to any other is refused (at ingress, or by translation for mapped webhooks and replays).
  */
-export function organisationsOf(partner: Pick<PartnerProfile, 'locationOrganisationId' | 'settings'>): ReadonlySet<string> {
-  return new Set([partner.locationOrganisationId, ...(partner.settings.organisations ?? [])].map((id) => id.toLowerCase()));
+export function organisationsOf(
+  partner: Pick<PartnerProfile, 'locationOrganisationId' | 'settings'>,
+): ReadonlySet<string> {
+  return new Set(
+    [partner.locationOrganisationId, ...(partner.settings.organisations ?? [])].map((id) => id.toLowerCase()),
+  );
 }
 
 /**

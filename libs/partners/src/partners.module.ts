@@ -20,13 +20,40 @@ export class PartnersModule {
       global: true,
       providers: [
         secretBox,
-        { provide: PartnerRepository, inject: [DataSource], useFactory: (ds: DataSource) => new PartnerRepository(ds, options) },
-        { provide: PartnerFileRepository, inject: [DataSource], useFactory: (ds: DataSource) => new PartnerFileRepository(ds, options) },
-        { provide: SftpCredentialRepository, inject: [DataSource, PartnerRepository], useFactory: (ds: DataSource, p: PartnerRepository) => new SftpCredentialRepository(ds, p, options) },
-        { provide: WebhookSecretRepository, inject: [DataSource, SecretBox], useFactory: (ds: DataSource, box: SecretBox) => new WebhookSecretRepository(ds, box) },
-        { provide: PartnerMappingRepository, inject: [DataSource], useFactory: (ds: DataSource) => new PartnerMappingRepository(ds) },
+        {
+          provide: PartnerRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new PartnerRepository(ds, options),
+        },
+        {
+          provide: PartnerFileRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new PartnerFileRepository(ds, options),
+        },
+        {
+          provide: SftpCredentialRepository,
+          inject: [DataSource, PartnerRepository],
+          useFactory: (ds: DataSource, p: PartnerRepository) => new SftpCredentialRepository(ds, p, options),
+        },
+        {
+          provide: WebhookSecretRepository,
+          inject: [DataSource, SecretBox],
+          useFactory: (ds: DataSource, box: SecretBox) => new WebhookSecretRepository(ds, box),
+        },
+        {
+          provide: PartnerMappingRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new PartnerMappingRepository(ds),
+        },
       ],
-      exports: [SecretBox, PartnerRepository, PartnerFileRepository, SftpCredentialRepository, WebhookSecretRepository, PartnerMappingRepository],
+      exports: [
+        SecretBox,
+        PartnerRepository,
+        PartnerFileRepository,
+        SftpCredentialRepository,
+        WebhookSecretRepository,
+        PartnerMappingRepository,
+      ],
     };
   }
 }

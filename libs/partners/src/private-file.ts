@@ -9,7 +9,9 @@ import { dirname } from 'node:path';
  * reads a half-written one. For keys generated on first start (SFTP host key, secrets key).
  */
 export function createPrivateFileOnce(path: string, content: () => string | Buffer): boolean {
-  if (existsSync(path)) { return false; }
+  if (existsSync(path)) {
+    return false;
+  }
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temporary, content(), { mode: 0o600, flag: 'wx' });
@@ -17,7 +19,9 @@ export function createPrivateFileOnce(path: string, content: () => string | Buff
     linkSync(temporary, path);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') { throw error; }
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw error;
+    }
     return false;
   } finally {
     unlinkSync(temporary);

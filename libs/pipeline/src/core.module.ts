@@ -37,7 +37,11 @@ export class CoreModule {
             extraMigrations: PARTNER_MIGRATIONS,
           }),
         }),
-        PartnersModule.forRoot({ provide: SecretBox, inject: [AppConfig], useFactory: (c: AppConfig) => SecretBox.load(c.secrets) }),
+        PartnersModule.forRoot({
+          provide: SecretBox,
+          inject: [AppConfig],
+          useFactory: (c: AppConfig) => SecretBox.load(c.secrets),
+        }),
         PipelineModule,
       ],
       exports: [configModule, PartnersModule],

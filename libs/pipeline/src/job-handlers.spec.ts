@@ -5,7 +5,14 @@ import { JobHandler, runTry, scheduledRunAt } from './job-handlers';
 import { RetryPolicy } from './retry-policy';
 
 const policy = new RetryPolicy({ retryHorizonMs: 60_000, attempts: 0, backoffBaseMs: 100, backoffMaxMs: 1_000 });
-const jobAt = (attemptsMade: number, createdMsAgo = 0) => ({ id: 'j', data: { runId: 'r' }, attemptsMade, timestamp: Date.now() - createdMsAgo, opts: { attempts: 1_000_000 } }) as unknown as Job<{ runId: string }>;
+const jobAt = (attemptsMade: number, createdMsAgo = 0) =>
+  ({
+    id: 'j',
+    data: { runId: 'r' },
+    attemptsMade,
+    timestamp: Date.now() - createdMsAgo,
+    opts: { attempts: 1_000_000 },
+  }) as unknown as Job<{ runId: string }>;
 
 describe('runTry: the one place that decides a try was the last', () => {
   const handler = (error: unknown) => {
@@ -53,13 +60,18 @@ describe('runTry: the one place that decides a try was the last', () => {
     const h: JobHandler<'replay'> = { concurrency: 1, run: async (_job, attempt) => void seen.push(attempt) };
     await runTry(h, jobAt(2), policy);
     await runTry(h, jobAt(12, 59_900), policy);
-    expect(seen).toEqual([{ attempt: 3, isLast: false }, { attempt: 13, isLast: true }]);
+    expect(seen).toEqual([
+      { attempt: 3, isLast: false },
+      { attempt: 13, isLast: true },
+    ]);
   });
 });
 
 describe('scheduledRunAt', () => {
   it('reads when a scheduler job was due from its id; a job added by hand is due when added', () => {
-    expect(scheduledRunAt({ id: 'repeat:export-p-e:1767225600000', timestamp: 1 }).toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(scheduledRunAt({ id: 'repeat:export-p-e:1767225600000', timestamp: 1 }).toISOString()).toBe(
+      '2026-01-01T00:00:00.000Z',
+    );
     expect(scheduledRunAt({ id: 'by-hand', timestamp: 1767225000000 }).getTime()).toBe(1767225000000);
   });
 });

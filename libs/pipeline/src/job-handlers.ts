@@ -31,14 +31,23 @@ export type JobHandlers = { [Q in QueueName]: JobHandler<Q> };
  * try?": a permanent failure or the retry horizon makes it final, the handler's onFinalFailure runs,
  * and the job ends (UnrecoverableError); otherwise the error goes back to BullMQ to be retried.
  */
-export async function runTry<Q extends QueueName>(handler: JobHandler<Q>, job: Job<JobDataOf<Q>>, policy: RetryPolicy, token?: string): Promise<unknown> {
+export async function runTry<Q extends QueueName>(
+  handler: JobHandler<Q>,
+  job: Job<JobDataOf<Q>>,
+  policy: RetryPolicy,
+  token?: string,
+): Promise<unknown> {
   const attempt: DeliveryTry = { attempt: job.attemptsMade + 1, isLast: policy.isLastTry(job) };
   try {
     return await handler.run(job, attempt, token);
   } catch (error) {
-    if (error instanceof DelayedError) { throw error; }
+    if (error instanceof DelayedError) {
+      throw error;
+    }
     const jobError = RetryPolicy.toJobError(error, attempt.isLast);
-    if (jobError instanceof UnrecoverableError) { await handler.onFinalFailure?.(job, error, attempt); }
+    if (jobError instanceof UnrecoverableError) {
+      await handler.onFinalFailure?.(job, error, attempt);
+    }
     throw jobError;
   }
 }
@@ -68,9 +77,13 @@ export class PipelineJobHandlers {
         async run(job) {
           const messageIds = messageIdsOf(job.data);
           const { failed, error } = await translate.executeMany(messageIds);
-          if (failed.length === 0) { return; }
+          if (failed.length === 0) {
+            return;
+          }
           // Retried with the messages that failed only; the others are done.
-          if (failed.length < messageIds.length) { await job.updateData({ messageIds: failed }); }
+          if (failed.length < messageIds.length) {
+            await job.updateData({ messageIds: failed });
+          }
           throw error;
         },
         // Only the database or Redis away for the whole horizon gets here: the content is not to blame, but it was never translated.
@@ -80,7 +93,9 @@ export class PipelineJobHandlers {
         concurrency: config.delivery.concurrency,
         async run(job, attempt, token) {
           const result = await deliver.execute(job.data.operationId, attempt);
-          if (typeof result !== 'object') { return result; }
+          if (typeof result !== 'object') {
+            return result;
+          }
           // Not now (an older write first, or the account paused): wait without spending a try.
           await job.moveToDelayed(Date.now() + result.deferMs, token);
           throw new DelayedError();
@@ -93,7 +108,8 @@ export class PipelineJobHandlers {
       },
       export: {
         concurrency: 1,
-        run: (job) => exports.execute(job.data, scheduledRunAt(job), (messageId) => job.updateData({ ...job.data, messageId })),
+        run: (job) =>
+          exports.execute(job.data, scheduledRunAt(job), (messageId) => job.updateData({ ...job.data, messageId })),
         // A run that gives up is audited, even when it never had a file.
         onFinalFailure: (job, error) => exports.recordFailedRun(job.data, scheduledRunAt(job), error),
       },
@@ -108,9 +124,13 @@ export class PipelineJobHandlers {
         async run(job) {
           const report = await sweep.execute(new Date(), job.data.staleMs);
           await schedules.syncExports();
-          if (report.translations || report.deliveries || report.exports || report.settled || report.replayRuns) { logger.log({ msg: 'sweeper re-queued work', ...report }); }
+          if (report.translations || report.deliveries || report.exports || report.settled || report.replayRuns) {
+            logger.log({ msg: 'sweeper re-queued work', ...report });
+          }
           const purged = await retention.execute();
-          if (purged.messages || purged.receipts) { logger.log({ msg: 'retention purged settled messages', ...purged }); }
+          if (purged.messages || purged.receipts) {
+            logger.log({ msg: 'retention purged settled messages', ...purged });
+          }
           return { ...report, purged };
         },
       },

@@ -21,7 +21,10 @@ export interface TranslateJob {
 }
 
 /** The translate job of one message on its own (replay, sweeper): job id = message id. */
-export const translateJobOf = (messageId: string): TranslateJob => ({ jobId: translateJobId(messageId), messageIds: [messageId] });
+export const translateJobOf = (messageId: string): TranslateJob => ({
+  jobId: translateJobId(messageId),
+  messageIds: [messageId],
+});
 
 export interface MessageQueuesOptions {
   redis: RedisTarget;
@@ -43,7 +46,11 @@ export class MessageQueues {
   constructor(private readonly options: MessageQueuesOptions) {
     this.connection = createRedisConnection(options.redis, 'producer');
     for (const name of Object.values(QUEUES)) {
-      const queue = new Queue(name, { connection: this.connection, prefix: options.prefix, defaultJobOptions: RETENTION });
+      const queue = new Queue(name, {
+        connection: this.connection,
+        prefix: options.prefix,
+        defaultJobOptions: RETENTION,
+      });
       // Redis being away is handled where it matters (ingress, health); the event only needs a listener.
       queue.on('error', () => undefined);
       this.queues.set(name, queue);
@@ -63,9 +70,15 @@ export class MessageQueues {
     // The one policy: the database or Redis away for hours is retried, never a reason to fail a message.
     const opts = this.options.policy.jobOptions();
     const wanted = jobs.filter((job) => job.messageIds.length > 0);
-    if (wanted.length === 0) return;
+    if (wanted.length === 0) {
+      return;
+    }
     await this.queue(QUEUES.translate).addBulk(
-      wanted.map(({ jobId, messageIds }) => ({ name: QUEUES.translate, data: { messageIds } satisfies TranslateJobData, opts: { jobId, ...opts } })),
+      wanted.map(({ jobId, messageIds }) => ({
+        name: QUEUES.translate,
+        data: { messageIds } satisfies TranslateJobData,
+        opts: { jobId, ...opts },
+      })),
     );
   }
 
@@ -83,7 +96,9 @@ export class MessageQueues {
   }
 
   async enqueueDeliveries(operationIds: string[]): Promise<void> {
-    if (operationIds.length === 0) return;
+    if (operationIds.length === 0) {
+      return;
+    }
     await this.queue(QUEUES.deliver).addBulk(
       operationIds.map((operationId) => ({
         name: QUEUES.deliver,
@@ -95,20 +110,31 @@ export class MessageQueues {
 
   /** Queues bulk replay runs (one job id per run: a run already queued is not queued twice). */
   async enqueueReplayRuns(runIds: readonly string[]): Promise<void> {
-    if (runIds.length === 0) return;
+    if (runIds.length === 0) {
+      return;
+    }
     await this.queue(QUEUES.replay).addBulk(
-      runIds.map((runId) => ({ name: QUEUES.replay, data: { runId } satisfies ReplayRunJobData, opts: { jobId: replayRunJobId(runId), ...this.options.policy.jobOptions() } })),
+      runIds.map((runId) => ({
+        name: QUEUES.replay,
+        data: { runId } satisfies ReplayRunJobData,
+        opts: { jobId: replayRunJobId(runId), ...this.options.policy.jobOptions() },
+      })),
     );
   }
 
   async enqueueBatch(data: BatchJobData): Promise<void> {
-    await this.queue(QUEUES.batch).add(QUEUES.batch, data, { jobId: batchJobId(data.operationIds), ...this.options.policy.jobOptions() });
+    await this.queue(QUEUES.batch).add(QUEUES.batch, data, {
+      jobId: batchJobId(data.operationIds),
+      ...this.options.policy.jobOptions(),
+    });
   }
 
   /** Whether a job with this id is waiting, delayed or running (not finished, not absent). */
   async isLive(name: QueueName, jobId: string): Promise<boolean> {
     const job = await this.queue(name).getJob(jobId);
-    if (!job) return false;
+    if (!job) {
+      return false;
+    }
     const state = await job.getState();
     return state !== 'completed' && state !== 'failed' && state !== 'unknown';
   }
@@ -121,15 +147,23 @@ export class MessageQueues {
   async jobStates(name: QueueName, jobIds: readonly string[]): Promise<{ live: Set<string>; finished: Set<string> }> {
     const live = new Set<string>();
     const finished = new Set<string>();
-    if (jobIds.length === 0) return { live, finished };
+    if (jobIds.length === 0) {
+      return { live, finished };
+    }
     const queue = this.queue(name);
     const pipeline = this.connection.pipeline();
-    for (const id of jobIds) pipeline.hmget(queue.toKey(id), 'timestamp', 'finishedOn');
+    for (const id of jobIds) {
+      pipeline.hmget(queue.toKey(id), 'timestamp', 'finishedOn');
+    }
     const answers = (await pipeline.exec()) ?? [];
     answers.forEach(([error, fields], i) => {
-      if (error) throw error;
+      if (error) {
+        throw error;
+      }
       const [created, finishedOn] = fields as (string | null)[];
-      if (created === null) return;
+      if (created === null) {
+        return;
+      }
       (finishedOn === null ? live : finished).add(jobIds[i]);
     });
     return { live, finished };
@@ -139,18 +173,25 @@ export class MessageQueues {
   async removeFinishedMany(name: QueueName, jobIds: readonly string[]): Promise<void> {
     const { finished } = await this.jobStates(name, jobIds);
     const ids = [...finished];
-    for (let i = 0; i < ids.length; i += 64) await Promise.all(ids.slice(i, i + 64).map((id) => this.queue(name).remove(id)));
+    for (let i = 0; i < ids.length; i += 64) {
+      await Promise.all(ids.slice(i, i + 64).map((id) => this.queue(name).remove(id)));
+    }
   }
 
   /** Removes a finished job so the same id can be queued again (redrive under the original id). */
   async removeFinished(name: QueueName, jobId: string): Promise<void> {
     const job = await this.queue(name).getJob(jobId);
-    if (job && ['completed', 'failed'].includes(await job.getState())) await job.remove();
+    if (job && ['completed', 'failed'].includes(await job.getState())) {
+      await job.remove();
+    }
   }
 
   async depths(): Promise<Record<string, Record<string, number>>> {
     const entries = await Promise.all(
-      this.all().map(async (queue) => [queue.name, await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed')] as const),
+      this.all().map(
+        async (queue) =>
+          [queue.name, await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed')] as const,
+      ),
     );
     return Object.fromEntries(entries);
   }
@@ -171,7 +212,11 @@ export function startWorker<T>(
 ): Worker<T> {
   const { redis, policy, ...rest } = options;
   const connection = createRedisConnection(redis, 'worker');
-  const worker = new Worker<T>(name, processor, { ...rest, connection, settings: { backoffStrategy: policy.delayFor } });
+  const worker = new Worker<T>(name, processor, {
+    ...rest,
+    connection,
+    settings: { backoffStrategy: policy.delayFor },
+  });
   // Failures are recorded by the processors in the audit log; this only keeps the error event handled.
   worker.on('error', () => undefined);
   // BullMQ leaves a connection it was given open: close it with the worker.

@@ -10,7 +10,14 @@ import { MessageQueues } from './message-queues';
 import { BulkReplays } from './replay/bulk-replay';
 import { ReplayMessage } from './replay/replay-message';
 import { PipelineJobHandlers } from './job-handlers';
-import { ACKNOWLEDGMENT_OUTBOX, BATCH_OPTIONS, DELIVERY_OPTIONS, RETENTION_OPTIONS, SWEEP_OPTIONS, TRANSLATE_OPTIONS } from './pipeline.options';
+import {
+  ACKNOWLEDGMENT_OUTBOX,
+  BATCH_OPTIONS,
+  DELIVERY_OPTIONS,
+  RETENTION_OPTIONS,
+  SWEEP_OPTIONS,
+  TRANSLATE_OPTIONS,
+} from './pipeline.options';
 import { RetryPolicy } from './retry-policy';
 import { Schedules } from './schedules';
 import { SweepStuck } from './sweep/sweep-stuck';
@@ -54,7 +61,8 @@ class ConnectionsCloser implements OnApplicationShutdown {
     {
       provide: MessageQueues,
       inject: [AppConfig, RetryPolicy],
-      useFactory: (c: AppConfig, policy: RetryPolicy) => new MessageQueues({ redis: c.redis, prefix: c.redis.prefix, policy }),
+      useFactory: (c: AppConfig, policy: RetryPolicy) =>
+        new MessageQueues({ redis: c.redis, prefix: c.redis.prefix, policy }),
     },
     {
       provide: PlatformAccounts,
@@ -64,22 +72,45 @@ class ConnectionsCloser implements OnApplicationShutdown {
           baseUrl: c.platform.baseUrl,
           token: c.platform.token,
           timeoutMs: c.platform.timeoutMs,
-          accounts: c.platform.accounts.map((a) => ({ name: a.name, baseUrl: a.baseUrl, token: a.token, organisationIds: a.organisationIds })),
+          accounts: c.platform.accounts.map((a) => ({
+            name: a.name,
+            baseUrl: a.baseUrl,
+            token: a.token,
+            organisationIds: a.organisationIds,
+          })),
         }),
     },
-    { provide: TRANSLATE_OPTIONS, inject: [AppConfig], useFactory: (config: AppConfig) => ({ batchThreshold: config.delivery.batchThreshold, batchSize: config.delivery.batchSize }) },
+    {
+      provide: TRANSLATE_OPTIONS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        batchThreshold: config.delivery.batchThreshold,
+        batchSize: config.delivery.batchSize,
+      }),
+    },
     { provide: ACKNOWLEDGMENT_OUTBOX, inject: [PartnerFileRepository], useFactory: outboundFolder },
     {
       provide: DELIVERY_OPTIONS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ leaseMs: deliveryLeaseMs(config.platform.timeoutMs), breakerThreshold: config.delivery.breakerThreshold }),
+      useFactory: (config: AppConfig) => ({
+        leaseMs: deliveryLeaseMs(config.platform.timeoutMs),
+        breakerThreshold: config.delivery.breakerThreshold,
+      }),
     },
     {
       provide: BATCH_OPTIONS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ pollMs: config.delivery.batchPollMs, maxWaitMs: BATCH_MAX_WAIT_MS, unknownOutcomeMs: 2 * config.platform.timeoutMs }),
+      useFactory: (config: AppConfig) => ({
+        pollMs: config.delivery.batchPollMs,
+        maxWaitMs: BATCH_MAX_WAIT_MS,
+        unknownOutcomeMs: 2 * config.platform.timeoutMs,
+      }),
     },
-    { provide: SWEEP_OPTIONS, inject: [AppConfig], useFactory: (config: AppConfig) => ({ staleMs: config.delivery.sweepStaleMs }) },
+    {
+      provide: SWEEP_OPTIONS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ staleMs: config.delivery.sweepStaleMs }),
+    },
     { provide: RETENTION_OPTIONS, inject: [AppConfig], useFactory: (config: AppConfig) => config.audit },
     TranslateMessage,
     DeliverOperation,
@@ -94,6 +125,21 @@ class ConnectionsCloser implements OnApplicationShutdown {
     PipelineJobHandlers,
     ConnectionsCloser,
   ],
-  exports: [RunExport, AcceptMessage, RetryPolicy, MessageQueues, PlatformAccounts, TranslateMessage, DeliverOperation, DeliverBatch, SweepStuck, PurgeExpired, ReplayMessage, BulkReplays, Schedules, PipelineJobHandlers],
+  exports: [
+    RunExport,
+    AcceptMessage,
+    RetryPolicy,
+    MessageQueues,
+    PlatformAccounts,
+    TranslateMessage,
+    DeliverOperation,
+    DeliverBatch,
+    SweepStuck,
+    PurgeExpired,
+    ReplayMessage,
+    BulkReplays,
+    Schedules,
+    PipelineJobHandlers,
+  ],
 })
 export class PipelineModule {}

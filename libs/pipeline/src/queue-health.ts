@@ -54,9 +54,17 @@ export class QueueHealth implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       await Promise.race([
         this.queues.depths(),
-        new Promise((_, reject) => (timeout = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS))),
+        new Promise(
+          (_, reject) =>
+            (timeout = setTimeout(
+              () => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)),
+              PROBE_TIMEOUT_MS,
+            )),
+        ),
       ]);
-      if (this.lastWarning > 0) { this.logger.log({ msg: 'queues reachable again', downSince: this.current.downSince }); }
+      if (this.lastWarning > 0) {
+        this.logger.log({ msg: 'queues reachable again', downSince: this.current.downSince });
+      }
       this.lastWarning = 0;
       this.current = { up: true, checkedAt: new Date().toISOString() };
     } catch (error) {
@@ -67,7 +75,11 @@ export class QueueHealth implements OnApplicationBootstrap, OnApplicationShutdow
       const lasted = now.getTime() - Date.parse(downSince) >= this.config.worker.queueProbeEveryMs;
       if (lasted && now.getTime() - this.lastWarning >= REPEAT_WARNING_MS) {
         this.lastWarning = now.getTime();
-        this.logger.error({ msg: 'queues unreachable: this worker cannot take or finish jobs', downSince, error: message });
+        this.logger.error({
+          msg: 'queues unreachable: this worker cannot take or finish jobs',
+          downSince,
+          error: message,
+        });
       }
       this.current = { up: false, checkedAt: now.toISOString(), downSince, error: message };
     } finally {

@@ -28,7 +28,8 @@ export interface TranslateJobData {
 }
 
 /** The messages of a translate job (jobs queued before `messageIds` carried one `messageId`). */
-export const messageIdsOf = (data: TranslateJobData | { messageId: string }): string[] => ('messageIds' in data ? data.messageIds : [data.messageId]);
+export const messageIdsOf = (data: TranslateJobData | { messageId: string }): string[] =>
+  'messageIds' in data ? data.messageIds : [data.messageId];
 
 export interface DeliverJobData {
   operationId: string;

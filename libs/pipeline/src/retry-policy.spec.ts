@@ -3,7 +3,12 @@ import { PlatformCallError } from '@dockbridge/platform';
 import { RetryPolicy } from './retry-policy';
 
 describe('RetryPolicy', () => {
-  const policy = new RetryPolicy({ retryHorizonMs: 24 * 3600_000, attempts: 0, backoffBaseMs: 1000, backoffMaxMs: 10_000 });
+  const policy = new RetryPolicy({
+    retryHorizonMs: 24 * 3600_000,
+    attempts: 0,
+    backoffBaseMs: 1000,
+    backoffMaxMs: 10_000,
+  });
 
   it('grows exponentially with jitter between half and all of the step, capped', () => {
     for (let i = 0; i < 50; i++) {
@@ -23,7 +28,9 @@ describe('RetryPolicy', () => {
     expect(policy.delayFor(1, undefined, throttled)).toBe(7000);
     expect(policy.delayFor(1, undefined, new PlatformCallError('retryable', 'x', 'y', 429, 3_600_000))).toBe(600_000);
     // Retry-After: 1 after many tries: the backoff (5-10 s at try 20) is the floor's floor.
-    expect(policy.delayFor(20, undefined, new PlatformCallError('retryable', 'x', 'y', 429, 1000))).toBeGreaterThanOrEqual(5000);
+    expect(
+      policy.delayFor(20, undefined, new PlatformCallError('retryable', 'x', 'y', 429, 1000)),
+    ).toBeGreaterThanOrEqual(5000);
   });
 
   it('uses the delay the processor already timed (what the attempt row says)', () => {
@@ -39,13 +46,23 @@ describe('RetryPolicy', () => {
     expect(policy.isLastTry(job(500), created + 24 * 3600_000 - 9_999)).toBe(true);
     // A platform down for ten minutes uses some tries of a short horizon, not all.
     const short = new RetryPolicy({ retryHorizonMs: 60_000, attempts: 0, backoffBaseMs: 500, backoffMaxMs: 10_000 });
-    expect(short.isLastTry({ attemptsMade: 7, timestamp: created, opts: short.jobOptions() }, created + 30_000)).toBe(false);
-    expect(short.isLastTry({ attemptsMade: 7, timestamp: created, opts: short.jobOptions() }, created + 55_000)).toBe(true);
+    expect(short.isLastTry({ attemptsMade: 7, timestamp: created, opts: short.jobOptions() }, created + 30_000)).toBe(
+      false,
+    );
+    expect(short.isLastTry({ attemptsMade: 7, timestamp: created, opts: short.jobOptions() }, created + 55_000)).toBe(
+      true,
+    );
     // A configured cap still ends it.
     const capped = new RetryPolicy({ retryHorizonMs: 3600_000, attempts: 3, backoffBaseMs: 500, backoffMaxMs: 10_000 });
-    expect(capped.isLastTry({ attemptsMade: 2, timestamp: created, opts: capped.jobOptions() }, created + 1000)).toBe(true);
+    expect(capped.isLastTry({ attemptsMade: 2, timestamp: created, opts: capped.jobOptions() }, created + 1000)).toBe(
+      true,
+    );
     // Only the third of three tries is the last: the first two are not, even near the cap.
-    expect([0, 1, 2].map((attemptsMade) => capped.isLastTry({ attemptsMade, timestamp: created, opts: capped.jobOptions() }, created + 1000))).toEqual([false, false, true]);
+    expect(
+      [0, 1, 2].map((attemptsMade) =>
+        capped.isLastTry({ attemptsMade, timestamp: created, opts: capped.jobOptions() }, created + 1000),
+      ),
+    ).toEqual([false, false, true]);
   });
 
   it('ends permanent and auth failures at once and retries the rest', () => {
@@ -64,6 +81,8 @@ describe('RetryPolicy', () => {
 
   it('gives every platform job the configured attempts and its own backoff', () => {
     expect(policy.jobOptions()).toEqual({ attempts: 1_000_000, backoff: { type: 'dockbridge' } });
-    expect(new RetryPolicy({ retryHorizonMs: 1000, attempts: 8, backoffBaseMs: 1, backoffMaxMs: 1 }).jobOptions().attempts).toBe(8);
+    expect(
+      new RetryPolicy({ retryHorizonMs: 1000, attempts: 8, backoffBaseMs: 1, backoffMaxMs: 1 }).jobOptions().attempts,
+    ).toBe(8);
   });
 });

@@ -53,15 +53,23 @@ export class RetryPolicy {
 
   /** Equal jitter (half fixed, half random) over the capped exponential step; at least the Retry-After given. */
   nextDelay(attemptsMade: number, error?: unknown): number {
-    const exponential = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** Math.max(0, attemptsMade - 1));
+    const exponential = Math.min(
+      this.options.backoffMaxMs,
+      this.options.backoffBaseMs * 2 ** Math.max(0, attemptsMade - 1),
+    );
     const jittered = Math.round(exponential / 2 + Math.random() * (exponential / 2));
-    const retryAfter = error instanceof PlatformCallError && error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
+    const retryAfter =
+      error instanceof PlatformCallError && error.retryAfterMs !== undefined
+        ? Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS)
+        : 0;
     return Math.max(jittered, retryAfter);
   }
 
   /** Whether the try now running is the last: the cap is reached, or the next one would start past the horizon. */
   isLastTry(job: TryOf, now = Date.now()): boolean {
-    if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) { return true; }
+    if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+      return true;
+    }
     const longestNextDelay = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** job.attemptsMade);
     return now + longestNextDelay - job.timestamp > this.options.retryHorizonMs;
   }
@@ -77,7 +85,9 @@ export class RetryPolicy {
    * BullMQ stops at once.
    */
   static toJobError(error: unknown, final = false): Error {
-    if ((error instanceof PlatformCallError && !error.retryable) || final) { return new UnrecoverableError(error instanceof Error ? error.message : String(error)); }
+    if ((error instanceof PlatformCallError && !error.retryable) || final) {
+      return new UnrecoverableError(error instanceof Error ? error.message : String(error));
+    }
     return error instanceof Error ? error : new Error(String(error));
   }
 }

@@ -21,13 +21,21 @@ export class Schedules {
   ) {}
 
   assertSweep() {
-    return this.queues.queue(QUEUES.sweep).upsertJobScheduler('sweep', { every: this.config.delivery.sweepEveryMs }, { name: 'sweep', data: {} });
+    return this.queues
+      .queue(QUEUES.sweep)
+      .upsertJobScheduler('sweep', { every: this.config.delivery.sweepEveryMs }, { name: 'sweep', data: {} });
   }
 
   /** A sweep now, over everything older than a moment (Redis came back: what was recorded meanwhile has no job). */
   async sweepNow(): Promise<void> {
     await this.assertSweep();
-    await this.queues.queue(QUEUES.sweep).add('sweep', { staleMs: RECONNECT_STALE_MS }, { jobId: `sweep-ready-${Date.now()}`, removeOnComplete: true, removeOnFail: true });
+    await this.queues
+      .queue(QUEUES.sweep)
+      .add(
+        'sweep',
+        { staleMs: RECONNECT_STALE_MS },
+        { jobId: `sweep-ready-${Date.now()}`, removeOnComplete: true, removeOnFail: true },
+      );
   }
 
   /**
@@ -40,23 +48,44 @@ export class Schedules {
     const wanted = new Set<string>();
     const existing = new Map((await queue.getJobSchedulers(0, -1)).map((scheduler) => [scheduler.key, scheduler]));
     for (const partner of await this.partners.list()) {
-      if (!partner.enabled) { continue; }
+      if (!partner.enabled) {
+        continue;
+      }
       for (const spec of partner.settings.exports ?? []) {
         const id = exportSchedulerId(partner.id, spec.id);
         wanted.add(id);
         const data: ExportJobData = { partnerId: partner.id, exportId: spec.id };
         const repeat = spec.cron ? { pattern: spec.cron, tz: 'UTC' } : { every: spec.everyMs ?? 86_400_000 };
         const current = existing.get(id);
-        if (current && (current.pattern ?? undefined) === repeat.pattern && (current.every ?? undefined) === repeat.every) { continue; }
+        if (
+          current &&
+          (current.pattern ?? undefined) === repeat.pattern &&
+          (current.every ?? undefined) === repeat.every
+        ) {
+          continue;
+        }
         const startDate = current?.next && current.next > Date.now() ? new Date(current.next) : undefined;
         try {
-          await queue.upsertJobScheduler(id, { ...repeat, ...(startDate && { startDate }) }, { name: QUEUES.export, data, opts: this.policy.jobOptions() });
+          await queue.upsertJobScheduler(
+            id,
+            { ...repeat, ...(startDate && { startDate }) },
+            { name: QUEUES.export, data, opts: this.policy.jobOptions() },
+          );
         } catch (error) {
           // One partner's bad schedule must not stop the others (nor the sweeper).
-          this.logger.warn({ msg: 'export not scheduled', partnerId: partner.id, exportId: spec.id, error: (error as Error).message });
+          this.logger.warn({
+            msg: 'export not scheduled',
+            partnerId: partner.id,
+            exportId: spec.id,
+            error: (error as Error).message,
+          });
         }
       }
     }
-    for (const id of existing.keys()) { if (id.startsWith('export-') && !wanted.has(id)) { await queue.removeJobScheduler(id); } }
+    for (const id of existing.keys()) {
+      if (id.startsWith('export-') && !wanted.has(id)) {
+        await queue.removeJobScheduler(id);
+      }
+    }
   }
 }

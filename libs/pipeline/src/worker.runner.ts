@@ -28,7 +28,9 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     const handlers = this.table.handlers;
-    this.workers = (Object.keys(handlers) as QueueName[]).map((name) => this.start(name, handlers[name] as JobHandler<QueueName>));
+    this.workers = (Object.keys(handlers) as QueueName[]).map((name) =>
+      this.start(name, handlers[name] as JobHandler<QueueName>),
+    );
     await this.schedules.assertSweep();
     await this.schedules.syncExports();
     // Redis without persistence forgets the schedules when it restarts: assert them again on every
@@ -52,9 +54,17 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
       concurrency: handler.concurrency,
     });
     worker.on('failed', (job, error) => {
-      if (!job) return;
+      if (!job) {
+        return;
+      }
       const final = error.name === 'UnrecoverableError' || job.finishedOn !== undefined;
-      this.logger[final ? 'warn' : 'debug']({ msg: final ? 'job failed' : 'job will be retried', queue: name, jobId: job.id, attempt: job.attemptsMade, error: error.message });
+      this.logger[final ? 'warn' : 'debug']({
+        msg: final ? 'job failed' : 'job will be retried',
+        queue: name,
+        jobId: job.id,
+        attempt: job.attemptsMade,
+        error: error.message,
+      });
     });
     return worker;
   }

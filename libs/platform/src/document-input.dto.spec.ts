@@ -27,7 +27,10 @@ describe('DocumentInputDto', () => {
     const problems = problemsOf({
       ...valid,
       direction: 'Sideways',
-      loads: [{ name: 'Pallet', quantity: 1 }, { name: 'Case', quantity: 'many' }],
+      loads: [
+        { name: 'Pallet', quantity: 1 },
+        { name: 'Case', quantity: 'many' },
+      ],
       validDates: { begin: '2026-11-23T00:00:00Z', end: '2026-11-22T00:00:00Z' },
     });
     expect(problems).toEqual(

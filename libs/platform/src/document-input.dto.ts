@@ -30,11 +30,15 @@ export class OrgRefDto {
   id?: string;
 
   @ValidateIf((o: OrgRefDto) => o.id === undefined)
-  @IsString() @MinLength(1) @MaxLength(100)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
   coreName?: string;
 
   @ValidateIf((o: OrgRefDto) => o.id === undefined)
-  @IsString() @MinLength(1) @MaxLength(100)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
   coreId?: string;
 }
 
@@ -65,7 +69,8 @@ export class DocumentInputDto {
 
   @ValidateIf((o: DocumentInputDto) => o.occupant !== undefined || (o.offsite === undefined && o.carrier === undefined))
   @IsObject({ message: 'at least one of occupant, offsite, carrier must be provided' })
-  @ValidateNested() @Type(() => OrgRefDto)
+  @ValidateNested()
+  @Type(() => OrgRefDto)
   occupant?: OrgRefDto;
 
   @IsOptional() @IsObject() @ValidateNested() @Type(() => OrgRefDto) offsite?: OrgRefDto;
@@ -90,7 +95,9 @@ function IsScalarRecord() {
       options: { message: `${propertyName} must be an object of string, number or boolean values` },
       validator: {
         validate: (value: unknown) =>
-          typeof value === 'object' && value !== null && !Array.isArray(value) &&
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
           Object.values(value).every((v) => ['string', 'number', 'boolean'].includes(typeof v)),
       },
     });
@@ -137,7 +144,18 @@ export interface FieldProblem {
 }
 
 /** Constraints that say what a field IS; when one fails, the others (length, range) are noise. */
-const TYPE_CONSTRAINTS = ['whitelistValidation', 'isArray', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isUuid', 'nestedValidation', 'isIso8601'];
+const TYPE_CONSTRAINTS = [
+  'whitelistValidation',
+  'isArray',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isObject',
+  'isUuid',
+  'nestedValidation',
+  'isIso8601',
+];
 
 /** The one constraint worth reporting for a field: its type first, then whatever failed first. */
 function mainConstraint(constraints: Record<string, string>): string | undefined {
@@ -148,16 +166,28 @@ function mainConstraint(constraints: Record<string, string>): string | undefined
 /** Flattens class-validator errors into one problem per field, each with its path (`loads[2].quantity`). */
 export function fieldProblems(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((error) => {
-    const field = /^\d+$/.test(error.property) ? `${prefix.replace(/\.$/, '')}[${error.property}]` : `${prefix}${error.property}`;
+    const field = /^\d+$/.test(error.property)
+      ? `${prefix.replace(/\.$/, '')}[${error.property}]`
+      : `${prefix}${error.property}`;
     const text = mainConstraint(error.constraints ?? {});
     const own =
-      text === undefined ? [] : [{ field, message: text.startsWith(error.property) ? `${field}${text.slice(error.property.length)}` : `${field}: ${text}` }];
+      text === undefined
+        ? []
+        : [
+            {
+              field,
+              message: text.startsWith(error.property)
+                ? `${field}${text.slice(error.property.length)}`
+                : `${field}: ${text}`,
+            },
+          ];
     return [...own, ...fieldProblems(error.children ?? [], `${field}.`)];
   });
 }
 
 /** The same problems as sentences, each starting with its field path. */
-export const describeValidationErrors = (errors: ValidationError[], prefix = ''): string[] => fieldProblems(errors, prefix).map((p) => p.message);
+export const describeValidationErrors = (errors: ValidationError[], prefix = ''): string[] =>
+  fieldProblems(errors, prefix).map((p) => p.message);
 
 /**
  * The first string (value or field name) in plain JSON that the audit store cannot hold, one with
@@ -167,23 +197,33 @@ export const describeValidationErrors = (errors: ValidationError[], prefix = '')
 export function unstorableText(plain: unknown, path = ''): string | null {
   const at = path || 'body';
   if (typeof plain === 'string') {
-    if (plain.includes('\u0000')) { return `${at} contains the NUL character (\\u0000), which cannot be stored`; }
+    if (plain.includes('\u0000')) {
+      return `${at} contains the NUL character (\\u0000), which cannot be stored`;
+    }
     // An unpaired UTF-16 surrogate: JSON can carry one (`"\\ud800"`), Postgres text and jsonb cannot.
-    if (!(plain as string & { isWellFormed(): boolean }).isWellFormed()) { return `${at} contains an unpaired UTF-16 surrogate (not valid Unicode), which cannot be stored`; }
+    if (!(plain as string & { isWellFormed(): boolean }).isWellFormed()) {
+      return `${at} contains an unpaired UTF-16 surrogate (not valid Unicode), which cannot be stored`;
+    }
     return null;
   }
-  if (typeof plain !== 'object' || plain === null) { return null; }
+  if (typeof plain !== 'object' || plain === null) {
+    return null;
+  }
   if (Array.isArray(plain)) {
     for (let i = 0; i < plain.length; i++) {
       const problem = unstorableText(plain[i], `${at}[${i}]`);
-      if (problem) { return problem; }
+      if (problem) {
+        return problem;
+      }
     }
     return null;
   }
   for (const [key, value] of Object.entries(plain)) {
     const field = path ? `${path}.${key}` : key;
     const problem = unstorableText(key, `${at}: the field name ${JSON.stringify(key)}`) ?? unstorableText(value, field);
-    if (problem) { return problem; }
+    if (problem) {
+      return problem;
+    }
   }
   return null;
 }
@@ -197,5 +237,7 @@ export function validatePlain<T extends object>(cls: new () => T, plain: unknown
   }
   const instance = plainToInstance(cls, plain);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
-  return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: describeValidationErrors(errors, prefix) };
+  return errors.length === 0
+    ? { ok: true, value: instance }
+    : { ok: false, problems: describeValidationErrors(errors, prefix) };
 }

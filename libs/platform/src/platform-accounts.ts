@@ -22,19 +22,30 @@ export class PlatformAccounts {
   private readonly fallback?: PlatformClient;
 
   constructor(options: PlatformAccountsOptions) {
-    const make = (baseUrl: string, token: string) => new PlatformClient({ baseUrl, token, timeoutMs: options.timeoutMs });
-    if (options.token) { this.fallback = make(options.baseUrl, options.token); }
+    const make = (baseUrl: string, token: string) =>
+      new PlatformClient({ baseUrl, token, timeoutMs: options.timeoutMs });
+    if (options.token) {
+      this.fallback = make(options.baseUrl, options.token);
+    }
     for (const account of options.accounts) {
-      if (!account.token) { continue; }
+      if (!account.token) {
+        continue;
+      }
       const client = make(account.baseUrl ?? options.baseUrl, account.token);
       this.byName.set(account.name, client);
-      for (const id of account.organisationIds) { this.byOrganisation.set(id, client); }
+      for (const id of account.organisationIds) {
+        this.byOrganisation.set(id, client);
+      }
     }
   }
 
   /** The client for an organisation: its account's, else the named account, else the default; undefined when none is configured. */
   clientFor(organisationId: string, accountName?: string | null): PlatformClient | undefined {
-    return this.byOrganisation.get(organisationId) ?? (accountName ? this.byName.get(accountName) : undefined) ?? this.fallback;
+    return (
+      this.byOrganisation.get(organisationId) ??
+      (accountName ? this.byName.get(accountName) : undefined) ??
+      this.fallback
+    );
   }
 
   async close(): Promise<void> {

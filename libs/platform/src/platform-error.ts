@@ -22,7 +22,9 @@ export class PlatformCallError extends Error {
     readonly retryAfterMs?: number,
     readonly graphqlCode?: string,
   ) {
-    super(`${operation} failed (${errorClass}${status ? `, HTTP ${status}` : ''}${graphqlCode ? `, ${graphqlCode}` : ''}): ${reason}`);
+    super(
+      `${operation} failed (${errorClass}${status ? `, HTTP ${status}` : ''}${graphqlCode ? `, ${graphqlCode}` : ''}): ${reason}`,
+    );
   }
 
   get retryable(): boolean {
@@ -31,8 +33,12 @@ export class PlatformCallError extends Error {
 }
 
 export function classifyStatus(status: number): PlatformErrorClass {
-  if (status === 401 || status === 403) { return 'auth'; }
-  if (status >= 500 || status === 408 || status === 429) { return 'retryable'; }
+  if (status === 401 || status === 403) {
+    return 'auth';
+  }
+  if (status >= 500 || status === 408 || status === 429) {
+    return 'retryable';
+  }
   return 'permanent';
 }
 
@@ -47,11 +53,24 @@ const GRAPHQL_CLASSES: Record<string, PlatformErrorClass> = {
 };
 
 /** An unknown code is permanent: retrying what the platform refused for a reason we don't know only delays the answer. */
-export const classifyGraphqlCode = (code: string | undefined): PlatformErrorClass => GRAPHQL_CLASSES[code ?? ''] ?? 'permanent';
+export const classifyGraphqlCode = (code: string | undefined): PlatformErrorClass =>
+  GRAPHQL_CLASSES[code ?? ''] ?? 'permanent';
 
 const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 
 /** A failure below HTTP (timeout, reset, refused connection) as a PlatformCallError: always retryable. */
@@ -68,8 +87,12 @@ export function fromTransportFailure(operation: string, error: unknown, timeoutM
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) { return undefined; }
-  if (/^\d+$/.test(value.trim())) { return Number(value.trim()) * 1000; }
+  if (!value) {
+    return undefined;
+  }
+  if (/^\d+$/.test(value.trim())) {
+    return Number(value.trim()) * 1000;
+  }
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
@@ -89,4 +112,5 @@ export function reasonFromBody(text: string): string {
   return truncate(reason || '(empty response body)');
 }
 
-export const truncate = (text: string, limit = REASON_LIMIT) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
+export const truncate = (text: string, limit = REASON_LIMIT) =>
+  text.length > limit ? `${text.slice(0, limit - 1)}…` : text;

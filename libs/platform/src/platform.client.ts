@@ -79,8 +79,16 @@ export class PlatformClient {
 
   // ---- REST documents -------------------------------------------------------------------------
 
-  async listDocuments(organisationId: string, page: { pageNumber?: number; pageSize?: number } = {}): Promise<DocumentQuery> {
-    const response = await this.rest('list documents', 'GET', `/api/v2/organisations/${enc(organisationId)}/documents`, { query: page });
+  async listDocuments(
+    organisationId: string,
+    page: { pageNumber?: number; pageSize?: number } = {},
+  ): Promise<DocumentQuery> {
+    const response = await this.rest(
+      'list documents',
+      'GET',
+      `/api/v2/organisations/${enc(organisationId)}/documents`,
+      { query: page },
+    );
     return JSON.parse(response.text);
   }
 
@@ -89,21 +97,41 @@ export class PlatformClient {
   }
 
   /** POST: creates; an existing id is a permanent 409. */
-  async createDocument(organisationId: string, document: DocumentInput, options: ReferenceOptions = {}): Promise<Document> {
+  async createDocument(
+    organisationId: string,
+    document: DocumentInput,
+    options: ReferenceOptions = {},
+  ): Promise<Document> {
     const path = `/api/v2/organisations/${enc(organisationId)}/documents`;
-    return JSON.parse((await this.rest('create document', 'POST', path, { query: references(options), body: document })).text);
+    return JSON.parse(
+      (await this.rest('create document', 'POST', path, { query: references(options), body: document })).text,
+    );
   }
 
   /** PUT: replaces an existing document (404 when missing). */
-  async putDocument(organisationId: string, document: DocumentInput, options: ReferenceOptions = {}): Promise<WriteOutcome> {
-    const response = await this.rest('put document', 'PUT', this.documentPath(organisationId, document.id), { query: references(options), body: document });
+  async putDocument(
+    organisationId: string,
+    document: DocumentInput,
+    options: ReferenceOptions = {},
+  ): Promise<WriteOutcome> {
+    const response = await this.rest('put document', 'PUT', this.documentPath(organisationId, document.id), {
+      query: references(options),
+      body: document,
+    });
     return response.status === 201 ? 'created' : 'updated';
   }
 
   /** PUT ?upsert=true: the idempotent write every delivery uses. */
-  async upsertDocument(organisationId: string, document: DocumentInput, options: ReferenceOptions = {}): Promise<WriteOutcome> {
+  async upsertDocument(
+    organisationId: string,
+    document: DocumentInput,
+    options: ReferenceOptions = {},
+  ): Promise<WriteOutcome> {
     const query = { upsert: true, ...references(options) };
-    const response = await this.rest('upsert document', 'PUT', this.documentPath(organisationId, document.id), { query, body: document });
+    const response = await this.rest('upsert document', 'PUT', this.documentPath(organisationId, document.id), {
+      query,
+      body: document,
+    });
     return response.status === 201 ? 'created' : 'updated';
   }
 
@@ -113,9 +141,15 @@ export class PlatformClient {
 
   // ---- REST batch jobs ------------------------------------------------------------------------
 
-  async submitUpsertJob(organisationId: string, documents: DocumentInput[], options: ReferenceOptions = {}): Promise<DocumentJob> {
+  async submitUpsertJob(
+    organisationId: string,
+    documents: DocumentInput[],
+    options: ReferenceOptions = {},
+  ): Promise<DocumentJob> {
     const path = `/api/v2/organisations/${enc(organisationId)}/document-jobs/`;
-    return JSON.parse((await this.rest('submit upsert job', 'POST', path, { query: references(options), body: documents })).text);
+    return JSON.parse(
+      (await this.rest('submit upsert job', 'POST', path, { query: references(options), body: documents })).text,
+    );
   }
 
   async submitDeleteJob(organisationId: string, documentIds: string[]): Promise<DocumentJob> {
@@ -124,7 +158,9 @@ export class PlatformClient {
   }
 
   async listJobs(organisationId: string): Promise<DocumentJob[]> {
-    return JSON.parse((await this.rest('list jobs', 'GET', `/api/v2/organisations/${enc(organisationId)}/document-jobs/`)).text);
+    return JSON.parse(
+      (await this.rest('list jobs', 'GET', `/api/v2/organisations/${enc(organisationId)}/document-jobs/`)).text,
+    );
   }
 
   async getJob(organisationId: string, jobId: string): Promise<DocumentJob> {
@@ -143,46 +179,82 @@ export class PlatformClient {
   // ---- REST bookings export -------------------------------------------------------------------
 
   /** One page of the export: rows keyed by the layout's column names. */
-  async exportBookings(request: BookingsExportRequest & { format?: 'json' }, page?: { skip?: number; count?: number }): Promise<Record<string, unknown>[]>;
-  async exportBookings(request: BookingsExportRequest & { format: 'csv' }, page?: { skip?: number; count?: number }): Promise<string>;
-  async exportBookings(request: BookingsExportRequest, page: { skip?: number; count?: number } = {}): Promise<Record<string, unknown>[] | string> {
+  async exportBookings(
+    request: BookingsExportRequest & { format?: 'json' },
+    page?: { skip?: number; count?: number },
+  ): Promise<Record<string, unknown>[]>;
+  async exportBookings(
+    request: BookingsExportRequest & { format: 'csv' },
+    page?: { skip?: number; count?: number },
+  ): Promise<string>;
+  async exportBookings(
+    request: BookingsExportRequest,
+    page: { skip?: number; count?: number } = {},
+  ): Promise<Record<string, unknown>[] | string> {
     const response = await this.rest('export bookings', 'POST', '/api/v2/bookings', { query: page, body: request });
-    return request.format === 'csv' ? response.text : (JSON.parse(response.text) as { data: Record<string, unknown>[] }).data;
+    return request.format === 'csv'
+      ? response.text
+      : (JSON.parse(response.text) as { data: Record<string, unknown>[] }).data;
   }
 
   /** Every row of an export, paging with skip/count (at most 1000 a page) until a short page. */
-  async exportAllBookings(request: BookingsExportRequest & { format?: 'json' }, pageSize = MAX_PAGE_SIZE): Promise<Record<string, unknown>[]> {
+  async exportAllBookings(
+    request: BookingsExportRequest & { format?: 'json' },
+    pageSize = MAX_PAGE_SIZE,
+  ): Promise<Record<string, unknown>[]> {
     const rows: Record<string, unknown>[] = [];
     const count = Math.min(pageSize, MAX_PAGE_SIZE);
     for (let skip = 0; ; skip += count) {
       const page = await this.exportBookings({ ...request, format: 'json' }, { skip, count });
       rows.push(...page);
-      if (page.length < count) { return rows; }
+      if (page.length < count) {
+        return rows;
+      }
     }
   }
 
   // ---- GraphQL --------------------------------------------------------------------------------
 
   async booking(id: string): Promise<Booking | null> {
-    const data = await this.gql<{ booking: Booking | null }>('booking', `query Booking($id: ID!) { booking(id: $id) { ${BOOKING_FIELDS} } }`, { id });
+    const data = await this.gql<{ booking: Booking | null }>(
+      'booking',
+      `query Booking($id: ID!) { booking(id: $id) { ${BOOKING_FIELDS} } }`,
+      { id },
+    );
     return data.booking;
   }
 
   async documents(
     organisationId: string,
-    args: { filter?: DocumentsFilterInput; start?: number; count?: number; ordering?: DocumentOrdering; ascending?: boolean } = {},
+    args: {
+      filter?: DocumentsFilterInput;
+      start?: number;
+      count?: number;
+      ordering?: DocumentOrdering;
+      ascending?: boolean;
+    } = {},
   ): Promise<DocumentQuery<{ id: string; description: string | null; updateDate: string }>> {
     const query = `query Documents($organisationId: UUID!, $filter: DocumentsFilterInput, $start: Int, $count: Int, $ordering: DocumentOrdering, $ascending: Boolean) {
       documents(organisationId: $organisationId, filter: $filter, start: $start, count: $count, ordering: $ordering, ascending: $ascending) {
         start pageSize totalPages totalRecords data { id description updateDate } } }`;
-    return (await this.gql<{ documents: DocumentQuery<{ id: string; description: string | null; updateDate: string }> }>('documents', query, { organisationId, ...args })).documents;
+    return (
+      await this.gql<{ documents: DocumentQuery<{ id: string; description: string | null; updateDate: string }> }>(
+        'documents',
+        query,
+        { organisationId, ...args },
+      )
+    ).documents;
   }
 
   /** createBooking with a BookingInput or a BookingEntityRefInput (names in place of UUIDs); returns the booking id. */
-  async createBooking(organisationId: string, input: { booking: BookingInput } | { bookingEntityRef: BookingEntityRefInput }): Promise<string> {
+  async createBooking(
+    organisationId: string,
+    input: { booking: BookingInput } | { bookingEntityRef: BookingEntityRefInput },
+  ): Promise<string> {
     const query = `mutation CreateBooking($organisationId: UUID!, $booking: BookingInput, $bookingEntityRef: BookingEntityRefInput) {
       createBooking(organisationId: $organisationId, booking: $booking, bookingEntityRef: $bookingEntityRef) }`;
-    return (await this.gql<{ createBooking: string }>('createBooking', query, { organisationId, ...input })).createBooking;
+    return (await this.gql<{ createBooking: string }>('createBooking', query, { organisationId, ...input }))
+      .createBooking;
   }
 
   async updateBookingStatus(organisationId: string, input: UpdateBookingStatusInput): Promise<void> {
@@ -224,7 +296,11 @@ export class PlatformClient {
     { query, body }: { query?: Record<string, string | number | boolean | undefined>; body?: unknown } = {},
   ): Promise<RawResponse> {
     const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {})) { if (value !== undefined) { search.set(key, String(value)); } }
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) {
+        search.set(key, String(value));
+      }
+    }
     const url = `${this.baseUrl}${path}${search.size ? `?${search}` : ''}`;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     // A 25,000-document batch is ~52 MiB: the time to send it is added to the timeout, or it would always run out.
@@ -235,7 +311,11 @@ export class PlatformClient {
     try {
       const response = await request(url, {
         method: method as Dispatcher.HttpMethod,
-        headers: { authorization: `Bearer ${this.options.token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.options.token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: payload,
         dispatcher: this.agent,
         signal: AbortSignal.timeout(timeoutMs),
@@ -246,8 +326,16 @@ export class PlatformClient {
     } catch (error) {
       throw fromTransportFailure(operation, error, timeoutMs);
     }
-    if (status >= 200 && status < 300) { return { status, text }; }
-    throw new PlatformCallError(classifyStatus(status), operation, reasonFromBody(text), status, parseRetryAfter((Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null));
+    if (status >= 200 && status < 300) {
+      return { status, text };
+    }
+    throw new PlatformCallError(
+      classifyStatus(status),
+      operation,
+      reasonFromBody(text),
+      status,
+      parseRetryAfter((Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null),
+    );
   }
 
   private closing?: Promise<void>;
@@ -260,18 +348,33 @@ export class PlatformClient {
   private async gql<T>(operationName: string, document: string, variables: Record<string, unknown>): Promise<T> {
     const operation = `graphql ${operationName}`;
     try {
-      return await this.graphql.request<T>({ document, variables: stripUndefined(variables), signal: AbortSignal.timeout(this.timeoutMs) });
+      return await this.graphql.request<T>({
+        document,
+        variables: stripUndefined(variables),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch (error) {
-      if (!(error instanceof ClientError)) { throw fromTransportFailure(operation, error, this.timeoutMs); }
+      if (!(error instanceof ClientError)) {
+        throw fromTransportFailure(operation, error, this.timeoutMs);
+      }
       const { status, errors, headers } = error.response;
       const retryAfterMs = parseRetryAfter(headers?.get?.('retry-after') ?? null);
       if (status !== 200 || !errors?.length) {
-        const reason = errors?.length ? errors.map((e) => e.message).join('; ') : reasonFromBody(String((error.response as { body?: unknown }).body ?? error.message));
+        const reason = errors?.length
+          ? errors.map((e) => e.message).join('; ')
+          : reasonFromBody(String((error.response as { body?: unknown }).body ?? error.message));
         throw new PlatformCallError(classifyStatus(status), operation, truncate(reason), status, retryAfterMs);
       }
       const first = errors[0] as { message: string; extensions?: { code?: string } };
       const code = first.extensions?.code;
-      throw new PlatformCallError(classifyGraphqlCode(code), operation, truncate(errors.map((e) => e.message).join('; ')), status, retryAfterMs, code);
+      throw new PlatformCallError(
+        classifyGraphqlCode(code),
+        operation,
+        truncate(errors.map((e) => e.message).join('; ')),
+        status,
+        retryAfterMs,
+        code,
+      );
     }
   }
 }

@@ -19,16 +19,31 @@ describe('997 functional acknowledgment', () => {
   it('accepts a clean group: AK1, AK2/AK5 A per set, AK9 A with counts', () => {
     const received = parseX12(fixture('pipe-single-line-4-sets.x12')).interchanges[0];
     const ack = readBack(build997(received, options));
-    expect(ack.fields).toMatchObject({ senderId: 'DOCKBRIDGE     ', receiverId: 'KETTLESUPPLY   ', controlNumber: '000000042', usage: 'T', version: '00401' });
-    expect(ack.groups[0]).toMatchObject({ functionalId: 'FA', senderCode: 'DOCKBRIDGE', receiverCode: 'KETTLESUPPLY', control: '42' });
+    expect(ack.fields).toMatchObject({
+      senderId: 'DOCKBRIDGE     ',
+      receiverId: 'KETTLESUPPLY   ',
+      controlNumber: '000000042',
+      usage: 'T',
+      version: '00401',
+    });
+    expect(ack.groups[0]).toMatchObject({
+      functionalId: 'FA',
+      senderCode: 'DOCKBRIDGE',
+      receiverCode: 'KETTLESUPPLY',
+      control: '42',
+    });
     const set = ack.groups[0].transactionSets[0];
     expect(set.id).toBe('997');
     expect(rows(set.segments.slice(1, -1))).toEqual([
       'AK1*PO*2',
-      'AK2*850*0001', 'AK5*A',
-      'AK2*850*0002', 'AK5*A',
-      'AK2*850*0003', 'AK5*A',
-      'AK2*850*0004', 'AK5*A',
+      'AK2*850*0001',
+      'AK5*A',
+      'AK2*850*0002',
+      'AK5*A',
+      'AK2*850*0003',
+      'AK5*A',
+      'AK2*850*0004',
+      'AK5*A',
       'AK9*A*4*4*4',
     ]);
   });
@@ -38,7 +53,14 @@ describe('997 functional acknowledgment', () => {
     const ack = readBack(build997(received, options));
     const [first, second] = ack.groups[0].transactionSets;
     expect(ack.groups[0].transactionSets).toHaveLength(2);
-    expect(rows(first.segments.slice(1, -1))).toEqual(['AK1*PO*3', 'AK2*850*0001', 'AK5*A', 'AK2*850*0001', 'AK5*R*23', 'AK9*P*2*2*1']);
+    expect(rows(first.segments.slice(1, -1))).toEqual([
+      'AK1*PO*3',
+      'AK2*850*0001',
+      'AK5*A',
+      'AK2*850*0001',
+      'AK5*R*23',
+      'AK9*P*2*2*1',
+    ]);
     expect(rows(second.segments.slice(1, -1))).toEqual(['AK1*PO*4', 'AK2*850*0001', 'AK5*A', 'AK9*A*1*1*1']);
   });
 
@@ -48,8 +70,10 @@ describe('997 functional acknowledgment', () => {
     expect(rows(set.segments.slice(1, -1))).toEqual([
       'AK1*PO*17',
       'AK2*850*0001',
-      'AK3*PO1*10**8', 'AK4*7**2',
-      'AK3*PO4*12**8', 'AK4*6**2',
+      'AK3*PO1*10**8',
+      'AK4*7**2',
+      'AK3*PO4*12**8',
+      'AK4*6**2',
       'AK5*E*5',
       'AK9*E*1*1*1',
     ]);
@@ -105,6 +129,8 @@ describe('TA1 interchange acknowledgment', () => {
     expect(ta1NoteCode(parseX12(text.replace('IEA*1*', 'IEA*2*')).interchanges[0])).toBe('021');
     expect(ta1NoteCode(parseX12(text.replace('*260105*0930*', '*2601X5*0930*')).interchanges[0])).toBe('014');
     expect(ta1NoteCode(parseX12(text.replace(/GS\*.*\n/, '')).interchanges[0])).toBe('024');
-    expect(buildTA1(parseX12(text).interchanges[0], undefined, options).split('\n')[1]).toBe('TA1*000000101*260105*0930*A*000~');
+    expect(buildTA1(parseX12(text).interchanges[0], undefined, options).split('\n')[1]).toBe(
+      'TA1*000000101*260105*0930*A*000~',
+    );
   });
 });

@@ -1,7 +1,14 @@
 import { X12Interchange, X12Segment, X12SerializationOptions } from 'node-x12';
 import { parseCount } from './envelope.validation';
 import { ak4CodeForNote } from './syntax-notes';
-import type { Delimiters, FunctionalGroup, Interchange, Problem, ProblemCode, TransactionSetSummary } from './x12.types';
+import type {
+  Delimiters,
+  FunctionalGroup,
+  Interchange,
+  Problem,
+  ProblemCode,
+  TransactionSetSummary,
+} from './x12.types';
 
 /**
  * 997 functional acknowledgments and TA1 interchange acknowledgments. What to acknowledge is
@@ -105,12 +112,29 @@ const TA1_CODES: Partial<Record<ProblemCode, string>> = {
 };
 /** TA1 note codes for a bad ISA field, by element number. */
 const TA1_ISA_FIELD: Record<number, string> = {
-  1: '010', 2: '011', 3: '012', 4: '013', 5: '005', 6: '006', 7: '007', 8: '008',
-  9: '014', 10: '015', 11: '016', 12: '017', 13: '018', 14: '019', 15: '020', 16: '027',
+  1: '010',
+  2: '011',
+  3: '012',
+  4: '013',
+  5: '005',
+  6: '006',
+  7: '007',
+  8: '008',
+  9: '014',
+  10: '015',
+  11: '016',
+  12: '017',
+  13: '018',
+  14: '019',
+  15: '020',
+  16: '027',
 };
 
 /** What a 997 says about one set. */
-export function acknowledgeSet(summary: TransactionSetSummary, options: Pick<AcknowledgmentOptions, 'rejectSetsWithSegmentErrors'> = {}): SetAcknowledgment {
+export function acknowledgeSet(
+  summary: TransactionSetSummary,
+  options: Pick<AcknowledgmentOptions, 'rejectSetsWithSegmentErrors'> = {},
+): SetAcknowledgment {
   const codes = new Set<string>();
   let rejected = false;
   const bySegment = new Map<number, SegmentError>();
@@ -132,24 +156,42 @@ export function acknowledgeSet(summary: TransactionSetSummary, options: Pick<Ack
       rejected = true;
       if (p.setPosition) {
         let seg = bySegment.get(p.setPosition);
-        if (!seg) { bySegment.set(p.setPosition, (seg = { tag: (p.tag ?? '').slice(0, 3), position: p.setPosition, code: '8', elements: [] })); }
-        if (p.element && !seg.elements.some((e) => e.element === p.element)) { seg.elements.push({ element: p.element, code: '7' }); }
+        if (!seg) {
+          bySegment.set(
+            p.setPosition,
+            (seg = { tag: (p.tag ?? '').slice(0, 3), position: p.setPosition, code: '8', elements: [] }),
+          );
+        }
+        if (p.element && !seg.elements.some((e) => e.element === p.element)) {
+          seg.elements.push({ element: p.element, code: '7' });
+        }
       }
       continue;
     }
     if ((p.code === 'SYNTAX_NOTE' || p.code === 'INVALID_SEGMENT_TAG') && p.setPosition) {
       let seg = bySegment.get(p.setPosition);
       if (!seg) {
-        seg = { tag: (p.tag ?? '').slice(0, 3), position: p.setPosition, code: p.code === 'SYNTAX_NOTE' ? '8' : '1', elements: [] };
+        seg = {
+          tag: (p.tag ?? '').slice(0, 3),
+          position: p.setPosition,
+          code: p.code === 'SYNTAX_NOTE' ? '8' : '1',
+          elements: [],
+        };
         bySegment.set(p.setPosition, seg);
       }
       const code = ak4CodeForNote(p.note);
       // Two notes can fault the same element (PO406 by C0506 and P0607): one AK4 says it.
-      if (p.code === 'SYNTAX_NOTE' && p.element && !seg.elements.some((e) => e.element === p.element && e.code === code)) {
+      if (
+        p.code === 'SYNTAX_NOTE' &&
+        p.element &&
+        !seg.elements.some((e) => e.element === p.element && e.code === code)
+      ) {
         seg.elements.push({ element: p.element, code, ...(p.note ? { note: p.note } : {}) });
       }
       codes.add('5');
-      if (options.rejectSetsWithSegmentErrors) { rejected = true; }
+      if (options.rejectSetsWithSegmentErrors) {
+        rejected = true;
+      }
     }
   }
   const status: SetStatus = rejected ? 'R' : codes.size > 0 ? 'E' : 'A';
@@ -165,25 +207,41 @@ export function acknowledgeSet(summary: TransactionSetSummary, options: Pick<Ack
 }
 
 /** What a 997 says about one functional group (AK1, AK2/AK3/AK4/AK5 per set, AK9). */
-export function acknowledgeGroup(group: FunctionalGroup, options: Pick<AcknowledgmentOptions, 'rejectSetsWithSegmentErrors'> = {}): GroupAcknowledgment {
+export function acknowledgeGroup(
+  group: FunctionalGroup,
+  options: Pick<AcknowledgmentOptions, 'rejectSetsWithSegmentErrors'> = {},
+): GroupAcknowledgment {
   const sets = group.summaries.map((s) => acknowledgeSet(s, options));
   const codes = new Set<string>();
   let groupError = false;
   for (const p of group.problems) {
-    if (p.severity !== 'error') { continue; }
+    if (p.severity !== 'error') {
+      continue;
+    }
     const code = AK9_CODES[p.code];
-    if (code) { codes.add(code); }
-    if (p.code === 'GS_INVALID' && p.element === 6) { codes.add('6'); }
+    if (code) {
+      codes.add(code);
+    }
+    if (p.code === 'GS_INVALID' && p.element === 6) {
+      codes.add('6');
+    }
     // Misplaced segments between sets taint the group but do not reject it.
-    if (p.code !== 'SEGMENT_OUTSIDE_SET') { groupError = true; }
+    if (p.code !== 'SEGMENT_OUTSIDE_SET') {
+      groupError = true;
+    }
   }
   const accepted = sets.filter((s) => s.status !== 'R').length;
   const anyErrors = sets.some((s) => s.status === 'E') || group.problems.length > 0;
   let status: GroupStatus;
-  if (groupError) { status = 'R'; }
-  else if (sets.length > 0 && accepted === 0) { status = 'R'; }
-  else if (accepted < sets.length) { status = 'P'; }
-  else { status = anyErrors ? 'E' : 'A'; }
+  if (groupError) {
+    status = 'R';
+  } else if (sets.length > 0 && accepted === 0) {
+    status = 'R';
+  } else if (accepted < sets.length) {
+    status = 'P';
+  } else {
+    status = anyErrors ? 'E' : 'A';
+  }
   const declared = parseCount(group.trailer?.element(1));
   return {
     functionalId: group.functionalId,
@@ -224,16 +282,32 @@ export function build997(interchange: Interchange, options: AcknowledgmentOption
     const ack = acknowledgeGroup(received, options);
     const transaction = group.addTransaction();
     transaction.setHeader(['997', String(i + 1).padStart(4, '0')]);
-    transaction.addSegment('AK1', version === '00501' ? [ack.functionalId, ack.control, ack.version] : [ack.functionalId, ack.control]);
+    transaction.addSegment(
+      'AK1',
+      version === '00501' ? [ack.functionalId, ack.control, ack.version] : [ack.functionalId, ack.control],
+    );
     for (const set of ack.sets) {
-      transaction.addSegment('AK2', version === '00501' && set.implementationReference ? [set.id, set.control, set.implementationReference] : [set.id, set.control]);
+      transaction.addSegment(
+        'AK2',
+        version === '00501' && set.implementationReference
+          ? [set.id, set.control, set.implementationReference]
+          : [set.id, set.control],
+      );
       for (const seg of set.segmentErrors) {
         transaction.addSegment('AK3', [seg.tag, String(seg.position), '', seg.code]);
-        for (const el of seg.elements) { transaction.addSegment('AK4', [String(el.element), '', el.code]); }
+        for (const el of seg.elements) {
+          transaction.addSegment('AK4', [String(el.element), '', el.code]);
+        }
       }
       transaction.addSegment('AK5', [set.status, ...set.codes]);
     }
-    transaction.addSegment('AK9', [ack.status, String(ack.included), String(ack.received), String(ack.accepted), ...ack.codes]);
+    transaction.addSegment('AK9', [
+      ack.status,
+      String(ack.included),
+      String(ack.received),
+      String(ack.accepted),
+      ...ack.codes,
+    ]);
   });
   return out.toString(serialization);
 }
@@ -241,10 +315,16 @@ export function build997(interchange: Interchange, options: AcknowledgmentOption
 /** The TA1 note code (TA105) for an interchange whose envelope must be rejected; undefined when it is fine. */
 export function ta1NoteCode(interchange: Interchange): string | undefined {
   for (const p of interchange.problems) {
-    if (p.severity !== 'error') { continue; }
-    if (p.code === 'ISA_FIELD_INVALID') { return p.element ? TA1_ISA_FIELD[p.element] ?? '022' : '022'; }
+    if (p.severity !== 'error') {
+      continue;
+    }
+    if (p.code === 'ISA_FIELD_INVALID') {
+      return p.element ? (TA1_ISA_FIELD[p.element] ?? '022') : '022';
+    }
     const code = TA1_CODES[p.code];
-    if (code) { return code; }
+    if (code) {
+      return code;
+    }
   }
   return undefined;
 }
@@ -254,12 +334,17 @@ export function ta1NoteCode(interchange: Interchange): string | undefined {
  * `noteCode` defaults to `ta1NoteCode(interchange)`, or 000 (no error) when there is none;
  * the acknowledgment code to R when there is a note, A otherwise.
  */
-export function buildTA1(interchange: Interchange, noteCode: string | undefined, options: AcknowledgmentOptions & { acknowledgmentCode?: 'A' | 'E' | 'R' }): string {
+export function buildTA1(
+  interchange: Interchange,
+  noteCode: string | undefined,
+  options: AcknowledgmentOptions & { acknowledgmentCode?: 'A' | 'E' | 'R' },
+): string {
   const note = noteCode ?? ta1NoteCode(interchange) ?? '000';
   const code = options.acknowledgmentCode ?? (note === '000' ? 'A' : 'R');
   const version = options.version ?? (interchange.fields.version >= '00501' ? '00501' : '00401');
   const serialization = serializationOptions(version, options.delimiters);
-  const segment = (tag: string, elements: string[]) => new X12Segment(tag, serialization).setElements(elements).toString(serialization);
+  const segment = (tag: string, elements: string[]) =>
+    new X12Segment(tag, serialization).setElements(elements).toString(serialization);
   const f = interchange.fields;
   const control = String(controlNumber(options.controlNumber)).padStart(9, '0');
   return [
@@ -283,7 +368,7 @@ function isaHeader(interchange: Interchange, options: AcknowledgmentOptions, ver
     (options.receiverId ?? f.senderId.trim()).padEnd(15).slice(0, 15),
     yymmdd(options.date),
     hhmm(options.date),
-    version === '00501' ? d.repetition ?? '^' : 'U',
+    version === '00501' ? (d.repetition ?? '^') : 'U',
     version,
     String(controlNumber(options.controlNumber)).padStart(9, '0'),
     '0',
@@ -309,7 +394,9 @@ function serializationOptions(version: string, delimiters: Partial<Delimiters> =
 }
 
 function controlNumber(n: number): number {
-  if (!Number.isInteger(n) || n < 1 || n > 999_999_999) { throw new RangeError(`control number ${n} must be an integer in 1..999999999`); }
+  if (!Number.isInteger(n) || n < 1 || n > 999_999_999) {
+    throw new RangeError(`control number ${n} must be an integer in 1..999999999`);
+  }
   return n;
 }
 

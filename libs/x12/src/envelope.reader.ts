@@ -9,7 +9,17 @@ import {
 } from './envelope.validation';
 import { checkSyntaxNotes, SYNTAX_NOTES } from './syntax-notes';
 import type { TokenizerSink } from './tokenizer';
-import type { Delimiters, FunctionalGroup, Interchange, Problem, Segment, TransactionSet, TransactionSetSummary, X12Event, X12ReadOptions } from './x12.types';
+import type {
+  Delimiters,
+  FunctionalGroup,
+  Interchange,
+  Problem,
+  Segment,
+  TransactionSet,
+  TransactionSetSummary,
+  X12Event,
+  X12ReadOptions,
+} from './x12.types';
 
 /**
  * Groups tokenized segments into Interchange > FunctionalGroup > TransactionSet and runs the
@@ -39,7 +49,12 @@ export class EnvelopeReader implements TokenizerSink {
 
   problem(problem: Problem): void {
     // Reading problems inside a set make the set itself faulty (AK3/AK5).
-    if (this.set && (problem.code === 'INVALID_SEGMENT_TAG' || problem.code === 'SEGMENT_TOO_LONG' || problem.code === 'EMPTY_SEGMENT')) {
+    if (
+      this.set &&
+      (problem.code === 'INVALID_SEGMENT_TAG' ||
+        problem.code === 'SEGMENT_TOO_LONG' ||
+        problem.code === 'EMPTY_SEGMENT')
+    ) {
       if (problem.code !== 'EMPTY_SEGMENT') {
         this.set.problems.push({ ...problem, setPosition: this.set.segments.length + 1 });
       }
@@ -58,7 +73,9 @@ export class EnvelopeReader implements TokenizerSink {
       segments.push(segment);
       if (this.syntaxNotes) {
         const problems = checkSyntaxNotes(segment, segments.length, SYNTAX_NOTES, tagSlot);
-        for (let i = 0; i < problems.length; i++) { this.report(problems[i], set.problems); }
+        for (let i = 0; i < problems.length; i++) {
+          this.report(problems[i], set.problems);
+        }
       }
       return;
     }
@@ -80,11 +97,15 @@ export class EnvelopeReader implements TokenizerSink {
       case 'ST':
         return this.openSet(segment);
       case 'SE':
-        if (this.set) { return this.closeSet(segment); }
+        if (this.set) {
+          return this.closeSet(segment);
+        }
         return this.misplaced(segment);
       default:
         // TA1 (interchange acknowledgment) legitimately sits between ISA and GS.
-        if (segment.tag === 'TA1' && this.interchange && !this.group) { return; }
+        if (segment.tag === 'TA1' && this.interchange && !this.group) {
+          return;
+        }
         return this.misplaced(segment);
     }
   }
@@ -97,7 +118,9 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private openInterchange(isa: Segment, delimiters: Delimiters): void {
-    if (this.interchange) { this.closeInterchange(undefined, isa); }
+    if (this.interchange) {
+      this.closeInterchange(undefined, isa);
+    }
     const interchange: Interchange = { header: isa, fields: isaFields(isa), delimiters, groups: [], problems: [] };
     this.interchange = interchange;
     this.misplacedReported = false;
@@ -106,10 +129,14 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private closeInterchange(iea: Segment | undefined, where?: Segment): void {
-    if (this.group) { this.closeGroup(undefined, where ?? iea); }
+    if (this.group) {
+      this.closeGroup(undefined, where ?? iea);
+    }
     const interchange = this.interchange;
     if (!interchange) {
-      if (iea) { this.report(at(iea, 'IEA_WITHOUT_ISA', 'IEA without an open interchange')); }
+      if (iea) {
+        this.report(at(iea, 'IEA_WITHOUT_ISA', 'IEA without an open interchange'));
+      }
       return;
     }
     interchange.trailer = iea;
@@ -120,8 +147,12 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private openGroup(gs: Segment): void {
-    if (!this.interchange) { return this.misplaced(gs); }
-    if (this.group) { this.closeGroup(undefined, gs); }
+    if (!this.interchange) {
+      return this.misplaced(gs);
+    }
+    if (this.group) {
+      this.closeGroup(undefined, gs);
+    }
     const e = (n: number) => gs.element(n);
     const group: FunctionalGroup = {
       header: gs,
@@ -146,10 +177,14 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private closeGroup(ge: Segment | undefined, where?: Segment): void {
-    if (this.set) { this.closeSet(undefined, where ?? ge); }
+    if (this.set) {
+      this.closeSet(undefined, where ?? ge);
+    }
     const group = this.group;
     if (!group || !this.interchange) {
-      if (ge) { this.report(at(ge, 'GE_WITHOUT_GS', 'GE without an open functional group'), this.interchange?.problems); }
+      if (ge) {
+        this.report(at(ge, 'GE_WITHOUT_GS', 'GE without an open functional group'), this.interchange?.problems);
+      }
       return;
     }
     group.trailer = ge;
@@ -160,8 +195,12 @@ export class EnvelopeReader implements TokenizerSink {
   }
 
   private openSet(st: Segment): void {
-    if (!this.group) { return this.misplaced(st); }
-    if (this.set) { this.closeSet(undefined, st); }
+    if (!this.group) {
+      return this.misplaced(st);
+    }
+    if (this.set) {
+      this.closeSet(undefined, st);
+    }
     const set: TransactionSet = {
       id: st.element(1).trim(),
       control: st.element(2).trim(),
@@ -171,7 +210,9 @@ export class EnvelopeReader implements TokenizerSink {
       problems: [],
     };
     this.reportAll(validateSetHeader(st, this.controlsInGroup), set.problems);
-    if (set.control) { this.controlsInGroup.add(set.control); }
+    if (set.control) {
+      this.controlsInGroup.add(set.control);
+    }
     this.set = set;
   }
 
@@ -192,25 +233,37 @@ export class EnvelopeReader implements TokenizerSink {
       ? { id, control, implementationReference, segmentCount, problems }
       : { id, control, segmentCount, problems };
     group.summaries.push(summary);
-    if (this.retain) { group.transactionSets.push(set); }
+    if (this.retain) {
+      group.transactionSets.push(set);
+    }
     this.emit({ type: 'transactionSet', interchange: this.interchange!, group, transactionSet: set });
   }
 
   /** A segment where the envelope does not allow it. */
   private misplaced(segment: Segment): void {
-    if (this.misplacedReported) { return; }
+    if (this.misplacedReported) {
+      return;
+    }
     this.misplacedReported = true;
     if (!this.interchange) {
       this.report(at(segment, 'NO_INTERCHANGE', `${segment.tag} outside any interchange (no open ISA)`));
     } else if (!this.group) {
-      this.report(at(segment, 'SEGMENT_OUTSIDE_GROUP', `${segment.tag} outside a functional group (no open GS)`), this.interchange.problems);
+      this.report(
+        at(segment, 'SEGMENT_OUTSIDE_GROUP', `${segment.tag} outside a functional group (no open GS)`),
+        this.interchange.problems,
+      );
     } else {
-      this.report(at(segment, 'SEGMENT_OUTSIDE_SET', `${segment.tag} outside a transaction set (no open ST)`), this.group.problems);
+      this.report(
+        at(segment, 'SEGMENT_OUTSIDE_SET', `${segment.tag} outside a transaction set (no open ST)`),
+        this.group.problems,
+      );
     }
   }
 
   private reportAll(problems: readonly Problem[], into: Problem[]): void {
-    for (let i = 0; i < problems.length; i++) { this.report(problems[i], into); }
+    for (let i = 0; i < problems.length; i++) {
+      this.report(problems[i], into);
+    }
   }
 
   private report(problem: Problem, into?: Problem[]): void {
@@ -220,5 +273,13 @@ export class EnvelopeReader implements TokenizerSink {
 }
 
 function at(segment: Segment, code: Problem['code'], message: string): Problem {
-  return { code, severity: 'error', message, segmentIndex: segment.index, line: segment.line, column: segment.column, tag: segment.tag };
+  return {
+    code,
+    severity: 'error',
+    message,
+    segmentIndex: segment.index,
+    line: segment.line,
+    column: segment.column,
+    tag: segment.tag,
+  };
 }

@@ -23,7 +23,9 @@ describe('envelope validation', () => {
     expect(doc.problems).toEqual([]);
     for (const i of doc.interchanges) {
       expect(i.trailer?.tag).toBe('IEA');
-      for (const g of i.groups) { expect(g.trailer?.tag).toBe('GE'); }
+      for (const g of i.groups) {
+        expect(g.trailer?.tag).toBe('GE');
+      }
     }
   });
 
@@ -39,13 +41,21 @@ describe('envelope validation', () => {
   it('reports ISA13 != IEA02 on the IEA', () => {
     const doc = parseX12(fixture('broken-isa13-iea02-mismatch.edi'));
     expect(codes(doc.interchanges[0].problems)).toEqual(['ISA13_IEA02_MISMATCH']);
-    expect(doc.interchanges[0].problems[0]).toMatchObject({ tag: 'IEA', line: 27, column: 1, segmentIndex: 26, element: 2 });
+    expect(doc.interchanges[0].problems[0]).toMatchObject({
+      tag: 'IEA',
+      line: 27,
+      column: 1,
+      segmentIndex: 26,
+      element: 2,
+    });
   });
 
   it('reports SE01 != actual count on the SE, with its set position', () => {
     const doc = parseX12(fixture('broken-se01-mismatch.edi'));
     const set = doc.interchanges[0].groups[0].summaries[0];
-    expect(set.problems).toEqual([expect.objectContaining({ code: 'SE01_SEGMENT_COUNT', tag: 'SE', setPosition: 15, line: 17 })]);
+    expect(set.problems).toEqual([
+      expect.objectContaining({ code: 'SE01_SEGMENT_COUNT', tag: 'SE', setPosition: 15, line: 17 }),
+    ]);
     expect(set.problems[0].message).toContain('SE01 "33" but the set has 15 segments');
   });
 
@@ -73,13 +83,23 @@ describe('envelope validation', () => {
   });
 
   it('reports ST02/SE02, GS06/GE02 mismatches and wrong GE01/IEA01 counts', () => {
-    const text = fixture('star-tilde-lf-850.edi').replace('SE*17*0001', 'SE*17*0002').replace('GE*1*1', 'GE*2*9').replace('IEA*1*', 'IEA*3*');
-    expect(codes(parseX12(text).problems)).toEqual(['ST02_SE02_MISMATCH', 'GE01_SET_COUNT', 'GS06_GE02_MISMATCH', 'IEA01_GROUP_COUNT']);
+    const text = fixture('star-tilde-lf-850.edi')
+      .replace('SE*17*0001', 'SE*17*0002')
+      .replace('GE*1*1', 'GE*2*9')
+      .replace('IEA*1*', 'IEA*3*');
+    expect(codes(parseX12(text).problems)).toEqual([
+      'ST02_SE02_MISMATCH',
+      'GE01_SET_COUNT',
+      'GS06_GE02_MISMATCH',
+      'IEA01_GROUP_COUNT',
+    ]);
   });
 
   it('reports segments outside the envelope once per run', () => {
     const text = fixture('star-tilde-lf-850.edi');
-    const withJunk = text.replace('ST*850', 'REF*X*1~\nREF*X*2~\nST*850').replace(/IEA\*1\*000000101~\n/, 'IEA*1*000000101~\nN1*ST*X~\nN1*ST*Y~\n');
+    const withJunk = text
+      .replace('ST*850', 'REF*X*1~\nREF*X*2~\nST*850')
+      .replace(/IEA\*1\*000000101~\n/, 'IEA*1*000000101~\nN1*ST*X~\nN1*ST*Y~\n');
     const doc = parseX12(withJunk);
     expect(codes(doc.problems)).toEqual(['SEGMENT_OUTSIDE_SET', 'NO_INTERCHANGE']);
     const noGs = text.replace(/GS\*.*\n/, '');

@@ -1,4 +1,12 @@
-import type { FunctionalGroup, Interchange, IsaFields, Problem, ProblemCode, Segment, TransactionSet } from './x12.types';
+import type {
+  FunctionalGroup,
+  Interchange,
+  IsaFields,
+  Problem,
+  ProblemCode,
+  Segment,
+  TransactionSet,
+} from './x12.types';
 
 /**
  * Envelope checks as pure functions over what the reader assembled. Each returns the problems
@@ -48,10 +56,15 @@ export function validateIsa(isa: Located & Pick<Segment, 'elements'>): Problem[]
   }
   ISA_WIDTHS.forEach((width, i) => {
     const value = elements[i];
-    if (value === undefined) { return; }
+    if (value === undefined) {
+      return;
+    }
     const n = i + 1;
     if (value.length !== width) {
-      problems.push({ ...at(isa, 'ISA_FIELD_INVALID', `ISA${pad2(n)} "${value}" is ${value.length} characters, ${width} expected`), element: n });
+      problems.push({
+        ...at(isa, 'ISA_FIELD_INVALID', `ISA${pad2(n)} "${value}" is ${value.length} characters, ${width} expected`),
+        element: n,
+      });
       return;
     }
     const format = ISA_FORMATS[n];
@@ -63,17 +76,41 @@ export function validateIsa(isa: Located & Pick<Segment, 'elements'>): Problem[]
 }
 
 /** IEA (or its absence) against the interchange it closes. */
-export function validateInterchangeTrailer(interchange: Interchange, iea: Segment | undefined, where?: Segment): Problem[] {
+export function validateInterchangeTrailer(
+  interchange: Interchange,
+  iea: Segment | undefined,
+  where?: Segment,
+): Problem[] {
   if (!iea) {
-    return [at(where ?? interchange.header, 'MISSING_IEA', `interchange ${interchange.fields.controlNumber} has no IEA (truncated?)`)];
+    return [
+      at(
+        where ?? interchange.header,
+        'MISSING_IEA',
+        `interchange ${interchange.fields.controlNumber} has no IEA (truncated?)`,
+      ),
+    ];
   }
   const problems: Problem[] = [];
   const count = parseCount(iea.element(1));
   if (count !== interchange.groups.length) {
-    problems.push({ ...at(iea, 'IEA01_GROUP_COUNT', `IEA01 "${iea.element(1)}" but the interchange has ${interchange.groups.length} group(s)`), element: 1 });
+    problems.push({
+      ...at(
+        iea,
+        'IEA01_GROUP_COUNT',
+        `IEA01 "${iea.element(1)}" but the interchange has ${interchange.groups.length} group(s)`,
+      ),
+      element: 1,
+    });
   }
   if (!sameControl(iea.element(2), interchange.fields.controlNumber)) {
-    problems.push({ ...at(iea, 'ISA13_IEA02_MISMATCH', `IEA02 "${iea.element(2)}" does not match ISA13 "${interchange.fields.controlNumber}"`), element: 2 });
+    problems.push({
+      ...at(
+        iea,
+        'ISA13_IEA02_MISMATCH',
+        `IEA02 "${iea.element(2)}" does not match ISA13 "${interchange.fields.controlNumber}"`,
+      ),
+      element: 2,
+    });
   }
   return problems;
 }
@@ -81,19 +118,33 @@ export function validateInterchangeTrailer(interchange: Interchange, iea: Segmen
 /** GS: the 8 elements a group header needs. */
 export function validateGroupHeader(gs: Segment): Problem[] {
   const missing = [1, 2, 3, 4, 5, 6, 7, 8].filter((n) => !gs.element(n).trim());
-  return missing.length ? [{ ...at(gs, 'GS_INVALID', `GS without ${missing.map((n) => `GS${pad2(n)}`).join(', ')}`), element: missing[0] }] : [];
+  return missing.length
+    ? [{ ...at(gs, 'GS_INVALID', `GS without ${missing.map((n) => `GS${pad2(n)}`).join(', ')}`), element: missing[0] }]
+    : [];
 }
 
 /** GE (or its absence) against the group it closes. */
 export function validateGroupTrailer(group: FunctionalGroup, ge: Segment | undefined, where?: Segment): Problem[] {
-  if (!ge) { return [at(where ?? group.header, 'MISSING_GE', `functional group ${group.control} has no GE`)]; }
+  if (!ge) {
+    return [at(where ?? group.header, 'MISSING_GE', `functional group ${group.control} has no GE`)];
+  }
   const problems: Problem[] = [];
   const count = parseCount(ge.element(1));
   if (count !== group.summaries.length) {
-    problems.push({ ...at(ge, 'GE01_SET_COUNT', `GE01 "${ge.element(1)}" but the group has ${group.summaries.length} transaction set(s)`), element: 1 });
+    problems.push({
+      ...at(
+        ge,
+        'GE01_SET_COUNT',
+        `GE01 "${ge.element(1)}" but the group has ${group.summaries.length} transaction set(s)`,
+      ),
+      element: 1,
+    });
   }
   if (!sameControl(ge.element(2), group.control)) {
-    problems.push({ ...at(ge, 'GS06_GE02_MISMATCH', `GE02 "${ge.element(2)}" does not match GS06 "${group.control}"`), element: 2 });
+    problems.push({
+      ...at(ge, 'GS06_GE02_MISMATCH', `GE02 "${ge.element(2)}" does not match GS06 "${group.control}"`),
+      element: 2,
+    });
   }
   return problems;
 }
@@ -103,22 +154,35 @@ export function validateSetHeader(st: Segment, controlsInGroup: ReadonlySet<stri
   const problems: Problem[] = [];
   const id = st.element(1).trim();
   const control = st.element(2).trim();
-  if (!/^[0-9A-Z]{3}$/.test(id)) { problems.push({ ...at(st, 'ST_INVALID', `ST01 "${id}" is not a transaction set id`), element: 1, setPosition: 1 }); }
-  if (!control) { problems.push({ ...at(st, 'ST_INVALID', 'ST02 (control number) is missing'), element: 2, setPosition: 1 }); }
-  else if (controlsInGroup.has(control)) {
-    problems.push({ ...at(st, 'DUPLICATE_ST02', `ST02 "${control}" is used twice in this group`), element: 2, setPosition: 1 });
+  if (!/^[0-9A-Z]{3}$/.test(id)) {
+    problems.push({ ...at(st, 'ST_INVALID', `ST01 "${id}" is not a transaction set id`), element: 1, setPosition: 1 });
+  }
+  if (!control) {
+    problems.push({ ...at(st, 'ST_INVALID', 'ST02 (control number) is missing'), element: 2, setPosition: 1 });
+  } else if (controlsInGroup.has(control)) {
+    problems.push({
+      ...at(st, 'DUPLICATE_ST02', `ST02 "${control}" is used twice in this group`),
+      element: 2,
+      setPosition: 1,
+    });
   }
   return problems;
 }
 
 /** SE (or its absence) against the set it closes: SE01 counts ST..SE inclusive. */
 export function validateSetTrailer(set: TransactionSet, se: Segment | undefined, where?: Segment): Problem[] {
-  if (!se) { return [at(where ?? set.header, 'MISSING_SE', `transaction set ${set.id} ${set.control} has no SE`)]; }
+  if (!se) {
+    return [at(where ?? set.header, 'MISSING_SE', `transaction set ${set.id} ${set.control} has no SE`)];
+  }
   const problems: Problem[] = [];
   const count = parseCount(se.element(1));
   if (count !== set.segments.length) {
     problems.push({
-      ...at(se, 'SE01_SEGMENT_COUNT', `SE01 "${se.element(1)}" but the set has ${set.segments.length} segments (ST..SE)`),
+      ...at(
+        se,
+        'SE01_SEGMENT_COUNT',
+        `SE01 "${se.element(1)}" but the set has ${set.segments.length} segments (ST..SE)`,
+      ),
       element: 1,
       setPosition: set.segments.length,
     });
@@ -152,7 +216,9 @@ export function parseCount(value: string | undefined): number {
 export function sameControl(a: string | undefined, b: string | undefined): boolean {
   const x = (a ?? '').trim();
   const y = (b ?? '').trim();
-  if (x === y) { return x.length > 0; }
+  if (x === y) {
+    return x.length > 0;
+  }
   return /^\d+$/.test(x) && /^\d+$/.test(y) && Number(x) === Number(y);
 }
 
@@ -160,7 +226,15 @@ export function sameControl(a: string | undefined, b: string | undefined): boole
 type Located = Pick<Segment, 'index' | 'line' | 'column' | 'tag'>;
 
 function at(segment: Located, code: ProblemCode, message: string): Problem {
-  return { code, severity: 'error', message, segmentIndex: segment.index, line: segment.line, column: segment.column, tag: segment.tag };
+  return {
+    code,
+    severity: 'error',
+    message,
+    segmentIndex: segment.index,
+    line: segment.line,
+    column: segment.column,
+    tag: segment.tag,
+  };
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');

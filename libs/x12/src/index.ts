@@ -21,7 +21,16 @@ export {
 } from './envelope.validation';
 export { SYNTAX_NOTES, checkSyntaxNotes } from './syntax-notes';
 export { forgetScannedSegment } from './segment';
-export { readX12, parseX12, tokenizeX12, element, components, repetitions, type X12StreamOptions, type X12Chunk } from './reader';
+export {
+  readX12,
+  parseX12,
+  tokenizeX12,
+  element,
+  components,
+  repetitions,
+  type X12StreamOptions,
+  type X12Chunk,
+} from './reader';
 export {
   acknowledgeGroup,
   acknowledgeSet,

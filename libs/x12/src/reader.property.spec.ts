@@ -27,7 +27,9 @@ fixtures.push(fixtures[0].replace('STEEL KETTLE', 'STÉEL KETTLE € 𝄞'));
 /** Events as plain JSON (structures are complete once the stream is over). */
 async function read(chunks: Uint8Array[]): Promise<string> {
   const events: X12Event[] = [];
-  for await (const e of readX12(chunks)) { events.push(e); }
+  for await (const e of readX12(chunks)) {
+    events.push(e);
+  }
   return JSON.stringify(events);
 }
 
@@ -55,22 +57,49 @@ const checkProblems = (text: string) => {
 describe('reader properties (fast-check)', () => {
   it('random bytes: never throws, terminates, problems are located', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), fc.array(fc.nat(), { maxLength: 8 }), async (bytes, points) => {
-        checkProblems(Buffer.from(bytes).toString('latin1'));
-        await read(cut(bytes, points));
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (bytes, points) => {
+          checkProblems(Buffer.from(bytes).toString('latin1'));
+          await read(cut(bytes, points));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('random X12-ish text (delimiters, tags, ISA prefixes): never throws', async () => {
-    const piece = fc.constantFrom('ISA*', 'ISA', '*', '~', '\n', '\r\n', '>', '^', '|', 'GS*', 'ST*850*1', 'SE*', 'GE*1*1', 'IEA*1*', '00', ' ', '0000000001', 'N1*ST');
+    const piece = fc.constantFrom(
+      'ISA*',
+      'ISA',
+      '*',
+      '~',
+      '\n',
+      '\r\n',
+      '>',
+      '^',
+      '|',
+      'GS*',
+      'ST*850*1',
+      'SE*',
+      'GE*1*1',
+      'IEA*1*',
+      '00',
+      ' ',
+      '0000000001',
+      'N1*ST',
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { maxLength: 200 }), fc.array(fc.nat(), { maxLength: 5 }), async (pieces, points) => {
-        const text = pieces.join('');
-        checkProblems(text);
-        await read(cut(Buffer.from(text), points));
-      }),
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 5 }),
+        async (pieces, points) => {
+          const text = pieces.join('');
+          checkProblems(text);
+          await read(cut(Buffer.from(text), points));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -79,7 +108,10 @@ describe('reader properties (fast-check)', () => {
    * Where each interchange of a file ends (just after its IEA's terminator). A cut there removes
    * whole interchanges and leaves a complete file: nothing can tell.
    */
-  const interchangeEnds = (full: string) => parseX12(full).interchanges.flatMap((i) => (i.trailer?.text === full ? [full.slice(0, i.trailer.end + 1).trimEnd()] : []));
+  const interchangeEnds = (full: string) =>
+    parseX12(full).interchanges.flatMap((i) =>
+      i.trailer?.text === full ? [full.slice(0, i.trailer.end + 1).trimEnd()] : [],
+    );
 
   it('truncations of valid files: never throw, and a cut that removes data inside an interchange is reported', () => {
     fc.assert(
@@ -105,7 +137,14 @@ describe('reader properties (fast-check)', () => {
   });
 
   it('mutations of valid files (insert, delete, replace characters): never throw', () => {
-    const mutation = fc.record({ at: fc.nat(), remove: fc.nat(4), insert: fc.string({ unit: fc.constantFrom('*', '~', '\n', '\r', 'I', 'S', 'A', '>', '|', '^', 'x', '9', '\ufeff', 'é'), maxLength: 4 }) });
+    const mutation = fc.record({
+      at: fc.nat(),
+      remove: fc.nat(4),
+      insert: fc.string({
+        unit: fc.constantFrom('*', '~', '\n', '\r', 'I', 'S', 'A', '>', '|', '^', 'x', '9', '\ufeff', 'é'),
+        maxLength: 4,
+      }),
+    });
     fc.assert(
       fc.property(fc.nat(fixtures.length - 1), fc.array(mutation, { minLength: 1, maxLength: 6 }), (f, mutations) => {
         let text = fixtures[f];
@@ -133,7 +172,9 @@ describe('reader properties (fast-check)', () => {
   it('streaming and parseX12 read the same sets', async () => {
     for (const text of fixtures) {
       const events: X12Event[] = [];
-      for await (const e of readX12([text])) { events.push(e); }
+      for await (const e of readX12([text])) {
+        events.push(e);
+      }
       const streamed = events.flatMap((e) => (e.type === 'transactionSet' ? [e.transactionSet] : []));
       const whole = parseX12(text).interchanges.flatMap((i) => i.groups.flatMap((g) => g.transactionSets));
       expect(streamed).toEqual(whole);

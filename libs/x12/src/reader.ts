@@ -41,7 +41,9 @@ export async function* readX12(
     queue.push(event);
     // Hand each set out as soon as it is complete: its segments are still in the CPU's caches
     // (and their element offsets in the scan cache) when the consumer maps it.
-    if (event.type === 'transactionSet') { tokenizer.pause(); }
+    if (event.type === 'transactionSet') {
+      tokenizer.pause();
+    }
   }, options);
   const tokenizer = new X12Tokenizer(envelope, options);
   const decoder = new StringDecoder(options.encoding ?? 'utf8');
@@ -53,9 +55,13 @@ export async function* readX12(
     for (let from = 0; from < text.length; from += SLICE) {
       tokenizer.write(text.length <= SLICE ? text : text.slice(from, from + SLICE));
       for (;;) {
-        for (let i = 0; i < queue.length; i++) { yield queue[i]; }
+        for (let i = 0; i < queue.length; i++) {
+          yield queue[i];
+        }
         queue.length = 0;
-        if (!tokenizer.paused) { break; }
+        if (!tokenizer.paused) {
+          break;
+        }
         tokenizer.resume();
       }
       sinceTurn += Math.min(SLICE, text.length - from);
@@ -68,7 +74,9 @@ export async function* readX12(
   tokenizer.write(decoder.end());
   tokenizer.end();
   envelope.end();
-  for (let i = 0; i < queue.length; i++) { yield queue[i]; }
+  for (let i = 0; i < queue.length; i++) {
+    yield queue[i];
+  }
   forgetScannedSegment();
 }
 
@@ -78,8 +86,11 @@ export function parseX12(text: string, options: X12ReadOptions = {}): X12Documen
   const problems: Problem[] = [];
   const envelope = new EnvelopeReader(
     (event) => {
-      if (event.type === 'interchange') { interchanges.push(event.interchange); }
-      else if (event.type === 'problem') { problems.push(event.problem); }
+      if (event.type === 'interchange') {
+        interchanges.push(event.interchange);
+      } else if (event.type === 'problem') {
+        problems.push(event.problem);
+      }
     },
     { retainTransactionSets: true, ...options },
   );

@@ -13,7 +13,8 @@ const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name)
 
 type Row = string[];
 const row = (s: X12Segment): Row => [s.tag, ...s.elements.map((e) => e.value)];
-const withoutControl = (r: Row): Row => (r[0] === 'ISA' ? r.filter((_, i) => i !== 13) : r[0] === 'IEA' ? r.slice(0, 2) : r);
+const withoutControl = (r: Row): Row =>
+  r[0] === 'ISA' ? r.filter((_, i) => i !== 13) : r[0] === 'IEA' ? r.slice(0, 2) : r;
 
 function nodeX12Rows(text: string): Row[] {
   const parsed = new X12Parser(false).parse(text);
@@ -28,7 +29,9 @@ function nodeX12Rows(text: string): Row[] {
       }
       rows.push(row(g.trailer));
     }
-    if (i.trailer) { rows.push(row(i.trailer)); } // node-x12 drops an unterminated IEA
+    if (i.trailer) {
+      rows.push(row(i.trailer));
+    } // node-x12 drops an unterminated IEA
   }
   return rows.map(withoutControl);
 }
@@ -39,10 +42,16 @@ function ourRows(text: string): Row[] {
     rows.push([i.header.tag, ...i.header.elements]);
     for (const g of i.groups) {
       rows.push([g.header.tag, ...g.header.elements]);
-      for (const t of g.transactionSets) { rows.push(...t.segments.map((s) => [s.tag, ...s.elements])); }
-      if (g.trailer) { rows.push([g.trailer.tag, ...g.trailer.elements]); }
+      for (const t of g.transactionSets) {
+        rows.push(...t.segments.map((s) => [s.tag, ...s.elements]));
+      }
+      if (g.trailer) {
+        rows.push([g.trailer.tag, ...g.trailer.elements]);
+      }
     }
-    if (i.trailer) { rows.push([i.trailer.tag, ...i.trailer.elements]); }
+    if (i.trailer) {
+      rows.push([i.trailer.tag, ...i.trailer.elements]);
+    }
   }
   return rows.map(withoutControl);
 }

@@ -21,7 +21,11 @@ export class Segment {
   ) {}
 
   /** A segment of the given values (tests, tools). `separator` must not occur in any of them. */
-  static of(tag: string, elements: readonly string[], where: { index?: number; line?: number; column?: number; separator?: string } = {}): Segment {
+  static of(
+    tag: string,
+    elements: readonly string[],
+    where: { index?: number; line?: number; column?: number; separator?: string } = {},
+  ): Segment {
     const separator = where.separator ?? '*';
     const text = elements.length > 0 ? `${tag}${separator}${elements.join(separator)}` : tag;
     return new Segment(text, 0, text.length, tag, where.index ?? 0, where.line ?? 1, where.column ?? 1);
@@ -30,21 +34,27 @@ export class Segment {
   /** Element n (1-based, as X12 numbers them: `element(3)` of a BEG is BEG03) as sent; '' when absent. */
   element(n: number): string {
     const at = this.scanned();
-    if (n < 1 || n > starts[at]) { return ''; }
+    if (n < 1 || n > starts[at]) {
+      return '';
+    }
     return slice(this.text, starts[at + n], starts[at + n + 1] - 1);
   }
 
   /** Element n is there and not blank. */
   hasValue(n: number): boolean {
     const at = this.scanned();
-    if (n < 1 || n > starts[at]) { return false; }
+    if (n < 1 || n > starts[at]) {
+      return false;
+    }
     const text = this.text;
     const from = starts[at + n];
     const to = starts[at + n + 1] - 1;
     // Nothing in '!'..'~' is white space; a value of other characters only (rare) is left to trim().
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
-      if (c > 32 && c < 127) { return true; }
+      if (c > 32 && c < 127) {
+        return true;
+      }
     }
     return to > from && text.slice(from, to).trim().length > 0;
   }
@@ -62,15 +72,23 @@ export class Segment {
     const separator = text.charCodeAt(i);
     for (let k = 1; k < n && i < end; k++) {
       i++;
-      while (i < end && text.charCodeAt(i) !== separator) { i++; }
+      while (i < end && text.charCodeAt(i) !== separator) {
+        i++;
+      }
     }
-    if (i >= end || n < 1) { return 0; }
+    if (i >= end || n < 1) {
+      return 0;
+    }
     let value = 0;
     let digits = 0;
     for (i++; i < end; i++) {
       const c = text.charCodeAt(i);
-      if (c === separator) { break; }
-      if (c < 48 || c > 57 || digits === 9 || (c === 48 && digits === 0)) { return -1; }
+      if (c === separator) {
+        break;
+      }
+      if (c < 48 || c > 57 || digits === 9 || (c === 48 && digits === 0)) {
+        return -1;
+      }
       value = value * 10 + (c - 48);
       digits++;
     }
@@ -86,7 +104,9 @@ export class Segment {
   /** Every element as a string (`elements[0]` is element 01). Builds a new array each time. */
   get elements(): string[] {
     const first = this.start + this.tag.length;
-    if (first >= this.end) { return []; }
+    if (first >= this.end) {
+      return [];
+    }
     return this.text.slice(first + 1, this.end).split(this.text[first]);
   }
 
@@ -105,8 +125,12 @@ export class Segment {
   private scanned(): number {
     const slot = this.index & (SLOTS - 1);
     const at = slot * SLOT_SIZE;
-    if (slotSegments[slot] === this) { return at; }
-    if (this === lastLong) { return LONG_AREA; }
+    if (slotSegments[slot] === this) {
+      return at;
+    }
+    if (this === lastLong) {
+      return LONG_AREA;
+    }
     // A huge segment's starts are dropped once another segment is read.
     if (starts.length > LONG_AREA + MAX_KEPT_STARTS) {
       starts = starts.slice(0, LONG_AREA + SLOT_SIZE);
@@ -143,9 +167,13 @@ function scan(segment: Segment, at: number, room: number): boolean {
   let i = segment.start + segment.tag.length;
   const separator = text.charCodeAt(i);
   while (i < end) {
-    if (next >= last) { return false; }
+    if (next >= last) {
+      return false;
+    }
     into[next++] = ++i;
-    while (i < end && text.charCodeAt(i) !== separator) { i++; }
+    while (i < end && text.charCodeAt(i) !== separator) {
+      i++;
+    }
   }
   into[next] = end + 1;
   into[at] = next - at - 1;
@@ -187,7 +215,9 @@ function slice(text: string, from: number, to: number): string {
   if (to - from === 2) {
     const a = text.charCodeAt(from);
     const b = text.charCodeAt(from + 1);
-    if (a < 128 && b < 128) { return (PAIRS[(a << 7) | b] ??= internalized(text.slice(from, to))); }
+    if (a < 128 && b < 128) {
+      return (PAIRS[(a << 7) | b] ??= internalized(text.slice(from, to)));
+    }
   }
   return text.slice(from, to);
 }
@@ -203,11 +233,15 @@ export const internalized = (s: string): string => Object.keys({ [s]: 0 })[0] ??
  */
 export function tagSlot(text: string, from: number, to: number): number {
   const length = to - from;
-  if (length !== 2 && length !== 3) { return -1; }
+  if (length !== 2 && length !== 3) {
+    return -1;
+  }
   const a = text.charCodeAt(from) - 48;
   const b = text.charCodeAt(from + 1) - 48;
   const c = length === 3 ? text.charCodeAt(from + 2) - 47 : 0; // 0: no third character, else 1..43
-  if (a < 0 || a >= TAG_CODES || b < 0 || b >= TAG_CODES || (length === 3 && (c <= 0 || c > TAG_CODES))) { return -1; }
+  if (a < 0 || a >= TAG_CODES || b < 0 || b >= TAG_CODES || (length === 3 && (c <= 0 || c > TAG_CODES))) {
+    return -1;
+  }
   return (a * TAG_CODES + b) * (TAG_CODES + 1) + c;
 }
 const TAG_CODES = 43;

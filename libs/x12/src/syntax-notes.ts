@@ -21,7 +21,9 @@ export const SYNTAX_NOTES: Readonly<Record<string, readonly string[]>> = {
 
 function pairs(first: number, last: number): string[] {
   const notes: string[] = [];
-  for (let i = first; i < last; i += 2) { notes.push(`P${two(i)}${two(i + 1)}`); }
+  for (let i = first; i < last; i += 2) {
+    notes.push(`P${two(i)}${two(i + 1)}`);
+  }
   return notes;
 }
 function two(n: number): string {
@@ -59,14 +61,18 @@ let lastNotes: object | undefined;
 let lastTable: CompiledTable | undefined;
 
 function compiled(notes: Readonly<Record<string, readonly string[]>>): CompiledTable {
-  if (notes === lastNotes) { return lastTable!; }
+  if (notes === lastNotes) {
+    return lastTable!;
+  }
   let table = compiledTables.get(notes);
   if (!table) {
     table = { bySlot: new Array(TAG_SLOTS), byTag: new Map() };
     for (const [t, list] of Object.entries(notes)) {
       const rules = list.map((note) => {
         const elements: number[] = [];
-        for (let i = 1; i + 2 <= note.length; i += 2) { elements.push(Number(note.slice(i, i + 2))); }
+        for (let i = 1; i + 2 <= note.length; i += 2) {
+          elements.push(Number(note.slice(i, i + 2)));
+        }
         return { note, kind: note[0], elements, lowest: elements.length ? Math.min(...elements) : 0, restFrom: 0 };
       });
       // restFrom: a segment with fewer elements than this cannot break this note or any after it.
@@ -77,8 +83,11 @@ function compiled(notes: Readonly<Record<string, readonly string[]>>): CompiledT
         rules[r].restFrom = from;
       }
       const slot = tagSlot(t, 0, t.length);
-      if (slot === -1) { table.byTag.set(t, rules); }
-      else { table.bySlot[slot] = rules; }
+      if (slot === -1) {
+        table.byTag.set(t, rules);
+      } else {
+        table.bySlot[slot] = rules;
+      }
     }
     compiledTables.set(notes, table);
   }
@@ -112,38 +121,58 @@ function checkRules(segment: Segment, setPosition: number, rules: readonly Compi
     let found = 0;
     let firstMissing = 0;
     let secondPresent = 0;
-    if (count < rules[r].restFrom) { break; } // none of the remaining notes can be violated
+    if (count < rules[r].restFrom) {
+      break;
+    } // none of the remaining notes can be violated
     if (count < rules[r].lowest) {
       // None of its elements is there (LIN has 14 pair notes, most LINs fill one or two pairs).
-      if (kind !== 'R') { continue; }
+      if (kind !== 'R') {
+        continue;
+      }
       firstMissing = elements[0];
     } else {
       for (let i = 0; i < elements.length; i++) {
         const el = elements[i];
         if (segment.hasValue(el)) {
           found++;
-          if (found === 2) { secondPresent = el; }
-        } else if (!firstMissing) { firstMissing = el; }
+          if (found === 2) {
+            secondPresent = el;
+          }
+        } else if (!firstMissing) {
+          firstMissing = el;
+        }
       }
-      if (found === 0 && kind !== 'R') { continue; } // the common case: nothing there, nothing required
+      if (found === 0 && kind !== 'R') {
+        continue;
+      } // the common case: nothing there, nothing required
     }
     const first = found > 0 && segment.hasValue(elements[0]);
     let badElement: number | undefined;
     switch (kind) {
       case 'P':
-        if (found > 0 && found < elements.length) { badElement = firstMissing; }
+        if (found > 0 && found < elements.length) {
+          badElement = firstMissing;
+        }
         break;
       case 'R':
-        if (found === 0) { badElement = elements[0]; }
+        if (found === 0) {
+          badElement = elements[0];
+        }
         break;
       case 'E':
-        if (found > 1) { badElement = secondPresent; }
+        if (found > 1) {
+          badElement = secondPresent;
+        }
         break;
       case 'C':
-        if (first && found < elements.length) { badElement = firstMissing; }
+        if (first && found < elements.length) {
+          badElement = firstMissing;
+        }
         break;
       case 'L':
-        if (first && found === 1) { badElement = elements[1]; }
+        if (first && found === 1) {
+          badElement = elements[1];
+        }
         break;
     }
     if (badElement !== undefined) {

@@ -7,7 +7,25 @@ import type { Problem } from './x12.types';
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 const codes = (problems: Problem[]) => problems.map((p) => p.code);
 const isa = (e: string, c: string, control = '000000001', version = '00401', rep = 'U') =>
-  ['ISA', '00', ' '.repeat(10), '00', ' '.repeat(10), 'ZZ', 'A'.padEnd(15), 'ZZ', 'B'.padEnd(15), '260105', '0930', rep, version, control, '0', 'P', c].join(e);
+  [
+    'ISA',
+    '00',
+    ' '.repeat(10),
+    '00',
+    ' '.repeat(10),
+    'ZZ',
+    'A'.padEnd(15),
+    'ZZ',
+    'B'.padEnd(15),
+    '260105',
+    '0930',
+    rep,
+    version,
+    control,
+    '0',
+    'P',
+    c,
+  ].join(e);
 
 describe('X12 tokenizer: delimiters from the ISA', () => {
   it.each([
@@ -74,7 +92,10 @@ describe('X12 tokenizer: layout quirks', () => {
     expect(wrapped.interchanges[0].header.elements).toHaveLength(16);
     expect(wrapped.interchanges[0].fields.time).toBe('0930'); // "093" / "0" across the wrap
     const flat = parseX12(fixture('wrapped-80-columns.x12').replace(/\n/g, ''));
-    const strip = (d: typeof flat) => d.interchanges.flatMap((i) => i.groups.flatMap((g) => g.transactionSets.flatMap((s) => s.segments.map((x) => [x.tag, ...x.elements]))));
+    const strip = (d: typeof flat) =>
+      d.interchanges.flatMap((i) =>
+        i.groups.flatMap((g) => g.transactionSets.flatMap((s) => s.segments.map((x) => [x.tag, ...x.elements]))),
+      );
     expect(strip(wrapped)).toEqual(strip(flat));
     expect(strip(wrapped).some((s) => s.includes('FAST FREIGHT'))).toBe(true);
   });
@@ -88,7 +109,13 @@ describe('X12 tokenizer: layout quirks', () => {
   it('keeps a last segment without terminator, with a warning', () => {
     const doc = parseX12(fixture('no-trailing-terminator.edi'));
     expect(doc.problems).toHaveLength(1);
-    expect(doc.problems[0]).toMatchObject({ code: 'MISSING_TERMINATOR', severity: 'warning', tag: 'IEA', line: 19, column: 1 });
+    expect(doc.problems[0]).toMatchObject({
+      code: 'MISSING_TERMINATOR',
+      severity: 'warning',
+      tag: 'IEA',
+      line: 19,
+      column: 1,
+    });
     expect(doc.interchanges[0].trailer?.elements).toEqual(['1', '000000107']);
   });
 
@@ -164,7 +191,9 @@ describe('X12 tokenizer: pausing (readX12 hands out each set as it completes)', 
     const tokenizer: X12Tokenizer = new X12Tokenizer({
       segment: (segment) => {
         seen.push(JSON.stringify(segment));
-        if (pauseEverySegment) { tokenizer.pause(); }
+        if (pauseEverySegment) {
+          tokenizer.pause();
+        }
       },
       problem: (problem) => seen.push(JSON.stringify(problem)),
     });
@@ -180,16 +209,18 @@ describe('X12 tokenizer: pausing (readX12 hands out each set as it completes)', 
     return { seen, resumes };
   };
 
-  it.each(['wrapped-80-columns.x12', 'caret-repetition-crlf-856.edi', 'two-interchanges.edi', 'bom-leading-whitespace.edi'])(
-    'gives the sink the same segments and problems as without pauses (%s)',
-    (name) => {
-      const text = fixture(name);
-      const pieces = [text.slice(0, 150), text.slice(150, 151), text.slice(151)];
-      const paused = tokenize(pieces, true);
-      expect(paused.resumes).toBeGreaterThan(3);
-      expect(paused.seen).toEqual(tokenize(pieces, false).seen);
-    },
-  );
+  it.each([
+    'wrapped-80-columns.x12',
+    'caret-repetition-crlf-856.edi',
+    'two-interchanges.edi',
+    'bom-leading-whitespace.edi',
+  ])('gives the sink the same segments and problems as without pauses (%s)', (name) => {
+    const text = fixture(name);
+    const pieces = [text.slice(0, 150), text.slice(150, 151), text.slice(151)];
+    const paused = tokenize(pieces, true);
+    expect(paused.resumes).toBeGreaterThan(3);
+    expect(paused.seen).toEqual(tokenize(pieces, false).seen);
+  });
 
   it('finds line breaks inside segments when the same text is written twice', () => {
     const body = 'ST*850*0001~\nBEG*00*SA*PO\n-1~\nSE*3*0001~\n';
@@ -205,7 +236,9 @@ describe('X12 tokenizer: pausing (readX12 hands out each set as it completes)', 
 describe('Segment: elements found on demand', () => {
   it('reads a segment right after reading the one 256 places later, which has more elements than a cache slot holds', () => {
     // Element starts are kept per segment index modulo 256; the long segment shares its place.
-    const refs = Array.from({ length: 300 }, (_, i) => (i === 256 ? `REF*${Array.from({ length: 40 }, (_, k) => `L${k}`).join('*')}` : `REF*BM*V${i}`));
+    const refs = Array.from({ length: 300 }, (_, i) =>
+      i === 256 ? `REF*${Array.from({ length: 40 }, (_, k) => `L${k}`).join('*')}` : `REF*BM*V${i}`,
+    );
     const text = `${isa('*', '>')}~GS*SH*A*B*20260105*0930*1*X*004010~ST*856*0001~${refs.join('~')}~SE*302*0001~GE*1*1~IEA*1*000000001~`;
     const { segments } = tokenizeX12(text);
     const first = segments[3];

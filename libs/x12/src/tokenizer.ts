@@ -19,10 +19,14 @@ const isBlank = (c: number) => c === 32 || c === 9 || c === LF || c === CR || c 
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 /** X12 tags are 2-3 upper-case letters/digits. */
 const isTag = (tag: string) => {
-  if (tag.length < 2 || tag.length > 3) { return false; }
+  if (tag.length < 2 || tag.length > 3) {
+    return false;
+  }
   for (let i = 0; i < tag.length; i++) {
     const c = tag.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90))) { return false; }
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90))) {
+      return false;
+    }
   }
   return true;
 };
@@ -41,14 +45,18 @@ let knownTagSlot = -1;
 function tagOf(text: string, from: number, to: number): string {
   knownTagSlot = -1;
   const slot = tagSlot(text, from, to);
-  if (slot === -1) { return text.slice(from, to); }
+  if (slot === -1) {
+    return text.slice(from, to);
+  }
   const known = TAGS[slot];
   if (known !== undefined) {
     knownTagSlot = slot;
     return known;
   }
   const tag = text.slice(from, to);
-  if (!isTag(tag)) { return tag; }
+  if (!isTag(tag)) {
+    return tag;
+  }
   knownTagSlot = slot;
   return (TAGS[slot] = internalized(tag));
 }
@@ -128,7 +136,9 @@ export class X12Tokenizer {
 
   write(text: string): void {
     this.finishPaused();
-    if (text.length === 0) { return; }
+    if (text.length === 0) {
+      return;
+    }
     let from = 0;
     if (this.pending.length > 0) {
       // Finish the unfinished segment on a short joined string, then read on in `text` itself:
@@ -137,7 +147,9 @@ export class X12Tokenizer {
       const head = this.pending + (terminator === -1 ? text : text.slice(0, terminator + 1));
       this.pending = '';
       this.run(head, 0, false);
-      if (terminator === -1) { return; }
+      if (terminator === -1) {
+        return;
+      }
       from = terminator + 1;
       if (this.pending.length > 0) {
         // The head did not end a segment (a new ISA changed the delimiters): join as usual.
@@ -164,7 +176,9 @@ export class X12Tokenizer {
   private readRest(mayPause: boolean): void {
     this.pauseRequested = false;
     const from = this.restFrom;
-    if (from === -1) { return; }
+    if (from === -1) {
+      return;
+    }
     const text = this.restText;
     this.restText = '';
     this.restFrom = -1;
@@ -186,8 +200,12 @@ export class X12Tokenizer {
       }
       if (this.state === 'body') {
         pos = this.readPlainSegments(text, pos);
-        if (pos >= n) { break; }
-        if (this.pauseRequested && mayPause) { continue; }
+        if (pos >= n) {
+          break;
+        }
+        if (this.pauseRequested && mayPause) {
+          continue;
+        }
       }
       if (this.state === 'discard') {
         const term = this.delimiters!.segment;
@@ -195,7 +213,9 @@ export class X12Tokenizer {
         const stop = idx === -1 ? n : idx + 1;
         this.advanceOver(text, pos, stop);
         pos = stop;
-        if (idx !== -1) { this.state = 'body'; }
+        if (idx !== -1) {
+          this.state = 'body';
+        }
         continue;
       }
       const c = text.charCodeAt(pos);
@@ -205,10 +225,14 @@ export class X12Tokenizer {
         continue;
       }
       // Need 4 characters to tell an ISA ("ISA" + separator) from anything else.
-      if (n - pos < 4 && !final) { break; }
+      if (n - pos < 4 && !final) {
+        break;
+      }
       if (c === 73 && this.startsIsa(text, pos)) {
         const isa = this.readIsa(text, pos, final);
-        if (isa === 'wait') { break; }
+        if (isa === 'wait') {
+          break;
+        }
         if ('fail' in isa) {
           this.sink.problem(isa.fail);
           this.state = 'seek';
@@ -226,13 +250,23 @@ export class X12Tokenizer {
         this.state = 'body';
         this.junkReported = false;
         const isaText = isa.segmentText;
-        this.sink.segment(new Segment(isaText, 0, isaText.length, 'ISA', this.index++, line, column), isa.delimiters, -1);
+        this.sink.segment(
+          new Segment(isaText, 0, isaText.length, 'ISA', this.index++, line, column),
+          isa.delimiters,
+          -1,
+        );
         continue;
       }
       if (this.state === 'seek') {
         if (!this.junkReported) {
           this.junkReported = true;
-          this.sink.problem(this.problemHere('NO_INTERCHANGE', 'error', 'data outside any interchange (no ISA before it): skipped up to the next ISA'));
+          this.sink.problem(
+            this.problemHere(
+              'NO_INTERCHANGE',
+              'error',
+              'data outside any interchange (no ISA before it): skipped up to the next ISA',
+            ),
+          );
         }
         const idx = text.indexOf('ISA', pos + 1);
         // Keep the last 2 characters when no ISA is seen: "ISA" may straddle two chunks.
@@ -248,17 +282,29 @@ export class X12Tokenizer {
       const end = idx === -1 ? n : idx;
       if (end - pos > this.maxSegmentLength) {
         this.sink.problem(
-          this.problemHere('SEGMENT_TOO_LONG', 'error', `segment longer than ${this.maxSegmentLength} characters without a terminator: discarded`),
+          this.problemHere(
+            'SEGMENT_TOO_LONG',
+            'error',
+            `segment longer than ${this.maxSegmentLength} characters without a terminator: discarded`,
+          ),
         );
         this.advanceOver(text, pos, idx === -1 ? n : idx + 1);
         pos = idx === -1 ? n : idx + 1;
-        if (idx === -1) { this.state = 'discard'; }
+        if (idx === -1) {
+          this.state = 'discard';
+        }
         continue;
       }
-      if (idx === -1 && !final) { break; }
+      if (idx === -1 && !final) {
+        break;
+      }
 
-      if (nextLF !== Infinity && nextLF < pos) { nextLF = indexOrInfinity(text, '\n', pos); }
-      if (nextCR !== Infinity && nextCR < pos) { nextCR = indexOrInfinity(text, '\r', pos); }
+      if (nextLF !== Infinity && nextLF < pos) {
+        nextLF = indexOrInfinity(text, '\n', pos);
+      }
+      if (nextCR !== Infinity && nextCR < pos) {
+        nextCR = indexOrInfinity(text, '\r', pos);
+      }
       const line = this.line;
       const column = this.column;
       const start = pos;
@@ -270,14 +316,18 @@ export class X12Tokenizer {
       if (nextLF < end || nextCR < end) {
         // Wrapped: the line breaks inside are not data.
         this.advanceOver(text, start, end);
-        if (idx !== -1) { this.advance(text.charCodeAt(idx)); }
+        if (idx !== -1) {
+          this.advance(text.charCodeAt(idx));
+        }
         const raw = text.slice(start, end).replace(NEWLINES, '');
         this.emit(raw, 0, raw.length, d, line, column, idx === -1);
       } else {
         // The common case: the segment points into the text (nothing copied).
         this.column += end - start;
         this.previousWasCR = false;
-        if (idx !== -1) { this.advance(text.charCodeAt(idx)); }
+        if (idx !== -1) {
+          this.advance(text.charCodeAt(idx));
+        }
         this.emit(text, start, end, d, line, column, idx === -1);
       }
     }
@@ -311,12 +361,22 @@ export class X12Tokenizer {
         pos++;
         continue;
       }
-      if (c <= 32 || c === BOM || (c === 73 && this.startsIsa(text, pos))) { break; }
+      if (c <= 32 || c === BOM || (c === 73 && this.startsIsa(text, pos))) {
+        break;
+      }
       const idx = text.indexOf(terminator, pos);
-      if (idx === -1 || idx - pos > this.maxSegmentLength) { break; }
-      if (nextLF !== Infinity && nextLF < pos) { nextLF = indexOrInfinity(text, '\n', pos); }
-      if (nextCR !== Infinity && nextCR < pos) { nextCR = indexOrInfinity(text, '\r', pos); }
-      if (nextLF < idx || nextCR < idx) { break; }
+      if (idx === -1 || idx - pos > this.maxSegmentLength) {
+        break;
+      }
+      if (nextLF !== Infinity && nextLF < pos) {
+        nextLF = indexOrInfinity(text, '\n', pos);
+      }
+      if (nextCR !== Infinity && nextCR < pos) {
+        nextCR = indexOrInfinity(text, '\r', pos);
+      }
+      if (nextLF < idx || nextCR < idx) {
+        break;
+      }
       const line = this.line;
       const column = this.column;
       this.column += idx - pos;
@@ -332,15 +392,32 @@ export class X12Tokenizer {
   }
 
   /** Emits the segment `text[from, to)` (no terminator, no line breaks). */
-  private emit(text: string, from: number, to: number, d: Delimiters, line: number, column: number, unterminated: boolean): void {
+  private emit(
+    text: string,
+    from: number,
+    to: number,
+    d: Delimiters,
+    line: number,
+    column: number,
+    unterminated: boolean,
+  ): void {
     if (from === to) {
-      this.sink.problem({ code: 'EMPTY_SEGMENT', severity: 'warning', message: 'empty segment (two terminators in a row)', segmentIndex: this.index, line, column });
+      this.sink.problem({
+        code: 'EMPTY_SEGMENT',
+        severity: 'warning',
+        message: 'empty segment (two terminators in a row)',
+        segmentIndex: this.index,
+        line,
+        column,
+      });
       return;
     }
     // The tag runs up to the first separator (2-3 characters); elements are left in the text.
     const separator = d.element.charCodeAt(0);
     let tagEnd = from;
-    while (tagEnd < to && text.charCodeAt(tagEnd) !== separator) { tagEnd++; }
+    while (tagEnd < to && text.charCodeAt(tagEnd) !== separator) {
+      tagEnd++;
+    }
     const tag = tagOf(text, from, tagEnd);
     const slot = knownTagSlot;
     const validTag = slot !== -1 || isTag(tag);
@@ -372,8 +449,12 @@ export class X12Tokenizer {
   }
 
   private startsIsa(text: string, pos: number): boolean {
-    if (pos + 3 >= text.length) { return false; }
-    if (text.charCodeAt(pos) !== 73 || text.charCodeAt(pos + 1) !== 83 || text.charCodeAt(pos + 2) !== 65) { return false; }
+    if (pos + 3 >= text.length) {
+      return false;
+    }
+    if (text.charCodeAt(pos) !== 73 || text.charCodeAt(pos + 1) !== 83 || text.charCodeAt(pos + 2) !== 65) {
+      return false;
+    }
     const sep = text.charCodeAt(pos + 3);
     return !isAlnum(sep) && !isBlank(sep);
   }
@@ -387,15 +468,34 @@ export class X12Tokenizer {
     // The separator after "ISA" is the first of 16; count the other 15.
     while (i < n && count < 15) {
       const c = text.charCodeAt(i);
-      if (c !== LF && c !== CR && text[i] === sep) { count++; }
+      if (c !== LF && c !== CR && text[i] === sep) {
+        count++;
+      }
       i++;
-      if (i - pos > MAX_ISA_SPAN) { return { fail: this.problemHere('ISA_INVALID', 'error', `ISA without 16 elements separated by "${printable(sep)}": interchange skipped`, 'ISA') }; }
+      if (i - pos > MAX_ISA_SPAN) {
+        return {
+          fail: this.problemHere(
+            'ISA_INVALID',
+            'error',
+            `ISA without 16 elements separated by "${printable(sep)}": interchange skipped`,
+            'ISA',
+          ),
+        };
+      }
     }
-    if (count < 15) { return final ? { fail: this.problemHere('ISA_TRUNCATED', 'error', 'input ends inside an ISA segment', 'ISA') } : 'wait'; }
-    while (i < n && (text.charCodeAt(i) === LF || text.charCodeAt(i) === CR)) { i++; }
+    if (count < 15) {
+      return final
+        ? { fail: this.problemHere('ISA_TRUNCATED', 'error', 'input ends inside an ISA segment', 'ISA') }
+        : 'wait';
+    }
+    while (i < n && (text.charCodeAt(i) === LF || text.charCodeAt(i) === CR)) {
+      i++;
+    }
     // ISA16 and the terminator right after it.
     if (i + 1 >= n) {
-      return final ? { fail: this.problemHere('ISA_TRUNCATED', 'error', 'input ends inside an ISA segment', 'ISA') } : 'wait';
+      return final
+        ? { fail: this.problemHere('ISA_TRUNCATED', 'error', 'input ends inside an ISA segment', 'ISA') }
+        : 'wait';
     }
     const component = text[i];
     const segment = text[i + 1];
@@ -419,19 +519,35 @@ export class X12Tokenizer {
     }
     const segmentText = text.slice(pos, i + 1).replace(NEWLINES, '');
     const isa11 = segmentText.split(sep)[11] ?? '';
-    if (isa11.length === 1 && !isAlnum(isa11.charCodeAt(0)) && !isBlank(isa11.charCodeAt(0)) && isa11 !== component && isa11 !== segment) {
+    if (
+      isa11.length === 1 &&
+      !isAlnum(isa11.charCodeAt(0)) &&
+      !isBlank(isa11.charCodeAt(0)) &&
+      isa11 !== component &&
+      isa11 !== segment
+    ) {
       delimiters.repetition = isa11;
     }
     return { end: i + 2, segmentText, delimiters };
   }
 
   private problemHere(code: Problem['code'], severity: Problem['severity'], message: string, tag?: string): Problem {
-    return { code, severity, message, segmentIndex: this.index, line: this.line, column: this.column, ...(tag ? { tag } : {}) };
+    return {
+      code,
+      severity,
+      message,
+      segmentIndex: this.index,
+      line: this.line,
+      column: this.column,
+      ...(tag ? { tag } : {}),
+    };
   }
 
   private advance(c: number): void {
     if (c === LF) {
-      if (!this.previousWasCR) { this.line++; }
+      if (!this.previousWasCR) {
+        this.line++;
+      }
       this.column = 1;
       this.previousWasCR = false;
     } else if (c === CR) {
@@ -439,13 +555,17 @@ export class X12Tokenizer {
       this.column = 1;
       this.previousWasCR = true;
     } else {
-      if (c !== BOM) { this.column++; }
+      if (c !== BOM) {
+        this.column++;
+      }
       this.previousWasCR = false;
     }
   }
 
   private advanceOver(text: string, from: number, to: number): void {
-    for (let i = from; i < to; i++) { this.advance(text.charCodeAt(i)); }
+    for (let i = from; i < to; i++) {
+      this.advance(text.charCodeAt(i));
+    }
   }
 }
 

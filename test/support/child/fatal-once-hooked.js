@@ -3,7 +3,9 @@
 // instruction V8 ends with on e.g. "invalid size error"). With SIGTRAP/SIGILL hooked the process
 // would spin on that trap; otherwise it dies of it.
 const poll = setInterval(() => {
-  if (process.listenerCount('SIGTERM') === 0) { return; }
+  if (process.listenerCount('SIGTERM') === 0) {
+    return;
+  }
   clearInterval(poll);
   console.log('HOOKED');
   setTimeout(() => new Function('%Abort(0)')(), 200);

@@ -1,4 +1,16 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  NotFoundException,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { MessageRepository, ReplayRun, ReplayRunRepository } from '@dockbridge/audit';
@@ -54,7 +66,8 @@ export class AdminMessagesController {
 
   @Get('messages')
   @ApiOperation({
-    summary: 'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId, fileName (of an upload or export, exact), interchange (ISA13); keyset paging with cursor',
+    summary:
+      'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId, fileName (of an upload or export, exact), interchange (ISA13); keyset paging with cursor',
   })
   async search(@Query() query: Record<string, unknown>) {
     const dto = parse(MessageSearchDto, query, 'search');
@@ -63,11 +76,18 @@ export class AdminMessagesController {
 
   @Get('messages/:id')
   @ApiOperation({
-    summary: "A message with its raw payload, operations, attempts and events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome",
+    summary:
+      'A message with its raw payload, operations, attempts and events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
   })
   async detail(@Param('id', new ParseUUIDPipe()) id: string) {
-    const [detail, files, replays] = await Promise.all([this.messages.findDetail(id), this.files.listByMessage(id), this.messages.replaysOf(id)]);
-    if (!detail) { throw new NotFoundException(`message ${id} does not exist`); }
+    const [detail, files, replays] = await Promise.all([
+      this.messages.findDetail(id),
+      this.files.listByMessage(id),
+      this.messages.replaysOf(id),
+    ]);
+    if (!detail) {
+      throw new NotFoundException(`message ${id} does not exist`);
+    }
     return { ...detail, files, replays };
   }
 
@@ -79,7 +99,12 @@ export class AdminMessagesController {
   })
   async replay(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: unknown) {
     const dto = parse(ReplayDto, body, 'replay request');
-    const payload = dto.payload === undefined ? undefined : typeof dto.payload === 'string' ? dto.payload : JSON.stringify(dto.payload);
+    const payload =
+      dto.payload === undefined
+        ? undefined
+        : typeof dto.payload === 'string'
+          ? dto.payload
+          : JSON.stringify(dto.payload);
     const replay = await this.replays.replay(id, {
       mode: dto.mode ?? 'rerun',
       payload,
@@ -97,18 +122,38 @@ export class AdminMessagesController {
   @ApiOperation({
     summary: `Bulk replay by filter, newest first, at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} messages (BULK_REPLAY_LIMIT): limitReached says when more matched; narrow the filter (from/to) for the rest. dryRun (default true) answers 200 at once with the exact count and records nothing. A real run (dryRun: false) is a job: 202 with its runId and a Location to read its progress and result (GET /v1/admin/replays/{runId}); it sees the messages received before it was asked for, and resumes after a crash without replaying a message twice. Both skip, with the reason, messages that cannot be replayed and those whose latest replay was delivered (includeReplayed: true replays them too)`,
   })
-  @ApiResponse({ status: 200, description: 'Dry run: {dryRun: true, matching, skipped: [{id, reason}], limitReached?: the cap}' })
-  @ApiResponse({ status: 202, description: 'Real run queued: {dryRun: false, runId, status: queued, limit, location}; Location header: /v1/admin/replays/{runId}' })
-  @ApiResponse({ status: 503, description: 'The run could not be queued (Redis away); it is recorded failed with the reason' })
+  @ApiResponse({
+    status: 200,
+    description: 'Dry run: {dryRun: true, matching, skipped: [{id, reason}], limitReached?: the cap}',
+  })
+  @ApiResponse({
+    status: 202,
+    description:
+      'Real run queued: {dryRun: false, runId, status: queued, limit, location}; Location header: /v1/admin/replays/{runId}',
+  })
+  @ApiResponse({
+    status: 503,
+    description: 'The run could not be queued (Redis away); it is recorded failed with the reason',
+  })
   async replayMany(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const dto = parse(BulkReplayDto, body, 'bulk replay request');
     const filter = toFilter(dto);
-    const options = { mode: dto.mode ?? 'rerun', mapping: dto.mapping, force: dto.force, includeReplayed: dto.includeReplayed } as const;
+    const options = {
+      mode: dto.mode ?? 'rerun',
+      mapping: dto.mapping,
+      force: dto.force,
+      includeReplayed: dto.includeReplayed,
+    } as const;
     const actor = `operator:${dto.operator ?? 'admin'}` as const;
     if (dto.dryRun !== false) {
       // A dry run counts exactly what the real run would replay, and says what it would skip and why.
       const result = await this.replays.dryRun(filter, { ...options, actor, reason: dto.reason });
-      return { dryRun: true, matching: result.replayable.length, skipped: result.skipped, ...(result.limitReached && { limitReached: BULK_REPLAY_LIMIT }) };
+      return {
+        dryRun: true,
+        matching: result.replayable.length,
+        skipped: result.skipped,
+        ...(result.limitReached && { limitReached: BULK_REPLAY_LIMIT }),
+      };
     }
     const run = await this.bulk.start(filter, options, actor, dto.reason);
     reply.status(202).header('location', runPath(run.id));
@@ -119,7 +164,9 @@ export class AdminMessagesController {
   @ApiOperation({ summary: 'Bulk replay runs, newest first (limit 1–100, default 20), each with its progress' })
   async listRuns(@Query('limit') limit?: string) {
     const n = limit === undefined ? 20 : Number(limit);
-    if (!Number.isInteger(n) || n < 1 || n > 100) { throw new BadInput('Invalid replay run list', ['limit must be a whole number from 1 to 100']); }
+    if (!Number.isInteger(n) || n < 1 || n > 100) {
+      throw new BadInput('Invalid replay run list', ['limit must be a whole number from 1 to 100']);
+    }
     return { items: (await this.runs.list(n)).map(runView) };
   }
 
@@ -129,7 +176,9 @@ export class AdminMessagesController {
   })
   async run(@Param('runId', new ParseUUIDPipe()) runId: string) {
     const run = await this.runs.findById(runId);
-    if (!run) { throw new NotFoundException(`replay run ${runId} does not exist`); }
+    if (!run) {
+      throw new NotFoundException(`replay run ${runId} does not exist`);
+    }
     return runView(run);
   }
 }

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  NotFoundException,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import {
@@ -32,7 +44,11 @@ class PublishMappingDto {
 }
 
 class SftpUserDto {
-  @IsString() @Matches(/^[a-z0-9][a-z0-9._-]{1,62}$/, { message: 'username must be 2 to 63 lowercase letters, digits, dots, underscores or hyphens' }) username: string;
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9._-]{1,62}$/, {
+    message: 'username must be 2 to 63 lowercase letters, digits, dots, underscores or hyphens',
+  })
+  username: string;
   /** At least 12 characters; stored as a scrypt hash. */
   @IsOptional() @IsString() password?: string;
   /** An OpenSSH public key line (`ssh-ed25519 AAAA… comment`). */
@@ -67,7 +83,9 @@ export class AdminPartnersController {
   @Get(':id')
   async get(@Param('id') id: string) {
     const partner = await this.partners.findById(id);
-    if (!partner) { throw new NotFoundException(`partner ${id} does not exist`); }
+    if (!partner) {
+      throw new NotFoundException(`partner ${id} does not exist`);
+    }
     return { ...partner, apiKeys: await this.partners.listApiKeys(id) };
   }
 
@@ -80,17 +98,24 @@ export class AdminPartnersController {
 
   @Post(':id/adopt')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Take a file-owned partner over: source becomes api, its file is ignored (reported as a conflict at each start)' })
+  @ApiOperation({
+    summary:
+      'Take a file-owned partner over: source becomes api, its file is ignored (reported as a conflict at each start)',
+  })
   async adopt(@Param('id') id: string) {
     return this.partners.adopt(id);
   }
 
   @Post(':id/release')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Give an API-owned partner back to its file: the file is applied now (profile, mapping, credentials)' })
+  @ApiOperation({
+    summary: 'Give an API-owned partner back to its file: the file is applied now (profile, mapping, credentials)',
+  })
   async release(@Param('id') id: string) {
     const released = await this.partnerImport.release(id);
-    if (!released) { throw new NotFoundException(`partner ${id} does not exist`); }
+    if (!released) {
+      throw new NotFoundException(`partner ${id} does not exist`);
+    }
     return released;
   }
 
@@ -100,10 +125,15 @@ export class AdminPartnersController {
   async issueKey(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(IssueKeyDto, body, 'API key request');
     try {
-      return await this.partners.issueApiKey(id, { label: dto.label, expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null });
+      return await this.partners.issueApiKey(id, {
+        label: dto.label,
+        expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null,
+      });
     } catch (error) {
       // An expiry in the past (the repository's RangeError) is the request's fault.
-      if (error instanceof RangeError) { throw new BadInput('Invalid API key request', [error.message]); }
+      if (error instanceof RangeError) {
+        throw new BadInput('Invalid API key request', [error.message]);
+      }
       throw error;
     }
   }
@@ -116,11 +146,17 @@ export class AdminPartnersController {
 
   @Post(':id/webhook-secrets')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Add a webhook secret (rotation: add the new one, then expire the old one at the end of the overlap)' })
+  @ApiOperation({
+    summary: 'Add a webhook secret (rotation: add the new one, then expire the old one at the end of the overlap)',
+  })
   async addSecret(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(AddSecretDto, body, 'webhook secret');
     await this.existing(id);
-    return this.secrets.add(id, { label: dto.label, secret: dto.secret, expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null });
+    return this.secrets.add(id, {
+      label: dto.label,
+      secret: dto.secret,
+      expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null,
+    });
   }
 
   @Get(':id/webhook-secrets')
@@ -131,20 +167,31 @@ export class AdminPartnersController {
 
   @Post(':id/webhook-secrets/:secretId/expire')
   @HttpCode(200)
-  async expireSecret(@Param('id') id: string, @Param('secretId', new ParseUUIDPipe()) secretId: string, @Body() body: unknown) {
+  async expireSecret(
+    @Param('id') id: string,
+    @Param('secretId', new ParseUUIDPipe()) secretId: string,
+    @Body() body: unknown,
+  ) {
     const dto = parse(ExpireSecretDto, body, 'expiry');
     await this.existing(id);
-    if (!(await this.secrets.expire(id, secretId, dto.at ? new Date(dto.at) : new Date()))) { throw new NotFoundException(`secret ${secretId} of partner ${id} does not exist`); }
+    if (!(await this.secrets.expire(id, secretId, dto.at ? new Date(dto.at) : new Date()))) {
+      throw new NotFoundException(`secret ${secretId} of partner ${id} does not exist`);
+    }
     return (await this.secrets.list(id)).find((s) => s.id === secretId);
   }
 
   @Put(':id/mapping')
-  @ApiOperation({ summary: "Publish a new version of the partner's JSONata webhook mapping (checked to compile; 409 when its file owns the partner)" })
+  @ApiOperation({
+    summary:
+      "Publish a new version of the partner's JSONata webhook mapping (checked to compile; 409 when its file owns the partner)",
+  })
   async publishMapping(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PublishMappingDto, body, 'mapping');
     await this.existing(id);
     const invalid = mappingCompileError(dto.expression);
-    if (invalid) { throw new BadInput('Invalid mapping', [`expression: ${invalid}`]); }
+    if (invalid) {
+      throw new BadInput('Invalid mapping', [`expression: ${invalid}`]);
+    }
     return this.mappings.publish(id, dto.expression, { owner: 'api' });
   }
 
@@ -156,22 +203,32 @@ export class AdminPartnersController {
 
   private async existing(id: string) {
     const partner = await this.partners.findById(id);
-    if (!partner) { throw new NotFoundException(`partner ${id} does not exist`); }
+    if (!partner) {
+      throw new NotFoundException(`partner ${id} does not exist`);
+    }
     return partner;
   }
 
   @Post(':id/sftp-users')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Give a partner an SFTP user (password and/or public key); it sees only its inbound/ and outbound/' })
+  @ApiOperation({
+    summary: 'Give a partner an SFTP user (password and/or public key); it sees only its inbound/ and outbound/',
+  })
   async addSftpUser(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(SftpUserDto, body, 'SFTP user');
-    if (!dto.password && !dto.publicKey) { throw new BadInput('Invalid SFTP user', ['password or publicKey is required']); }
+    if (!dto.password && !dto.publicKey) {
+      throw new BadInput('Invalid SFTP user', ['password or publicKey is required']);
+    }
     // Check the key before writing anything, so a bad key never leaves a changed password behind.
     const key = dto.publicKey ? parsePublicKeyLine(dto.publicKey) : undefined;
-    if (key instanceof Error) { throw new BadInput('Invalid SFTP user', [`publicKey: ${key.message}`]); }
+    if (key instanceof Error) {
+      throw new BadInput('Invalid SFTP user', [`publicKey: ${key.message}`]);
+    }
     await this.existing(id);
     let summary = dto.password ? await this.sftp.setPassword(id, dto.username, dto.password) : undefined;
-    if (dto.publicKey) { summary = await this.sftp.addPublicKey(id, dto.username, dto.publicKey); }
+    if (dto.publicKey) {
+      summary = await this.sftp.addPublicKey(id, dto.username, dto.publicKey);
+    }
     return summary;
   }
 
@@ -189,7 +246,9 @@ export class AdminPartnersController {
   @Post(':id/enabled')
   @HttpCode(200)
   async setEnabled(@Param('id') id: string, @Body() body: { enabled?: unknown }) {
-    if (typeof body?.enabled !== 'boolean') { throw new BadInput('Invalid request', ['enabled must be true or false']); }
+    if (typeof body?.enabled !== 'boolean') {
+      throw new BadInput('Invalid request', ['enabled must be true or false']);
+    }
     return this.partners.setEnabled(id, body.enabled);
   }
 }

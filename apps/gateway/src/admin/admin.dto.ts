@@ -1,10 +1,28 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, MessageChannel, MessageFilter, MessageStatus } from '@dockbridge/audit';
 import { unstorableText, validatePlain } from '@dockbridge/platform';
 import { BadInput } from '../http-error.filter';
 
-const csv = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value);
+const csv = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : value;
 
 /** Filter of the message search and of bulk replay. */
 export class MessageFilterDto {
@@ -21,7 +39,12 @@ export class MessageFilterDto {
 }
 
 export class MessageSearchDto extends MessageFilterDto {
-  @IsOptional() @Transform(({ value }) => (typeof value === 'string' ? Number(value) : value)) @IsInt() @Min(1) @Max(500) limit?: number;
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? Number(value) : value))
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
   @IsOptional() @IsUUID('all', { message: 'cursor must be the nextCursor of a previous page' }) cursor?: string;
 }
 
@@ -56,9 +79,13 @@ export class BulkReplayDto extends MessageFilterDto {
 /** Validates an admin body or query; a problem is a 400 naming the field (text the store cannot hold included). */
 export function parse<T extends object>(cls: new () => T, plain: unknown, what: string): T {
   const result = validatePlain(cls, plain ?? {}, '');
-  if (!result.ok) { throw new BadInput(`Invalid ${what}`, result.problems); }
+  if (!result.ok) {
+    throw new BadInput(`Invalid ${what}`, result.problems);
+  }
   const unstorable = unstorableText(plain);
-  if (unstorable) { throw new BadInput(`Invalid ${what}`, [unstorable]); }
+  if (unstorable) {
+    throw new BadInput(`Invalid ${what}`, [unstorable]);
+  }
   return result.value;
 }
 

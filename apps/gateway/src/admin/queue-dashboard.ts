@@ -15,9 +15,13 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 function presentedToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization ?? '';
   const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-  if (bearer) { return bearer; }
+  if (bearer) {
+    return bearer;
+  }
   const basic = /^Basic\s+(\S+)$/i.exec(header)?.[1];
-  if (!basic) { return undefined; }
+  if (!basic) {
+    return undefined;
+  }
   const decoded = Buffer.from(basic, 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1) || undefined;
 }
@@ -30,17 +34,38 @@ function presentedToken(request: FastifyRequest): string | undefined {
 export async function mountQueueDashboard(app: NestFastifyApplication, adminToken: string | undefined): Promise<void> {
   const board = new BoardAdapter();
   board.setBasePath(QUEUE_DASHBOARD_PATH);
-  createBullBoard({ queues: app.get(MessageQueues).all().map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })), serverAdapter: board });
-  const token = new BearerToken(adminToken);
-  await app.getHttpAdapter().getInstance().register(async (scope) => {
-    scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!token.enabled) { return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', details: ['the queue dashboard is disabled: set ADMIN_TOKEN (gateway.adminToken)'] }); }
-      if (token.matches(presentedToken(request))) { return; }
-      return reply
-        .status(401)
-        .header('www-authenticate', 'Basic realm="dockbridge queues", charset="UTF-8"')
-        .send({ statusCode: 401, error: 'Unauthorized', details: ['missing or invalid admin token (Bearer, or Basic with the token as password)'] });
-    });
-    await scope.register(board.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
+  createBullBoard({
+    queues: app
+      .get(MessageQueues)
+      .all()
+      .map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })),
+    serverAdapter: board,
   });
+  const token = new BearerToken(adminToken);
+  await app
+    .getHttpAdapter()
+    .getInstance()
+    .register(async (scope) => {
+      scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+        if (!token.enabled) {
+          return reply.status(503).send({
+            statusCode: 503,
+            error: 'Service Unavailable',
+            details: ['the queue dashboard is disabled: set ADMIN_TOKEN (gateway.adminToken)'],
+          });
+        }
+        if (token.matches(presentedToken(request))) {
+          return;
+        }
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Basic realm="dockbridge queues", charset="UTF-8"')
+          .send({
+            statusCode: 401,
+            error: 'Unauthorized',
+            details: ['missing or invalid admin token (Bearer, or Basic with the token as password)'],
+          });
+      });
+      await scope.register(board.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
+    });
 }

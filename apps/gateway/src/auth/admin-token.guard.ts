@@ -1,5 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { CanActivate, ExecutionContext, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  Injectable,
+  ServiceUnavailableException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { AppConfig } from '@dockbridge/config';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -31,9 +37,14 @@ export class AdminTokenGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.token.enabled) { throw new ServiceUnavailableException('the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)'); }
-    const header = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization ?? '';
-    if (!this.token.matches(/^Bearer\s+(\S+)$/i.exec(header)?.[1])) { throw new UnauthorizedException('missing or invalid admin token'); }
+    if (!this.token.enabled) {
+      throw new ServiceUnavailableException('the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
+    }
+    const header =
+      context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization ?? '';
+    if (!this.token.matches(/^Bearer\s+(\S+)$/i.exec(header)?.[1])) {
+      throw new UnauthorizedException('missing or invalid admin token');
+    }
     return true;
   }
 }

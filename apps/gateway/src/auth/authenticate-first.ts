@@ -12,9 +12,15 @@ export type RouteCredential = 'partner' | 'admin' | null;
  * needs. By route, not by the request's URL: `/v1/%6Dessages` reaches the same route.
  */
 export function credentialOf(pattern: string | undefined): RouteCredential {
-  if (!pattern) { return null; }
-  if (/^\/v1\/(messages|edi)(\/|$)/.test(pattern)) { return 'partner'; }
-  if (/^\/v1\/admin(\/|$)/.test(pattern)) { return 'admin'; }
+  if (!pattern) {
+    return null;
+  }
+  if (/^\/v1\/(messages|edi)(\/|$)/.test(pattern)) {
+    return 'partner';
+  }
+  if (/^\/v1\/admin(\/|$)/.test(pattern)) {
+    return 'admin';
+  }
   return null;
 }
 
@@ -24,7 +30,11 @@ export function credentialOf(pattern: string | undefined): RouteCredential {
  * so nobody without a key can make the gateway read and parse megabytes. The route guards run
  * again on what this found (the partner is kept on the request).
  */
-export function authenticateFirst(fastify: FastifyInstance, partners: PartnerRepository, adminToken: string | undefined): void {
+export function authenticateFirst(
+  fastify: FastifyInstance,
+  partners: PartnerRepository,
+  adminToken: string | undefined,
+): void {
   const admin = new BearerToken(adminToken);
   fastify.addHook('onRequest', async (request: FastifyRequest & { partner?: unknown }, reply: FastifyReply) => {
     const credential = credentialOf(request.routeOptions.url);
@@ -32,12 +42,18 @@ export function authenticateFirst(fastify: FastifyInstance, partners: PartnerRep
       try {
         request.partner = await partnerOf(request.headers, partners);
       } catch (error) {
-        if (!(error instanceof UnauthorizedException)) { throw error; }
+        if (!(error instanceof UnauthorizedException)) {
+          throw error;
+        }
         return refuse(reply, 401, error.message);
       }
     } else if (credential === 'admin') {
-      if (!admin.enabled) { return refuse(reply, 503, 'the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)'); }
-      if (!admin.matches(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1])) { return refuse(reply, 401, 'missing or invalid admin token'); }
+      if (!admin.enabled) {
+        return refuse(reply, 503, 'the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
+      }
+      if (!admin.matches(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1])) {
+        return refuse(reply, 401, 'missing or invalid admin token');
+      }
     }
   });
 }
@@ -48,16 +64,22 @@ export function authenticateFirst(fastify: FastifyInstance, partners: PartnerRep
  */
 export function refuseUnknownRoutesFirst(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.is404 || !announcesBody(request)) { return; }
+    if (!request.is404 || !announcesBody(request)) {
+      return;
+    }
     return refuse(reply, 404, `Cannot ${request.method} ${request.url.split('?')[0]}`);
   });
 }
 
-const announcesBody = (request: FastifyRequest): boolean => request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+const announcesBody = (request: FastifyRequest): boolean =>
+  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 
 const ERRORS: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' };
 
 function refuse(reply: FastifyReply, statusCode: 401 | 404 | 503, reason: string): FastifyReply {
   // The unread body is never consumed: the connection goes with the answer.
-  return reply.header('connection', 'close').status(statusCode).send({ statusCode, error: ERRORS[statusCode], details: [reason] });
+  return reply
+    .header('connection', 'close')
+    .status(statusCode)
+    .send({ statusCode, error: ERRORS[statusCode], details: [reason] });
 }

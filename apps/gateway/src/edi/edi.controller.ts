@@ -11,15 +11,25 @@ import { BadInput } from '../http-error.filter';
 export const X12_BODY_TYPES = ['application/edi-x12', 'application/edi', 'text/plain', 'application/octet-stream'];
 
 const textOf = (body: unknown): string => {
-  if (typeof body === 'string' && body.trim() !== '') { return storableText(body); }
-  throw new BadInput('Invalid EDI upload', ['body: send the X12 interchange as the request body (content-type application/edi-x12)']);
+  if (typeof body === 'string' && body.trim() !== '') {
+    return storableText(body);
+  }
+  throw new BadInput('Invalid EDI upload', [
+    'body: send the X12 interchange as the request body (content-type application/edi-x12)',
+  ]);
 };
 
 /** The upload's file name, optional (found again by it, as SFTP uploads are): the rules of an SFTP file name. */
 const fileNameOf = (fileName: unknown): string | undefined => {
-  if (fileName === undefined) { return undefined; }
-  if (isPartnerFileName(fileName)) { return fileName; }
-  throw new BadInput('Invalid EDI upload', [`fileName: 1 to ${PARTNER_FILE_NAME_MAX} characters, without "/", "\\" or control characters, not "." or ".."`]);
+  if (fileName === undefined) {
+    return undefined;
+  }
+  if (isPartnerFileName(fileName)) {
+    return fileName;
+  }
+  throw new BadInput('Invalid EDI upload', [
+    `fileName: 1 to ${PARTNER_FILE_NAME_MAX} characters, without "/", "\\" or control characters, not "." or ".."`,
+  ]);
 };
 
 /** X12 over HTTP: the same flow as an SFTP upload, and a dry run that delivers nothing. */
@@ -35,9 +45,17 @@ export class EdiController {
   @ApiConsumes('application/edi-x12')
   @ApiBody({ schema: { type: 'string', example: 'ISA*00*          *00*          *ZZ*KETTLE ...~' } })
   @ApiOperation({ summary: 'Upload an X12 file (850/856); the 997 lands in the partner outbound folder' })
-  @ApiQuery({ name: 'fileName', required: false, description: "The file's name, recorded so the message can be found by it (admin search fileName)" })
+  @ApiQuery({
+    name: 'fileName',
+    required: false,
+    description: "The file's name, recorded so the message can be found by it (admin search fileName)",
+  })
   @ApiResponse({ status: 202, description: 'Recorded durably; translation, acknowledgment and delivery follow' })
-  async upload(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown, @Query('fileName') fileName?: unknown) {
+  async upload(
+    @CurrentPartner() partner: PartnerProfile,
+    @Body() body: unknown,
+    @Query('fileName') fileName?: unknown,
+  ) {
     const name = fileNameOf(fileName);
     const raw = textOf(body);
     const accepted = await this.accept.execute({
@@ -45,7 +63,12 @@ export class EdiController {
       channel: 'http-edi',
       rawPayload: raw,
       contentType: X12_CONTENT_TYPE,
-      metadata: { size: Buffer.byteLength(raw), via: 'http', platformAccount: partner.platformAccount, ...(name !== undefined && { fileName: name }) },
+      metadata: {
+        size: Buffer.byteLength(raw),
+        via: 'http',
+        platformAccount: partner.platformAccount,
+        ...(name !== undefined && { fileName: name }),
+      },
     });
     return { messageId: accepted.messageId, status: 'received' };
   }
@@ -53,11 +76,15 @@ export class EdiController {
   @Post('preview')
   @HttpCode(200)
   @ApiConsumes('application/edi-x12')
-  @ApiOperation({ summary: 'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered' })
+  @ApiOperation({
+    summary: 'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered',
+  })
   async preview(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown) {
     const raw = textOf(body);
     const settings = ediSettingsOf(partner);
-    if (!settings) { throw new BadInput('No EDI settings', [`partner ${partner.id} has no settings.edi (senderIds, coreName)`]); }
+    if (!settings) {
+      throw new BadInput('No EDI settings', [`partner ${partner.id} has no settings.edi (senderIds, coreName)`]);
+    }
     let control = 0;
     const result = await translateEdi({
       raw,

@@ -1,6 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { AppConfig } from '@dockbridge/config';
 import { MessageQueues } from '@dockbridge/pipeline';
 
@@ -35,7 +41,10 @@ export class HealthController {
   private async redis() {
     const session = this.indicators.check('redis');
     try {
-      await Promise.race([this.queues.depths(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 2000 ms')), 2000).unref())]);
+      await Promise.race([
+        this.queues.depths(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 2000 ms')), 2000).unref()),
+      ]);
       return session.up();
     } catch (error) {
       return session.down({ message: (error as Error).message });

@@ -46,12 +46,24 @@ export class MetricsController {
         async collect() {
           const rows = pick(await read());
           this.reset();
-          for (const row of rows) { this.set({ [label]: row.label ?? 'unknown' }, Number(row.n)); }
+          for (const row of rows) {
+            this.set({ [label]: row.label ?? 'unknown' }, Number(row.n));
+          }
         },
       });
     countsBy('dockbridge_messages', 'Messages by status', 'status', (s) => s.messages);
-    countsBy('dockbridge_delivery_attempts', 'Delivery attempts by outcome class (success, retryable, permanent, auth)', 'outcome', (s) => s.attempts);
-    countsBy('dockbridge_operations_failed', 'Failed operations by error class; auth > 0 needs a token or permission fixed', 'class', (s) => s.failed);
+    countsBy(
+      'dockbridge_delivery_attempts',
+      'Delivery attempts by outcome class (success, retryable, permanent, auth)',
+      'outcome',
+      (s) => s.attempts,
+    );
+    countsBy(
+      'dockbridge_operations_failed',
+      'Failed operations by error class; auth > 0 needs a token or permission fixed',
+      'class',
+      (s) => s.failed,
+    );
     new Gauge({
       name: 'dockbridge_queue_jobs',
       help: 'Jobs per queue and state',
@@ -61,14 +73,23 @@ export class MetricsController {
         const depths = (await read()).queues;
         this.reset();
         // Redis down: no queue series; the health check says so, the other metrics still answer.
-        for (const [queue, states] of Object.entries(depths ?? {})) { for (const [state, n] of Object.entries(states)) { this.set({ queue, state }, n); } }
+        for (const [queue, states] of Object.entries(depths ?? {})) {
+          for (const [state, n] of Object.entries(states)) {
+            this.set({ queue, state }, n);
+          }
+        }
       },
     });
   }
 
   @Get()
-  async metrics(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    if (this.token.enabled && !this.token.matches(/^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1])) { throw new UnauthorizedException('missing or invalid metrics token'); }
+  async metrics(
+    @Headers('authorization') authorization: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    if (this.token.enabled && !this.token.matches(/^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1])) {
+      throw new UnauthorizedException('missing or invalid metrics token');
+    }
     const text = await this.registry.metrics();
     void reply.header('content-type', this.registry.contentType);
     return text;
@@ -81,7 +102,9 @@ export class MetricsController {
       const value = this.query();
       this.snapshot = { at: now, value };
       value.catch(() => {
-        if (this.snapshot?.value === value) { this.snapshot = null; }
+        if (this.snapshot?.value === value) {
+          this.snapshot = null;
+        }
       });
     }
     return this.snapshot.value;

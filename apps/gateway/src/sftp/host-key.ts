@@ -17,13 +17,19 @@ export interface HostKey {
  * ed25519 key there (createPrivateFileOnce: mode 0600, replicas starting together share one key).
  */
 export function loadOrCreateHostKey(path: string, generate: boolean): HostKey {
-  if (!existsSync(path) && !generate) { throw new Error(`SFTP host key ${path} does not exist (set sftp.hostKeyPath, or sftp.generateHostKey to create one)`); }
+  if (!existsSync(path) && !generate) {
+    throw new Error(
+      `SFTP host key ${path} does not exist (set sftp.hostKeyPath, or sftp.generateHostKey to create one)`,
+    );
+  }
   const generated = createPrivateFileOnce(path, () => generateEd25519KeyPair().private);
   const privateKey = readFileSync(path);
   const parsed = utils.parseKey(privateKey);
   const key = parsed instanceof Error ? null : Array.isArray(parsed) ? parsed[0] : parsed;
   if (!key || !key.isPrivateKey()) {
-    throw new Error(`SFTP host key ${path} is not a private key ssh2 can read${parsed instanceof Error ? `: ${parsed.message}` : ''}`);
+    throw new Error(
+      `SFTP host key ${path} is not a private key ssh2 can read${parsed instanceof Error ? `: ${parsed.message}` : ''}`,
+    );
   }
   return { privateKey, type: key.type, fingerprint: sshFingerprint(key.getPublicSSH()), generated };
 }

@@ -18,7 +18,9 @@ describe('LoginThrottle', () => {
 
   it('locks a source address out whatever user names it guesses', () => {
     const t = throttle();
-    for (const user of ['a1', 'b2', 'c3']) { t.fail(user, '192.0.2.7'); }
+    for (const user of ['a1', 'b2', 'c3']) {
+      t.fail(user, '192.0.2.7');
+    }
     expect(t.lockedUntil('someone-else', '192.0.2.7')).not.toBeNull();
     expect(t.lockedUntil('someone-else', '192.0.2.8')).toBeNull();
   });
@@ -35,7 +37,9 @@ describe('LoginThrottle', () => {
 
   it('remembers a bounded number of keys', () => {
     const t = throttle();
-    for (let i = 0; i < 30_000; i++) { t.fail(`user-${i}`, `ip-${i}`); }
+    for (let i = 0; i < 30_000; i++) {
+      t.fail(`user-${i}`, `ip-${i}`);
+    }
     expect((t as unknown as { failures: Map<string, unknown> }).failures.size).toBeLessThanOrEqual(10_000);
   });
 });

@@ -54,7 +54,9 @@ export class LoginThrottle {
 
   private lockOf(key: string): number {
     const entry = this.failures.get(key);
-    if (!entry) { return 0; }
+    if (!entry) {
+      return 0;
+    }
     if (entry.lockedUntil > 0 && entry.lockedUntil <= this.now()) {
       this.failures.delete(key);
       return 0;
@@ -64,9 +66,13 @@ export class LoginThrottle {
 
   private entry(key: string): Failures {
     let entry = this.failures.get(key);
-    if (entry && entry.lockedUntil === 0 && this.now() - entry.lastAt > this.options.lockoutMs) { entry = undefined; }
+    if (entry && entry.lockedUntil === 0 && this.now() - entry.lastAt > this.options.lockoutMs) {
+      entry = undefined;
+    }
     if (!entry) {
-      if (this.failures.size >= MAX_TRACKED) { this.failures.delete(this.failures.keys().next().value!); }
+      if (this.failures.size >= MAX_TRACKED) {
+        this.failures.delete(this.failures.keys().next().value!);
+      }
       entry = { count: 0, lockedUntil: 0, lastAt: this.now() };
     }
     // Re-inserted so the map's order is least recently failed first (what MAX_TRACKED evicts).

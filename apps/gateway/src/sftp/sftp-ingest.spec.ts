@@ -17,9 +17,11 @@ describe('decodePayload', () => {
   });
 
   it('refuses a NUL byte, naming its offset', () => {
-    expect(() => decodePayload(Buffer.from('ISA*00*\u0000~'))).toThrow(new UploadRefused(
-      'the file holds a NUL byte at offset 7: X12 is text, so binary content (or a hole left by a write past the end) is not accepted; nothing was recorded',
-    ));
+    expect(() => decodePayload(Buffer.from('ISA*00*\u0000~'))).toThrow(
+      new UploadRefused(
+        'the file holds a NUL byte at offset 7: X12 is text, so binary content (or a hole left by a write past the end) is not accepted; nothing was recorded',
+      ),
+    );
   });
 
   // What a one-byte write at offset 64 MiB - 1 leaves. Replacing its NULs in one string
@@ -34,7 +36,9 @@ describe('decodePayload', () => {
     // Allocated without zero-filling and never read: only its length matters.
     const huge = Buffer.allocUnsafeSlow(MAX_STRING_LENGTH + 1);
     expect(() => decodePayload(huge)).toThrow(
-      new UploadRefused(`the file has ${MAX_STRING_LENGTH + 1} bytes, more than the ${MAX_STRING_LENGTH} one message's text can hold; nothing was recorded`),
+      new UploadRefused(
+        `the file has ${MAX_STRING_LENGTH + 1} bytes, more than the ${MAX_STRING_LENGTH} one message's text can hold; nothing was recorded`,
+      ),
     );
   });
 });

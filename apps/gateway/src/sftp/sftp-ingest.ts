@@ -29,11 +29,15 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export function decodePayload(content: Buffer): DecodedPayload {
   // Checked first: decoding more bytes than V8's longest string would throw (or worse) half-way.
   if (content.length > MAX_STRING_LENGTH) {
-    throw new UploadRefused(`the file has ${content.length} bytes, more than the ${MAX_STRING_LENGTH} one message's text can hold; nothing was recorded`);
+    throw new UploadRefused(
+      `the file has ${content.length} bytes, more than the ${MAX_STRING_LENGTH} one message's text can hold; nothing was recorded`,
+    );
   }
   const nul = content.indexOf(0);
   if (nul !== -1) {
-    throw new UploadRefused(`the file holds a NUL byte at offset ${nul}: X12 is text, so binary content (or a hole left by a write past the end) is not accepted; nothing was recorded`);
+    throw new UploadRefused(
+      `the file holds a NUL byte at offset ${nul}: X12 is text, so binary content (or a hole left by a write past the end) is not accepted; nothing was recorded`,
+    );
   }
   try {
     return { text: strictUtf8.decode(content), encoding: 'utf-8' };
@@ -65,7 +69,9 @@ export class SftpIngest {
   /** A write handle closed: stores the file; a final name also becomes a message. */
   async receive(partnerId: string, name: string, content: Buffer): Promise<ReceivedUpload> {
     const file = await this.files.put(partnerId, 'inbound', name, content);
-    if (isTemporaryUploadName(name)) { return { file, messageId: null }; }
+    if (isTemporaryUploadName(name)) {
+      return { file, messageId: null };
+    }
     try {
       const messageId = await this.complete(partnerId, file, content);
       return { file: { ...file, messageId }, messageId };
@@ -78,10 +84,20 @@ export class SftpIngest {
   /** Records the message for a stored inbound file (an upload closed, or a temporary upload renamed to a final name). */
   async complete(partnerId: string, file: PartnerFileInfo, content?: Buffer): Promise<string> {
     const bytes = content ?? (await this.files.read(partnerId, 'inbound', file.name))?.content;
-    if (!bytes) { throw new Error(`inbound/${file.name} disappeared before it was recorded`); }
+    if (!bytes) {
+      throw new Error(`inbound/${file.name} disappeared before it was recorded`);
+    }
     const payload = decodePayload(bytes);
-    const metadata: JsonObject = { fileName: file.name, size: bytes.length, sha256: file.sha256, via: 'sftp', fileId: file.id };
-    if (payload.encoding !== 'utf-8') { metadata.encoding = payload.encoding; }
+    const metadata: JsonObject = {
+      fileName: file.name,
+      size: bytes.length,
+      sha256: file.sha256,
+      via: 'sftp',
+      fileId: file.id,
+    };
+    if (payload.encoding !== 'utf-8') {
+      metadata.encoding = payload.encoding;
+    }
     const accepted = await this.accept.execute({
       partnerId,
       channel: 'sftp',

@@ -82,7 +82,9 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 export function longName(name: string, attrs: Attributes, owner: string, now = new Date()): string {
   const mode = attrs.mode;
   const type = (mode & S_IFDIR) === S_IFDIR ? 'd' : '-';
-  const bits = [0o400, 0o200, 0o100, 0o040, 0o020, 0o010, 0o004, 0o002, 0o001].map((bit, i) => (mode & bit ? 'rwx'[i % 3] : '-')).join('');
+  const bits = [0o400, 0o200, 0o100, 0o040, 0o020, 0o010, 0o004, 0o002, 0o001]
+    .map((bit, i) => (mode & bit ? 'rwx'[i % 3] : '-'))
+    .join('');
   const when = new Date(attrs.mtime * 1000);
   const recent = Math.abs(now.getTime() - when.getTime()) < 182 * 24 * 3600 * 1000;
   const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -140,19 +142,30 @@ export class SftpSession {
     // Without this OpenSSH's sftp waits forever after `bye` (see ../shared/STACK.md).
     sftp.on('end', () => sftp.end());
     sftp.on('close', () => this.dispose());
-    sftp.on('error', (error: Error) => this.logger.debug({ msg: 'sftp channel error', partnerId: ctx.partnerId, error: error.message }));
+    sftp.on('error', (error: Error) =>
+      this.logger.debug({ msg: 'sftp channel error', partnerId: ctx.partnerId, error: error.message }),
+    );
   }
 
   /** Runs one request; any SftpError (or unexpected error) becomes the request's status. */
   private run(event: string, reqid: number, work: () => Promise<void> | void): void {
     const reply = (error: unknown) => {
-      if (error instanceof SftpError) { return this.safeStatus(reqid, error.code, error.message); }
-      this.logger.error({ msg: 'sftp request failed', event, partnerId: this.ctx.partnerId, error: (error as Error)?.message });
+      if (error instanceof SftpError) {
+        return this.safeStatus(reqid, error.code, error.message);
+      }
+      this.logger.error({
+        msg: 'sftp request failed',
+        event,
+        partnerId: this.ctx.partnerId,
+        error: (error as Error)?.message,
+      });
       this.safeStatus(reqid, STATUS_CODE.FAILURE, 'internal error; try again');
     };
     try {
       const result = work();
-      if (result && typeof result.then === 'function') { result.catch(reply); }
+      if (result && typeof result.then === 'function') {
+        result.catch(reply);
+      }
     } catch (error) {
       reply(error);
     }
@@ -168,9 +181,17 @@ export class SftpSession {
 
   private realpath(reqid: number, path: string): void {
     const target = resolveVirtualPath(path);
-    if (target.kind === 'denied') { throw denied(target.reason); }
+    if (target.kind === 'denied') {
+      throw denied(target.reason);
+    }
     const attrs = target.kind === 'file' ? undefined : this.dirAttrs(target.kind === 'root' ? 0o555 : 0o755);
-    this.sftp.name(reqid, [{ filename: target.path, longname: attrs ? longName(target.path, attrs, this.ctx.username) : target.path, attrs: attrs as Attributes }]);
+    this.sftp.name(reqid, [
+      {
+        filename: target.path,
+        longname: attrs ? longName(target.path, attrs, this.ctx.username) : target.path,
+        attrs: attrs as Attributes,
+      },
+    ]);
   }
 
   private async stat(reqid: number, path: string): Promise<void> {
@@ -179,7 +200,9 @@ export class SftpSession {
 
   private fstat(reqid: number, raw: Buffer): void {
     const handle = this.handle(raw);
-    if (handle.type === 'dir') { return this.sftp.attrs(reqid, this.dirAttrs(handle.path === '/' ? 0o555 : 0o755)); }
+    if (handle.type === 'dir') {
+      return this.sftp.attrs(reqid, this.dirAttrs(handle.path === '/' ? 0o555 : 0o755));
+    }
     const size = handle.type === 'write' ? handle.upload.size : handle.content.length;
     const mtime = handle.type === 'write' ? handle.openedAt : handle.info.createdAt;
     this.sftp.attrs(reqid, this.fileAttrs(size, mtime));
@@ -188,15 +211,23 @@ export class SftpSession {
   private async opendir(reqid: number, path: string): Promise<void> {
     await this.ensureAllowed();
     const target = resolveVirtualPath(path);
-    if (target.kind === 'denied') { throw denied(target.reason); }
+    if (target.kind === 'denied') {
+      throw denied(target.reason);
+    }
     if (target.kind === 'file') {
-      if (await this.ctx.files.stat(this.ctx.partnerId, target.folder, target.name)) { throw failure(`not a directory: ${target.path}`); }
+      if (await this.ctx.files.stat(this.ctx.partnerId, target.folder, target.name)) {
+        throw failure(`not a directory: ${target.path}`);
+      }
       throw noSuchFile(target.path);
     }
     let entries: FileEntry[];
     if (target.kind === 'root') {
       const attrs = this.dirAttrs(0o755);
-      entries = ['inbound', 'outbound'].map((name) => ({ filename: name, longname: longName(name, attrs, this.ctx.username), attrs }));
+      entries = ['inbound', 'outbound'].map((name) => ({
+        filename: name,
+        longname: longName(name, attrs, this.ctx.username),
+        attrs,
+      }));
     } else {
       const files = await this.ctx.files.list(this.ctx.partnerId, target.folder);
       entries = files.map((file) => {
@@ -209,7 +240,9 @@ export class SftpSession {
 
   private readdir(reqid: number, raw: Buffer): void {
     const handle = this.handle(raw);
-    if (handle.type !== 'dir') { throw failure('not a directory handle'); }
+    if (handle.type !== 'dir') {
+      throw failure('not a directory handle');
+    }
     if (!handle.entries || handle.entries.length === 0) {
       handle.entries = null;
       throw new SftpError(STATUS_CODE.EOF, 'end of directory');
@@ -219,8 +252,14 @@ export class SftpSession {
 
   /** A revoked account or a disabled partner ends open connections at their next file operation. */
   private async ensureAllowed(): Promise<void> {
-    if (await this.ctx.stillAllowed()) { return; }
-    this.logger.warn({ msg: 'sftp session ended: account revoked or partner disabled', partnerId: this.ctx.partnerId, username: this.ctx.username });
+    if (await this.ctx.stillAllowed()) {
+      return;
+    }
+    this.logger.warn({
+      msg: 'sftp session ended: account revoked or partner disabled',
+      partnerId: this.ctx.partnerId,
+      username: this.ctx.username,
+    });
     // After the refusal is sent; the connection, not just this channel: a new channel would be a new session.
     setImmediate(() => this.ctx.disconnect());
     throw denied('this SFTP account was revoked or its partner disabled since login; nothing more is accepted');
@@ -229,50 +268,87 @@ export class SftpSession {
   private async open(reqid: number, path: string, flags: number): Promise<void> {
     await this.ensureAllowed();
     const target = resolveVirtualPath(path);
-    if (target.kind === 'denied') { throw denied(target.reason); }
-    if (target.kind !== 'file') { throw failure(`is a directory: ${target.path}`); }
+    if (target.kind === 'denied') {
+      throw denied(target.reason);
+    }
+    if (target.kind !== 'file') {
+      throw failure(`is a directory: ${target.path}`);
+    }
     const writing = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND | OPEN_MODE.CREAT | OPEN_MODE.TRUNC)) !== 0;
     const { partnerId } = this.ctx;
 
     if (!writing) {
       const file = await this.ctx.files.read(partnerId, target.folder, target.name);
-      if (!file) { throw noSuchFile(target.path); }
+      if (!file) {
+        throw noSuchFile(target.path);
+      }
       const { content, ...info } = file;
       this.sftp.handle(reqid, this.open_({ type: 'read', folder: target.folder, name: target.name, info, content }));
       return;
     }
 
-    if (target.folder !== 'inbound') { throw denied('outbound/ is read-only: upload to /inbound'); }
+    if (target.folder !== 'inbound') {
+      throw denied('outbound/ is read-only: upload to /inbound');
+    }
     const existing = await this.ctx.files.stat(partnerId, 'inbound', target.name);
-    if (existing && flags & OPEN_MODE.EXCL) { throw failure(`file exists: ${target.path}`); }
+    if (existing && flags & OPEN_MODE.EXCL) {
+      throw failure(`file exists: ${target.path}`);
+    }
     let initial: Buffer = Buffer.alloc(0);
     if (existing && !(flags & OPEN_MODE.TRUNC)) {
       // Resuming or appending: only to an upload that has not become a message yet.
-      if (existing.messageId) { throw denied(`${target.path} was already received (message ${existing.messageId}); upload under a new name`); }
+      if (existing.messageId) {
+        throw denied(`${target.path} was already received (message ${existing.messageId}); upload under a new name`);
+      }
       initial = (await this.ctx.files.read(partnerId, 'inbound', target.name))?.content ?? initial;
     }
-    if (initial.length > this.ctx.maxFileBytes) { throw this.tooLarge(target.name, initial.length); }
+    if (initial.length > this.ctx.maxFileBytes) {
+      throw this.tooLarge(target.name, initial.length);
+    }
     const upload = new UploadBuffer(this.ctx.maxFileBytes, initial);
-    this.sftp.handle(reqid, this.open_({ type: 'write', folder: 'inbound', name: target.name, upload, refusedWrite: false, failed: null, openedAt: new Date() }));
+    this.sftp.handle(
+      reqid,
+      this.open_({
+        type: 'write',
+        folder: 'inbound',
+        name: target.name,
+        upload,
+        refusedWrite: false,
+        failed: null,
+        openedAt: new Date(),
+      }),
+    );
   }
 
   private read(reqid: number, raw: Buffer, offset: number, length: number): void {
     const handle = this.handle(raw);
     const content = handle.type === 'read' ? handle.content : handle.type === 'write' ? handle.upload.written : null;
-    if (!content) { throw failure('not a file handle'); }
-    if (offset >= content.length) { throw new SftpError(STATUS_CODE.EOF, 'end of file'); }
+    if (!content) {
+      throw failure('not a file handle');
+    }
+    if (offset >= content.length) {
+      throw new SftpError(STATUS_CODE.EOF, 'end of file');
+    }
     this.sftp.data(reqid, content.subarray(offset, offset + Math.min(length, MAX_READ_CHUNK)));
   }
 
   private write(reqid: number, raw: Buffer, offset: number, data: Buffer): void {
     const handle = this.handle(raw);
-    if (handle.type !== 'write') { throw denied('this file was not opened for writing'); }
-    if (handle.failed) { throw failure(handle.failed); }
+    if (handle.type !== 'write') {
+      throw denied('this file was not opened for writing');
+    }
+    if (handle.failed) {
+      throw failure(handle.failed);
+    }
     try {
       handle.upload.write(offset, data);
     } catch (error) {
-      if (error instanceof WriteRefused) { throw this.writeRefused(handle, error); }
-      if (!(error instanceof UploadTooLarge)) { throw error; }
+      if (error instanceof WriteRefused) {
+        throw this.writeRefused(handle, error);
+      }
+      if (!(error instanceof UploadTooLarge)) {
+        throw error;
+      }
       handle.failed = this.tooLarge(handle.name, error.atLeastBytes).message;
       handle.upload.release();
       throw failure(handle.failed);
@@ -283,7 +359,12 @@ export class SftpSession {
   private writeRefused(handle: WriteHandle, error: WriteRefused): SftpError {
     if (!handle.refusedWrite) {
       handle.refusedWrite = true;
-      this.logger.warn({ msg: 'sftp write refused', partnerId: this.ctx.partnerId, fileName: handle.name, reason: error.message });
+      this.logger.warn({
+        msg: 'sftp write refused',
+        partnerId: this.ctx.partnerId,
+        fileName: handle.name,
+        reason: error.message,
+      });
     }
     return failure(error.message);
   }
@@ -293,9 +374,16 @@ export class SftpSession {
     try {
       return handle.upload.content();
     } catch (error) {
-      if (!(error instanceof WriteRefused)) { throw error; }
+      if (!(error instanceof WriteRefused)) {
+        throw error;
+      }
       handle.upload.release();
-      this.logger.warn({ msg: 'sftp upload refused', partnerId: this.ctx.partnerId, fileName: handle.name, reason: error.message });
+      this.logger.warn({
+        msg: 'sftp upload refused',
+        partnerId: this.ctx.partnerId,
+        fileName: handle.name,
+        reason: error.message,
+      });
       throw failure(`/inbound/${handle.name}: ${error.message}; nothing was recorded`);
     }
   }
@@ -303,7 +391,13 @@ export class SftpSession {
   /** An upload over `maxFileBytes`: refused, and logged so operators can tell the partner why (nothing reaches the audit store). */
   private tooLarge(fileName: string, atLeast: number): SftpError {
     const { partnerId, maxFileBytes } = this.ctx;
-    this.logger.warn({ msg: 'sftp upload refused: larger than sftp.maxFileBytes; not recorded', partnerId, fileName, atLeastBytes: atLeast, maxFileBytes });
+    this.logger.warn({
+      msg: 'sftp upload refused: larger than sftp.maxFileBytes; not recorded',
+      partnerId,
+      fileName,
+      atLeastBytes: atLeast,
+      maxFileBytes,
+    });
     return failure(`file exceeds the maximum size of ${maxFileBytes} bytes; nothing was recorded`);
   }
 
@@ -317,18 +411,32 @@ export class SftpSession {
     const id = this.handleId(raw);
     const handle = this.handle(raw);
     this.handles.delete(id);
-    if (handle.type !== 'write') { return this.sftp.status(reqid, STATUS_CODE.OK); }
+    if (handle.type !== 'write') {
+      return this.sftp.status(reqid, STATUS_CODE.OK);
+    }
     const path = `/inbound/${handle.name}`;
-    if (handle.failed) { throw failure(handle.failed); }
-    if (handle.upload.size === 0) { throw failure(`${path} is empty: an empty file is not accepted and was not recorded`); }
+    if (handle.failed) {
+      throw failure(handle.failed);
+    }
+    if (handle.upload.size === 0) {
+      throw failure(`${path} is empty: an empty file is not accepted and was not recorded`);
+    }
     await this.ensureAllowed();
     const content = Buffer.from(this.completeUpload(handle));
     handle.upload.release();
     try {
       await this.ctx.track(this.ctx.ingest.receive(this.ctx.partnerId, handle.name, content));
     } catch (error) {
-      if (error instanceof UploadRefused) { throw this.refused(handle.name, error); }
-      this.logger.error({ msg: 'sftp upload not recorded', partnerId: this.ctx.partnerId, fileName: handle.name, size: content.length, error: (error as Error).message });
+      if (error instanceof UploadRefused) {
+        throw this.refused(handle.name, error);
+      }
+      this.logger.error({
+        msg: 'sftp upload not recorded',
+        partnerId: this.ctx.partnerId,
+        fileName: handle.name,
+        size: content.length,
+        error: (error as Error).message,
+      });
       throw failure(`${path} could not be recorded; nothing was received, upload it again`);
     }
     this.sftp.status(reqid, STATUS_CODE.OK);
@@ -336,34 +444,56 @@ export class SftpSession {
 
   private async remove(reqid: number, path: string): Promise<void> {
     const target = resolveVirtualPath(path);
-    if (target.kind === 'denied') { throw denied(target.reason); }
-    if (target.kind !== 'file') { throw denied('folders cannot be removed'); }
+    if (target.kind === 'denied') {
+      throw denied(target.reason);
+    }
+    if (target.kind !== 'file') {
+      throw denied('folders cannot be removed');
+    }
     await this.ensureAllowed();
     const { partnerId } = this.ctx;
     const file = await this.ctx.files.stat(partnerId, target.folder, target.name);
-    if (!file) { throw noSuchFile(target.path); }
-    if (target.folder === 'inbound' && file.messageId) {
-      throw denied(`${target.path} was received as message ${file.messageId} and stays; only unfinished uploads can be removed`);
+    if (!file) {
+      throw noSuchFile(target.path);
     }
-    if (!(await this.ctx.files.remove(partnerId, target.folder, target.name))) { throw noSuchFile(target.path); }
+    if (target.folder === 'inbound' && file.messageId) {
+      throw denied(
+        `${target.path} was received as message ${file.messageId} and stays; only unfinished uploads can be removed`,
+      );
+    }
+    if (!(await this.ctx.files.remove(partnerId, target.folder, target.name))) {
+      throw noSuchFile(target.path);
+    }
     this.sftp.status(reqid, STATUS_CODE.OK);
   }
 
   private async rename(reqid: number, fromPath: string, toPath: string): Promise<void> {
     const from = resolveVirtualPath(fromPath);
     const to = resolveVirtualPath(toPath);
-    if (from.kind === 'denied') { throw denied(from.reason); }
-    if (to.kind === 'denied') { throw denied(to.reason); }
-    if (from.kind !== 'file' || to.kind !== 'file') { throw denied('folders cannot be renamed'); }
-    if (from.folder !== to.folder) { throw denied('files can be renamed within their folder only'); }
+    if (from.kind === 'denied') {
+      throw denied(from.reason);
+    }
+    if (to.kind === 'denied') {
+      throw denied(to.reason);
+    }
+    if (from.kind !== 'file' || to.kind !== 'file') {
+      throw denied('folders cannot be renamed');
+    }
+    if (from.folder !== to.folder) {
+      throw denied('files can be renamed within their folder only');
+    }
     await this.ensureAllowed();
     const { partnerId } = this.ctx;
     let renamed: PartnerFileInfo;
     try {
       renamed = await this.ctx.files.rename(partnerId, from.folder, from.name, to.name);
     } catch (error) {
-      if (error instanceof PartnerFileNotFoundError) { throw noSuchFile(from.path); }
-      if (error instanceof PartnerFileExistsError) { throw failure(`file exists: ${to.path}`); }
+      if (error instanceof PartnerFileNotFoundError) {
+        throw noSuchFile(from.path);
+      }
+      if (error instanceof PartnerFileExistsError) {
+        throw failure(`file exists: ${to.path}`);
+      }
       throw error;
     }
     // A finished temporary upload (x.tmp -> x.edi) is complete now: record it before answering.
@@ -372,8 +502,15 @@ export class SftpSession {
         await this.ctx.track(this.ctx.ingest.complete(partnerId, renamed));
       } catch (error) {
         await this.ctx.files.rename(partnerId, from.folder, to.name, from.name).catch(() => undefined);
-        if (error instanceof UploadRefused) { throw this.refused(to.name, error); }
-        this.logger.error({ msg: 'sftp upload not recorded at rename', partnerId, fileName: to.name, error: (error as Error).message });
+        if (error instanceof UploadRefused) {
+          throw this.refused(to.name, error);
+        }
+        this.logger.error({
+          msg: 'sftp upload not recorded at rename',
+          partnerId,
+          fileName: to.name,
+          error: (error as Error).message,
+        });
         throw failure(`${to.path} could not be recorded; nothing was received, try again`);
       }
     }
@@ -395,7 +532,9 @@ export class SftpSession {
         return this.dirAttrs(0o755);
       case 'file': {
         const file = await this.ctx.files.stat(this.ctx.partnerId, target.folder, target.name);
-        if (!file) { throw noSuchFile(target.path); }
+        if (!file) {
+          throw noSuchFile(target.path);
+        }
         return this.fileAttrs(file.size, file.createdAt);
       }
     }
@@ -412,7 +551,9 @@ export class SftpSession {
   }
 
   private open_(handle: Handle): Buffer {
-    if (this.handles.size >= MAX_OPEN_HANDLES) { throw failure(`too many open files (at most ${MAX_OPEN_HANDLES})`); }
+    if (this.handles.size >= MAX_OPEN_HANDLES) {
+      throw failure(`too many open files (at most ${MAX_OPEN_HANDLES})`);
+    }
     const id = this.nextHandle++;
     this.handles.set(id, handle);
     const raw = Buffer.alloc(4);
@@ -426,7 +567,9 @@ export class SftpSession {
 
   private handle(raw: Buffer): Handle {
     const handle = this.handles.get(this.handleId(raw));
-    if (!handle) { throw failure('invalid handle'); }
+    if (!handle) {
+      throw failure('invalid handle');
+    }
     return handle;
   }
 
@@ -434,7 +577,12 @@ export class SftpSession {
   private dispose(): void {
     for (const handle of this.handles.values()) {
       if (handle.type === 'write' && handle.upload.size > 0) {
-        this.logger.warn({ msg: 'sftp upload abandoned before close; not recorded', partnerId: this.ctx.partnerId, fileName: handle.name, size: handle.upload.size });
+        this.logger.warn({
+          msg: 'sftp upload abandoned before close; not recorded',
+          partnerId: this.ctx.partnerId,
+          fileName: handle.name,
+          size: handle.upload.size,
+        });
       }
     }
     this.handles.clear();

@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { AuthContext, Connection, Server } from 'ssh2';
 import { AppConfig } from '@dockbridge/config';
@@ -51,14 +58,21 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
 
   async onApplicationBootstrap(): Promise<void> {
     const { enabled, host, port, hostKeyPath, generateHostKey } = this.config.sftp;
-    if (!enabled) { return; }
+    if (!enabled) {
+      return;
+    }
     const hostKey = loadOrCreateHostKey(hostKeyPath, generateHostKey);
-    if (hostKey.generated) { this.logger.warn({ msg: 'generated a new SFTP host key', path: hostKeyPath, fingerprint: hostKey.fingerprint }); }
+    if (hostKey.generated) {
+      this.logger.warn({ msg: 'generated a new SFTP host key', path: hostKeyPath, fingerprint: hostKey.fingerprint });
+    }
     this.hostKeyFingerprint = hostKey.fingerprint;
-    const server = new Server({ hostKeys: [hostKey.privateKey], ident: 'dockbridge' }, (client, info) => this.onConnection(client, info.ip));
+    const server = new Server({ hostKeys: [hostKey.privateKey], ident: 'dockbridge' }, (client, info) =>
+      this.onConnection(client, info.ip),
+    );
     server.on('error', (error: Error) => this.logger.error({ msg: 'sftp server error', error: error.message }));
     await new Promise<void>((resolve, reject) => {
-      const fail = (error: Error) => reject(new Error(`SFTP server cannot listen on ${host}:${port}: ${error.message}`));
+      const fail = (error: Error) =>
+        reject(new Error(`SFTP server cannot listen on ${host}:${port}: ${error.message}`));
       server.once('error', fail);
       server.listen(port, host, () => {
         server.off('error', fail);
@@ -67,29 +81,46 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     });
     this.server = server;
     this.boundPort = (server.address() as AddressInfo).port;
-    this.logger.log({ msg: 'SFTP server listening', host, port: this.boundPort, hostKeyType: hostKey.type, hostKeyFingerprint: hostKey.fingerprint });
+    this.logger.log({
+      msg: 'SFTP server listening',
+      host,
+      port: this.boundPort,
+      hostKeyType: hostKey.type,
+      hostKeyFingerprint: hostKey.fingerprint,
+    });
   }
 
   /** Stops taking connections and lets uploads being recorded finish (their CLOSE is answered). */
   async beforeApplicationShutdown(): Promise<void> {
-    if (!this.server) { return; }
+    if (!this.server) {
+      return;
+    }
     this.server.close();
     if (this.inFlight.size) {
-      await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS).unref())]);
+      await Promise.race([
+        Promise.allSettled([...this.inFlight]),
+        new Promise((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS).unref()),
+      ]);
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (!this.server) { return; }
+    if (!this.server) {
+      return;
+    }
     const server = this.server;
     this.server = null;
     this.boundPort = null;
-    for (const client of this.connections) { client.end(); }
+    for (const client of this.connections) {
+      client.end();
+    }
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       // Clients that do not answer the disconnect are cut after a moment.
       setTimeout(() => {
-        for (const client of this.connections) { (client as unknown as { _sock?: { destroy(): void } })._sock?.destroy(); }
+        for (const client of this.connections) {
+          (client as unknown as { _sock?: { destroy(): void } })._sock?.destroy();
+        }
         resolve();
       }, 2000).unref();
     });
@@ -108,10 +139,14 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     let username = '';
     let failures = 0;
     const loginTimer = setTimeout(() => {
-      if (!partner) { client.end(); }
+      if (!partner) {
+        client.end();
+      }
     }, LOGIN_TIMEOUT_MS).unref();
 
-    client.on('error', (error: Error) => this.logger.debug({ msg: 'sftp connection error', ip, partnerId: partner?.id, error: error.message }));
+    client.on('error', (error: Error) =>
+      this.logger.debug({ msg: 'sftp connection error', ip, partnerId: partner?.id, error: error.message }),
+    );
     client.on('close', () => {
       clearTimeout(loginTimer);
       this.connections.delete(client);
@@ -121,32 +156,61 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
       // Cut to 64 characters for the log and the throttle's keys: a client chooses its length.
       const name = ctx.username.slice(0, 64);
       const refuse = () => {
-        if (++failures >= MAX_AUTH_FAILURES) { return client.end(); }
+        if (++failures >= MAX_AUTH_FAILURES) {
+          return client.end();
+        }
         ctx.reject(['publickey', 'password']);
       };
       const lockedUntil = this.throttle.lockedUntil(name, ip);
       if (lockedUntil && ctx.method !== 'none') {
-        this.logger.warn({ msg: 'sftp login refused: locked out after repeated failures', username: name, method: ctx.method, ip, lockedUntil: lockedUntil.toISOString() });
+        this.logger.warn({
+          msg: 'sftp login refused: locked out after repeated failures',
+          username: name,
+          method: ctx.method,
+          ip,
+          lockedUntil: lockedUntil.toISOString(),
+        });
         return refuse();
       }
       this.authenticate(ctx).then(
         (result) => {
-          if (result === 'probe-ok') { return ctx.accept(); }
+          if (result === 'probe-ok') {
+            return ctx.accept();
+          }
           if (result) {
             partner = result;
             username = ctx.username;
             this.throttle.succeed(name);
-            this.logger.log({ msg: 'sftp login', partnerId: result.id, username: ctx.username, method: ctx.method, ip });
+            this.logger.log({
+              msg: 'sftp login',
+              partnerId: result.id,
+              username: ctx.username,
+              method: ctx.method,
+              ip,
+            });
             return ctx.accept();
           }
           // A key the account does not hold, offered without a signature, is a client trying its keys: not a guess.
-          if (ctx.method === 'none' || (ctx.method === 'publickey' && !ctx.signature)) { return ctx.reject(['publickey', 'password']); }
+          if (ctx.method === 'none' || (ctx.method === 'publickey' && !ctx.signature)) {
+            return ctx.reject(['publickey', 'password']);
+          }
           const { delayMs, locked } = this.throttle.fail(name, ip);
-          this.logger.warn({ msg: 'sftp login refused', username: name, method: ctx.method, ip, ...(locked.length && { lockedOut: locked, forMs: this.config.sftp.lockoutMs }) });
+          this.logger.warn({
+            msg: 'sftp login refused',
+            username: name,
+            method: ctx.method,
+            ip,
+            ...(locked.length && { lockedOut: locked, forMs: this.config.sftp.lockoutMs }),
+          });
           setTimeout(refuse, delayMs).unref();
         },
         (error: Error) => {
-          this.logger.error({ msg: 'sftp authentication failed with an error', method: ctx.method, ip, error: error.message });
+          this.logger.error({
+            msg: 'sftp authentication failed with an error',
+            method: ctx.method,
+            ip,
+            error: error.message,
+          });
           ctx.reject(['publickey', 'password']);
         },
       );
@@ -154,7 +218,9 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
 
     client.on('ready', () => {
       const profile = partner;
-      if (!profile) { return client.end(); }
+      if (!profile) {
+        return client.end();
+      }
       clearTimeout(loginTimer);
       client.on('session', (accept) => {
         const session = accept();
@@ -181,8 +247,14 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
       case 'password':
         return this.credentials.verifyPassword(ctx.username, ctx.password);
       case 'publickey':
-        if (!ctx.signature || !ctx.blob) { return (await this.credentials.acceptsPublicKey(ctx.username, ctx.key)) ? 'probe-ok' : null; }
-        return this.credentials.verifyPublicKey(ctx.username, ctx.key, { blob: ctx.blob, signature: ctx.signature, hashAlgo: ctx.hashAlgo });
+        if (!ctx.signature || !ctx.blob) {
+          return (await this.credentials.acceptsPublicKey(ctx.username, ctx.key)) ? 'probe-ok' : null;
+        }
+        return this.credentials.verifyPublicKey(ctx.username, ctx.key, {
+          blob: ctx.blob,
+          signature: ctx.signature,
+          hashAlgo: ctx.hashAlgo,
+        });
       default:
         return null;
     }

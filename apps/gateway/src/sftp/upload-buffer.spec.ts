@@ -61,7 +61,9 @@ describe('UploadBuffer', () => {
 
   it('refuses more writes ahead than clients keep in flight', () => {
     const upload = new UploadBuffer(MiB);
-    for (let i = 1; i <= MAX_PENDING_WRITES; i++) { upload.write(2 * i, Buffer.from('x')); }
+    for (let i = 1; i <= MAX_PENDING_WRITES; i++) {
+      upload.write(2 * i, Buffer.from('x'));
+    }
     expect(() => upload.write(2 * MAX_PENDING_WRITES + 2, Buffer.from('x'))).toThrow(/more than 1024 writes ahead/);
   });
 

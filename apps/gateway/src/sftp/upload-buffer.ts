@@ -39,7 +39,9 @@ export class UploadBuffer {
     private readonly maxBytes: number,
     initial: Buffer = Buffer.alloc(0),
   ) {
-    if (initial.length > maxBytes) { throw new UploadTooLarge(initial.length); }
+    if (initial.length > maxBytes) {
+      throw new UploadTooLarge(initial.length);
+    }
     this.buffer = Buffer.alloc(Math.min(maxBytes, Math.max(INITIAL_BYTES, initial.length)));
     initial.copy(this.buffer);
     this.inOrder = initial.length;
@@ -57,14 +59,18 @@ export class UploadBuffer {
 
   write(offset: number, data: Buffer): void {
     const end = offset + data.length;
-    if (end > this.maxBytes) { throw new UploadTooLarge(end); }
+    if (end > this.maxBytes) {
+      throw new UploadTooLarge(end);
+    }
     if (end - this.inOrder > MAX_WRITE_AHEAD_BYTES) {
       throw new WriteRefused(
         `a write at offset ${offset} would leave a hole after the ${this.inOrder} bytes written in order so far (writes may run at most ${MAX_WRITE_AHEAD_BYTES} bytes ahead): write the file in order`,
       );
     }
     this.dropOverlaps(offset, end);
-    if (offset > this.inOrder) { return this.keepAhead({ offset, data: Buffer.from(data) }); }
+    if (offset > this.inOrder) {
+      return this.keepAhead({ offset, data: Buffer.from(data) });
+    }
     this.place(offset, data);
     while (this.ahead.length && this.ahead[0].offset <= this.inOrder) {
       const piece = this.ahead.shift()!;
@@ -101,7 +107,9 @@ export class UploadBuffer {
 
   private keepAhead(piece: Piece): void {
     if (this.ahead.length >= MAX_PENDING_WRITES) {
-      throw new WriteRefused(`more than ${MAX_PENDING_WRITES} writes ahead of the ${this.inOrder} bytes written in order: write the file in order`);
+      throw new WriteRefused(
+        `more than ${MAX_PENDING_WRITES} writes ahead of the ${this.inOrder} bytes written in order: write the file in order`,
+      );
     }
     this.ahead.push(piece);
     this.ahead.sort((a, b) => a.offset - b.offset);
@@ -109,7 +117,9 @@ export class UploadBuffer {
 
   /** A newer write replaces what older writes kept ahead hold in its range. */
   private dropOverlaps(start: number, end: number): void {
-    if (!this.ahead.length || end <= this.ahead[0].offset) { return; }
+    if (!this.ahead.length || end <= this.ahead[0].offset) {
+      return;
+    }
     const kept: Piece[] = [];
     for (const piece of this.ahead) {
       const pieceEnd = piece.offset + piece.data.length;
@@ -117,8 +127,12 @@ export class UploadBuffer {
         kept.push(piece);
         continue;
       }
-      if (piece.offset < start) { kept.push({ offset: piece.offset, data: piece.data.subarray(0, start - piece.offset) }); }
-      if (pieceEnd > end) { kept.push({ offset: end, data: piece.data.subarray(end - piece.offset) }); }
+      if (piece.offset < start) {
+        kept.push({ offset: piece.offset, data: piece.data.subarray(0, start - piece.offset) });
+      }
+      if (pieceEnd > end) {
+        kept.push({ offset: end, data: piece.data.subarray(end - piece.offset) });
+      }
     }
     this.ahead = kept;
   }

@@ -21,19 +21,39 @@ const MAX_PATH_LENGTH = 4096;
  * `denied`: other top-level names, deeper paths, invalid names. Nothing here touches a disk.
  */
 export function resolveVirtualPath(input: string): VirtualPath {
-  const denied = (path: string, why: string): VirtualPath => ({ kind: 'denied', path, reason: `${why}: ${JSON.stringify(path.slice(0, 200))}` });
-  if (typeof input !== 'string') { return denied(String(input), 'not a path'); }
-  if (input.length > MAX_PATH_LENGTH) { return denied(input, `path longer than ${MAX_PATH_LENGTH} characters`); }
-  if (input.includes('\u0000')) { return denied(input, 'path holds a NUL character'); }
+  const denied = (path: string, why: string): VirtualPath => ({
+    kind: 'denied',
+    path,
+    reason: `${why}: ${JSON.stringify(path.slice(0, 200))}`,
+  });
+  if (typeof input !== 'string') {
+    return denied(String(input), 'not a path');
+  }
+  if (input.length > MAX_PATH_LENGTH) {
+    return denied(input, `path longer than ${MAX_PATH_LENGTH} characters`);
+  }
+  if (input.includes('\u0000')) {
+    return denied(input, 'path holds a NUL character');
+  }
   const raw = input === '' ? '.' : input;
   const path = posix.normalize(posix.join('/', raw)).replace(/\/+$/, '') || '/';
-  if (path === '/') { return { kind: 'root', path: '/' }; }
+  if (path === '/') {
+    return { kind: 'root', path: '/' };
+  }
   const parts = path.slice(1).split('/');
   const [folder, name, ...rest] = parts;
-  if (!isPartnerFolder(folder) || rest.length > 0) { return denied(path, 'outside your folders (inbound/ and outbound/, no subfolders)'); }
-  if (name === undefined) { return { kind: 'folder', path, folder }; }
-  if (name.length > PARTNER_FILE_NAME_MAX) { return denied(path, `file name longer than ${PARTNER_FILE_NAME_MAX} characters`); }
-  if (!isPartnerFileName(name)) { return denied(path, 'file name holds a control character or a backslash'); }
+  if (!isPartnerFolder(folder) || rest.length > 0) {
+    return denied(path, 'outside your folders (inbound/ and outbound/, no subfolders)');
+  }
+  if (name === undefined) {
+    return { kind: 'folder', path, folder };
+  }
+  if (name.length > PARTNER_FILE_NAME_MAX) {
+    return denied(path, `file name longer than ${PARTNER_FILE_NAME_MAX} characters`);
+  }
+  if (!isPartnerFileName(name)) {
+    return denied(path, 'file name holds a control character or a backslash');
+  }
   return { kind: 'file', path, folder, name };
 }
 

@@ -22,21 +22,43 @@ export interface Refusal {
 /** Bytes of a refused body kept as its excerpt: enough to see what a sender sent, never the whole of it. */
 export const REFUSAL_EXCERPT_BYTES = 1024;
 /** Request headers kept with a refusal: an allowlist (partners name their own secret-bearing headers). */
-const REFUSAL_HEADERS = ['content-type', 'content-length', 'content-encoding', 'user-agent', 'x-request-id', 'webhook-id', 'webhook-timestamp'];
+const REFUSAL_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'user-agent',
+  'x-request-id',
+  'webhook-id',
+  'webhook-timestamp',
+];
 
 /** The headers that carry a partner's webhook secret: its HMAC signature header and its API-key header (the Standard Webhooks signature is never allowlisted). */
-export const secretHeadersOf = (settings: { signatureHeader?: string; apiKeyHeader?: string }): (string | undefined)[] => [settings.signatureHeader, settings.apiKeyHeader];
+export const secretHeadersOf = (settings: {
+  signatureHeader?: string;
+  apiKeyHeader?: string;
+}): (string | undefined)[] => [settings.signatureHeader, settings.apiKeyHeader];
 
 /** What a refused request needs for diagnosis: a bounded excerpt, the size and SHA-256 of the body, the safe headers. */
-export function diagnosis(body: Buffer | null, headers: IncomingHttpHeaders = {}, secretHeaders: (string | undefined)[] = []): { rawPayload: string; metadata: Record<string, unknown> } {
+export function diagnosis(
+  body: Buffer | null,
+  headers: IncomingHttpHeaders = {},
+  secretHeaders: (string | undefined)[] = [],
+): { rawPayload: string; metadata: Record<string, unknown> } {
   const secret = new Set(secretHeaders.filter(Boolean).map((name) => name!.toLowerCase()));
   const safe = REFUSAL_HEADERS.filter((name) => !secret.has(name) && typeof headers[name] === 'string');
   const kept = Object.fromEntries(safe.map((name) => [name, String(headers[name]).slice(0, 200)]));
-  if (!body) { return { rawPayload: '', metadata: { headers: kept } }; }
+  if (!body) {
+    return { rawPayload: '', metadata: { headers: kept } };
+  }
   const excerpt = body.subarray(0, REFUSAL_EXCERPT_BYTES);
   return {
     rawPayload: storableText(excerpt.toString('utf8')),
-    metadata: { size: body.length, sha256: createHash('sha256').update(body).digest('hex'), excerptBytes: excerpt.length, headers: kept },
+    metadata: {
+      size: body.length,
+      sha256: createHash('sha256').update(body).digest('hex'),
+      excerptBytes: excerpt.length,
+      headers: kept,
+    },
   };
 }
 
@@ -88,7 +110,8 @@ export class RefusalLog implements BeforeApplicationShutdown {
     const { rawPayload, metadata } = diagnosis(refusal.body, refusal.headers, refusal.secretHeaders);
     const record = { ...refusal.metadata, ...metadata, refusedAtIngress: true };
     // Bytes as stored, not characters: an excerpt of invalid UTF-8 is three bytes a character.
-    const cost = Buffer.byteLength(rawPayload) + Buffer.byteLength(JSON.stringify(record)) + Buffer.byteLength(refusal.reason);
+    const cost =
+      Buffer.byteLength(rawPayload) + Buffer.byteLength(JSON.stringify(record)) + Buffer.byteLength(refusal.reason);
     const { refusalsPerMinute, refusalBytesPerMinute } = this.config.gateway;
     if (window.recorded < refusalsPerMinute && window.bytes + cost <= refusalBytesPerMinute) {
       window.recorded++;
@@ -123,11 +146,15 @@ export class RefusalLog implements BeforeApplicationShutdown {
   /** Ends a partner's window, recording the summary of what it suppressed. */
   private async close(partnerId: string): Promise<void> {
     const window = this.windows.get(partnerId);
-    if (!window) { return; }
+    if (!window) {
+      return;
+    }
     this.windows.delete(partnerId);
     clearTimeout(window.timer);
     const total = [...window.suppressed.values()].reduce((sum, n) => sum + n, 0);
-    if (total === 0) { return; }
+    if (total === 0) {
+      return;
+    }
     const byKind = [...window.suppressed].map(([kind, n]) => `${n} ${kind}`).join(', ');
     const from = new Date(window.startedAt).toISOString();
     const reason = `${total} more webhooks refused in the minute from ${from} (${byKind}), counted, not recorded one by one`;
@@ -141,10 +168,20 @@ export class RefusalLog implements BeforeApplicationShutdown {
         rawPayload: '',
         status: 'rejected',
         statusReason: reason,
-        metadata: { refusedAtIngress: true, suppressed: total, suppressedByKind: Object.fromEntries(window.suppressed), windowStartedAt: from },
+        metadata: {
+          refusedAtIngress: true,
+          suppressed: total,
+          suppressedByKind: Object.fromEntries(window.suppressed),
+          windowStartedAt: from,
+        },
       });
     } catch (error) {
-      this.logger.warn({ msg: 'refusal summary not recorded', partnerId, suppressed: total, error: (error as Error).message });
+      this.logger.warn({
+        msg: 'refusal summary not recorded',
+        partnerId,
+        suppressed: total,
+        error: (error as Error).message,
+      });
     }
   }
 }

@@ -2,21 +2,33 @@ import { Transform } from 'node:stream';
 import { HttpException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { DEFAULT_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, PartnerWebhookSettings, verifyWebhookHeaders } from '@dockbridge/partners';
+import {
+  DEFAULT_WEBHOOK_BODY_BYTES,
+  MAX_WEBHOOK_BODY_BYTES,
+  PartnerWebhookSettings,
+  verifyWebhookHeaders,
+} from '@dockbridge/partners';
 import { RefusalLog, secretHeadersOf } from './refusal-log';
 import { WebhookEndpoint, WebhookEndpoints } from './webhook-endpoints';
 
 /** The webhook route as Fastify names it. */
 export const WEBHOOK_ROUTE = '/v1/webhooks/:partner';
 
-export const webhookBodyLimit = (settings: PartnerWebhookSettings): number => settings.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
+export const webhookBodyLimit = (settings: PartnerWebhookSettings): number =>
+  settings.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
 
 /**
  * The 413 for a webhook body over `limit`, recorded as a rejected request (without its body) when
  * `refusals` is given; null for a partner without an endpoint (nothing to record it under).
  * `atLeast`: the size is what was read before stopping, not the whole body's.
  */
-export async function refuseOversizedWebhook(refusals: RefusalLog | null, partnerId: string, size: number, limit: number, atLeast = false): Promise<HttpException> {
+export async function refuseOversizedWebhook(
+  refusals: RefusalLog | null,
+  partnerId: string,
+  size: number,
+  limit: number,
+  atLeast = false,
+): Promise<HttpException> {
   const reason = `body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds ${refusals ? "the partner's limit" : 'the limit'} of ${limit} bytes`;
   await refusals?.record({ partnerId, kind: 'too large', reason, body: null, metadata: { size } });
   return new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
@@ -33,30 +45,52 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
   const endpoints = app.get(WebhookEndpoints);
   const refusals = app.get(RefusalLog);
   fastify.addHook('onRoute', (route) => {
-    if (route.url === WEBHOOK_ROUTE) { route.bodyLimit = Math.max(gatewayLimit, MAX_WEBHOOK_BODY_BYTES); }
+    if (route.url === WEBHOOK_ROUTE) {
+      route.bodyLimit = Math.max(gatewayLimit, MAX_WEBHOOK_BODY_BYTES);
+    }
   });
   fastify.addHook('preParsing', async (request, reply, payload) => {
-    if (request.routeOptions.url !== WEBHOOK_ROUTE) { return payload; }
+    if (request.routeOptions.url !== WEBHOOK_ROUTE) {
+      return payload;
+    }
     const partnerId = (request.params as { partner: string }).partner;
     const endpoint = await endpoints.get(partnerId);
     const settings = endpoint.partner?.enabled ? endpoint.partner.settings.webhook : undefined;
     if (!settings) {
       // No endpoint: answered before a byte of the body is read, and the connection goes with the answer.
-      void reply.header('connection', 'close').status(404).send({ statusCode: 404, error: 'Not Found', details: [`no webhook endpoint for partner ${partnerId}`] });
+      void reply
+        .header('connection', 'close')
+        .status(404)
+        .send({ statusCode: 404, error: 'Not Found', details: [`no webhook endpoint for partner ${partnerId}`] });
       return reply;
     }
     const unverified = await refusalFromHeaders(endpoints, endpoint, settings, partnerId, request.headers);
     if (unverified) {
       // Refused unread (recorded with the headers' diagnosis): an unsigned flood costs no body reads.
-      await refusals.record({ partnerId, kind: 'verification failed', reason: `verification failed: ${unverified}`, body: null, headers: request.headers, secretHeaders: secretHeadersOf(settings), metadata: { verification: settings.verification } });
-      void reply.header('connection', 'close').status(401).send({ statusCode: 401, error: 'Unauthorized', details: [`webhook verification failed: ${unverified}`] });
+      await refusals.record({
+        partnerId,
+        kind: 'verification failed',
+        reason: `verification failed: ${unverified}`,
+        body: null,
+        headers: request.headers,
+        secretHeaders: secretHeadersOf(settings),
+        metadata: { verification: settings.verification },
+      });
+      void reply
+        .header('connection', 'close')
+        .status(401)
+        .send({ statusCode: 401, error: 'Unauthorized', details: [`webhook verification failed: ${unverified}`] });
       return reply;
     }
     const limit = webhookBodyLimit(settings);
     const refuse = (size: number, atLeast = false) => refuseOversizedWebhook(refusals, partnerId, size, limit, atLeast);
     const declared = Number(request.headers['content-length']);
-    if (!Number.isSafeInteger(declared)) { return payload.pipe(capped(limit, refuse)); }
-    if (declared <= limit) { return payload; }
+    if (!Number.isSafeInteger(declared)) {
+      return payload.pipe(capped(limit, refuse));
+    }
+    if (declared <= limit) {
+      return payload;
+    }
     const refusal = await refuse(declared);
     // The connection is closed after this answer: the unread body is never consumed.
     void reply.header('connection', 'close').status(413).send(refusal.getResponse());
@@ -69,9 +103,21 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
  * API key), or null when only the body can tell. A refusal that depends on the secrets reads them
  * afresh first, as the controller does: a secret added a moment ago works at once.
  */
-async function refusalFromHeaders(endpoints: WebhookEndpoints, endpoint: WebhookEndpoint, settings: PartnerWebhookSettings, partnerId: string, headers: IncomingHttpHeaders): Promise<string | null> {
+async function refusalFromHeaders(
+  endpoints: WebhookEndpoints,
+  endpoint: WebhookEndpoint,
+  settings: PartnerWebhookSettings,
+  partnerId: string,
+  headers: IncomingHttpHeaders,
+): Promise<string | null> {
   let verification = verifyWebhookHeaders(settings, WebhookEndpoints.usable(endpoint), headers);
-  if (!verification.ok && verification.bySecret) { verification = verifyWebhookHeaders(settings, WebhookEndpoints.usable(await endpoints.get(partnerId, true)), headers); }
+  if (!verification.ok && verification.bySecret) {
+    verification = verifyWebhookHeaders(
+      settings,
+      WebhookEndpoints.usable(await endpoints.get(partnerId, true)),
+      headers,
+    );
+  }
   return verification.ok ? null : verification.reason;
 }
 
@@ -84,10 +130,15 @@ function capped(limit: number, refuse: (size: number, atLeast: boolean) => Promi
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
-      if (size <= limit) { return callback(null, chunk); }
+      if (size <= limit) {
+        return callback(null, chunk);
+      }
       // Only the bytes read so far are known: the reason says "at least".
       refuse(size, true).then(
-        (refusal) => callback(Object.assign(new Error((refusal.getResponse() as { details: string[] }).details[0]), { statusCode: 413 })),
+        (refusal) =>
+          callback(
+            Object.assign(new Error((refusal.getResponse() as { details: string[] }).details[0]), { statusCode: 413 }),
+          ),
         (error: Error) => callback(error),
       );
     },

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { PARTNER_ID_PATTERN, PartnerMappingRepository, PartnerProfile, PartnerRepository, WebhookSecretRepository } from '@dockbridge/partners';
+import {
+  PARTNER_ID_PATTERN,
+  PartnerMappingRepository,
+  PartnerProfile,
+  PartnerRepository,
+  WebhookSecretRepository,
+} from '@dockbridge/partners';
 
 export interface WebhookEndpoint {
   partner: PartnerProfile | null;
@@ -27,11 +33,16 @@ export class WebhookEndpoints {
 
   get(partnerId: string, fresh = false): Promise<WebhookEndpoint> {
     const cached = this.cache.get(partnerId);
-    if (!fresh && cached && Date.now() - cached.at < ENDPOINT_TTL_MS) { return cached.endpoint; }
+    if (!fresh && cached && Date.now() - cached.at < ENDPOINT_TTL_MS) {
+      return cached.endpoint;
+    }
     const endpoint = this.load(partnerId);
     this.cache.set(partnerId, { endpoint, at: Date.now() });
     // Only known partners stay cached: a flood of made-up ids must not grow memory.
-    endpoint.then((e) => !e.partner && this.cache.delete(partnerId), () => this.cache.delete(partnerId));
+    endpoint.then(
+      (e) => !e.partner && this.cache.delete(partnerId),
+      () => this.cache.delete(partnerId),
+    );
     return endpoint;
   }
 
@@ -42,8 +53,14 @@ export class WebhookEndpoints {
 
   private async load(partnerId: string): Promise<WebhookEndpoint> {
     // Not a partner id (a NUL, say, which Postgres refuses outright): no endpoint, without a query.
-    if (!PARTNER_ID_PATTERN.test(partnerId)) { return { partner: null, secrets: [], mappingVersion: null }; }
-    const [partner, secrets, mapping] = await Promise.all([this.partners.findById(partnerId), this.secrets.activeSecretsWithExpiry(partnerId), this.mappings.current(partnerId)]);
+    if (!PARTNER_ID_PATTERN.test(partnerId)) {
+      return { partner: null, secrets: [], mappingVersion: null };
+    }
+    const [partner, secrets, mapping] = await Promise.all([
+      this.partners.findById(partnerId),
+      this.secrets.activeSecretsWithExpiry(partnerId),
+      this.mappings.current(partnerId),
+    ]);
     return { partner, secrets, mappingVersion: mapping?.version ?? null };
   }
 }

@@ -15,7 +15,14 @@ function input(locationId: string, requestedTime: string, duration = 60): Bookin
     carrierId: FAST_FREIGHT,
     requestedTime,
     duration,
-    tasks: [{ direction: 'Inbound', receiverId: locationId, senderId: locationId === MAIN_DC ? KETTLE : null, loads: [{ name: 'Pallet', quantity: 1 }] }],
+    tasks: [
+      {
+        direction: 'Inbound',
+        receiverId: locationId,
+        senderId: locationId === MAIN_DC ? KETTLE : null,
+        loads: [{ name: 'Pallet', quantity: 1 }],
+      },
+    ],
   };
 }
 
@@ -37,7 +44,8 @@ describe('overlaps', () => {
 describe('BookingEngine capacity', () => {
   let state: SandboxState;
   let engine: BookingEngine;
-  const statusOf = (id: string) => state.statusesAt(state.bookings.get(id)!.locationId).find((s) => s.id === state.bookings.get(id)!.statusId)!.name;
+  const statusOf = (id: string) =>
+    state.statusesAt(state.bookings.get(id)!.locationId).find((s) => s.id === state.bookings.get(id)!.statusId)!.name;
 
   beforeEach(() => {
     state = new SandboxState(seed);

@@ -74,7 +74,9 @@ export function presentBooking(state: SandboxState, booking: Booking): BookingVi
     duration: booking.duration,
     reassignedFrom: booking.reassignedFrom,
     area: area ? { id: area.id, name: area.name } : null,
-    vehicle: vehicle ? { id: vehicle.id, name: vehicle.name, registration: vehicle.registration ?? null, type: vehicle.type ?? null } : null,
+    vehicle: vehicle
+      ? { id: vehicle.id, name: vehicle.name, registration: vehicle.registration ?? null, type: vehicle.type ?? null }
+      : null,
     tasks: booking.tasks.map((t) => presentTask(state, t)),
     loads: booking.tasks.flatMap((t) => t.loads),
     headerLoads: booking.headerLoads,

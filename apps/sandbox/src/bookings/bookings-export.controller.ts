@@ -14,13 +14,22 @@ export class BookingsExportController {
 
   @Post()
   @HttpCode(200)
-  export(@CurrentCaller() caller: Caller, @Query() query: { skip?: string; count?: string }, @Body() body: unknown, @Res() reply: FastifyReply): void {
-    if (!caller.permissions.has('ExportBookings')) { throw PlatformError.forbidden('the token lacks the ExportBookings permission'); }
+  export(
+    @CurrentCaller() caller: Caller,
+    @Query() query: { skip?: string; count?: string },
+    @Body() body: unknown,
+    @Res() reply: FastifyReply,
+  ): void {
+    if (!caller.permissions.has('ExportBookings')) {
+      throw PlatformError.forbidden('the token lacks the ExportBookings permission');
+    }
     const skip = intParam('skip', query.skip, 0, 0, Number.MAX_SAFE_INTEGER);
     const count = intParam('count', query.count, 100, 1, 1000);
     const request = parseExportRequest(body);
     const layout = this.state.layouts.get(request.layoutId);
-    if (!layout) { throw PlatformError.badRequest('Invalid export request', [`layoutId: no layout ${request.layoutId}`]); }
+    if (!layout) {
+      throw PlatformError.badRequest('Invalid export request', [`layoutId: no layout ${request.layoutId}`]);
+    }
 
     const sources = exportSources(this.state, caller, request);
     const rows = sources.slice(skip, skip + count).map((source) => toRow(layout, source));

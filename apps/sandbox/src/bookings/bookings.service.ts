@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from '../http/caller';
 import { PlatformError } from '../http/platform-error';
 import { Booking, SandboxState } from '../state/sandbox-state';
-import { BookingEngine, BookingEntityRefInput, BookingInput, FieldDataInput, Role, TasksChange } from './booking-engine';
+import {
+  BookingEngine,
+  BookingEntityRefInput,
+  BookingInput,
+  FieldDataInput,
+  Role,
+  TasksChange,
+} from './booking-engine';
 
 export interface StatusUpdateArgs {
   statusId?: string | null;
@@ -34,14 +41,30 @@ export class BookingsService {
     const booking = this.state.bookings.get(id);
     const asLocation = !!booking && caller.actsFor(booking.locationId);
     const asCarrier = !!booking && caller.actsFor(booking.carrierId);
-    if (!booking || (!asLocation && !asCarrier)) { throw PlatformError.notFound(`booking ${id} does not exist at the token's organisations`); }
-    if ((asLocation && caller.permissions.has('ViewLocationBookings')) || (asCarrier && caller.permissions.has('ViewCarrierBookings'))) { return booking; }
-    throw PlatformError.forbidden(`the token lacks the ${asLocation ? 'ViewLocationBookings' : 'ViewCarrierBookings'} permission`);
+    if (!booking || (!asLocation && !asCarrier)) {
+      throw PlatformError.notFound(`booking ${id} does not exist at the token's organisations`);
+    }
+    if (
+      (asLocation && caller.permissions.has('ViewLocationBookings')) ||
+      (asCarrier && caller.permissions.has('ViewCarrierBookings'))
+    ) {
+      return booking;
+    }
+    throw PlatformError.forbidden(
+      `the token lacks the ${asLocation ? 'ViewLocationBookings' : 'ViewCarrierBookings'} permission`,
+    );
   }
 
-  create(caller: Caller, organisationId: string, booking?: BookingInput | null, bookingEntityRef?: BookingEntityRefInput | null): string {
+  create(
+    caller: Caller,
+    organisationId: string,
+    booking?: BookingInput | null,
+    bookingEntityRef?: BookingEntityRefInput | null,
+  ): string {
     caller.require(organisationId, 'CreateBookings');
-    if ((booking == null) === (bookingEntityRef == null)) { throw PlatformError.badRequest('Invalid booking', ['booking: give exactly one of booking and bookingEntityRef']); }
+    if ((booking == null) === (bookingEntityRef == null)) {
+      throw PlatformError.badRequest('Invalid booking', ['booking: give exactly one of booking and bookingEntityRef']);
+    }
     const input = booking ?? this.engine.resolveEntityRefs(organisationId, bookingEntityRef!);
     return this.engine.create(organisationId, input, booking ? 'booking' : 'bookingEntityRef').id;
   }
@@ -62,21 +85,38 @@ export class BookingsService {
   }
 
   /** Rule 6: a vehicle's name cannot change. */
-  updateVehicle(caller: Caller, organisationId: string, vehicleId: string, input: VehicleInput | null | undefined): void {
+  updateVehicle(
+    caller: Caller,
+    organisationId: string,
+    vehicleId: string,
+    input: VehicleInput | null | undefined,
+  ): void {
     caller.require(organisationId, 'ManageVehicles');
     const vehicle = this.state.vehicles.get(vehicleId);
-    if (!vehicle || vehicle.organisationId !== organisationId) { throw PlatformError.notFound(`vehicle ${vehicleId} does not exist at organisation ${organisationId}`); }
-    if (!input) { return; }
-    if (input.name != null && input.name !== vehicle.name) {
-      throw PlatformError.badRequest('Invalid vehicle', [`vehicle.name: the name of a vehicle cannot be updated (it is ${JSON.stringify(vehicle.name)})`]);
+    if (!vehicle || vehicle.organisationId !== organisationId) {
+      throw PlatformError.notFound(`vehicle ${vehicleId} does not exist at organisation ${organisationId}`);
     }
-    if (input.registration != null) { vehicle.registration = input.registration; }
-    if (input.type != null) { vehicle.type = input.type; }
+    if (!input) {
+      return;
+    }
+    if (input.name != null && input.name !== vehicle.name) {
+      throw PlatformError.badRequest('Invalid vehicle', [
+        `vehicle.name: the name of a vehicle cannot be updated (it is ${JSON.stringify(vehicle.name)})`,
+      ]);
+    }
+    if (input.registration != null) {
+      vehicle.registration = input.registration;
+    }
+    if (input.type != null) {
+      vehicle.type = input.type;
+    }
   }
 
   /** Rules 4-5: organisationId must be the booking's carrier or location, with the matching Participate* permission. */
   private participant(caller: Caller, organisationId: string, bookingId: string): { booking: Booking; role: Role } {
-    if (!caller.actsFor(organisationId)) { throw PlatformError.forbidden(`the token does not act for organisation ${organisationId}`); }
+    if (!caller.actsFor(organisationId)) {
+      throw PlatformError.forbidden(`the token does not act for organisation ${organisationId}`);
+    }
     const booking = this.state.bookings.get(bookingId);
     if (!booking || (booking.locationId !== organisationId && booking.carrierId !== organisationId)) {
       throw PlatformError.notFound(`booking ${bookingId} does not exist at organisation ${organisationId}`);

@@ -41,27 +41,54 @@ const FILTER_MEMBERS = ['requestedFrom', 'requestedTo', 'statusNames', 'location
 
 export function parseExportRequest(body: unknown): ExportRequest {
   const problems: string[] = [];
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) { throw PlatformError.badRequest('Invalid export request', ['body: expected a JSON object with layoutId']); }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw PlatformError.badRequest('Invalid export request', ['body: expected a JSON object with layoutId']);
+  }
   const { layoutId, filter = {}, format = 'json', viewAs = 'bookings' } = body as Record<string, unknown>;
-  if (typeof layoutId !== 'string' || !UUID.test(layoutId)) { problems.push('layoutId: required, the UUID of a layout'); }
-  if (format !== 'json' && format !== 'csv') { problems.push('format: must be json or csv'); }
-  if (viewAs !== 'bookings' && viewAs !== 'tasks') { problems.push('viewAs: must be bookings or tasks'); }
-  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) { problems.push('filter: must be an object'); }
-  else {
+  if (typeof layoutId !== 'string' || !UUID.test(layoutId)) {
+    problems.push('layoutId: required, the UUID of a layout');
+  }
+  if (format !== 'json' && format !== 'csv') {
+    problems.push('format: must be json or csv');
+  }
+  if (viewAs !== 'bookings' && viewAs !== 'tasks') {
+    problems.push('viewAs: must be bookings or tasks');
+  }
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    problems.push('filter: must be an object');
+  } else {
     const f = filter as Record<string, unknown>;
-    for (const key of Object.keys(f)) { if (!FILTER_MEMBERS.includes(key)) { problems.push(`filter.${key}: unknown member (known: ${FILTER_MEMBERS.join(', ')})`); } }
+    for (const key of Object.keys(f)) {
+      if (!FILTER_MEMBERS.includes(key)) {
+        problems.push(`filter.${key}: unknown member (known: ${FILTER_MEMBERS.join(', ')})`);
+      }
+    }
     for (const key of ['requestedFrom', 'requestedTo']) {
-      if (f[key] !== undefined && (typeof f[key] !== 'string' || Number.isNaN(Date.parse(f[key])))) { problems.push(`filter.${key}: must be an ISO 8601 timestamp`); }
+      if (f[key] !== undefined && (typeof f[key] !== 'string' || Number.isNaN(Date.parse(f[key])))) {
+        problems.push(`filter.${key}: must be an ISO 8601 timestamp`);
+      }
     }
     for (const key of ['locationId', 'carrierId']) {
-      if (f[key] !== undefined && (typeof f[key] !== 'string' || !UUID.test(f[key]))) { problems.push(`filter.${key}: must be a UUID`); }
+      if (f[key] !== undefined && (typeof f[key] !== 'string' || !UUID.test(f[key]))) {
+        problems.push(`filter.${key}: must be a UUID`);
+      }
     }
-    if (f.statusNames !== undefined && (!Array.isArray(f.statusNames) || f.statusNames.some((s) => typeof s !== 'string'))) {
+    if (
+      f.statusNames !== undefined &&
+      (!Array.isArray(f.statusNames) || f.statusNames.some((s) => typeof s !== 'string'))
+    ) {
       problems.push('filter.statusNames: must be an array of strings');
     }
   }
-  if (problems.length) { throw PlatformError.badRequest('Invalid export request', problems); }
-  return { layoutId: layoutId as string, filter: filter as ExportFilter, format: format as ExportRequest['format'], viewAs: viewAs as ExportRequest['viewAs'] };
+  if (problems.length) {
+    throw PlatformError.badRequest('Invalid export request', problems);
+  }
+  return {
+    layoutId: layoutId as string,
+    filter: filter as ExportFilter,
+    format: format as ExportRequest['format'],
+    viewAs: viewAs as ExportRequest['viewAs'],
+  };
 }
 
 /** Bookings at the caller's organisations (as location or carrier) matching the filter, by requestedTime ascending. */
@@ -73,12 +100,21 @@ export function exportSources(state: SandboxState, caller: Caller, request: Expo
     .filter((b) => caller.actsFor(b.locationId) || caller.actsFor(b.carrierId))
     .filter((b) => {
       const time = Date.parse(b.requestedTime);
-      return time >= from && time < to && (!filter.locationId || b.locationId === filter.locationId) && (!filter.carrierId || b.carrierId === filter.carrierId);
+      return (
+        time >= from &&
+        time < to &&
+        (!filter.locationId || b.locationId === filter.locationId) &&
+        (!filter.carrierId || b.carrierId === filter.carrierId)
+      );
     })
     .map((b) => presentBooking(state, b))
     .filter((b) => !filter.statusNames || filter.statusNames.includes(b.status.name))
-    .sort((a, b) => Date.parse(a.requestedTime) - Date.parse(b.requestedTime) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  if (request.viewAs === 'bookings') { return bookings; }
+    .sort(
+      (a, b) => Date.parse(a.requestedTime) - Date.parse(b.requestedTime) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
+  if (request.viewAs === 'bookings') {
+    return bookings;
+  }
   return bookings.flatMap((b) => b.tasks.map((task) => ({ ...b, task, loads: task.loads })));
 }
 
@@ -88,9 +124,13 @@ export function valuesAt(source: unknown, path: string): unknown[] {
   for (const segment of path.split('.')) {
     current = current
       .flatMap((value) => (Array.isArray(value) ? value : [value]))
-      .map((value) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined));
+      .map((value) =>
+        value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined,
+      );
   }
-  return current.flatMap((value) => (Array.isArray(value) ? value : [value])).filter((value) => value !== null && value !== undefined);
+  return current
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
+    .filter((value) => value !== null && value !== undefined);
 }
 
 /** One row keyed by the layout's column names, in column order: numeric columns sum, others join with ", ". */
@@ -111,6 +151,9 @@ export function toCsv(layout: SeedLayout, rows: Row[]): string {
     const text = String(value);
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
-  const lines = [layout.columns.map((c) => cell(c.name)), ...rows.map((row) => layout.columns.map((c) => cell(row[c.name])))];
+  const lines = [
+    layout.columns.map((c) => cell(c.name)),
+    ...rows.map((row) => layout.columns.map((c) => cell(row[c.name]))),
+  ];
   return lines.map((line) => line.join(',')).join('\r\n') + '\r\n';
 }

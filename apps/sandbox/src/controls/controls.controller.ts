@@ -61,9 +61,14 @@ export class ControlsController {
   @Post('jobs')
   @HttpCode(200)
   controlJobs(@Body() body: { paused?: unknown }) {
-    if (typeof body?.paused !== 'boolean') { throw PlatformError.badRequest('Invalid job control', ['paused must be true or false']); }
-    if (body.paused) { this.jobs.paused = true; }
-    else { this.jobs.resume(); }
+    if (typeof body?.paused !== 'boolean') {
+      throw PlatformError.badRequest('Invalid job control', ['paused must be true or false']);
+    }
+    if (body.paused) {
+      this.jobs.paused = true;
+    } else {
+      this.jobs.resume();
+    }
     return { paused: this.jobs.paused, pending: this.jobs.pending };
   }
 }

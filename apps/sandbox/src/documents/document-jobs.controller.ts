@@ -15,7 +15,12 @@ export class DocumentJobsController {
 
   @Post()
   @HttpCode(200)
-  submitUpsert(@CurrentCaller() caller: Caller, @Param('orgId') orgId: string, @Body() body: unknown, @Query() query: ReferenceQuery) {
+  submitUpsert(
+    @CurrentCaller() caller: Caller,
+    @Param('orgId') orgId: string,
+    @Body() body: unknown,
+    @Query() query: ReferenceQuery,
+  ) {
     caller.require(orgId, 'ManageDocuments');
     return this.jobs.submitUpsert(this.documents.location(orgId), body, referenceOptions(query));
   }

@@ -27,22 +27,38 @@ export class DocumentJobsService implements OnModuleDestroy {
 
   submitUpsert(location: Organisation, body: unknown, options: ReferenceOptions): DocumentJob {
     const documents = Array.isArray(body) ? body : (body as { documents?: unknown })?.documents;
-    if (!Array.isArray(documents)) { throw PlatformError.badRequest('Invalid batch', ['body must be a JSON array of documents (or {"documents": [...]})']); }
-    if (documents.length === 0) { throw PlatformError.badRequest('Invalid batch', ['documents must not be empty']); }
+    if (!Array.isArray(documents)) {
+      throw PlatformError.badRequest('Invalid batch', [
+        'body must be a JSON array of documents (or {"documents": [...]})',
+      ]);
+    }
+    if (documents.length === 0) {
+      throw PlatformError.badRequest('Invalid batch', ['documents must not be empty']);
+    }
     if (documents.length > MAX_BATCH_DOCUMENTS) {
-      throw PlatformError.badRequest('Batch too large', [`documents: ${documents.length} documents exceed the limit of ${MAX_BATCH_DOCUMENTS} per batch`]);
+      throw PlatformError.badRequest('Batch too large', [
+        `documents: ${documents.length} documents exceed the limit of ${MAX_BATCH_DOCUMENTS} per batch`,
+      ]);
     }
     return this.enqueue(location, 'upsert', documents, options);
   }
 
   submitDelete(location: Organisation, body: unknown): DocumentJob {
-    if (!Array.isArray(body)) { throw PlatformError.badRequest('Invalid batch', ['body must be a JSON array of document ids']); }
-    if (body.length === 0) { throw PlatformError.badRequest('Invalid batch', ['body: the list of document ids must not be empty']); }
+    if (!Array.isArray(body)) {
+      throw PlatformError.badRequest('Invalid batch', ['body must be a JSON array of document ids']);
+    }
+    if (body.length === 0) {
+      throw PlatformError.badRequest('Invalid batch', ['body: the list of document ids must not be empty']);
+    }
     if (body.length > MAX_BATCH_DOCUMENTS) {
-      throw PlatformError.badRequest('Batch too large', [`body: ${body.length} ids exceed the limit of ${MAX_BATCH_DOCUMENTS} per batch`]);
+      throw PlatformError.badRequest('Batch too large', [
+        `body: ${body.length} ids exceed the limit of ${MAX_BATCH_DOCUMENTS} per batch`,
+      ]);
     }
     const bad = body.findIndex((id) => typeof id !== 'string' || id === '');
-    if (bad >= 0) { throw PlatformError.badRequest('Invalid batch', [`body[${bad}] must be a non-empty string document id`]); }
+    if (bad >= 0) {
+      throw PlatformError.badRequest('Invalid batch', [`body[${bad}] must be a non-empty string document id`]);
+    }
     return this.enqueue(location, 'delete', body, {});
   }
 
@@ -60,7 +76,9 @@ export class DocumentJobsService implements OnModuleDestroy {
 
   cancel(location: Organisation, jobId: string): DocumentJob {
     const job = this.find(location, jobId);
-    if (job.status !== 'Queued') { throw PlatformError.conflict(`job ${jobId} is ${job.status}; only a Queued job can be cancelled`); }
+    if (job.status !== 'Queued') {
+      throw PlatformError.conflict(`job ${jobId} is ${job.status}; only a Queued job can be cancelled`);
+    }
     job.status = 'Cancelled';
     job.completedAt = new Date().toISOString();
     this.queue.splice(this.queue.indexOf(job), 1);
@@ -83,12 +101,16 @@ export class DocumentJobsService implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    if (this.timer) { clearImmediate(this.timer); }
+    if (this.timer) {
+      clearImmediate(this.timer);
+    }
   }
 
   private find(location: Organisation, jobId: string): Job {
     const job = this.state.jobs.get(jobId);
-    if (!job || job.organisationId !== location.id) { throw PlatformError.notFound(`job ${jobId} does not exist at location ${location.id}`); }
+    if (!job || job.organisationId !== location.id) {
+      throw PlatformError.notFound(`job ${jobId} does not exist at location ${location.id}`);
+    }
     return job;
   }
 
@@ -113,7 +135,9 @@ export class DocumentJobsService implements OnModuleDestroy {
   }
 
   private kick(): void {
-    if (this.running || this.paused || this.queue.length === 0) { return; }
+    if (this.running || this.paused || this.queue.length === 0) {
+      return;
+    }
     this.running = true;
     this.timer = setImmediate(() => this.step());
   }
@@ -129,8 +153,12 @@ export class DocumentJobsService implements OnModuleDestroy {
     const location = this.state.organisations.get(job.organisationId);
     const end = Math.min(job.results.length + SLICE, job.input.length);
     for (let i = job.results.length; i < end; i++) {
-      const entry = location ? this.process(job, location, job.input[i]) : failed(null, 'InvalidDocument', 'the location no longer exists');
-      if (entry.status === 'Failed') { job.errors++; }
+      const entry = location
+        ? this.process(job, location, job.input[i])
+        : failed(null, 'InvalidDocument', 'the location no longer exists');
+      if (entry.status === 'Failed') {
+        job.errors++;
+      }
       job.results.push(entry);
     }
     if (job.results.length >= job.input.length) {
@@ -153,13 +181,19 @@ export class DocumentJobsService implements OnModuleDestroy {
     try {
       return { id, status: this.documents.upsert(location, item, job.options) };
     } catch (error) {
-      if (!(error instanceof PlatformError)) { throw error; }
+      if (!(error instanceof PlatformError)) {
+        throw error;
+      }
       return failed(id, 'InvalidDocument', error.message);
     }
   }
 }
 
-const failed = (id: string | null, code: string, message: string): DocumentJobResultEntry => ({ id, status: 'Failed', error: { code, message } });
+const failed = (id: string | null, code: string, message: string): DocumentJobResultEntry => ({
+  id,
+  status: 'Failed',
+  error: { code, message },
+});
 
 function record(job: Job): DocumentJob {
   const { id, createdAt, status, completedAt, documentCount, errors } = job;

@@ -11,7 +11,11 @@ export class DocumentsController {
   constructor(private readonly documents: DocumentsService) {}
 
   @Get()
-  list(@CurrentCaller() caller: Caller, @Param('orgId') orgId: string, @Query() query: { pageNumber?: string; pageSize?: string }) {
+  list(
+    @CurrentCaller() caller: Caller,
+    @Param('orgId') orgId: string,
+    @Query() query: { pageNumber?: string; pageSize?: string },
+  ) {
     caller.require(orgId, 'ViewDocuments');
     const pageNumber = intParam('pageNumber', query.pageNumber, 1, 1, Number.MAX_SAFE_INTEGER);
     const pageSize = intParam('pageSize', query.pageSize, 100, 1, 1000);
@@ -27,7 +31,12 @@ export class DocumentsController {
 
   @Post()
   @HttpCode(201)
-  create(@CurrentCaller() caller: Caller, @Param('orgId') orgId: string, @Body() body: unknown, @Query() query: ReferenceQuery) {
+  create(
+    @CurrentCaller() caller: Caller,
+    @Param('orgId') orgId: string,
+    @Body() body: unknown,
+    @Query() query: ReferenceQuery,
+  ) {
     caller.require(orgId, 'ManageDocuments');
     return present(this.documents.create(this.documents.location(orgId), body, referenceOptions(query)));
   }
@@ -43,7 +52,13 @@ export class DocumentsController {
   ) {
     caller.require(orgId, 'ManageDocuments');
     const location = this.documents.location(orgId);
-    const outcome = this.documents.put(location, docId, body, boolParam('upsert', query.upsert), referenceOptions(query));
+    const outcome = this.documents.put(
+      location,
+      docId,
+      body,
+      boolParam('upsert', query.upsert),
+      referenceOptions(query),
+    );
     void reply.status(outcome === 'Created' ? 201 : 200).send();
   }
 

@@ -39,7 +39,10 @@ export class GraphqlController {
 
   @Post()
   @HttpCode(200)
-  async handle(@Headers('authorization') authorization: string | undefined, @Body() body: unknown): Promise<GraphqlResponse> {
+  async handle(
+    @Headers('authorization') authorization: string | undefined,
+    @Body() body: unknown,
+  ): Promise<GraphqlResponse> {
     const caller = callerFor(this.state, authorization);
     const request = this.request(body);
 
@@ -50,7 +53,9 @@ export class GraphqlController {
       return { errors: [this.format(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')] };
     }
     const invalid = validate(this.schema, document);
-    if (invalid.length) { return { errors: invalid.map((e) => this.format(e, 'GRAPHQL_VALIDATION_FAILED')) }; }
+    if (invalid.length) {
+      return { errors: invalid.map((e) => this.format(e, 'GRAPHQL_VALIDATION_FAILED')) };
+    }
 
     const result = await execute({
       schema: this.schema,
@@ -59,9 +64,13 @@ export class GraphqlController {
       operationName: request.operationName ?? undefined,
       contextValue: caller,
     });
-    if (!result.errors) { return { data: result.data }; }
+    if (!result.errors) {
+      return { data: result.data };
+    }
     // Without `data` the operation never ran: its variables (or operationName) were rejected.
-    if (!('data' in result)) { return { errors: result.errors.map((e) => this.format(e, 'BAD_USER_INPUT')) }; }
+    if (!('data' in result)) {
+      return { errors: result.errors.map((e) => this.format(e, 'BAD_USER_INPUT')) };
+    }
     return { data: result.data, errors: result.errors.map((e) => this.format(e)) };
   }
 
@@ -69,13 +78,23 @@ export class GraphqlController {
   private request(body: unknown): GraphqlRequest {
     const problems: string[] = [];
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw PlatformError.badRequest('Invalid GraphQL request', ['body: expected a JSON object {"query", "variables"}']);
+      throw PlatformError.badRequest('Invalid GraphQL request', [
+        'body: expected a JSON object {"query", "variables"}',
+      ]);
     }
     const { query, variables, operationName } = body as Record<string, unknown>;
-    if (typeof query !== 'string' || !query.trim()) { problems.push('query: required, a GraphQL document as a string'); }
-    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) { problems.push('variables: must be a JSON object'); }
-    if (operationName != null && typeof operationName !== 'string') { problems.push('operationName: must be a string'); }
-    if (problems.length) { throw PlatformError.badRequest('Invalid GraphQL request', problems); }
+    if (typeof query !== 'string' || !query.trim()) {
+      problems.push('query: required, a GraphQL document as a string');
+    }
+    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
+      problems.push('variables: must be a JSON object');
+    }
+    if (operationName != null && typeof operationName !== 'string') {
+      problems.push('operationName: must be a string');
+    }
+    if (problems.length) {
+      throw PlatformError.badRequest('Invalid GraphQL request', problems);
+    }
     return body as GraphqlRequest;
   }
 
@@ -83,9 +102,11 @@ export class GraphqlController {
     const original = error.originalError;
     let code: Code;
     let message = error.message;
-    if (fixed) { code = fixed; }
-    else if (original instanceof PlatformError) { code = original.code; }
-    else {
+    if (fixed) {
+      code = fixed;
+    } else if (original instanceof PlatformError) {
+      code = original.code;
+    } else {
       // Anything else is a sandbox bug: log it, tell the client nothing internal.
       this.logger.error(original?.stack ?? error.message);
       code = 'INTERNAL_SERVER_ERROR';

@@ -13,7 +13,13 @@ import { typeDefs } from './schema.graphql';
 
 interface DocumentsArgs {
   organisationId: string;
-  filter?: { ids?: string[] | null; direction?: Direction | null; typeName?: string | null; statusName?: string | null; updatedSince?: string | null } | null;
+  filter?: {
+    ids?: string[] | null;
+    direction?: Direction | null;
+    typeName?: string | null;
+    statusName?: string | null;
+    updatedSince?: string | null;
+  } | null;
   start: number;
   count: number;
   ordering: 'Id' | 'UpdateDate';
@@ -23,11 +29,19 @@ interface DocumentsArgs {
 const MAX_COUNT = 1000;
 
 /** The executable schema: resolvers translate arguments and hand over to the services. */
-export function buildSchema(state: SandboxState, bookings: BookingsService, documents: DocumentsService): GraphQLSchema {
+export function buildSchema(
+  state: SandboxState,
+  bookings: BookingsService,
+  documents: DocumentsService,
+): GraphQLSchema {
   const listDocuments = (caller: Caller, args: DocumentsArgs) => {
     caller.require(args.organisationId, 'ViewDocuments');
-    if (args.count < 1 || args.count > MAX_COUNT) { throw PlatformError.badRequest('Invalid argument', [`count: must be between 1 and ${MAX_COUNT}`]); }
-    if (args.start < 0) { throw PlatformError.badRequest('Invalid argument', ['start: must be 0 or more']); }
+    if (args.count < 1 || args.count > MAX_COUNT) {
+      throw PlatformError.badRequest('Invalid argument', [`count: must be between 1 and ${MAX_COUNT}`]);
+    }
+    if (args.start < 0) {
+      throw PlatformError.badRequest('Invalid argument', ['start: must be 0 or more']);
+    }
     const location = documents.location(args.organisationId);
     const filter = args.filter ?? {};
     const since = filter.updatedSince ? Date.parse(filter.updatedSince) : undefined;
@@ -39,9 +53,13 @@ export function buildSchema(state: SandboxState, bookings: BookingsService, docu
       (since === undefined || Date.parse(d.updateDate) >= since);
     const byId = (a: StoredDocument, b: StoredDocument) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     const compare =
-      args.ordering === 'UpdateDate' ? (a: StoredDocument, b: StoredDocument) => Date.parse(a.updateDate) - Date.parse(b.updateDate) || byId(a, b) : byId;
+      args.ordering === 'UpdateDate'
+        ? (a: StoredDocument, b: StoredDocument) => Date.parse(a.updateDate) - Date.parse(b.updateDate) || byId(a, b)
+        : byId;
     const sorted = [...state.documentsAt(location.id).values()].filter(matches).sort(compare);
-    if (!args.ascending) { sorted.reverse(); }
+    if (!args.ascending) {
+      sorted.reverse();
+    }
     return page(sorted, args.start, args.count);
   };
 
@@ -52,25 +70,45 @@ export function buildSchema(state: SandboxState, bookings: BookingsService, docu
       Timestamp: TimestampScalar,
       Void: VoidScalar,
       Query: {
-        booking: (_: unknown, args: { id: string }, caller: Caller) => presentBooking(state, bookings.view(caller, args.id)),
+        booking: (_: unknown, args: { id: string }, caller: Caller) =>
+          presentBooking(state, bookings.view(caller, args.id)),
         documents: (_: unknown, args: DocumentsArgs, caller: Caller) => listDocuments(caller, args),
       },
       Mutation: {
-        createBooking: (_: unknown, args: { organisationId: string; booking?: BookingInput; bookingEntityRef?: BookingEntityRefInput }, caller: Caller) =>
-          bookings.create(caller, args.organisationId, args.booking, args.bookingEntityRef),
-        updateBookingStatus: (_: unknown, args: StatusUpdateArgs & { organisationId: string; bookingId: string }, caller: Caller) => {
+        createBooking: (
+          _: unknown,
+          args: { organisationId: string; booking?: BookingInput; bookingEntityRef?: BookingEntityRefInput },
+          caller: Caller,
+        ) => bookings.create(caller, args.organisationId, args.booking, args.bookingEntityRef),
+        updateBookingStatus: (
+          _: unknown,
+          args: StatusUpdateArgs & { organisationId: string; bookingId: string },
+          caller: Caller,
+        ) => {
           bookings.updateStatus(caller, args.organisationId, args.bookingId, args);
           return null;
         },
         updateBookingTasks: (
           _: unknown,
-          args: { organisationId: string; bookingId: string; addTasks: TaskInput[]; deleteTasks: string[]; time: string; areaId?: string; headerLoads?: LoadQuantityInput[] },
+          args: {
+            organisationId: string;
+            bookingId: string;
+            addTasks: TaskInput[];
+            deleteTasks: string[];
+            time: string;
+            areaId?: string;
+            headerLoads?: LoadQuantityInput[];
+          },
           caller: Caller,
         ) => {
           bookings.updateTasks(caller, args.organisationId, args.bookingId, args);
           return null;
         },
-        updateVehicle: (_: unknown, args: { organisationId: string; vehicleId: string; vehicle?: VehicleInput }, caller: Caller) => {
+        updateVehicle: (
+          _: unknown,
+          args: { organisationId: string; vehicleId: string; vehicle?: VehicleInput },
+          caller: Caller,
+        ) => {
           bookings.updateVehicle(caller, args.organisationId, args.vehicleId, args.vehicle);
           return null;
         },

@@ -5,19 +5,25 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 function stringLiteral(name: string, ast: ValueNode): string {
-  if (ast.kind !== Kind.STRING) { throw new GraphQLError(`${name} must be a string`); }
+  if (ast.kind !== Kind.STRING) {
+    throw new GraphQLError(`${name} must be a string`);
+  }
   return ast.value;
 }
 
 function parseUuid(value: unknown): string {
-  if (typeof value !== 'string' || !UUID_PATTERN.test(value)) { throw new GraphQLError(`UUID cannot represent ${JSON.stringify(value)}: expected 8-4-4-4-12 hexadecimal digits`); }
+  if (typeof value !== 'string' || !UUID_PATTERN.test(value)) {
+    throw new GraphQLError(`UUID cannot represent ${JSON.stringify(value)}: expected 8-4-4-4-12 hexadecimal digits`);
+  }
   return value.toLowerCase();
 }
 
 /** Timestamps travel inside the sandbox as ISO 8601 UTC strings. */
 export function parseTimestamp(value: unknown): string {
   if (typeof value !== 'string' || !TIMESTAMP_PATTERN.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new GraphQLError(`Timestamp cannot represent ${JSON.stringify(value)}: expected ISO 8601 with a zone, e.g. 2026-03-01T08:00:00Z`);
+    throw new GraphQLError(
+      `Timestamp cannot represent ${JSON.stringify(value)}: expected ISO 8601 with a zone, e.g. 2026-03-01T08:00:00Z`,
+    );
   }
   return new Date(value).toISOString();
 }

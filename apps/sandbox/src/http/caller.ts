@@ -16,17 +16,27 @@ export class Caller {
 
   /** 403 unless the token acts for `organisationId` with `permission`. */
   require(organisationId: string, permission: Permission): void {
-    if (!this.actsFor(organisationId)) { throw PlatformError.forbidden(`the token does not act for organisation ${organisationId}`); }
-    if (!this.permissions.has(permission)) { throw PlatformError.forbidden(`the token lacks the ${permission} permission`); }
+    if (!this.actsFor(organisationId)) {
+      throw PlatformError.forbidden(`the token does not act for organisation ${organisationId}`);
+    }
+    if (!this.permissions.has(permission)) {
+      throw PlatformError.forbidden(`the token lacks the ${permission} permission`);
+    }
   }
 }
 
 export function callerFor(state: SandboxState, authorization: string | undefined): Caller {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) { throw PlatformError.unauthenticated('missing bearer token: send Authorization: Bearer <token>'); }
+  if (!match) {
+    throw PlatformError.unauthenticated('missing bearer token: send Authorization: Bearer <token>');
+  }
   const token = state.tokens.get(match[1]);
-  if (!token) { throw PlatformError.unauthenticated('invalid token'); }
-  if (token.expiresAt && Date.parse(token.expiresAt) <= Date.now()) { throw PlatformError.unauthenticated('expired token'); }
+  if (!token) {
+    throw PlatformError.unauthenticated('invalid token');
+  }
+  if (token.expiresAt && Date.parse(token.expiresAt) <= Date.now()) {
+    throw PlatformError.unauthenticated('expired token');
+  }
   return new Caller(new Set(token.organisationIds), new Set(token.permissions));
 }
 
@@ -47,6 +57,8 @@ export class TokenGuard implements CanActivate {
 
 export const CurrentCaller = createParamDecorator((_data: unknown, context: ExecutionContext): Caller => {
   const caller = context.switchToHttp().getRequest<AuthenticatedRequest>().caller;
-  if (!caller) { throw new Error('CurrentCaller used on a route without TokenGuard'); }
+  if (!caller) {
+    throw new Error('CurrentCaller used on a route without TokenGuard');
+  }
   return caller;
 });

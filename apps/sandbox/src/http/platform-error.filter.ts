@@ -15,7 +15,9 @@ export class PlatformErrorFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown): [number, PlatformErrorBody] {
-    if (exception instanceof PlatformError) { return [exception.status, { error: exception.summary, details: exception.details }]; }
+    if (exception instanceof PlatformError) {
+      return [exception.status, { error: exception.summary, details: exception.details }];
+    }
     if (exception instanceof HttpException) {
       const response = exception.getResponse();
       const message = typeof response === 'string' ? response : (response as { message?: string | string[] }).message;

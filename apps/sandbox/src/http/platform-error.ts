@@ -1,7 +1,13 @@
 /** An error the sandbox answers with: REST `{"error", "details"}` with `status`, or a GraphQL error with `code`. */
 export type GraphqlErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'BAD_USER_INPUT' | 'NOT_FOUND';
 
-const CODE_BY_STATUS: Record<number, GraphqlErrorCode> = { 400: 'BAD_USER_INPUT', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'BAD_USER_INPUT' };
+const CODE_BY_STATUS: Record<number, GraphqlErrorCode> = {
+  400: 'BAD_USER_INPUT',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'BAD_USER_INPUT',
+};
 
 export class PlatformError extends Error {
   constructor(

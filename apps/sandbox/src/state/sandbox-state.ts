@@ -92,17 +92,32 @@ export class SandboxState {
     this.organisations = new Map(
       seed.organisations.map((o) => [
         o.id,
-        { id: o.id, name: o.name, kind: o.kind, coreName: o.coreName ?? null, coreId: o.coreId ?? null, documentsEnabled: o.documentsEnabled ?? true, capacity: o.capacity ?? 1 },
+        {
+          id: o.id,
+          name: o.name,
+          kind: o.kind,
+          coreName: o.coreName ?? null,
+          coreId: o.coreId ?? null,
+          documentsEnabled: o.documentsEnabled ?? true,
+          capacity: o.capacity ?? 1,
+        },
       ]),
     );
     this.connections = new Map();
-    for (const c of seed.connections) { this.connect(c.locationId, c.organisationId); }
+    for (const c of seed.connections) {
+      this.connect(c.locationId, c.organisationId);
+    }
     this.tokens = new Map(seed.tokens.map((t) => [t.token, t]));
     this.statuses = new Map();
-    for (const s of seed.statuses) { this.statusesAt(s.locationId).push(s); }
+    for (const s of seed.statuses) {
+      this.statusesAt(s.locationId).push(s);
+    }
     for (const org of this.organisations.values()) {
       if (org.kind === 'location' && !this.statuses.has(org.id)) {
-        this.statuses.set(org.id, DEFAULT_WORKFLOW.map((s) => ({ ...s, id: randomUUID(), locationId: org.id })));
+        this.statuses.set(
+          org.id,
+          DEFAULT_WORKFLOW.map((s) => ({ ...s, id: randomUUID(), locationId: org.id })),
+        );
       }
     }
     this.vehicles = new Map(seed.vehicles.map((v) => [v.id, v]));
@@ -130,25 +145,32 @@ export class SandboxState {
   }
 
   connectedOrganisations(locationId: string): Organisation[] {
-    return [...(this.connections.get(locationId) ?? [])].map((id) => this.organisations.get(id)).filter((o): o is Organisation => !!o);
+    return [...(this.connections.get(locationId) ?? [])]
+      .map((id) => this.organisations.get(id))
+      .filter((o): o is Organisation => !!o);
   }
 
   statusesAt(locationId: string): SeedStatus[] {
     let list = this.statuses.get(locationId);
-    if (!list) { this.statuses.set(locationId, (list = [])); }
+    if (!list) {
+      this.statuses.set(locationId, (list = []));
+    }
     return list;
   }
 
   documentsAt(locationId: string): Map<string, StoredDocument> {
     let docs = this.documents.get(locationId);
-    if (!docs) { this.documents.set(locationId, (docs = new Map())); }
+    if (!docs) {
+      this.documents.set(locationId, (docs = new Map()));
+    }
     return docs;
   }
 
   newBookingId(): string {
     let id: string;
-    do { id = `MDB-26-${block()}-${block()}`; }
-    while (this.bookings.has(id));
+    do {
+      id = `MDB-26-${block()}-${block()}`;
+    } while (this.bookings.has(id));
     return id;
   }
 

@@ -88,36 +88,66 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function checkSeed(seed: Seed): Seed {
   const problems: string[] = [];
   const arrays = ['organisations', 'connections', 'tokens', 'statuses', 'vehicles', 'layouts'] as const;
-  for (const key of arrays) { if (!Array.isArray(seed[key])) { problems.push(`${key} must be an array`); } }
-  if (problems.length) { throw new SeedError(problems.join('; ')); }
+  for (const key of arrays) {
+    if (!Array.isArray(seed[key])) {
+      problems.push(`${key} must be an array`);
+    }
+  }
+  if (problems.length) {
+    throw new SeedError(problems.join('; '));
+  }
   const orgs = new Map(seed.organisations.map((o) => [o.id, o]));
   seed.organisations.forEach((o, i) => {
-    if (!UUID.test(o.id)) { problems.push(`organisations[${i}].id must be a UUID`); }
-    if (!['location', 'carrier', 'offsite'].includes(o.kind)) { problems.push(`organisations[${i}].kind must be location, carrier or offsite`); }
+    if (!UUID.test(o.id)) {
+      problems.push(`organisations[${i}].id must be a UUID`);
+    }
+    if (!['location', 'carrier', 'offsite'].includes(o.kind)) {
+      problems.push(`organisations[${i}].kind must be location, carrier or offsite`);
+    }
   });
   const isLocation = (id: string) => orgs.get(id)?.kind === 'location';
   seed.connections.forEach((c, i) => {
-    if (!isLocation(c.locationId)) { problems.push(`connections[${i}].locationId is not a location organisation`); }
-    if (!orgs.has(c.organisationId)) { problems.push(`connections[${i}].organisationId is not an organisation`); }
+    if (!isLocation(c.locationId)) {
+      problems.push(`connections[${i}].locationId is not a location organisation`);
+    }
+    if (!orgs.has(c.organisationId)) {
+      problems.push(`connections[${i}].organisationId is not an organisation`);
+    }
   });
   seed.tokens.forEach((t, i) => {
-    if (typeof t.token !== 'string' || t.token === '') { problems.push(`tokens[${i}].token must be a non-empty string`); }
+    if (typeof t.token !== 'string' || t.token === '') {
+      problems.push(`tokens[${i}].token must be a non-empty string`);
+    }
     if (!Array.isArray(t.organisationIds) || !Array.isArray(t.permissions)) {
       problems.push(`tokens[${i}] needs organisationIds and permissions arrays`);
       return;
     }
-    if (t.expiresAt !== undefined && Number.isNaN(Date.parse(t.expiresAt))) { problems.push(`tokens[${i}].expiresAt must be an ISO 8601 timestamp`); }
-    t.organisationIds.forEach((id) => !orgs.has(id) && problems.push(`tokens[${i}].organisationIds: ${id} is not an organisation`));
-    t.permissions.forEach((p) => !PERMISSIONS.includes(p) && problems.push(`tokens[${i}].permissions: unknown permission ${p}`));
+    if (t.expiresAt !== undefined && Number.isNaN(Date.parse(t.expiresAt))) {
+      problems.push(`tokens[${i}].expiresAt must be an ISO 8601 timestamp`);
+    }
+    t.organisationIds.forEach(
+      (id) => !orgs.has(id) && problems.push(`tokens[${i}].organisationIds: ${id} is not an organisation`),
+    );
+    t.permissions.forEach(
+      (p) => !PERMISSIONS.includes(p) && problems.push(`tokens[${i}].permissions: unknown permission ${p}`),
+    );
   });
   seed.statuses.forEach((s, i) => {
-    if (!isLocation(s.locationId)) { problems.push(`statuses[${i}].locationId is not a location organisation`); }
+    if (!isLocation(s.locationId)) {
+      problems.push(`statuses[${i}].locationId is not a location organisation`);
+    }
     const names = new Set(seed.statuses.filter((x) => x.locationId === s.locationId).map((x) => x.name));
     s.next.forEach((n) => !names.has(n) && problems.push(`statuses[${i}].next: no status named ${n} at its location`));
   });
-  seed.vehicles.forEach((v, i) => !orgs.has(v.organisationId) && problems.push(`vehicles[${i}].organisationId is not an organisation`));
-  (seed.areas ?? []).forEach((a, i) => !isLocation(a.locationId) && problems.push(`areas[${i}].locationId is not a location organisation`));
-  if (problems.length) { throw new SeedError(`Invalid sandbox seed: ${problems.join('; ')}`); }
+  seed.vehicles.forEach(
+    (v, i) => !orgs.has(v.organisationId) && problems.push(`vehicles[${i}].organisationId is not an organisation`),
+  );
+  (seed.areas ?? []).forEach(
+    (a, i) => !isLocation(a.locationId) && problems.push(`areas[${i}].locationId is not a location organisation`),
+  );
+  if (problems.length) {
+    throw new SeedError(`Invalid sandbox seed: ${problems.join('; ')}`);
+  }
   return seed;
 }
 
@@ -129,5 +159,15 @@ export function readSeed(path: string): Seed {
     throw new SeedError(`Cannot read sandbox seed ${path}: ${(error as Error).message}`);
   }
   const seed = parsed as Partial<Seed>;
-  return checkSeed({ areas: [], bookings: [], statuses: [], vehicles: [], layouts: [], connections: [], tokens: [], organisations: [], ...seed });
+  return checkSeed({
+    areas: [],
+    bookings: [],
+    statuses: [],
+    vehicles: [],
+    layouts: [],
+    connections: [],
+    tokens: [],
+    organisations: [],
+    ...seed,
+  });
 }

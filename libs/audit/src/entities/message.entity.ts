@@ -12,7 +12,10 @@ export type MessageMetadata = JsonObject;
 @Index('message_received_at_idx', ['receivedAt'])
 @Index('message_status_updated_at_idx', ['status', 'updatedAt'])
 @Index('message_replay_of_idx', ['replayOf'], { where: 'replay_of IS NOT NULL' })
-@Index('message_partner_id_idempotency_key_idx', ['partnerId', 'idempotencyKey'], { unique: true, where: 'idempotency_key IS NOT NULL' })
+@Index('message_partner_id_idempotency_key_idx', ['partnerId', 'idempotencyKey'], {
+  unique: true,
+  where: 'idempotency_key IS NOT NULL',
+})
 // Expression indexes over metadata (EDI search; migration EdiSearchIndexes): TypeORM cannot describe them, so it leaves them alone.
 @Index('message_file_name_idx', { synchronize: false })
 @Index('message_interchanges_idx', { synchronize: false })

@@ -12,7 +12,9 @@ export class InterchangeReceiptsOutliveMessages1767657600000 implements Migratio
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DELETE FROM interchange_receipt r WHERE NOT EXISTS (SELECT 1 FROM message m WHERE m.id = r.message_id)`);
+    await db.query(
+      `DELETE FROM interchange_receipt r WHERE NOT EXISTS (SELECT 1 FROM message m WHERE m.id = r.message_id)`,
+    );
     await db.query(
       `ALTER TABLE interchange_receipt ADD CONSTRAINT interchange_receipt_message_id_fkey FOREIGN KEY (message_id) REFERENCES message (id) ON DELETE CASCADE`,
     );

@@ -11,8 +11,12 @@ export class IdempotencyKeyOnMessage1767830400000 implements MigrationInterface 
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE message ADD COLUMN idempotency_key text`);
-    await db.query(`UPDATE message m SET idempotency_key = r.idempotency_key FROM webhook_receipt r WHERE r.message_id = m.id`);
-    await db.query(`CREATE UNIQUE INDEX message_partner_id_idempotency_key_idx ON message (partner_id, idempotency_key) WHERE idempotency_key IS NOT NULL`);
+    await db.query(
+      `UPDATE message m SET idempotency_key = r.idempotency_key FROM webhook_receipt r WHERE r.message_id = m.id`,
+    );
+    await db.query(
+      `CREATE UNIQUE INDEX message_partner_id_idempotency_key_idx ON message (partner_id, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+    );
     await db.query(`DROP TABLE webhook_receipt`);
     await db.query(`ALTER TABLE message_event DROP CONSTRAINT message_event_message_id_fkey`);
   }
@@ -30,7 +34,9 @@ export class IdempotencyKeyOnMessage1767830400000 implements MigrationInterface 
         CONSTRAINT webhook_receipt_pkey PRIMARY KEY (partner_id, idempotency_key),
         CONSTRAINT webhook_receipt_message_id_fkey FOREIGN KEY (message_id) REFERENCES message (id) ON DELETE CASCADE
       )`);
-    await db.query(`INSERT INTO webhook_receipt SELECT partner_id, idempotency_key, id FROM message WHERE idempotency_key IS NOT NULL`);
+    await db.query(
+      `INSERT INTO webhook_receipt SELECT partner_id, idempotency_key, id FROM message WHERE idempotency_key IS NOT NULL`,
+    );
     await db.query(`ALTER TABLE message DROP COLUMN idempotency_key`);
   }
 }

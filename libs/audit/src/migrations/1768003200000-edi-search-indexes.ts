@@ -21,8 +21,12 @@ export class EdiSearchIndexes1768003200000 implements MigrationInterface {
                        'refused', false) ORDER BY regexp_replace(interchange_key, '^.*/', '')) AS interchanges
                 FROM interchange_receipt GROUP BY message_id) r
        WHERE m.id = r.message_id AND NOT m.metadata ? 'interchanges'`);
-    await db.query(`CREATE INDEX message_file_name_idx ON message ((metadata->>'fileName')) WHERE metadata ? 'fileName'`);
-    await db.query(`CREATE INDEX message_interchanges_idx ON message USING gin ((metadata->'interchanges') jsonb_path_ops) WHERE metadata ? 'interchanges'`);
+    await db.query(
+      `CREATE INDEX message_file_name_idx ON message ((metadata->>'fileName')) WHERE metadata ? 'fileName'`,
+    );
+    await db.query(
+      `CREATE INDEX message_interchanges_idx ON message USING gin ((metadata->'interchanges') jsonb_path_ops) WHERE metadata ? 'interchanges'`,
+    );
   }
 
   // The recorded interchanges stay: they are facts about the messages, and harmless without the index.

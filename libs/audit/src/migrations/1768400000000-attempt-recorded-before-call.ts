@@ -9,7 +9,9 @@ export class AttemptRecordedBeforeCall1768400000000 implements MigrationInterfac
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE attempt DROP CONSTRAINT attempt_outcome_check`);
-    await db.query(`ALTER TABLE attempt ADD CONSTRAINT attempt_outcome_check CHECK (outcome IN ('success', 'retryable', 'permanent', 'auth', 'in-flight', 'interrupted'))`);
+    await db.query(
+      `ALTER TABLE attempt ADD CONSTRAINT attempt_outcome_check CHECK (outcome IN ('success', 'retryable', 'permanent', 'auth', 'in-flight', 'interrupted'))`,
+    );
     // Finding an operation's open attempt is a lookup, whatever its history (a partial index holds only open rows).
     await db.query(`CREATE INDEX attempt_in_flight_idx ON attempt (operation_id) WHERE outcome = 'in-flight'`);
   }
@@ -18,6 +20,8 @@ export class AttemptRecordedBeforeCall1768400000000 implements MigrationInterfac
     await db.query(`DROP INDEX attempt_in_flight_idx`);
     await db.query(`UPDATE attempt SET outcome = 'retryable' WHERE outcome IN ('in-flight', 'interrupted')`);
     await db.query(`ALTER TABLE attempt DROP CONSTRAINT attempt_outcome_check`);
-    await db.query(`ALTER TABLE attempt ADD CONSTRAINT attempt_outcome_check CHECK (outcome IN ('success', 'retryable', 'permanent', 'auth'))`);
+    await db.query(
+      `ALTER TABLE attempt ADD CONSTRAINT attempt_outcome_check CHECK (outcome IN ('success', 'retryable', 'permanent', 'auth'))`,
+    );
   }
 }

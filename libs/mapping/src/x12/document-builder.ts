@@ -19,7 +19,12 @@ export interface TransactionMapping {
 export type Purpose = 'upsert' | 'delete' | 'duplicate';
 
 /** REF qualifiers copied into attributes: bill of lading, carrier reference (PRO), department, internal vendor number. */
-const REFERENCE_ATTRIBUTES: Record<string, string> = { BM: 'billOfLading', CN: 'carrierReference', DP: 'department', IA: 'internalVendorNumber' };
+const REFERENCE_ATTRIBUTES: Record<string, string> = {
+  BM: 'billOfLading',
+  CN: 'carrierReference',
+  DP: 'department',
+  IA: 'internalVendorNumber',
+};
 
 /**
  * Where the segments `buildMapping` reads are (0-based indexes into the set, in order), noted by a
@@ -33,10 +38,15 @@ export class SharedSegments {
 
   /** Notes segment `index` when it is one buildMapping reads. */
   note(tag: string, index: number): void {
-    if (tag === 'N1') { this.n1.push(index); }
-    else if (tag === 'REF') { this.ref.push(index); }
-    else if (tag === 'DTM') { this.dtm.push(index); }
-    else if (tag === 'TD5') { this.td5.push(index); }
+    if (tag === 'N1') {
+      this.n1.push(index);
+    } else if (tag === 'REF') {
+      this.ref.push(index);
+    } else if (tag === 'DTM') {
+      this.dtm.push(index);
+    } else if (tag === 'TD5') {
+      this.td5.push(index);
+    }
   }
 }
 
@@ -60,25 +70,52 @@ export function buildMapping(
   const control = transaction.envelope.transactionControl;
   const diagnostics = spec.diagnostics.slice();
 
-  if (!spec.documentId) { addError(diagnostics, transaction, 'the document id is missing'); }
+  if (!spec.documentId) {
+    addError(diagnostics, transaction, 'the document id is missing');
+  }
   if (spec.purpose === 'duplicate') {
-    diagnostics.push({ level: 'warning', transactionControl: control, message: `document ${spec.documentId} is marked as a duplicate: nothing to deliver` });
-    return { transactionControl: control, setId: transaction.setId, documentId: spec.documentId, rejected: diagnostics.some((d) => d.level === 'error'), diagnostics };
+    diagnostics.push({
+      level: 'warning',
+      transactionControl: control,
+      message: `document ${spec.documentId} is marked as a duplicate: nothing to deliver`,
+    });
+    return {
+      transactionControl: control,
+      setId: transaction.setId,
+      documentId: spec.documentId,
+      rejected: diagnostics.some((d) => d.level === 'error'),
+      diagnostics,
+    };
   }
   if (spec.purpose === 'delete') {
     const rejected = diagnostics.some((d) => d.level === 'error');
     const base = { transactionControl: control, setId: transaction.setId, documentId: spec.documentId };
-    return { ...base, rejected, diagnostics, ...(!rejected && { operation: { kind: 'document.delete', organisationId: settings.organisationId, documentId: spec.documentId } }) };
+    return {
+      ...base,
+      rejected,
+      diagnostics,
+      ...(!rejected && {
+        operation: { kind: 'document.delete', organisationId: settings.organisationId, documentId: spec.documentId },
+      }),
+    };
   }
 
   const shared = spec.shared;
   const parties = resolveParties(transaction.segments, settings, directory, 'SCAC', shared);
-  for (let i = 0; i < parties.problems.length; i++) { addError(diagnostics, transaction, parties.problems[i]); }
+  for (let i = 0; i < parties.problems.length; i++) {
+    addError(diagnostics, transaction, parties.problems[i]);
+  }
   if (!parties.occupant && !parties.offsite && !parties.carrier) {
-    addError(diagnostics, transaction, 'no party could be resolved: give N1*ST, N1*SF/SH/VN/SU/SE, a TD5 with a SCAC (TD502 = 2) or N1*CA');
+    addError(
+      diagnostics,
+      transaction,
+      'no party could be resolved: give N1*ST, N1*SF/SH/VN/SU/SE, a TD5 with a SCAC (TD502 = 2) or N1*CA',
+    );
   }
   const dates = datesOf(transaction.segments, spec.dates, shared?.dtm);
-  for (let i = 0; i < dates.problems.length; i++) { addError(diagnostics, transaction, dates.problems[i].message, dates.problems[i].position); }
+  for (let i = 0; i < dates.problems.length; i++) {
+    addError(diagnostics, transaction, dates.problems[i].message, dates.problems[i].position);
+  }
 
   const attributes: Record<string, string> = {
     interchangeSender: transaction.envelope.senderId,
@@ -93,30 +130,57 @@ export function buildMapping(
     const name = segment.tag === 'REF' ? REFERENCE_ATTRIBUTES[el(segment, 1)] : undefined;
     if (name && !attributes[name]) {
       const value = el(segment, 2);
-      if (value) { attributes[name] = value; }
+      if (value) {
+        attributes[name] = value;
+      }
     }
   }
 
   // Built property by property (same keys, same order as spreading optional parts): this runs per set.
   const document: DocumentInput = { id: spec.documentId, direction: parties.direction };
-  if (parties.occupant) { document.occupant = parties.occupant; }
-  if (parties.offsite) { document.offsite = parties.offsite; }
-  if (parties.carrier) { document.carrier = parties.carrier; }
+  if (parties.occupant) {
+    document.occupant = parties.occupant;
+  }
+  if (parties.offsite) {
+    document.offsite = parties.offsite;
+  }
+  if (parties.carrier) {
+    document.carrier = parties.carrier;
+  }
   document.loads = spec.loads;
-  if (settings.documentSettings) { document.settings = settings.documentSettings; }
-  if (dates.validDates) { document.validDates = dates.validDates; }
-  if (dates.preferredDates) { document.preferredDates = dates.preferredDates; }
+  if (settings.documentSettings) {
+    document.settings = settings.documentSettings;
+  }
+  if (dates.validDates) {
+    document.validDates = dates.validDates;
+  }
+  if (dates.preferredDates) {
+    document.preferredDates = dates.preferredDates;
+  }
   document.attributes = attributes;
   document.status = { name: spec.statusName };
   document.type = { name: spec.typeName };
   const rejected = hasError(diagnostics);
   // Spelled out rather than spread from `base`: an object made by spreading takes a slow path
   // when `operation` is added to it afterwards (measured: a quarter of this function).
-  const result: TransactionMapping = { transactionControl: control, setId: transaction.setId, documentId: spec.documentId, rejected, diagnostics };
+  const result: TransactionMapping = {
+    transactionControl: control,
+    setId: transaction.setId,
+    documentId: spec.documentId,
+    rejected,
+    diagnostics,
+  };
   if (!rejected) {
-    const operation: CanonicalOperation & { kind: 'document.upsert' } = { kind: 'document.upsert', organisationId: settings.organisationId, document };
+    const operation: CanonicalOperation & { kind: 'document.upsert' } = {
+      kind: 'document.upsert',
+      organisationId: settings.organisationId,
+      document,
+    };
     if (settings.enableBaseOrgs || settings.selfCoreId) {
-      operation.options = { ...(settings.enableBaseOrgs && { enableBaseOrgs: true }), ...(settings.selfCoreId && { selfCoreId: settings.selfCoreId }) };
+      operation.options = {
+        ...(settings.enableBaseOrgs && { enableBaseOrgs: true }),
+        ...(settings.selfCoreId && { selfCoreId: settings.selfCoreId }),
+      };
     }
     result.operation = operation;
   }
@@ -124,9 +188,19 @@ export function buildMapping(
 }
 
 /** An error diagnostic of the set, at a segment (by position) when given. */
-function addError(diagnostics: MappingDiagnostic[], transaction: EdiTransaction, message: string, segmentPosition?: number): void {
+function addError(
+  diagnostics: MappingDiagnostic[],
+  transaction: EdiTransaction,
+  message: string,
+  segmentPosition?: number,
+): void {
   const control = transaction.envelope.transactionControl;
-  diagnostics.push({ level: 'error', transactionControl: control, message, ...(segmentPosition && { segmentPosition, segmentTag: transaction.segments[segmentPosition - 1]?.tag }) });
+  diagnostics.push({
+    level: 'error',
+    transactionControl: control,
+    message,
+    ...(segmentPosition && { segmentPosition, segmentTag: transaction.segments[segmentPosition - 1]?.tag }),
+  });
 }
 
 /**
@@ -135,7 +209,11 @@ function addError(diagnostics: MappingDiagnostic[], transaction: EdiTransaction,
  * iterators and destructuring are slow until it does.
  */
 function hasError(diagnostics: readonly MappingDiagnostic[]): boolean {
-  for (let i = 0; i < diagnostics.length; i++) { if (diagnostics[i].level === 'error') { return true; } }
+  for (let i = 0; i < diagnostics.length; i++) {
+    if (diagnostics[i].level === 'error') {
+      return true;
+    }
+  }
   return false;
 }
 
@@ -148,18 +226,30 @@ export function quantityValue(raw: string): number | undefined {
   const length = raw.length;
   if (length > 0 && length <= 15) {
     let i = 0;
-    while (i < length && raw.charCodeAt(i) >= 48 && raw.charCodeAt(i) <= 57) { i++; }
-    if (i === length) { return Number(raw); }
+    while (i < length && raw.charCodeAt(i) >= 48 && raw.charCodeAt(i) <= 57) {
+      i++;
+    }
+    if (i === length) {
+      return Number(raw);
+    }
   }
-  if (!X12_QUANTITY.test(raw)) { return undefined; }
+  if (!X12_QUANTITY.test(raw)) {
+    return undefined;
+  }
   const value = Number(raw);
   return Number.isFinite(value) ? value : undefined;
 }
 
 /** A quantity element as a number, or an error diagnostic naming segment and element. */
-export function quantity(raw: string, where: { control: string; position: number; tag: string; element: number }, diagnostics: MappingDiagnostic[]): number | undefined {
+export function quantity(
+  raw: string,
+  where: { control: string; position: number; tag: string; element: number },
+  diagnostics: MappingDiagnostic[],
+): number | undefined {
   const value = quantityValue(raw);
-  if (value !== undefined) { return value; }
+  if (value !== undefined) {
+    return value;
+  }
   diagnostics.push({
     level: 'error',
     transactionControl: where.control,

@@ -2,12 +2,16 @@ import type { EdiSegment } from './edi-types';
 
 /** Element `n` (1-based) of a segment, trimmed; '' when absent. */
 export const el = (segment: EdiSegment | undefined, n: number): string => {
-  if (!segment) { return ''; }
+  if (!segment) {
+    return '';
+  }
   const value = segment.element(n);
   // Mappers read hundreds of elements per set and almost none is padded: only call trim() when an
   // end is not a printable ASCII character (nothing in '!'..'~' is white space).
   const last = value.length - 1;
-  if (last < 0) { return value; }
+  if (last < 0) {
+    return value;
+  }
   const a = value.charCodeAt(0);
   const b = value.charCodeAt(last);
   return a > 32 && a < 127 && b > 32 && b < 127 ? value : value.trim();
@@ -19,7 +23,9 @@ export function productIds(segment: EdiSegment, from: number): { qualifier: stri
   for (let n = from, count = segment.elementCount; n < count; n += 2) {
     const qualifier = el(segment, n);
     const id = el(segment, n + 1);
-    if (qualifier && id) { pairs.push({ qualifier, id }); }
+    if (qualifier && id) {
+      pairs.push({ qualifier, id });
+    }
   }
   return pairs;
 }
@@ -30,7 +36,9 @@ export const DEFAULT_LOAD_TAG_QUALIFIERS = ['SK', 'VP', 'VN', 'VA', 'BP', 'IN', 
 export function pickLoadTag(ids: { qualifier: string; id: string }[], priority: readonly string[]): string | undefined {
   for (const qualifier of priority) {
     const match = ids.find((p) => p.qualifier === qualifier);
-    if (match) { return match.id; }
+    if (match) {
+      return match.id;
+    }
   }
   return ids[0]?.id;
 }
@@ -45,15 +53,21 @@ export function loadTagOf(segment: EdiSegment, from: number, priority: readonly 
   let bestRank = priority.length;
   for (let n = from, count = segment.elementCount; n < count; n += 2) {
     const qualifier = el(segment, n);
-    if (!qualifier) { continue; }
+    if (!qualifier) {
+      continue;
+    }
     const id = el(segment, n + 1);
-    if (!id) { continue; }
+    if (!id) {
+      continue;
+    }
     first ??= id;
     const rank = priority.indexOf(qualifier);
     if (rank !== -1 && rank < bestRank) {
       bestRank = rank;
       best = id;
-      if (rank === 0) { break; }
+      if (rank === 0) {
+        break;
+      }
     }
   }
   return best ?? first;
@@ -66,9 +80,13 @@ export function x12DateTime(date: string, time = '', endOfDay = false): string |
   const cache = time === '' ? (endOfDay ? END_OF_DAY : START_OF_DAY) : endOfDay ? TIMED_END_OF_DAY : TIMED_START_OF_DAY;
   const key = time === '' ? date : `${date.length}:${date}${time}`;
   const known = cache.get(key);
-  if (known !== undefined) { return known === INVALID ? undefined : known; }
+  if (known !== undefined) {
+    return known === INVALID ? undefined : known;
+  }
   const value = parseX12DateTime(date, time, endOfDay);
-  if (cache.size >= MAX_CACHED_DATES) { cache.clear(); }
+  if (cache.size >= MAX_CACHED_DATES) {
+    cache.clear();
+  }
   cache.set(key, value ?? INVALID);
   return value;
 }
@@ -83,7 +101,9 @@ const TIMED_END_OF_DAY = new Map<string, string>();
 function parseX12DateTime(date: string, time: string, endOfDay: boolean): string | undefined {
   const d = date.length === 6 ? `20${date}` : date;
   const m = /^(\d{4})(\d{2})(\d{2})$/.exec(d);
-  if (!m) { return undefined; }
+  if (!m) {
+    return undefined;
+  }
   const t = /^(\d{2})(\d{2})(\d{2})?/.exec(time);
   const [hh, mm, ss] = t ? [t[1], t[2], t[3] ?? '00'] : endOfDay ? ['23', '59', '59'] : ['00', '00', '00'];
   const iso = `${m[1]}-${m[2]}-${m[3]}T${hh}:${mm}:${ss}Z`;

@@ -10,13 +10,25 @@ const MAPPERS: Record<string, typeof mapPurchaseOrder> = { '850': mapPurchaseOrd
 export const MAPPED_SETS = Object.keys(MAPPERS);
 
 /** Maps one transaction set. Pure: X12 in, at most one operation plus diagnostics out. */
-export function mapTransaction(transaction: EdiTransaction, settings: EdiMappingSettings, directory: PartyDirectory = EMPTY_DIRECTORY): TransactionMapping {
+export function mapTransaction(
+  transaction: EdiTransaction,
+  settings: EdiMappingSettings,
+  directory: PartyDirectory = EMPTY_DIRECTORY,
+): TransactionMapping {
   const mapper = MAPPERS[transaction.setId];
-  if (mapper) { return mapper(transaction, settings, directory); }
+  if (mapper) {
+    return mapper(transaction, settings, directory);
+  }
   return {
     transactionControl: transaction.envelope.transactionControl,
     setId: transaction.setId,
     rejected: true,
-    diagnostics: [{ level: 'error', transactionControl: transaction.envelope.transactionControl, message: `transaction set ${transaction.setId} is not supported (850, 856)` }],
+    diagnostics: [
+      {
+        level: 'error',
+        transactionControl: transaction.envelope.transactionControl,
+        message: `transaction set ${transaction.setId} is not supported (850, 856)`,
+      },
+    ],
   };
 }

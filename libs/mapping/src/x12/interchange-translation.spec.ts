@@ -16,7 +16,11 @@ describe('translateEdi: payloads that open no interchange', () => {
     ['text that is not X12', 'hello', /^data outside any interchange/],
     ['an ISA cut short', 'ISA*00*          *00*   ', /^input ends inside an ISA segment \(line 1, column 1\)/],
     ['an ISA without its 16 elements', `ISA*${'x'.repeat(600)}~`, /^ISA without 16 elements separated by "\*"/],
-    ['an ISA whose delimiters clash', 'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P**~', /^ISA delimiters unusable/],
+    [
+      'an ISA whose delimiters clash',
+      'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P**~',
+      /^ISA delimiters unusable/,
+    ],
   ])('names the problem of %s', async (_what, raw, reason) => {
     const result = await translate(raw);
     expect(result.interchanges).toEqual([]);

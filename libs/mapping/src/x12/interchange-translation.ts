@@ -1,4 +1,13 @@
-import { build997, buildTA1, forgetScannedSegment, Interchange, interchangeKey, readX12, ta1NoteCode, TransactionSet } from '@dockbridge/x12';
+import {
+  build997,
+  buildTA1,
+  forgetScannedSegment,
+  Interchange,
+  interchangeKey,
+  readX12,
+  ta1NoteCode,
+  TransactionSet,
+} from '@dockbridge/x12';
 import type { CanonicalOperation } from '../canonical-operation';
 import type { TransactionMapping } from './document-builder';
 import { MAPPED_SETS, mapTransaction } from './edi-mapping';
@@ -54,7 +63,8 @@ export interface EdiTranslation {
 /** Problems that open no interchange (nothing to acknowledge): they are the payload's reason when nothing else is read. */
 const OUTSIDE_INTERCHANGES = new Set(['NO_INTERCHANGE', 'ISA_TRUNCATED', 'ISA_INVALID', 'DELIMITERS_INVALID']);
 
-const describe = (p: { message: string; line?: number; column?: number }) => (p.line ? `${p.message} (line ${p.line}, column ${p.column})` : p.message);
+const describe = (p: { message: string; line?: number; column?: number }) =>
+  p.line ? `${p.message} (line ${p.line}, column ${p.column})` : p.message;
 
 /**
  * Reads every interchange of an X12 payload, checks envelopes and the sender, maps each 850/856,
@@ -70,7 +80,12 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
   for await (const event of readX12([input.raw])) {
     if (event.type === 'interchange') {
       const senderId = event.interchange.fields.senderId.trim();
-      const outcome: InterchangeOutcome = { key: interchangeKey(event.interchange), senderId, control: event.interchange.fields.controlNumber.trim(), refused: false };
+      const outcome: InterchangeOutcome = {
+        key: interchangeKey(event.interchange),
+        senderId,
+        control: event.interchange.fields.controlNumber.trim(),
+        refused: false,
+      };
       if (!allowed.has(senderId)) {
         outcome.refused = true;
         outcome.reason = `interchange sender ${JSON.stringify(senderId)} (ISA06) is not one of this partner's sender ids`;
@@ -83,23 +98,35 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
       pending.set(event.interchange, { outcome, sets: [] });
     } else if (event.type === 'transactionSet') {
       const entry = pending.get(event.interchange);
-      if (!entry || entry.outcome.refused) { continue; }
+      if (!entry || entry.outcome.refused) {
+        continue;
+      }
       entry.sets.push(mapSet(event.interchange, event.group.control, event.transactionSet, input, entry.outcome.key));
     } else if (event.type === 'interchangeEnd') {
       const entry = pending.get(event.interchange);
-      if (!entry) { continue; }
+      if (!entry) {
+        continue;
+      }
       pending.delete(event.interchange);
       await finish(event.interchange, entry.outcome, entry.sets, input, result);
     } else if (event.type === 'problem' && OUTSIDE_INTERCHANGES.has(event.problem.code)) {
       result.problems.push(describe(event.problem));
     }
   }
-  if (result.interchanges.length === 0 && result.problems.length === 0) { result.problems.push('no X12 interchange found (the payload must start with ISA)'); }
+  if (result.interchanges.length === 0 && result.problems.length === 0) {
+    result.problems.push('no X12 interchange found (the payload must start with ISA)');
+  }
   forgetScannedSegment(); // the mappers read segments after the reader finished
   return result;
 }
 
-function mapSet(interchange: Interchange, groupControl: string, set: TransactionSet, input: EdiTranslationInput, key: string): SetOutcome {
+function mapSet(
+  interchange: Interchange,
+  groupControl: string,
+  set: TransactionSet,
+  input: EdiTranslationInput,
+  key: string,
+): SetOutcome {
   const envelopeErrors = set.problems.filter((p) => p.severity === 'error' && p.code !== 'SYNTAX_NOTE');
   if (envelopeErrors.length > 0) {
     return {
@@ -109,7 +136,12 @@ function mapSet(interchange: Interchange, groupControl: string, set: Transaction
       envelopeRejected: true,
       interchangeKey: key,
       notes: [],
-      diagnostics: envelopeErrors.map((p) => ({ level: 'error' as const, transactionControl: set.control, message: describe(p), ...(p.tag && { segmentTag: p.tag }) })),
+      diagnostics: envelopeErrors.map((p) => ({
+        level: 'error' as const,
+        transactionControl: set.control,
+        message: describe(p),
+        ...(p.tag && { segmentTag: p.tag }),
+      })),
     };
   }
   const mapping = mapTransaction(
@@ -132,35 +164,74 @@ function mapSet(interchange: Interchange, groupControl: string, set: Transaction
   // a set type not handled at all is "transaction set not supported" (AK5 R 1).
   // The set's problems are the very list its 997 summary reads.
   if (!MAPPED_SETS.includes(set.id)) {
-    set.problems.push({ code: 'SET_NOT_SUPPORTED', severity: 'error', message: mapping.diagnostics[0]?.message ?? `transaction set ${set.id} is not supported` });
+    set.problems.push({
+      code: 'SET_NOT_SUPPORTED',
+      severity: 'error',
+      message: mapping.diagnostics[0]?.message ?? `transaction set ${set.id} is not supported`,
+    });
   } else if (mapping.rejected) {
     for (const d of mapping.diagnostics.filter((x) => x.level === 'error')) {
-      set.problems.push({ code: 'APPLICATION_ERROR', severity: 'error', message: d.message, setPosition: d.segmentPosition, tag: d.segmentTag, element: d.element });
+      set.problems.push({
+        code: 'APPLICATION_ERROR',
+        severity: 'error',
+        message: d.message,
+        setPosition: d.segmentPosition,
+        tag: d.segmentTag,
+        element: d.element,
+      });
     }
   }
-  const notes = set.problems.filter((p) => p.code === 'SYNTAX_NOTE').map((p) => `${set.id} ${set.control}: ${describe(p)}`);
+  const notes = set.problems
+    .filter((p) => p.code === 'SYNTAX_NOTE')
+    .map((p) => `${set.id} ${set.control}: ${describe(p)}`);
   return { ...mapping, envelopeRejected: false, interchangeKey: key, notes };
 }
 
-async function finish(interchange: Interchange, outcome: InterchangeOutcome, sets: SetOutcome[], input: EdiTranslationInput, result: EdiTranslation): Promise<void> {
+async function finish(
+  interchange: Interchange,
+  outcome: InterchangeOutcome,
+  sets: SetOutcome[],
+  input: EdiTranslationInput,
+  result: EdiTranslation,
+): Promise<void> {
   const note = outcome.duplicate ? '025' : outcome.refused ? '006' : ta1NoteCode(interchange);
   if (note && !outcome.refused) {
     outcome.refused = true;
-    outcome.reason = interchange.problems.filter((p) => p.severity === 'error').map(describe).join('; ');
+    outcome.reason = interchange.problems
+      .filter((p) => p.severity === 'error')
+      .map(describe)
+      .join('; ');
   }
   // Acknowledgments are never acknowledged (X12 997 notes): an interchange of only 997s gets no answer.
-  const onlyAcknowledgments = interchange.groups.length > 0 && interchange.groups.every((g) => g.functionalId.trim() === 'FA');
+  const onlyAcknowledgments =
+    interchange.groups.length > 0 && interchange.groups.every((g) => g.functionalId.trim() === 'FA');
   if (onlyAcknowledgments && !outcome.refused) {
     result.interchanges.push(outcome);
     result.sets.push(...sets);
     return;
   }
-  const options = { senderId: interchange.fields.receiverId.trim() || 'DOCKBRIDGE', controlNumber: await input.nextControlNumber(), date: input.now };
+  const options = {
+    senderId: interchange.fields.receiverId.trim() || 'DOCKBRIDGE',
+    controlNumber: await input.nextControlNumber(),
+    date: input.now,
+  };
   if (outcome.refused) {
-    result.acknowledgments.push({ kind: 'TA1', acknowledges: outcome.control, content: buildTA1(interchange, note, options) });
+    result.acknowledgments.push({
+      kind: 'TA1',
+      acknowledges: outcome.control,
+      content: buildTA1(interchange, note, options),
+    });
   } else {
-    result.acknowledgments.push({ kind: '997', acknowledges: outcome.control, content: build997(interchange, options) });
-    for (const set of sets) { if (set.operation) { result.operations.push({ interchangeKey: outcome.key, operation: set.operation }); } }
+    result.acknowledgments.push({
+      kind: '997',
+      acknowledges: outcome.control,
+      content: build997(interchange, options),
+    });
+    for (const set of sets) {
+      if (set.operation) {
+        result.operations.push({ interchangeKey: outcome.key, operation: set.operation });
+      }
+    }
   }
   result.interchanges.push(outcome);
   result.sets.push(...sets);

@@ -28,9 +28,19 @@ export function partiesOf(segments: readonly EdiSegment[], at?: readonly number[
   for (let k = 0, count = at ? at.length : segments.length; k < count; k++) {
     const i = at ? at[k] : k;
     const segment = segments[i];
-    if (segment.tag !== 'N1') { continue; }
+    if (segment.tag !== 'N1') {
+      continue;
+    }
     const entity = el(segment, 1);
-    if (entity && !parties.has(entity)) { parties.set(entity, { entity, name: el(segment, 2), qualifier: el(segment, 3), code: el(segment, 4), position: i + 1 }); }
+    if (entity && !parties.has(entity)) {
+      parties.set(entity, {
+        entity,
+        name: el(segment, 2),
+        qualifier: el(segment, 3),
+        code: el(segment, 4),
+        position: i + 1,
+      });
+    }
   }
   return parties;
 }
@@ -39,17 +49,27 @@ export function partiesOf(segments: readonly EdiSegment[], at?: readonly number[
 export function scacOf(segments: readonly EdiSegment[], at?: readonly number[]): string | undefined {
   for (let k = 0, count = at ? at.length : segments.length; k < count; k++) {
     const segment = segments[at ? at[k] : k];
-    if (segment.tag !== 'TD5' || el(segment, 2) !== '2') { continue; }
+    if (segment.tag !== 'TD5' || el(segment, 2) !== '2') {
+      continue;
+    }
     const scac = el(segment, 3);
-    if (scac) { return scac; }
+    if (scac) {
+      return scac;
+    }
   }
   return undefined;
 }
 
 /** The party is named (N104 or N102) by one of the location's codes. */
 function isLocation(party: EdiParty | undefined, codes: readonly string[]): boolean {
-  if (!party) { return false; }
-  for (let i = 0; i < codes.length; i++) { if (codes[i] === party.code || codes[i] === party.name) { return true; } }
+  if (!party) {
+    return false;
+  }
+  for (let i = 0; i < codes.length; i++) {
+    if (codes[i] === party.code || codes[i] === party.name) {
+      return true;
+    }
+  }
   return false;
 }
 
@@ -72,22 +92,46 @@ export function resolveParties(
   // A retailer's PO may name its DC only as the buying party (N1*BY) when it has no N1*ST.
   const shipTo = parties.get('ST') ?? parties.get('BY');
   let shipFrom: EdiParty | undefined;
-  for (let i = 0; i < SHIP_FROM_ENTITIES.length && !shipFrom; i++) { shipFrom = parties.get(SHIP_FROM_ENTITIES[i]); }
+  for (let i = 0; i < SHIP_FROM_ENTITIES.length && !shipFrom; i++) {
+    shipFrom = parties.get(SHIP_FROM_ENTITIES[i]);
+  }
   const codes = settings.locationCodes ?? [];
-  const direction: Direction = isLocation(shipFrom, codes) && !isLocation(shipTo, codes) ? 'Outbound' : isLocation(shipTo, codes) ? 'Inbound' : (settings.defaultDirection ?? 'Inbound');
+  const direction: Direction =
+    isLocation(shipFrom, codes) && !isLocation(shipTo, codes)
+      ? 'Outbound'
+      : isLocation(shipTo, codes)
+        ? 'Inbound'
+        : (settings.defaultDirection ?? 'Inbound');
   const occupantParty = direction === 'Inbound' ? shipTo : shipFrom;
   const offsiteParty = direction === 'Inbound' ? shipFrom : shipTo;
 
   const scac = scacOf(segments, at?.td5);
-  const carrier = scac ? (directory.byScac(scac) ?? { coreName: scacCoreName, coreId: scac }) : toRef(parties.get('CA'), settings, directory, problems);
-  return { direction, occupant: toRef(occupantParty, settings, directory, problems), offsite: toRef(offsiteParty, settings, directory, problems), carrier, problems };
+  const carrier = scac
+    ? (directory.byScac(scac) ?? { coreName: scacCoreName, coreId: scac })
+    : toRef(parties.get('CA'), settings, directory, problems);
+  return {
+    direction,
+    occupant: toRef(occupantParty, settings, directory, problems),
+    offsite: toRef(offsiteParty, settings, directory, problems),
+    carrier,
+    problems,
+  };
 }
 
 /** A party's OrgRef: the directory's, else the partner's scheme with N104 (else N102); a problem when it has neither. */
-function toRef(party: EdiParty | undefined, settings: EdiMappingSettings, directory: PartyDirectory, problems: string[]): OrgRef | undefined {
-  if (!party) { return undefined; }
+function toRef(
+  party: EdiParty | undefined,
+  settings: EdiMappingSettings,
+  directory: PartyDirectory,
+  problems: string[],
+): OrgRef | undefined {
+  if (!party) {
+    return undefined;
+  }
   const known = party.qualifier && party.code ? directory.byCode(party.qualifier, party.code) : undefined;
-  if (known) { return known; }
+  if (known) {
+    return known;
+  }
   const coreId = party.code || party.name;
   if (!coreId) {
     problems.push(`N1*${party.entity} (segment ${party.position}) has neither an id (N104) nor a name (N102)`);

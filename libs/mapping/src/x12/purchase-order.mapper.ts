@@ -16,20 +16,40 @@ const PURPOSES: Record<string, { purpose: Purpose; status: string }> = {
  * 850 Purchase Order → one PurchaseOrder document: id BEG03 (+ "-" + BEG04 release), one load per
  * PO1 (quantity PO102, name PID05 else the product id, tag by qualifier priority).
  */
-export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappingSettings, directory: PartyDirectory): TransactionMapping {
+export function mapPurchaseOrder(
+  transaction: EdiTransaction,
+  settings: EdiMappingSettings,
+  directory: PartyDirectory,
+): TransactionMapping {
   const control = transaction.envelope.transactionControl;
   const diagnostics: MappingDiagnostic[] = [];
   const begIndex = transaction.segments.findIndex((s) => s.tag === 'BEG');
   const beg = transaction.segments[begIndex];
-  if (!beg) { diagnostics.push({ level: 'error', transactionControl: control, message: 'the 850 has no BEG segment' }); }
+  if (!beg) {
+    diagnostics.push({ level: 'error', transactionControl: control, message: 'the 850 has no BEG segment' });
+  }
   const code = el(beg, 1);
   const purpose = PURPOSES[code];
   if (beg && !purpose) {
-    diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: begIndex + 1, segmentTag: 'BEG', element: 1, message: `BEG01 purpose code ${JSON.stringify(code)} is not handled (00, 01, 05, 07)` });
+    diagnostics.push({
+      level: 'error',
+      transactionControl: control,
+      segmentPosition: begIndex + 1,
+      segmentTag: 'BEG',
+      element: 1,
+      message: `BEG01 purpose code ${JSON.stringify(code)} is not handled (00, 01, 05, 07)`,
+    });
   }
   // BEG03 is the purchase order number; a release number (BEG04) alone names nothing.
   if (beg && !el(beg, 3)) {
-    diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: begIndex + 1, segmentTag: 'BEG', element: 3, message: 'BEG03 (purchase order number) is missing' });
+    diagnostics.push({
+      level: 'error',
+      transactionControl: control,
+      segmentPosition: begIndex + 1,
+      segmentTag: 'BEG',
+      element: 3,
+      message: 'BEG03 (purchase order number) is missing',
+    });
   }
   const documentId = el(beg, 3) ? [el(beg, 3), el(beg, 4)].filter(Boolean).join('-') : '';
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
@@ -41,22 +61,30 @@ export function mapPurchaseOrder(transaction: EdiTransaction, settings: EdiMappi
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
     shared.note(segment.tag, i);
-    if (segment.tag !== 'PO1') { continue; }
+    if (segment.tag !== 'PO1') {
+      continue;
+    }
     const qty = quantity(el(segment, 2), { control, position: i + 1, tag: 'PO1', element: 2 }, diagnostics);
-    if (qty === undefined) { continue; }
+    if (qty === undefined) {
+      continue;
+    }
     const tag = loadTagOf(segment, 6, priority);
     // PID belongs to this line when it comes before the next PO1 (or the summary).
     let description = '';
     for (let j = i + 1; j < segments.length; j++) {
       const next = segments[j];
-      if (next.tag === 'PO1' || next.tag === 'CTT' || next.tag === 'SE') { break; }
+      if (next.tag === 'PO1' || next.tag === 'CTT' || next.tag === 'SE') {
+        break;
+      }
       if (next.tag === 'PID' && el(next, 5)) {
         description = el(next, 5);
         break;
       }
     }
     const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };
-    if (tag) { load.loadTag = tag; }
+    if (tag) {
+      load.loadTag = tag;
+    }
     loads.push(load);
   }
 

@@ -37,7 +37,11 @@ interface HierarchicalLevel {
  * 856 Ship Notice → one AdvanceShipNotice document: id BSN02, one load per item level (HL03 = I)
  * found by walking the HL01/HL02 parent pointers from the shipment, not by segment order.
  */
-export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingSettings, directory: PartyDirectory): TransactionMapping {
+export function mapShipNotice(
+  transaction: EdiTransaction,
+  settings: EdiMappingSettings,
+  directory: PartyDirectory,
+): TransactionMapping {
   const control = transaction.envelope.transactionControl;
   const diagnostics: MappingDiagnostic[] = [];
 
@@ -70,30 +74,48 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
       offset = 0;
       continue;
     }
-    if (bsnIndex === -1 && tag === 'BSN') { bsnIndex = i; }
+    if (bsnIndex === -1 && tag === 'BSN') {
+      bsnIndex = i;
+    }
     shared.note(tag, i);
     if (current && tag !== 'SE' && tag !== 'CTT') {
       if (current.level === 'I') {
-        if (tag === 'LIN') { current.lin ??= segment; }
-        else if (tag === 'SN1') {
+        if (tag === 'LIN') {
+          current.lin ??= segment;
+        } else if (tag === 'SN1') {
           if (!current.sn1) {
             current.sn1 = segment;
             current.sn1Offset = offset;
           }
-        } else if (tag === 'PID' && !current.description) { current.description = el(segment, 5); }
+        } else if (tag === 'PID' && !current.description) {
+          current.description = el(segment, 5);
+        }
       }
       offset++;
     }
   }
   const bsn = segments[bsnIndex];
-  if (!bsn) { errorAt(diagnostics, control, 'the 856 has no BSN segment'); }
+  if (!bsn) {
+    errorAt(diagnostics, control, 'the 856 has no BSN segment');
+  }
   const code = el(bsn, 1);
   const purpose = PURPOSES[code];
-  if (bsn && !purpose) { errorAt(diagnostics, control, `BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`, bsnIndex + 1, 'BSN', 1); }
+  if (bsn && !purpose) {
+    errorAt(
+      diagnostics,
+      control,
+      `BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`,
+      bsnIndex + 1,
+      'BSN',
+      1,
+    );
+  }
 
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
   const loads = itemLoads(levels, control, priority, settings, diagnostics);
-  if (levels.length === 0) { errorAt(diagnostics, control, 'the 856 has no HL levels'); }
+  if (levels.length === 0) {
+    errorAt(diagnostics, control, 'the 856 has no HL levels');
+  }
 
   return buildMapping(transaction, settings, directory, {
     documentId: el(bsn, 2),
@@ -108,8 +130,21 @@ export function mapShipNotice(transaction: EdiTransaction, settings: EdiMappingS
 }
 
 /** An error diagnostic, at a segment (position and tag) and element when given. */
-function errorAt(diagnostics: MappingDiagnostic[], control: string, message: string, position?: number, tag?: string, element?: number): void {
-  diagnostics.push({ level: 'error', transactionControl: control, message, ...(position && { segmentPosition: position, segmentTag: tag }), ...(element && { element }) });
+function errorAt(
+  diagnostics: MappingDiagnostic[],
+  control: string,
+  message: string,
+  position?: number,
+  tag?: string,
+  element?: number,
+): void {
+  diagnostics.push({
+    level: 'error',
+    transactionControl: control,
+    message,
+    ...(position && { segmentPosition: position, segmentTag: tag }),
+    ...(element && { element }),
+  });
 }
 
 /**
@@ -118,17 +153,29 @@ function errorAt(diagnostics: MappingDiagnostic[], control: string, message: str
  * in input order need no walk, levels numbered 1, 2, 3 ... are found by index; any other
  * numbering is walked by id.
  */
-function itemLoads(levels: HierarchicalLevel[], control: string, priority: readonly string[], settings: EdiMappingSettings, diagnostics: MappingDiagnostic[]): Load[] {
+function itemLoads(
+  levels: HierarchicalLevel[],
+  control: string,
+  priority: readonly string[],
+  settings: EdiMappingSettings,
+  diagnostics: MappingDiagnostic[],
+): Load[] {
   const loads: Load[] = [];
   if (nestedInInputOrder(levels)) {
     for (let i = 0; i < levels.length; i++) {
-      if (levels[i].level !== 'I') { continue; }
+      if (levels[i].level !== 'I') {
+        continue;
+      }
       const load = itemLoad(levels[i], control, priority, settings, diagnostics);
-      if (load) { loads.push(load); }
+      if (load) {
+        loads.push(load);
+      }
     }
   } else {
     identify(levels);
-    if (!walkNumbered(levels, control, priority, settings, loads, diagnostics)) { walkById(levels, control, priority, settings, loads, diagnostics); }
+    if (!walkNumbered(levels, control, priority, settings, loads, diagnostics)) {
+      walkById(levels, control, priority, settings, loads, diagnostics);
+    }
   }
   return loads;
 }
@@ -143,17 +190,34 @@ function identify(levels: HierarchicalLevel[]): void {
 }
 
 /** The general walk: levels by their HL01 ids, whatever they are. */
-function walkById(levels: HierarchicalLevel[], control: string, priority: readonly string[], settings: EdiMappingSettings, loads: Load[], diagnostics: MappingDiagnostic[]): void {
-  const error = (message: string, position?: number, tag?: string, element?: number) => errorAt(diagnostics, control, message, position, tag, element);
+function walkById(
+  levels: HierarchicalLevel[],
+  control: string,
+  priority: readonly string[],
+  settings: EdiMappingSettings,
+  loads: Load[],
+  diagnostics: MappingDiagnostic[],
+): void {
+  const error = (message: string, position?: number, tag?: string, element?: number) =>
+    errorAt(diagnostics, control, message, position, tag, element);
   const byId = new Map<string, HierarchicalLevel>();
-  for (const level of levels) { byId.set(level.id, level); }
+  for (const level of levels) {
+    byId.set(level.id, level);
+  }
   const children = new Map<string, HierarchicalLevel[]>();
   for (const level of levels) {
-    if (byId.get(level.id) !== level) { error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1); }
-    if (level.parent && !byId.has(level.parent)) { error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2); }
+    if (byId.get(level.id) !== level) {
+      error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1);
+    }
+    if (level.parent && !byId.has(level.parent)) {
+      error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2);
+    }
     const siblings = children.get(level.parent);
-    if (siblings) { siblings.push(level); }
-    else { children.set(level.parent, [level]); }
+    if (siblings) {
+      siblings.push(level);
+    } else {
+      children.set(level.parent, [level]);
+    }
   }
   const visited = new Set<string>();
   const walk = (level: HierarchicalLevel): void => {
@@ -164,24 +228,42 @@ function walkById(levels: HierarchicalLevel[], control: string, priority: readon
     visited.add(level.id);
     if (level.level === 'I') {
       const load = itemLoad(level, control, priority, settings, diagnostics);
-      if (load) { loads.push(load); }
+      if (load) {
+        loads.push(load);
+      }
     }
     const below = children.get(level.id);
-    if (below) { for (let i = 0; i < below.length; i++) { walk(below[i]); } }
+    if (below) {
+      for (let i = 0; i < below.length; i++) {
+        walk(below[i]);
+      }
+    }
   };
   const roots = children.get('');
-  if (roots) { for (let i = 0; i < roots.length; i++) { walk(roots[i]); } }
-  for (const level of levels) { if (!visited.has(level.id) && level.level === 'I') { error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2); } }
+  if (roots) {
+    for (let i = 0; i < roots.length; i++) {
+      walk(roots[i]);
+    }
+  }
+  for (const level of levels) {
+    if (!visited.has(level.id) && level.level === 'I') {
+      error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2);
+    }
+  }
 }
 
 /** `id` as a 0-based level index when it is written as a plain number 1..count ("7", not "07"); else -1. */
 function numbered(id: string, count: number): number {
   const length = id.length;
-  if (length === 0 || length > 9 || id.charCodeAt(0) === 48) { return -1; }
+  if (length === 0 || length > 9 || id.charCodeAt(0) === 48) {
+    return -1;
+  }
   let value = 0;
   for (let i = 0; i < length; i++) {
     const c = id.charCodeAt(i);
-    if (c < 48 || c > 57) { return -1; }
+    if (c < 48 || c > 57) {
+      return -1;
+    }
     value = value * 10 + (c - 48);
   }
   return value <= count ? value - 1 : -1;
@@ -199,13 +281,22 @@ function nestedInInputOrder(levels: readonly HierarchicalLevel[]): boolean {
   for (let i = 0; i < count; i++) {
     const level = levels[i];
     // Ids not written as plain numbers (padded, say) are left to the walks, which read them as text.
-    if (level.idNumber !== i + 1) { return false; }
-    if (level.parentNumber === 0) { open.length = 0; }
-    else {
+    if (level.idNumber !== i + 1) {
+      return false;
+    }
+    if (level.parentNumber === 0) {
+      open.length = 0;
+    } else {
       const parent = level.parentNumber - 1;
-      if (parent < 0 || parent >= count) { return false; }
-      while (open.length > 0 && open[open.length - 1] !== parent) { open.pop(); }
-      if (open.length === 0) { return false; }
+      if (parent < 0 || parent >= count) {
+        return false;
+      }
+      while (open.length > 0 && open[open.length - 1] !== parent) {
+        open.pop();
+      }
+      if (open.length === 0) {
+        return false;
+      }
     }
     open.push(i);
   }
@@ -231,9 +322,14 @@ function walkNumbered(
   const parents: number[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const level = levels[i];
-    if (numbered(level.id, count) !== i) { return false; }
-    if (level.parent === '') { parents[i] = -1; }
-    else if ((parents[i] = numbered(level.parent, count)) === -1) { return false; }
+    if (numbered(level.id, count) !== i) {
+      return false;
+    }
+    if (level.parent === '') {
+      parents[i] = -1;
+    } else if ((parents[i] = numbered(level.parent, count)) === -1) {
+      return false;
+    }
   }
   // Children as linked lists in input order; index `count` is the virtual root ("" parent).
   const first: number[] = new Array(count + 1).fill(-1);
@@ -241,8 +337,11 @@ function walkNumbered(
   const next: number[] = new Array(count).fill(-1);
   for (let i = 0; i < count; i++) {
     const p = parents[i] === -1 ? count : parents[i];
-    if (first[p] === -1) { first[p] = i; }
-    else { next[last[p]] = i; }
+    if (first[p] === -1) {
+      first[p] = i;
+    } else {
+      next[last[p]] = i;
+    }
     last[p] = i;
   }
   const visited: boolean[] = new Array(count).fill(false);
@@ -250,7 +349,9 @@ function walkNumbered(
   const stack: number[] = [];
   const pushChildren = (p: number) => {
     const from = stack.length;
-    for (let c = first[p]; c !== -1; c = next[c]) { stack.push(c); }
+    for (let c = first[p]; c !== -1; c = next[c]) {
+      stack.push(c);
+    }
     for (let a = from, b = stack.length - 1; a < b; a++, b--) {
       const t = stack[a];
       stack[a] = stack[b];
@@ -262,38 +363,72 @@ function walkNumbered(
     const i = stack.pop()!;
     const level = levels[i];
     if (visited[i]) {
-      diagnostics.push({ level: 'error', transactionControl: control, message: `HL ${level.id} is its own ancestor`, segmentPosition: level.position, segmentTag: 'HL', element: 2 });
+      diagnostics.push({
+        level: 'error',
+        transactionControl: control,
+        message: `HL ${level.id} is its own ancestor`,
+        segmentPosition: level.position,
+        segmentTag: 'HL',
+        element: 2,
+      });
       continue;
     }
     visited[i] = true;
     if (level.level === 'I') {
       const load = itemLoad(level, control, priority, settings, diagnostics);
-      if (load) { loads.push(load); }
+      if (load) {
+        loads.push(load);
+      }
     }
     pushChildren(i);
   }
   for (let i = 0; i < count; i++) {
     const level = levels[i];
     if (!visited[i] && level.level === 'I') {
-      diagnostics.push({ level: 'error', transactionControl: control, message: `item HL ${level.id} is not under any shipment`, segmentPosition: level.position, segmentTag: 'HL', element: 2 });
+      diagnostics.push({
+        level: 'error',
+        transactionControl: control,
+        message: `item HL ${level.id} is not under any shipment`,
+        segmentPosition: level.position,
+        segmentTag: 'HL',
+        element: 2,
+      });
     }
   }
   return true;
 }
 
 /** An item level's load: LIN ids, SN1 quantity (SN102), PID description. */
-function itemLoad(level: HierarchicalLevel, control: string, priority: readonly string[], settings: EdiMappingSettings, diagnostics: MappingDiagnostic[]): Load | undefined {
+function itemLoad(
+  level: HierarchicalLevel,
+  control: string,
+  priority: readonly string[],
+  settings: EdiMappingSettings,
+  diagnostics: MappingDiagnostic[],
+): Load | undefined {
   const { lin, sn1 } = level;
   if (!sn1) {
-    diagnostics.push({ level: 'error', transactionControl: control, segmentPosition: level.position, segmentTag: 'HL', message: `item HL ${el(level.segment, 1)} has no SN1 quantity` });
+    diagnostics.push({
+      level: 'error',
+      transactionControl: control,
+      segmentPosition: level.position,
+      segmentTag: 'HL',
+      message: `item HL ${el(level.segment, 1)} has no SN1 quantity`,
+    });
     return undefined;
   }
   const raw = el(sn1, 2);
-  const qty = quantityValue(raw) ?? quantity(raw, { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
-  if (qty === undefined) { return undefined; }
+  const qty =
+    quantityValue(raw) ??
+    quantity(raw, { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
+  if (qty === undefined) {
+    return undefined;
+  }
   const tag = lin ? loadTagOf(lin, 2, priority) : undefined;
   const description = level.description;
   const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };
-  if (tag) { load.loadTag = tag; }
+  if (tag) {
+    load.loadTag = tag;
+  }
   return load;
 }

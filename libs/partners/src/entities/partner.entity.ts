@@ -1,7 +1,8 @@
 import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { PARTNER_SOURCES, PartnerSettings, PartnerSource } from '../partner.types';
 
-const oneOf = (column: string, values: readonly string[]): string => `${column} IN (${values.map((v) => `'${v}'`).join(', ')})`;
+const oneOf = (column: string, values: readonly string[]): string =>
+  `${column} IN (${values.map((v) => `'${v}'`).join(', ')})`;
 
 /** The slug a partner id must match (also a CHECK in the table). */
 export const PARTNER_ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;

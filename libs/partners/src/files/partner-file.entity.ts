@@ -13,7 +13,10 @@ import { PARTNER_FOLDERS, PartnerFolder } from './partner-file.types';
 @Index('partner_file_message_id_idx', ['messageId'])
 @Index('partner_file_partner_id_idx', ['partnerId'])
 @Check('partner_file_folder_check', `folder IN (${PARTNER_FOLDERS.map((f) => `'${f}'`).join(', ')})`)
-@Check('partner_file_name_check', `name <> '' AND name NOT IN ('.', '..') AND strpos(name, '/') = 0 AND char_length(name) <= 255`)
+@Check(
+  'partner_file_name_check',
+  `name <> '' AND name NOT IN ('.', '..') AND strpos(name, '/') = 0 AND char_length(name) <= 255`,
+)
 @Check('partner_file_size_check', `size >= 0`)
 export class PartnerFileEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'partner_file_pkey' })

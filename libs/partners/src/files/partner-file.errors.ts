@@ -25,7 +25,9 @@ export class PartnerFileExistsError extends Error {
 /** A folder that is not `inbound`/`outbound`, or a name that is not a plain file name. */
 export class InvalidPartnerFilePathError extends RangeError {
   constructor(folder: string, fileName: string) {
-    super(`invalid partner file path: ${JSON.stringify(folder)}/${JSON.stringify(fileName)} (folder inbound|outbound, a plain file name)`);
+    super(
+      `invalid partner file path: ${JSON.stringify(folder)}/${JSON.stringify(fileName)} (folder inbound|outbound, a plain file name)`,
+    );
     this.name = 'InvalidPartnerFilePathError';
   }
 }

@@ -60,7 +60,8 @@ function toInfo(row: FileRow): PartnerFileInfo {
   };
 }
 
-const toBuffer = (content: unknown): Buffer => (Buffer.isBuffer(content) ? content : Buffer.from((content as Uint8Array | null) ?? []));
+const toBuffer = (content: unknown): Buffer =>
+  Buffer.isBuffer(content) ? content : Buffer.from((content as Uint8Array | null) ?? []);
 
 function pgCode(error: unknown): string | undefined {
   const e = error as { code?: string; driverError?: { code?: string } };
@@ -76,7 +77,11 @@ function pgConstraint(error: unknown): string | undefined {
  * Runs SQL and returns its rows. Statements whose effect is counted end in `RETURNING`, so the count
  * is the number of rows: the same on node-postgres and PGlite (which reports no `rowCount`).
  */
-async function exec(manager: EntityManager, sql: string, params: unknown[]): Promise<{ rows: FileRow[]; affected: number }> {
+async function exec(
+  manager: EntityManager,
+  sql: string,
+  params: unknown[],
+): Promise<{ rows: FileRow[]; affected: number }> {
   const own = !manager.queryRunner;
   const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
@@ -84,7 +89,9 @@ async function exec(manager: EntityManager, sql: string, params: unknown[]): Pro
     const rows = (Array.isArray(result.records) ? result.records : []) as FileRow[];
     return { rows, affected: rows.length };
   } finally {
-    if (own) { await runner.release(); }
+    if (own) {
+      await runner.release();
+    }
   }
 }
 
@@ -110,11 +117,23 @@ export class PartnerFileRepository {
    * Stores a file, replacing a live file of the same name (the old row is kept, removed). Throws
    * PartnerNotFoundError for an unknown partner, InvalidPartnerFilePathError for a bad folder or name.
    */
-  async put(partnerId: string, folder: PartnerFolder, name: string, content: Buffer, options: PutFileOptions = {}): Promise<PartnerFileInfo> {
+  async put(
+    partnerId: string,
+    folder: PartnerFolder,
+    name: string,
+    content: Buffer,
+    options: PutFileOptions = {},
+  ): Promise<PartnerFileInfo> {
     this.checkPath(folder, name);
-    if (!PARTNER_ID_PATTERN.test(partnerId)) { throw new PartnerNotFoundError(partnerId); }
-    if (!Buffer.isBuffer(content)) { throw new TypeError('content must be a Buffer'); }
-    if (options.messageId != null && !UUID.test(options.messageId)) { throw new RangeError(`messageId is not a uuid: ${options.messageId}`); }
+    if (!PARTNER_ID_PATTERN.test(partnerId)) {
+      throw new PartnerNotFoundError(partnerId);
+    }
+    if (!Buffer.isBuffer(content)) {
+      throw new TypeError('content must be a Buffer');
+    }
+    if (options.messageId != null && !UUID.test(options.messageId)) {
+      throw new RangeError(`messageId is not a uuid: ${options.messageId}`);
+    }
     const sha256 = sha256Hex(content);
     // Two writers of the same name at once: the partial unique index refuses the second insert;
     // its retry then replaces the first writer's file, as if it had come second.
@@ -133,14 +152,29 @@ export class PartnerFileRepository {
             `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              RETURNING ${INFO_COLUMNS}`,
-            [randomUUID(), partnerId, folder, name, content, content.length, sha256, now, options.messageId ?? null, options.kind ?? null],
+            [
+              randomUUID(),
+              partnerId,
+              folder,
+              name,
+              content,
+              content.length,
+              sha256,
+              now,
+              options.messageId ?? null,
+              options.kind ?? null,
+            ],
           );
           return toInfo(rows[0]);
         });
       } catch (error) {
         const code = pgCode(error);
-        if (code === FOREIGN_KEY_VIOLATION && pgConstraint(error) === 'partner_file_partner_id_fkey') { throw new PartnerNotFoundError(partnerId); }
-        if (code === UNIQUE_VIOLATION && attempt < 3) { continue; }
+        if (code === FOREIGN_KEY_VIOLATION && pgConstraint(error) === 'partner_file_partner_id_fkey') {
+          throw new PartnerNotFoundError(partnerId);
+        }
+        if (code === UNIQUE_VIOLATION && attempt < 3) {
+          continue;
+        }
         throw error;
       }
     }
@@ -148,8 +182,12 @@ export class PartnerFileRepository {
 
   /** The folder's live files by name, without content. */
   async list(partnerId: string, folder: PartnerFolder): Promise<PartnerFileInfo[]> {
-    if (!isPartnerFolder(folder)) { throw new InvalidPartnerFilePathError(String(folder), ''); }
-    if (!PARTNER_ID_PATTERN.test(partnerId)) { return []; }
+    if (!isPartnerFolder(folder)) {
+      throw new InvalidPartnerFilePathError(String(folder), '');
+    }
+    if (!PARTNER_ID_PATTERN.test(partnerId)) {
+      return [];
+    }
     const { rows } = await exec(
       this.dataSource.manager,
       `SELECT ${INFO_COLUMNS} FROM partner_file
@@ -162,7 +200,9 @@ export class PartnerFileRepository {
 
   /** A live file's metadata, or null. */
   async stat(partnerId: string, folder: PartnerFolder, name: string): Promise<PartnerFileInfo | null> {
-    if (!this.validPath(partnerId, folder, name)) { return null; }
+    if (!this.validPath(partnerId, folder, name)) {
+      return null;
+    }
     const { rows } = await exec(
       this.dataSource.manager,
       `SELECT ${INFO_COLUMNS} FROM partner_file
@@ -174,7 +214,9 @@ export class PartnerFileRepository {
 
   /** A live file with its bytes, or null. A file larger than a slice is fetched slice by slice (READ_SLICE_BYTES). */
   async read(partnerId: string, folder: PartnerFolder, name: string): Promise<PartnerFileWithContent | null> {
-    if (!this.validPath(partnerId, folder, name)) { return null; }
+    if (!this.validPath(partnerId, folder, name)) {
+      return null;
+    }
     const slice = READ_SLICE_BYTES;
     const { rows } = await exec(
       this.dataSource.manager,
@@ -182,9 +224,13 @@ export class PartnerFileRepository {
         WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
       [partnerId, folder, name, slice],
     );
-    if (!rows[0]) { return null; }
+    if (!rows[0]) {
+      return null;
+    }
     const info = toInfo(rows[0]);
-    if (info.size <= slice) { return { ...info, content: toBuffer(rows[0].content) }; }
+    if (info.size <= slice) {
+      return { ...info, content: toBuffer(rows[0].content) };
+    }
     // A row's content never changes (replacing a file adds a row), so the slices are of one version.
     const content = Buffer.allocUnsafe(info.size);
     for (let offset = 0; offset < info.size; offset += slice) {
@@ -194,7 +240,9 @@ export class PartnerFileRepository {
         [info.id, partnerId, offset + 1, slice],
       );
       const bytes = toBuffer(part[0]?.content);
-      if (bytes.length !== Math.min(slice, info.size - offset)) { throw new Error(`partner file ${info.id} changed size while being read`); }
+      if (bytes.length !== Math.min(slice, info.size - offset)) {
+        throw new Error(`partner file ${info.id} changed size while being read`);
+      }
       bytes.copy(content, offset);
     }
     return { ...info, content };
@@ -202,7 +250,9 @@ export class PartnerFileRepository {
 
   /** Removes a live file (its row stays, marked removed). False when there was none. */
   async remove(partnerId: string, folder: PartnerFolder, name: string): Promise<boolean> {
-    if (!this.validPath(partnerId, folder, name)) { return false; }
+    if (!this.validPath(partnerId, folder, name)) {
+      return false;
+    }
     const { affected } = await exec(
       this.dataSource.manager,
       `UPDATE partner_file SET removed_at = $4
@@ -217,10 +267,18 @@ export class PartnerFileRepository {
    * Renames a live file within its folder. Throws PartnerFileNotFoundError when `from` is not
    * there, PartnerFileExistsError when `to` is (unless `overwrite`, which removes that file).
    */
-  async rename(partnerId: string, folder: PartnerFolder, from: string, to: string, options: RenameFileOptions = {}): Promise<PartnerFileInfo> {
+  async rename(
+    partnerId: string,
+    folder: PartnerFolder,
+    from: string,
+    to: string,
+    options: RenameFileOptions = {},
+  ): Promise<PartnerFileInfo> {
     this.checkPath(folder, from);
     this.checkPath(folder, to);
-    if (!PARTNER_ID_PATTERN.test(partnerId)) { throw new PartnerFileNotFoundError(partnerId, folder, from); }
+    if (!PARTNER_ID_PATTERN.test(partnerId)) {
+      throw new PartnerFileNotFoundError(partnerId, folder, from);
+    }
     try {
       return await this.dataSource.transaction(async (manager) => {
         const { rows: source } = await exec(
@@ -229,8 +287,12 @@ export class PartnerFileRepository {
             WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL FOR UPDATE`,
           [partnerId, folder, from],
         );
-        if (!source[0]) { throw new PartnerFileNotFoundError(partnerId, folder, from); }
-        if (from === to) { return toInfo(source[0]); }
+        if (!source[0]) {
+          throw new PartnerFileNotFoundError(partnerId, folder, from);
+        }
+        if (from === to) {
+          return toInfo(source[0]);
+        }
         const { rows: target } = await exec(
           manager,
           `SELECT id FROM partner_file
@@ -238,23 +300,35 @@ export class PartnerFileRepository {
           [partnerId, folder, to],
         );
         if (target[0]) {
-          if (!options.overwrite) { throw new PartnerFileExistsError(partnerId, folder, to); }
+          if (!options.overwrite) {
+            throw new PartnerFileExistsError(partnerId, folder, to);
+          }
           await exec(manager, `UPDATE partner_file SET removed_at = $2 WHERE id = $1`, [target[0].id, this.now()]);
         }
-        const { rows } = await exec(manager, `UPDATE partner_file SET name = $2 WHERE id = $1 RETURNING ${INFO_COLUMNS}`, [source[0].id, to]);
+        const { rows } = await exec(
+          manager,
+          `UPDATE partner_file SET name = $2 WHERE id = $1 RETURNING ${INFO_COLUMNS}`,
+          [source[0].id, to],
+        );
         return toInfo(rows[0]);
       });
     } catch (error) {
       // A file created under `to` between our check and the update.
-      if (pgCode(error) === UNIQUE_VIOLATION) { throw new PartnerFileExistsError(partnerId, folder, to); }
+      if (pgCode(error) === UNIQUE_VIOLATION) {
+        throw new PartnerFileExistsError(partnerId, folder, to);
+      }
       throw error;
     }
   }
 
   /** Records the message a file became (inbound) or belongs to. False when the partner has no such file. */
   async linkMessage(partnerId: string, fileId: string, messageId: string): Promise<boolean> {
-    if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) { return false; }
-    if (!UUID.test(messageId)) { throw new RangeError(`messageId is not a uuid: ${messageId}`); }
+    if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) {
+      return false;
+    }
+    if (!UUID.test(messageId)) {
+      throw new RangeError(`messageId is not a uuid: ${messageId}`);
+    }
     const { affected } = await exec(
       this.dataSource.manager,
       `UPDATE partner_file SET message_id = $3 WHERE id = $1 AND partner_id = $2 RETURNING id`,
@@ -269,7 +343,9 @@ export class PartnerFileRepository {
    * as a rule) or a newer file of the same name replaced it.
    */
   async listByMessage(messageId: string): Promise<PartnerFileRecord[]> {
-    if (!UUID.test(messageId)) { return []; }
+    if (!UUID.test(messageId)) {
+      return [];
+    }
     const { rows } = await exec(
       this.dataSource.manager,
       `SELECT ${INFO_COLUMNS}, removed_at FROM partner_file WHERE message_id = $1 ORDER BY created_at, folder, name`,
@@ -280,7 +356,9 @@ export class PartnerFileRepository {
 
   /** Removes one particular version of a file (by id) if it is still live; used to undo a failed upload. */
   async removeById(partnerId: string, fileId: string): Promise<boolean> {
-    if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) { return false; }
+    if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) {
+      return false;
+    }
     const { affected } = await exec(
       this.dataSource.manager,
       `UPDATE partner_file SET removed_at = $3 WHERE id = $1 AND partner_id = $2 AND removed_at IS NULL RETURNING id`,
@@ -290,11 +368,15 @@ export class PartnerFileRepository {
   }
 
   private validPath(partnerId: string, folder: PartnerFolder, name: string): boolean {
-    if (!isPartnerFolder(folder)) { throw new InvalidPartnerFilePathError(String(folder), String(name)); }
+    if (!isPartnerFolder(folder)) {
+      throw new InvalidPartnerFilePathError(String(folder), String(name));
+    }
     return PARTNER_ID_PATTERN.test(partnerId) && isPartnerFileName(name);
   }
 
   private checkPath(folder: PartnerFolder, name: string): void {
-    if (!isPartnerFolder(folder) || !isPartnerFileName(name)) { throw new InvalidPartnerFilePathError(String(folder), String(name)); }
+    if (!isPartnerFolder(folder) || !isPartnerFileName(name)) {
+      throw new InvalidPartnerFilePathError(String(folder), String(name));
+    }
   }
 }

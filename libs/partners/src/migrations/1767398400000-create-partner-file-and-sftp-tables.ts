@@ -28,7 +28,9 @@ export class CreatePartnerFileAndSftpTables1767398400000 implements MigrationInt
         CONSTRAINT partner_file_name_check CHECK (name <> '' AND name NOT IN ('.', '..') AND strpos(name, '/') = 0 AND char_length(name) <= 255),
         CONSTRAINT partner_file_size_check CHECK (size >= 0)
       )`);
-    await db.query(`CREATE UNIQUE INDEX partner_file_live_name_idx ON partner_file (partner_id, folder, name) WHERE removed_at IS NULL`);
+    await db.query(
+      `CREATE UNIQUE INDEX partner_file_live_name_idx ON partner_file (partner_id, folder, name) WHERE removed_at IS NULL`,
+    );
     await db.query(`CREATE INDEX partner_file_message_id_idx ON partner_file (message_id)`);
 
     await db.query(`

@@ -29,7 +29,9 @@ export class PartnerOwnership1768486400000 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`ALTER TABLE partner DROP COLUMN file, DROP COLUMN file_sha256, DROP COLUMN conflict_file, DROP COLUMN conflict_at`);
+    await db.query(
+      `ALTER TABLE partner DROP COLUMN file, DROP COLUMN file_sha256, DROP COLUMN conflict_file, DROP COLUMN conflict_at`,
+    );
     await db.query(`ALTER TABLE partner DROP CONSTRAINT partner_source_check`);
     await db.query(`UPDATE partner SET source = 'config' WHERE source = 'file'`);
     await db.query(`ALTER TABLE partner ADD CONSTRAINT partner_source_check CHECK (source IN ('config', 'api'))`);

@@ -5,4 +5,10 @@ import { IndexPartnerFilePartnerId1768176000001 } from './1768176000001-index-pa
 import { PartnerOwnership1768486400000 } from './1768486400000-partner-ownership';
 
 /** Every partner migration, oldest first; pass as `extraMigrations` to `auditDataSourceOptions`. Append; never edit one that has shipped. */
-export const PARTNER_MIGRATIONS = [CreatePartnerTables1767312000000, CreatePartnerFileAndSftpTables1767398400000, CreateWebhookTables1767571200000, IndexPartnerFilePartnerId1768176000001, PartnerOwnership1768486400000];
+export const PARTNER_MIGRATIONS = [
+  CreatePartnerTables1767312000000,
+  CreatePartnerFileAndSftpTables1767398400000,
+  CreateWebhookTables1767571200000,
+  IndexPartnerFilePartnerId1768176000001,
+  PartnerOwnership1768486400000,
+];

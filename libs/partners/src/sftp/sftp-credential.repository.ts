@@ -6,7 +6,13 @@ import { PartnerProfile } from '../partner.types';
 import { PartnerNotFoundError } from '../partners.errors';
 import { PartnerSftpCredentialEntity, SFTP_USERNAME_PATTERN } from './sftp-credential.entity';
 import { SftpCredentialNotFoundError, SftpCredentialRejectedError } from './sftp-credential.errors';
-import { burnSftpPasswordCheck, hashSftpPassword, SFTP_PASSWORD_MAX_LENGTH, SFTP_PASSWORD_MIN_LENGTH, verifySftpPassword } from './sftp-password';
+import {
+  burnSftpPasswordCheck,
+  hashSftpPassword,
+  SFTP_PASSWORD_MAX_LENGTH,
+  SFTP_PASSWORD_MIN_LENGTH,
+  verifySftpPassword,
+} from './sftp-password';
 import { parsePublicKeyLine, samePublicKey, verifyPublicKeySignature } from './ssh-public-key';
 
 export interface SftpCredentialRepositoryOptions {
@@ -77,27 +83,45 @@ export class SftpCredentialRepository {
   /** Sets (or replaces) the account's password, creating the account if needed. */
   async setPassword(partnerId: string, username: string, password: string): Promise<SftpCredentialSummary> {
     if (typeof password !== 'string' || password.length < SFTP_PASSWORD_MIN_LENGTH) {
-      throw new SftpCredentialRejectedError(partnerId, username, `a password needs at least ${SFTP_PASSWORD_MIN_LENGTH} characters`);
+      throw new SftpCredentialRejectedError(
+        partnerId,
+        username,
+        `a password needs at least ${SFTP_PASSWORD_MIN_LENGTH} characters`,
+      );
     }
     if (password.length > SFTP_PASSWORD_MAX_LENGTH) {
-      throw new SftpCredentialRejectedError(partnerId, username, `a password has at most ${SFTP_PASSWORD_MAX_LENGTH} characters`);
+      throw new SftpCredentialRejectedError(
+        partnerId,
+        username,
+        `a password has at most ${SFTP_PASSWORD_MAX_LENGTH} characters`,
+      );
     }
     const passwordHash = await hashSftpPassword(password);
     return this.upsertAccount(partnerId, username, { passwordHash });
   }
 
   /** Sets the account's public key (one OpenSSH line; replaces a previous key), creating the account if needed. */
-  async addPublicKey(partnerId: string, username: string, openSshPublicKeyLine: string): Promise<SftpCredentialSummary> {
+  async addPublicKey(
+    partnerId: string,
+    username: string,
+    openSshPublicKeyLine: string,
+  ): Promise<SftpCredentialSummary> {
     const key = parsePublicKeyLine(openSshPublicKeyLine);
-    if (key instanceof Error) { throw new SftpCredentialRejectedError(partnerId, username, key.message); }
+    if (key instanceof Error) {
+      throw new SftpCredentialRejectedError(partnerId, username, key.message);
+    }
     return this.upsertAccount(partnerId, username, { publicKey: key.line });
   }
 
   /** Revokes the account for good (its user name is not given out again). Revoking twice is harmless. */
   async revoke(partnerId: string, username: string): Promise<SftpCredentialSummary> {
     const manager = this.dataSource.manager;
-    const row = SFTP_USERNAME_PATTERN.test(username) ? await manager.findOneBy(PartnerSftpCredentialEntity, { partnerId, username }) : null;
-    if (!row) { throw new SftpCredentialNotFoundError(partnerId, username); }
+    const row = SFTP_USERNAME_PATTERN.test(username)
+      ? await manager.findOneBy(PartnerSftpCredentialEntity, { partnerId, username })
+      : null;
+    if (!row) {
+      throw new SftpCredentialNotFoundError(partnerId, username);
+    }
     if (!row.revokedAt) {
       row.revokedAt = this.now();
       await manager.update(PartnerSftpCredentialEntity, { id: row.id }, { revokedAt: row.revokedAt });
@@ -107,7 +131,10 @@ export class SftpCredentialRepository {
 
   /** The partner's accounts, revoked ones included; no password, no hash. */
   async list(partnerId: string): Promise<SftpCredentialSummary[]> {
-    const rows = await this.dataSource.manager.find(PartnerSftpCredentialEntity, { where: { partnerId }, order: { username: 'ASC' } });
+    const rows = await this.dataSource.manager.find(PartnerSftpCredentialEntity, {
+      where: { partnerId },
+      order: { username: 'ASC' },
+    });
     return rows.map(toSummary);
   }
 
@@ -118,7 +145,9 @@ export class SftpCredentialRepository {
       await burnSftpPasswordCheck(typeof password === 'string' ? password : '');
       return null;
     }
-    if (!(await verifySftpPassword(password, row.passwordHash))) { return null; }
+    if (!(await verifySftpPassword(password, row.passwordHash))) {
+      return null;
+    }
     return this.enabledPartner(row.partnerId);
   }
 
@@ -129,16 +158,28 @@ export class SftpCredentialRepository {
    */
   async acceptsPublicKey(username: string, key: OfferedPublicKey): Promise<PartnerProfile | null> {
     const row = await this.liveAccount(username);
-    if (!row?.publicKey || !Buffer.isBuffer(key?.data) || !samePublicKey(row.publicKey, key.data)) { return null; }
+    if (!row?.publicKey || !Buffer.isBuffer(key?.data) || !samePublicKey(row.publicKey, key.data)) {
+      return null;
+    }
     return this.enabledPartner(row.partnerId);
   }
 
   /** Public-key login: the partner when the offered key is the account's and the signature verifies with it. */
-  async verifyPublicKey(username: string, key: OfferedPublicKey, proof: PublicKeyProof): Promise<PartnerProfile | null> {
+  async verifyPublicKey(
+    username: string,
+    key: OfferedPublicKey,
+    proof: PublicKeyProof,
+  ): Promise<PartnerProfile | null> {
     const row = await this.liveAccount(username);
-    if (!row?.publicKey || !Buffer.isBuffer(key?.data) || !samePublicKey(row.publicKey, key.data)) { return null; }
-    if (!Buffer.isBuffer(proof?.blob) || !Buffer.isBuffer(proof?.signature)) { return null; }
-    if (!verifyPublicKeySignature(row.publicKey, proof.blob, proof.signature, proof.hashAlgo)) { return null; }
+    if (!row?.publicKey || !Buffer.isBuffer(key?.data) || !samePublicKey(row.publicKey, key.data)) {
+      return null;
+    }
+    if (!Buffer.isBuffer(proof?.blob) || !Buffer.isBuffer(proof?.signature)) {
+      return null;
+    }
+    if (!verifyPublicKeySignature(row.publicKey, proof.blob, proof.signature, proof.hashAlgo)) {
+      return null;
+    }
     return this.enabledPartner(row.partnerId);
   }
 
@@ -149,7 +190,9 @@ export class SftpCredentialRepository {
   }
 
   private async liveAccount(username: string): Promise<PartnerSftpCredentialEntity | null> {
-    if (typeof username !== 'string' || !SFTP_USERNAME_PATTERN.test(username)) { return null; }
+    if (typeof username !== 'string' || !SFTP_USERNAME_PATTERN.test(username)) {
+      return null;
+    }
     const row = await this.dataSource.manager.findOneBy(PartnerSftpCredentialEntity, { username });
     return row && !row.revokedAt ? row : null;
   }
@@ -165,7 +208,11 @@ export class SftpCredentialRepository {
     values: { passwordHash?: string; publicKey?: string },
   ): Promise<SftpCredentialSummary> {
     if (typeof username !== 'string' || !SFTP_USERNAME_PATTERN.test(username)) {
-      throw new SftpCredentialRejectedError(partnerId, String(username), `a user name matches ${SFTP_USERNAME_PATTERN.source}`);
+      throw new SftpCredentialRejectedError(
+        partnerId,
+        String(username),
+        `a user name matches ${SFTP_USERNAME_PATTERN.source}`,
+      );
     }
     try {
       return await this.dataSource.transaction(async (manager) => {
@@ -178,7 +225,13 @@ export class SftpCredentialRepository {
         if (existing && existing.partnerId !== partnerId) {
           throw new SftpCredentialRejectedError(partnerId, username, 'this user name belongs to another partner');
         }
-        if (existing?.revokedAt) { throw new SftpCredentialRejectedError(partnerId, username, 'this account was revoked; choose another user name'); }
+        if (existing?.revokedAt) {
+          throw new SftpCredentialRejectedError(
+            partnerId,
+            username,
+            'this account was revoked; choose another user name',
+          );
+        }
         if (existing) {
           await manager.update(PartnerSftpCredentialEntity, { id: existing.id }, values);
           return toSummary(await manager.findOneByOrFail(PartnerSftpCredentialEntity, { id: existing.id }));
@@ -205,7 +258,11 @@ export class SftpCredentialRepository {
   }
 
   private async lockPartner(manager: EntityManager, partnerId: string): Promise<void> {
-    const rows: unknown[] = PARTNER_ID_PATTERN.test(partnerId) ? await manager.query(`SELECT id FROM partner WHERE id = $1 FOR UPDATE`, [partnerId]) : [];
-    if (rows.length === 0) { throw new PartnerNotFoundError(partnerId); }
+    const rows: unknown[] = PARTNER_ID_PATTERN.test(partnerId)
+      ? await manager.query(`SELECT id FROM partner WHERE id = $1 FOR UPDATE`, [partnerId])
+      : [];
+    if (rows.length === 0) {
+      throw new PartnerNotFoundError(partnerId);
+    }
   }
 }

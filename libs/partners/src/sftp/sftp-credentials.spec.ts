@@ -26,7 +26,9 @@ describe('SFTP public keys', () => {
 
   it('parses an OpenSSH public key line and fingerprints it like ssh-keygen', () => {
     const parsed = parsePublicKeyLine(`  ${keys.public}\n`);
-    if (parsed instanceof Error) { throw parsed; }
+    if (parsed instanceof Error) {
+      throw parsed;
+    }
     expect(parsed.type).toBe('ssh-ed25519');
     expect(parsed.line).toBe(keys.public);
     expect(parsed.fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
@@ -41,7 +43,9 @@ describe('SFTP public keys', () => {
 
   it('matches the blob a client offers and verifies its signature', () => {
     const priv = utils.parseKey(keys.private);
-    if (priv instanceof Error) { throw priv; }
+    if (priv instanceof Error) {
+      throw priv;
+    }
     const key = Array.isArray(priv) ? priv[0] : priv;
     const blob = key.getPublicSSH();
     expect(samePublicKey(keys.public, blob)).toBe(true);

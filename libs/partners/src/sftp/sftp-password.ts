@@ -11,8 +11,12 @@ const FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-
 
 function derive(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, keyLength, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scrypt(
+      password.normalize('NFC'),
+      salt,
+      keyLength,
+      { ...options, maxmem: 256 * options.N! * options.r! },
+      (error, key) => (error ? reject(error) : resolve(key)),
     ),
   );
 }
@@ -31,12 +35,26 @@ export async function hashSftpPassword(password: string): Promise<string> {
  */
 export async function verifySftpPassword(password: string, stored: string): Promise<boolean> {
   const match = FORMAT.exec(stored);
-  if (!match || typeof password !== 'string' || password.length > SFTP_PASSWORD_MAX_LENGTH) { return false; }
+  if (!match || typeof password !== 'string' || password.length > SFTP_PASSWORD_MAX_LENGTH) {
+    return false;
+  }
   const [N, r, p] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const salt = Buffer.from(match[4], 'base64');
   const expected = Buffer.from(match[5], 'base64');
   // Bounds: a tampered row must not make a login attempt allocate gigabytes.
-  if (N < 2 || N > 2 ** 20 || (N & (N - 1)) !== 0 || r < 1 || r > 32 || p < 1 || p > 16 || expected.length < 16 || expected.length > 64) { return false; }
+  if (
+    N < 2 ||
+    N > 2 ** 20 ||
+    (N & (N - 1)) !== 0 ||
+    r < 1 ||
+    r > 32 ||
+    p < 1 ||
+    p > 16 ||
+    expected.length < 16 ||
+    expected.length > 64
+  ) {
+    return false;
+  }
   const actual = await derive(password, salt, expected.length, { N, r, p });
   return timingSafeEqual(actual, expected);
 }

@@ -32,6 +32,8 @@ describe('boundedJsonata', () => {
   });
 
   it('refuses a pattern RE2 cannot run in linear time (a backreference), saying why', async () => {
-    await expect(boundedJsonata('$match(s, /(a)\\1/)', 2000).evaluate({ s: 'aa' })).rejects.toThrow(/invalid escape sequence/);
+    await expect(boundedJsonata('$match(s, /(a)\\1/)', 2000).evaluate({ s: 'aa' })).rejects.toThrow(
+      /invalid escape sequence/,
+    );
   });
 });

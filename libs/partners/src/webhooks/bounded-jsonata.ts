@@ -11,5 +11,9 @@ import { LinearRegExp } from './linear-regexp';
 export const JSONATA_STACK_LIMIT = 500;
 
 export function boundedJsonata(expression: string, timeoutMs: number): jsonata.Expression {
-  return jsonata(expression, { timeout: timeoutMs, stack: JSONATA_STACK_LIMIT, RegexEngine: LinearRegExp as unknown as RegExpConstructor });
+  return jsonata(expression, {
+    timeout: timeoutMs,
+    stack: JSONATA_STACK_LIMIT,
+    RegexEngine: LinearRegExp as unknown as RegExpConstructor,
+  });
 }

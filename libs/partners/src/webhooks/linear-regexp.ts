@@ -15,7 +15,10 @@ export class LinearRegExp {
   constructor(literal: RegExp | string) {
     const source = typeof literal === 'string' ? literal : literal.source;
     const flags = typeof literal === 'string' ? '' : literal.flags;
-    this.re = RE2JS.compile(source, (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0));
+    this.re = RE2JS.compile(
+      source,
+      (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0),
+    );
   }
 
   /** As RegExp#exec with the `g` flag: the next match from `lastIndex`, which moves past it (0 again when none). */
@@ -26,7 +29,9 @@ export class LinearRegExp {
       return null;
     }
     const groups: string[] = [];
-    for (let i = 0; i <= matcher.groupCount(); i++) { groups.push(matcher.group(i) ?? (undefined as unknown as string)); }
+    for (let i = 0; i <= matcher.groupCount(); i++) {
+      groups.push(matcher.group(i) ?? (undefined as unknown as string));
+    }
     this.lastIndex = matcher.end();
     return Object.assign(groups, { index: matcher.start(), input: text }) as RegExpExecArray;
   }

@@ -11,7 +11,12 @@ export interface PartnerMapping {
 }
 
 type Row = { partner_id: string; version: number; expression: string; created_at: Date };
-const toMapping = (r: Row): PartnerMapping => ({ partnerId: r.partner_id, version: Number(r.version), expression: r.expression, createdAt: r.created_at });
+const toMapping = (r: Row): PartnerMapping => ({
+  partnerId: r.partner_id,
+  version: Number(r.version),
+  expression: r.expression,
+  createdAt: r.created_at,
+});
 
 /** Versioned JSONata mappings of a partner's webhook payloads: each message records the version it was mapped with. */
 export class PartnerMappingRepository {
@@ -27,14 +32,21 @@ export class PartnerMappingRepository {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mapping:${partnerId}`]);
       if (options.owner === 'api') {
-        const [partner]: { source: string; file: string | null }[] = await manager.query(`SELECT source, file FROM partner WHERE id = $1 FOR SHARE`, [partnerId]);
-        if (partner?.source === 'file') { throw new PartnerOwnedByFileError(partnerId, partner.file); }
+        const [partner]: { source: string; file: string | null }[] = await manager.query(
+          `SELECT source, file FROM partner WHERE id = $1 FOR SHARE`,
+          [partnerId],
+        );
+        if (partner?.source === 'file') {
+          throw new PartnerOwnedByFileError(partnerId, partner.file);
+        }
       }
       const [current]: (Row & { sha256: string })[] = await manager.query(
         `SELECT * FROM partner_mapping WHERE partner_id = $1 ORDER BY version DESC LIMIT 1`,
         [partnerId],
       );
-      if (current?.sha256 === sha256) { return toMapping(current); }
+      if (current?.sha256 === sha256) {
+        return toMapping(current);
+      }
       const rows: Row[] = await manager.query(
         `INSERT INTO partner_mapping (partner_id, version, expression, sha256) VALUES ($1, $2, $3, $4) RETURNING *`,
         [partnerId, (current ? Number(current.version) : 0) + 1, expression, sha256],
@@ -46,22 +58,34 @@ export class PartnerMappingRepository {
   /** Whether `expression` is one of the partner's versions, current or not. */
   async hasVersion(partnerId: string, expression: string): Promise<boolean> {
     const sha256 = createHash('sha256').update(expression).digest('hex');
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM partner_mapping WHERE partner_id = $1 AND sha256 = $2 LIMIT 1`, [partnerId, sha256]);
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM partner_mapping WHERE partner_id = $1 AND sha256 = $2 LIMIT 1`,
+      [partnerId, sha256],
+    );
     return rows.length > 0;
   }
 
   async current(partnerId: string): Promise<PartnerMapping | null> {
-    const [row]: Row[] = await this.dataSource.query(`SELECT * FROM partner_mapping WHERE partner_id = $1 ORDER BY version DESC LIMIT 1`, [partnerId]);
+    const [row]: Row[] = await this.dataSource.query(
+      `SELECT * FROM partner_mapping WHERE partner_id = $1 ORDER BY version DESC LIMIT 1`,
+      [partnerId],
+    );
     return row ? toMapping(row) : null;
   }
 
   async get(partnerId: string, version: number): Promise<PartnerMapping | null> {
-    const [row]: Row[] = await this.dataSource.query(`SELECT * FROM partner_mapping WHERE partner_id = $1 AND version = $2`, [partnerId, version]);
+    const [row]: Row[] = await this.dataSource.query(
+      `SELECT * FROM partner_mapping WHERE partner_id = $1 AND version = $2`,
+      [partnerId, version],
+    );
     return row ? toMapping(row) : null;
   }
 
   async list(partnerId: string): Promise<PartnerMapping[]> {
-    const rows: Row[] = await this.dataSource.query(`SELECT * FROM partner_mapping WHERE partner_id = $1 ORDER BY version`, [partnerId]);
+    const rows: Row[] = await this.dataSource.query(
+      `SELECT * FROM partner_mapping WHERE partner_id = $1 ORDER BY version`,
+      [partnerId],
+    );
     return rows.map(toMapping);
   }
 }

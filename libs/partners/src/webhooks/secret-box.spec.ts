@@ -39,7 +39,11 @@ describe('SecretBox', () => {
   it('takes a 32-byte key, from configuration or from a key file it creates once (0600)', () => {
     expect(() => SecretBox.withKey(randomBytes(16))).toThrow(/must be 32 bytes/);
     const key = randomBytes(32).toString('base64');
-    expect(SecretBox.load({ key, keyPath: '/nonexistent/never-read', generateKey: false }).open(SecretBox.withKey(Buffer.from(key, 'base64')).seal('x'))).toBe('x');
+    expect(
+      SecretBox.load({ key, keyPath: '/nonexistent/never-read', generateKey: false }).open(
+        SecretBox.withKey(Buffer.from(key, 'base64')).seal('x'),
+      ),
+    ).toBe('x');
 
     const dir = mkdtempSync(join(tmpdir(), 'dockbridge-secrets-'));
     try {

@@ -24,15 +24,25 @@ export class SecretBox {
   private constructor(private readonly key: Buffer) {}
 
   static withKey(key: Buffer): SecretBox {
-    if (key.length !== KEY_BYTES) { throw new Error(`the secrets key must be ${KEY_BYTES} bytes (base64 of ${KEY_BYTES} random bytes), got ${key.length}`); }
+    if (key.length !== KEY_BYTES) {
+      throw new Error(
+        `the secrets key must be ${KEY_BYTES} bytes (base64 of ${KEY_BYTES} random bytes), got ${key.length}`,
+      );
+    }
     return new SecretBox(key);
   }
 
   /** The key from `key`, else from the file `keyPath`, created on first start when allowed. */
   static load(source: SecretBoxSource): SecretBox {
-    if (source.key) { return SecretBox.withKey(Buffer.from(source.key, 'base64')); }
+    if (source.key) {
+      return SecretBox.withKey(Buffer.from(source.key, 'base64'));
+    }
     const path = source.keyPath;
-    if (!existsSync(path) && !source.generateKey) { throw new Error(`secrets key file ${path} does not exist (set SECRETS_KEY, or secrets.generateKey to create one)`); }
+    if (!existsSync(path) && !source.generateKey) {
+      throw new Error(
+        `secrets key file ${path} does not exist (set SECRETS_KEY, or secrets.generateKey to create one)`,
+      );
+    }
     createPrivateFileOnce(path, () => randomBytes(KEY_BYTES).toString('base64'));
     return SecretBox.withKey(Buffer.from(readFileSync(path, 'utf8').trim(), 'base64'));
   }
@@ -45,7 +55,9 @@ export class SecretBox {
   }
 
   open(stored: string): string {
-    if (!stored.startsWith(PREFIX)) { return stored; }
+    if (!stored.startsWith(PREFIX)) {
+      return stored;
+    }
     const raw = Buffer.from(stored.slice(PREFIX.length), 'base64');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES));
@@ -53,7 +65,9 @@ export class SecretBox {
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
       // Never the value, nor the key: only that this key does not open it.
-      throw new Error('a stored secret cannot be decrypted with this secrets key (SECRETS_KEY / secrets.keyPath differs from the one it was sealed with)');
+      throw new Error(
+        'a stored secret cannot be decrypted with this secrets key (SECRETS_KEY / secrets.keyPath differs from the one it was sealed with)',
+      );
     }
   }
 }

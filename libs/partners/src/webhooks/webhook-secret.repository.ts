@@ -16,9 +16,18 @@ export interface WebhookSecretSummary {
   revokedAt: Date | null;
 }
 
-type Row = { id: string; partner_id: string; label: string; secret: string; created_at: Date; expires_at: Date | null; revoked_at: Date | null };
+type Row = {
+  id: string;
+  partner_id: string;
+  label: string;
+  secret: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+};
 
-export const secretFingerprint = (secret: string) => `sha256:${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 12)}`;
+export const secretFingerprint = (secret: string) =>
+  `sha256:${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 12)}`;
 
 /**
  * Webhook signing secrets. Verification needs the secret itself (HMAC), so it is stored encrypted
@@ -45,7 +54,10 @@ export class WebhookSecretRepository {
   }
 
   /** Adds a secret (a Standard Webhooks `whsec_…` one is generated when none is given); returns it once. */
-  async add(partnerId: string, options: { label: string; secret?: string; expiresAt?: Date | null }): Promise<{ secret: string; record: WebhookSecretSummary }> {
+  async add(
+    partnerId: string,
+    options: { label: string; secret?: string; expiresAt?: Date | null },
+  ): Promise<{ secret: string; record: WebhookSecretSummary }> {
     const secret = options.secret ?? `whsec_${randomBytes(32).toString('base64')}`;
     const rows: Row[] = await this.dataSource.query(
       `INSERT INTO partner_webhook_secret (id, partner_id, label, secret, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
@@ -69,7 +81,10 @@ export class WebhookSecretRepository {
   }
 
   async list(partnerId: string): Promise<WebhookSecretSummary[]> {
-    const rows: Row[] = await this.dataSource.query(`SELECT * FROM partner_webhook_secret WHERE partner_id = $1 ORDER BY created_at`, [partnerId]);
+    const rows: Row[] = await this.dataSource.query(
+      `SELECT * FROM partner_webhook_secret WHERE partner_id = $1 ORDER BY created_at`,
+      [partnerId],
+    );
     return rows.map((row) => this.summary(row));
   }
 
@@ -87,18 +102,31 @@ export class WebhookSecretRepository {
 
   /** Whether this secret is stored for the partner, and still verifies (`active`) or no longer does (`ended`: expired or revoked). */
   async statusOf(partnerId: string, secret: string): Promise<'active' | 'ended' | 'unknown'> {
-    const rows: Row[] = await this.dataSource.query(`SELECT secret, expires_at, revoked_at FROM partner_webhook_secret WHERE partner_id = $1`, [partnerId]);
+    const rows: Row[] = await this.dataSource.query(
+      `SELECT secret, expires_at, revoked_at FROM partner_webhook_secret WHERE partner_id = $1`,
+      [partnerId],
+    );
     const same = rows.filter((row) => this.box.open(row.secret) === secret);
-    if (same.length === 0) { return 'unknown'; }
+    if (same.length === 0) {
+      return 'unknown';
+    }
     const now = Date.now();
-    return same.some((row) => !row.revoked_at && (!row.expires_at || new Date(row.expires_at).getTime() > now)) ? 'active' : 'ended';
+    return same.some((row) => !row.revoked_at && (!row.expires_at || new Date(row.expires_at).getTime() > now))
+      ? 'active'
+      : 'ended';
   }
 
   /** Encrypts the secrets stored before encryption at rest (they were readable as they were); returns how many. */
   async sealPlaintext(): Promise<number> {
-    const rows: Pick<Row, 'id' | 'secret'>[] = await this.dataSource.query(`SELECT id, secret FROM partner_webhook_secret WHERE secret NOT LIKE 'enc:v1:%'`);
+    const rows: Pick<Row, 'id' | 'secret'>[] = await this.dataSource.query(
+      `SELECT id, secret FROM partner_webhook_secret WHERE secret NOT LIKE 'enc:v1:%'`,
+    );
     for (const row of rows) {
-      await this.dataSource.query(`UPDATE partner_webhook_secret SET secret = $2 WHERE id = $1 AND secret = $3`, [row.id, this.box.seal(row.secret), row.secret]);
+      await this.dataSource.query(`UPDATE partner_webhook_secret SET secret = $2 WHERE id = $1 AND secret = $3`, [
+        row.id,
+        this.box.seal(row.secret),
+        row.secret,
+      ]);
     }
     return rows.length;
   }

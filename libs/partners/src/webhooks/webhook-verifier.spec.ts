@@ -12,14 +12,25 @@ describe('Standard Webhooks verification with a native HMAC', () => {
     const native = new NativeWebhook(secret);
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
     fc.assert(
-      fc.property(fc.string(), fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }), fc.string({ unit: 'grapheme' }), fc.uint8Array(), (id, at, text, bytes) => {
-        expect(native.sign(id, at, text)).toBe(reference.sign(id, at, text));
-        const body = Buffer.from(bytes);
-        // The package decodes bytes as UTF-8 first (a non-UTF-8 body is changed before signing); the native signer does not.
-        if (isUtf8(body)) { expect(native.sign(id, at, body)).toBe(reference.sign(id, at, body)); }
-        const raw = `v1,${createHmac('sha256', key).update(`${id}.${Math.floor(at.getTime() / 1000)}.`).update(body).digest('base64')}`;
-        expect(native.sign(id, at, body)).toBe(raw);
-      }),
+      fc.property(
+        fc.string(),
+        fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }),
+        fc.string({ unit: 'grapheme' }),
+        fc.uint8Array(),
+        (id, at, text, bytes) => {
+          expect(native.sign(id, at, text)).toBe(reference.sign(id, at, text));
+          const body = Buffer.from(bytes);
+          // The package decodes bytes as UTF-8 first (a non-UTF-8 body is changed before signing); the native signer does not.
+          if (isUtf8(body)) {
+            expect(native.sign(id, at, body)).toBe(reference.sign(id, at, body));
+          }
+          const raw = `v1,${createHmac('sha256', key)
+            .update(`${id}.${Math.floor(at.getTime() / 1000)}.`)
+            .update(body)
+            .digest('base64')}`;
+          expect(native.sign(id, at, body)).toBe(raw);
+        },
+      ),
     );
   });
 
@@ -34,12 +45,24 @@ describe('Standard Webhooks verification with a native HMAC', () => {
     });
     const settings = { verification: 'standard-webhooks' as const };
     expect(verifyWebhook(settings, [other, secret], body, headers(secret))).toEqual({ ok: true });
-    expect(verifyWebhook(settings, [other], body, headers(secret))).toEqual({ ok: false, reason: 'no signature matches an active secret' });
-    expect(verifyWebhook(settings, [secret], Buffer.from('{"event":"po.deleted"}'), headers(secret))).toEqual({ ok: false, reason: 'no signature matches an active secret' });
+    expect(verifyWebhook(settings, [other], body, headers(secret))).toEqual({
+      ok: false,
+      reason: 'no signature matches an active secret',
+    });
+    expect(verifyWebhook(settings, [secret], Buffer.from('{"event":"po.deleted"}'), headers(secret))).toEqual({
+      ok: false,
+      reason: 'no signature matches an active secret',
+    });
     const stale = verifyWebhook(settings, [secret], body, headers(secret, new Date(now.getTime() - 10 * 60_000)));
     expect(stale).toEqual({ ok: false, reason: expect.stringMatching(/timestamp too old/) });
-    expect(verifyWebhook(settings, ['not-a-secret!'], body, headers(secret))).toEqual({ ok: false, reason: 'a secret could not be used (not base64 / whsec_ format)' });
-    expect(verifyWebhook(settings, [secret], body, { ...headers(secret), 'webhook-timestamp': 'yesterday' })).toEqual({ ok: false, reason: 'webhook-timestamp is not a Unix time in seconds' });
+    expect(verifyWebhook(settings, ['not-a-secret!'], body, headers(secret))).toEqual({
+      ok: false,
+      reason: 'a secret could not be used (not base64 / whsec_ format)',
+    });
+    expect(verifyWebhook(settings, [secret], body, { ...headers(secret), 'webhook-timestamp': 'yesterday' })).toEqual({
+      ok: false,
+      reason: 'webhook-timestamp is not a Unix time in seconds',
+    });
   });
 });
 
@@ -50,20 +73,43 @@ describe('verification from the headers alone (before the body is read)', () => 
   it('refuses missing or stale Standard Webhooks headers, and leaves the signature to the body', () => {
     const full = { 'webhook-id': 'msg_1', 'webhook-timestamp': now(), 'webhook-signature': 'v1,abc' };
     expect(verifyWebhookHeaders(standard, ['whsec_x'], full)).toEqual({ ok: true });
-    expect(verifyWebhookHeaders(standard, ['whsec_x'], { 'webhook-id': 'msg_1' })).toEqual({ ok: false, reason: 'missing webhook-timestamp, webhook-signature headers', bySecret: false });
-    expect(verifyWebhookHeaders(standard, ['whsec_x'], { ...full, 'webhook-timestamp': String(Number(now()) - 600) })).toMatchObject({ ok: false, reason: 'Message timestamp too old (tolerance 5 minutes)' });
-    expect(verifyWebhookHeaders(standard, ['whsec_x'], { ...full, 'webhook-timestamp': String(Number(now()) + 600) })).toMatchObject({ ok: false, reason: 'Message timestamp too new (tolerance 5 minutes)' });
-    expect(verifyWebhookHeaders(standard, [], full)).toEqual({ ok: false, reason: 'the partner has no active webhook secret', bySecret: true });
+    expect(verifyWebhookHeaders(standard, ['whsec_x'], { 'webhook-id': 'msg_1' })).toEqual({
+      ok: false,
+      reason: 'missing webhook-timestamp, webhook-signature headers',
+      bySecret: false,
+    });
+    expect(
+      verifyWebhookHeaders(standard, ['whsec_x'], { ...full, 'webhook-timestamp': String(Number(now()) - 600) }),
+    ).toMatchObject({ ok: false, reason: 'Message timestamp too old (tolerance 5 minutes)' });
+    expect(
+      verifyWebhookHeaders(standard, ['whsec_x'], { ...full, 'webhook-timestamp': String(Number(now()) + 600) }),
+    ).toMatchObject({ ok: false, reason: 'Message timestamp too new (tolerance 5 minutes)' });
+    expect(verifyWebhookHeaders(standard, [], full)).toEqual({
+      ok: false,
+      reason: 'the partner has no active webhook secret',
+      bySecret: true,
+    });
   });
 
   it('decides an API key outright, and an HMAC signature only as far as its header and prefix', () => {
     const apiKey = { verification: 'api-key' as const, apiKeyHeader: 'x-key' };
     expect(verifyWebhookHeaders(apiKey, ['right-key'], { 'x-key': 'right-key' })).toEqual({ ok: true });
-    expect(verifyWebhookHeaders(apiKey, ['right-key'], { 'x-key': 'wrong-key' })).toEqual({ ok: false, reason: 'x-key does not match an active secret', bySecret: true });
-    expect(verifyWebhookHeaders(apiKey, ['right-key'], {})).toEqual({ ok: false, reason: 'missing x-key header', bySecret: false });
+    expect(verifyWebhookHeaders(apiKey, ['right-key'], { 'x-key': 'wrong-key' })).toEqual({
+      ok: false,
+      reason: 'x-key does not match an active secret',
+      bySecret: true,
+    });
+    expect(verifyWebhookHeaders(apiKey, ['right-key'], {})).toEqual({
+      ok: false,
+      reason: 'missing x-key header',
+      bySecret: false,
+    });
     const hmac = { verification: 'hmac' as const, signatureHeader: 'x-sig', prefix: 'sha256=' };
     expect(verifyWebhookHeaders(hmac, ['s'], { 'x-sig': 'sha256=00' })).toEqual({ ok: true });
-    expect(verifyWebhookHeaders(hmac, ['s'], { 'x-sig': '00' })).toMatchObject({ ok: false, reason: 'x-sig does not start with sha256=' });
+    expect(verifyWebhookHeaders(hmac, ['s'], { 'x-sig': '00' })).toMatchObject({
+      ok: false,
+      reason: 'x-sig does not start with sha256=',
+    });
     const body = Buffer.from('{}');
     const signature = `sha256=${createHmac('sha256', 's').update(body).digest('hex')}`;
     expect(verifyWebhook(hmac, ['s'], body, { 'x-sig': signature })).toEqual({ ok: true });
@@ -73,26 +119,44 @@ describe('verification from the headers alone (before the body is read)', () => 
 
 describe('HMAC and API-key verification of the body, and partners without an active secret', () => {
   const body = Buffer.from('{"eventId":"ev-1","type":"ping"}');
-  const hmacOf = (secret: string, data: Buffer, encoding: 'hex' | 'base64' = 'hex') => createHmac('sha256', secret).update(data).digest(encoding);
+  const hmacOf = (secret: string, data: Buffer, encoding: 'hex' | 'base64' = 'hex') =>
+    createHmac('sha256', secret).update(data).digest(encoding);
 
   it('refuses a well-formed HMAC made with another secret, for the very same body', () => {
     const hmac = { verification: 'hmac' as const, signatureHeader: 'x-tms-signature', prefix: 'sha256=' };
-    expect(verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': `sha256=${hmacOf('right-secret', body)}` })).toEqual({ ok: true });
-    expect(verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': `sha256=${hmacOf('wrong-secret', body)}` })).toEqual({
+    expect(
+      verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': `sha256=${hmacOf('right-secret', body)}` }),
+    ).toEqual({ ok: true });
+    expect(
+      verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': `sha256=${hmacOf('wrong-secret', body)}` }),
+    ).toEqual({
       ok: false,
       reason: 'x-tms-signature does not match the sha256 HMAC of the body under any active secret',
     });
     // Any other 64 hex digits, a truncated signature, or nothing after the prefix.
-    for (const given of [`sha256=${'0'.repeat(64)}`, `sha256=${hmacOf('right-secret', body).slice(0, 32)}`, 'sha256=']) {
-      expect({ given, verification: verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': given }) }).toEqual({ given, verification: { ok: false, reason: expect.any(String) } });
+    for (const given of [
+      `sha256=${'0'.repeat(64)}`,
+      `sha256=${hmacOf('right-secret', body).slice(0, 32)}`,
+      'sha256=',
+    ]) {
+      expect({
+        given,
+        verification: verifyWebhook(hmac, ['right-secret'], body, { 'x-tms-signature': given }),
+      }).toEqual({ given, verification: { ok: false, reason: expect.any(String) } });
     }
   });
 
   it('compares base64 HMACs exactly, and any one of several active secrets may match', () => {
     const hmac = { verification: 'hmac' as const, encoding: 'base64' as const };
-    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('new', body, 'base64') })).toEqual({ ok: true });
-    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('newer', body, 'base64') })).toMatchObject({ ok: false });
-    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('new', body, 'hex') })).toMatchObject({ ok: false });
+    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('new', body, 'base64') })).toEqual({
+      ok: true,
+    });
+    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('newer', body, 'base64') })).toMatchObject(
+      { ok: false },
+    );
+    expect(verifyWebhook(hmac, ['old', 'new'], body, { 'x-signature': hmacOf('new', body, 'hex') })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('refuses every webhook of a partner with no active secret, whatever it is signed with', () => {
@@ -105,10 +169,16 @@ describe('HMAC and API-key verification of the body, and partners without an act
     expect(verifyWebhook(apiKey, [], body, { 'x-api-key': 'any-key' })).toEqual({ ok: false, reason });
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     const at = new Date();
-    const standard = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_1', at, body.toString()) };
+    const standard = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign('msg_1', at, body.toString()),
+    };
     expect(verifyWebhook({ verification: 'standard-webhooks' }, [], body, standard)).toEqual({ ok: false, reason });
     for (const verification of ['hmac', 'api-key', 'standard-webhooks'] as const) {
-      expect(verifyWebhookHeaders({ verification }, [], { 'x-signature': 'x', 'x-api-key': 'x', ...standard })).toEqual({ ok: false, reason, bySecret: true });
+      expect(verifyWebhookHeaders({ verification }, [], { 'x-signature': 'x', 'x-api-key': 'x', ...standard })).toEqual(
+        { ok: false, reason, bySecret: true },
+      );
     }
   });
 });

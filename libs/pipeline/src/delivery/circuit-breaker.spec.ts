@@ -31,7 +31,9 @@ describe('CircuitBreaker', () => {
 
   it('doubles the pause while probes fail, up to a minute', () => {
     const b = breaker();
-    for (let i = 0; i < 3; i++) { b.record('retryable'); }
+    for (let i = 0; i < 3; i++) {
+      b.record('retryable');
+    }
     const pauses: number[] = [];
     for (let i = 0; i < 10; i++) {
       now += b.admit();

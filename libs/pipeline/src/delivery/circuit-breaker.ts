@@ -31,10 +31,16 @@ export class CircuitBreaker {
 
   /** 0 when a call may go now (the probe, when open); otherwise how long to wait before asking again. */
   admit(): number {
-    if (!this.open) { return 0; }
+    if (!this.open) {
+      return 0;
+    }
     const now = this.now();
-    if (now < this.openUntil) { return this.openUntil - now; }
-    if (this.probing) { return this.coolDownMs; }
+    if (now < this.openUntil) {
+      return this.openUntil - now;
+    }
+    if (this.probing) {
+      return this.coolDownMs;
+    }
     this.probing = true;
     return 0;
   }
@@ -50,8 +56,12 @@ export class CircuitBreaker {
       return wasOpen ? 'closed' : null;
     }
     this.failures++;
-    if (!this.open) { return null; }
-    if (wasOpen && this.probing) { this.coolDownMs = Math.min(MAX_COOL_DOWN_MS, this.coolDownMs * 2); }
+    if (!this.open) {
+      return null;
+    }
+    if (wasOpen && this.probing) {
+      this.coolDownMs = Math.min(MAX_COOL_DOWN_MS, this.coolDownMs * 2);
+    }
     this.probing = false;
     this.openUntil = this.now() + this.coolDownMs;
     return wasOpen ? null : 'opened';
@@ -68,7 +78,9 @@ export class CircuitBreakers<K extends object> {
 
   for(key: K): CircuitBreaker {
     let breaker = this.breakers.get(key);
-    if (!breaker) { this.breakers.set(key, (breaker = new CircuitBreaker(this.threshold, this.now))); }
+    if (!breaker) {
+      this.breakers.set(key, (breaker = new CircuitBreaker(this.threshold, this.now)));
+    }
     return breaker;
   }
 }

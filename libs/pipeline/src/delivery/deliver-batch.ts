@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AttemptRecord, DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
-import { DocumentJob, DocumentJobResultEntry, PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
+import {
+  DocumentJob,
+  DocumentJobResultEntry,
+  PlatformAccounts,
+  PlatformCallError,
+  PlatformClient,
+} from '@dockbridge/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { MessageQueues } from '../message-queues';
 import { BATCH_OPTIONS } from '../pipeline.options';
@@ -41,18 +47,35 @@ export class DeliverBatch {
   ) {}
 
   /** `remember` keeps what a retry must know on the queue job: the platform job's id, the operations it carries. */
-  async execute(data: BatchJobData, attempt: DeliveryTry, remember: (patch: Partial<BatchJobData>) => Promise<void>): Promise<{ delivered: number; failed: number }> {
-    let open = (await this.operations.findByIds(data.operationIds)).filter((op) => op.status === 'pending' || op.status === 'delivering');
-    if (open.length === 0) { return { delivered: 0, failed: 0 }; }
+  async execute(
+    data: BatchJobData,
+    attempt: DeliveryTry,
+    remember: (patch: Partial<BatchJobData>) => Promise<void>,
+  ): Promise<{ delivered: number; failed: number }> {
+    let open = (await this.operations.findByIds(data.operationIds)).filter(
+      (op) => op.status === 'pending' || op.status === 'delivering',
+    );
+    if (open.length === 0) {
+      return { delivered: 0, failed: 0 };
+    }
     if (!data.platformJobId) {
       open = await this.claim(data, open, remember);
-      if (open.length === 0) { return { delivered: 0, failed: 0 }; }
+      if (open.length === 0) {
+        return { delivered: 0, failed: 0 };
+      }
     }
     const startedAt = new Date();
     const client = this.accounts.clientFor(data.organisationId);
     try {
-      if (!client) { throw new PlatformCallError('auth', 'submit job', `no platform account is configured for organisation ${data.organisationId}`); }
-      let jobId = data.platformJobId ?? (data.submittedAt ? await this.findSubmitted(client, data, open.length) : undefined);
+      if (!client) {
+        throw new PlatformCallError(
+          'auth',
+          'submit job',
+          `no platform account is configured for organisation ${data.organisationId}`,
+        );
+      }
+      let jobId =
+        data.platformJobId ?? (data.submittedAt ? await this.findSubmitted(client, data, open.length) : undefined);
       if (!jobId) {
         // Remembered first: if no answer comes, the retry looks for the job before making another.
         await remember({ submittedAt: new Date().toISOString() });
@@ -60,7 +83,9 @@ export class DeliverBatch {
           jobId = (await this.submit(client, data, open)).id;
         } catch (error) {
           // An answer (a 502 'could not be queued', a 400) means no job was made: nothing to look for.
-          if (error instanceof PlatformCallError && error.status !== undefined) { await remember({ submittedAt: undefined }); }
+          if (error instanceof PlatformCallError && error.status !== undefined) {
+            await remember({ submittedAt: undefined });
+          }
           throw error;
         }
       }
@@ -68,19 +93,39 @@ export class DeliverBatch {
       const job = await this.waitFor(client, data.organisationId, jobId);
       if (job.status === 'Cancelled') {
         await remember({ platformJobId: undefined });
-        throw new PlatformCallError('retryable', 'batch job', `platform job ${jobId} was cancelled; it will be submitted again`);
+        throw new PlatformCallError(
+          'retryable',
+          'batch job',
+          `platform job ${jobId} was cancelled; it will be submitted again`,
+        );
       }
       const entries = await client.getJobResult(data.organisationId, jobId);
       return await this.settle(open, entries, data, startedAt, jobId);
     } catch (error) {
-      const failure = error instanceof PlatformCallError ? error : new PlatformCallError('retryable', 'batch job', (error as Error)?.message ?? String(error));
+      const failure =
+        error instanceof PlatformCallError
+          ? error
+          : new PlatformCallError('retryable', 'batch job', (error as Error)?.message ?? String(error));
       const durationMs = Date.now() - startedAt.getTime();
       const final = !failure.retryable || attempt.isLast;
-      const settlement = final ? ({ status: 'failed', lastError: failure.reason, errorClass: failure.errorClass } as const) : undefined;
+      const settlement = final
+        ? ({ status: 'failed', lastError: failure.reason, errorClass: failure.errorClass } as const)
+        : undefined;
       await this.operations.recordAttempts(
-        open.map((op) => ({ operationId: op.id, startedAt, durationMs, httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: `batch ${data.kind}`, settlement })),
+        open.map((op) => ({
+          operationId: op.id,
+          startedAt,
+          durationMs,
+          httpStatus: failure.status ?? null,
+          outcome: failure.errorClass,
+          error: failure.reason,
+          requestSummary: `batch ${data.kind}`,
+          settlement,
+        })),
       );
-      if (final) { await this.messages.settleMessage(data.messageId, 'worker'); }
+      if (final) {
+        await this.messages.settleMessage(data.messageId, 'worker');
+      }
       throw RetryPolicy.toJobError(failure, final);
     }
   }
@@ -90,14 +135,25 @@ export class DeliverBatch {
    * the job; a write superseded by a newer delivered one is settled without being sent; one that
    * must wait for an older write to its document leaves the job for single delivery, which waits.
    */
-  private async claim(data: BatchJobData, open: DocumentOperation[], remember: (patch: Partial<BatchJobData>) => Promise<void>): Promise<DocumentOperation[]> {
-    const verdicts = await this.operations.gate(open.map((op) => op.id), this.options.maxWaitMs + BATCH_LEASE_MARGIN_MS);
+  private async claim(
+    data: BatchJobData,
+    open: DocumentOperation[],
+    remember: (patch: Partial<BatchJobData>) => Promise<void>,
+  ): Promise<DocumentOperation[]> {
+    const verdicts = await this.operations.gate(
+      open.map((op) => op.id),
+      this.options.maxWaitMs + BATCH_LEASE_MARGIN_MS,
+    );
     const going = new Set(verdicts.filter((v) => v.verdict === 'go').map((v) => v.id));
     const waiting = verdicts.filter((v) => v.verdict === 'wait').map((v) => v.id);
     const kept = open.filter((op) => going.has(op.id));
-    if (kept.length < open.length) { await remember({ operationIds: kept.map((op) => op.id) }); }
+    if (kept.length < open.length) {
+      await remember({ operationIds: kept.map((op) => op.id) });
+    }
     await this.queues.enqueueDeliveries(waiting);
-    if (verdicts.some((v) => v.verdict === 'superseded')) { await this.messages.settleMessage(data.messageId, 'worker'); }
+    if (verdicts.some((v) => v.verdict === 'superseded')) {
+      await this.messages.settleMessage(data.messageId, 'worker');
+    }
     return kept;
   }
 
@@ -107,13 +163,28 @@ export class DeliverBatch {
    * it. Until the earlier request has surely landed or failed (twice the submit's timeout), a miss
    * is not a reason to submit again: the try fails as retryable and looks again.
    */
-  private async findSubmitted(client: PlatformClient, data: BatchJobData, documentCount: number): Promise<string | undefined> {
+  private async findSubmitted(
+    client: PlatformClient,
+    data: BatchJobData,
+    documentCount: number,
+  ): Promise<string | undefined> {
     const since = Date.parse(data.submittedAt!) - CLOCK_SKEW_MS;
     const jobs = await client.listJobs(data.organisationId);
-    const made = jobs.filter((job) => Date.parse(job.createdAt) >= since && job.documentCount === documentCount).sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
-    if (made) { return made.id; }
-    if (Date.now() - Date.parse(data.submittedAt!) < this.options.unknownOutcomeMs + documentCount * UPLOAD_MS_PER_DOCUMENT) {
-      throw new PlatformCallError('retryable', 'submit job', `the earlier submit of this batch got no answer and its job is not listed yet; looking again before submitting anew`);
+    const made = jobs
+      .filter((job) => Date.parse(job.createdAt) >= since && job.documentCount === documentCount)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+    if (made) {
+      return made.id;
+    }
+    if (
+      Date.now() - Date.parse(data.submittedAt!) <
+      this.options.unknownOutcomeMs + documentCount * UPLOAD_MS_PER_DOCUMENT
+    ) {
+      throw new PlatformCallError(
+        'retryable',
+        'submit job',
+        `the earlier submit of this batch got no answer and its job is not listed yet; looking again before submitting anew`,
+      );
     }
     return undefined;
   }
@@ -121,31 +192,56 @@ export class DeliverBatch {
   private submit(client: PlatformClient, data: BatchJobData, open: DocumentOperation[]): Promise<DocumentJob> {
     const payloads = open.map((op) => op.payload as CanonicalOperation);
     if (data.kind === 'document.delete') {
-      return client.submitDeleteJob(data.organisationId, payloads.map((p) => (p.kind === 'document.delete' ? p.documentId : '')));
+      return client.submitDeleteJob(
+        data.organisationId,
+        payloads.map((p) => (p.kind === 'document.delete' ? p.documentId : '')),
+      );
     }
     const first = payloads[0];
     const options = first.kind === 'document.upsert' ? (first.options ?? {}) : {};
-    return client.submitUpsertJob(data.organisationId, payloads.map((p) => (p.kind === 'document.upsert' ? p.document : (undefined as never))), options);
+    return client.submitUpsertJob(
+      data.organisationId,
+      payloads.map((p) => (p.kind === 'document.upsert' ? p.document : (undefined as never))),
+      options,
+    );
   }
 
   private async waitFor(client: PlatformClient, organisationId: string, jobId: string): Promise<DocumentJob> {
     const deadline = Date.now() + this.options.maxWaitMs;
     for (;;) {
       const job = await client.getJob(organisationId, jobId);
-      if (job.completedAt) { return job; }
-      if (Date.now() > deadline) { throw new PlatformCallError('retryable', 'poll job', `platform job ${jobId} not finished after ${this.options.maxWaitMs} ms`); }
+      if (job.completedAt) {
+        return job;
+      }
+      if (Date.now() > deadline) {
+        throw new PlatformCallError(
+          'retryable',
+          'poll job',
+          `platform job ${jobId} not finished after ${this.options.maxWaitMs} ms`,
+        );
+      }
       await sleep(this.options.pollMs);
     }
   }
 
   /** Result entries come in submission order; each settles the operation at its position. */
-  private async settle(open: DocumentOperation[], entries: DocumentJobResultEntry[], data: BatchJobData, startedAt: Date, jobId: string) {
+  private async settle(
+    open: DocumentOperation[],
+    entries: DocumentJobResultEntry[],
+    data: BatchJobData,
+    startedAt: Date,
+    jobId: string,
+  ) {
     const durationMs = Date.now() - startedAt.getTime();
     const attempts: AttemptRecord[] = open.map((op, i) => {
       const entry = entries[i];
       // A delete of a document that is not there has reached its goal.
-      const ok = entry && (entry.status !== 'Failed' || (data.kind === 'document.delete' && entry.error?.code === 'DocumentNotFound'));
-      const reason = entry ? `${entry.error?.code ?? 'Failed'}: ${entry.error?.message ?? 'no reason given'}` : `platform job ${jobId} returned no result entry for this document`;
+      const ok =
+        entry &&
+        (entry.status !== 'Failed' || (data.kind === 'document.delete' && entry.error?.code === 'DocumentNotFound'));
+      const reason = entry
+        ? `${entry.error?.code ?? 'Failed'}: ${entry.error?.message ?? 'no reason given'}`
+        : `platform job ${jobId} returned no result entry for this document`;
       return {
         operationId: op.id,
         startedAt,

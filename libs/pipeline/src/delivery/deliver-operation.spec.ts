@@ -14,9 +14,16 @@ function delivery(answer: PlatformCallError | 'created') {
   let unsettled = true;
   const operations = {
     gate: async (ids: string[]) => ids.map((id) => ({ id, verdict: 'go', messageId: 'message-1', payload })),
-    recordAttempt: async (_id: string, _attempt: unknown, settlement?: { status: string; errorClass?: string }, retry?: { at: Date }) => {
+    recordAttempt: async (
+      _id: string,
+      _attempt: unknown,
+      settlement?: { status: string; errorClass?: string },
+      retry?: { at: Date },
+    ) => {
       recorded.push({ settlement, retry });
-      if (settlement) { unsettled = false; }
+      if (settlement) {
+        unsettled = false;
+      }
     },
     hasUnsettled: async () => unsettled,
     setTarget: async () => undefined,
@@ -24,14 +31,19 @@ function delivery(answer: PlatformCallError | 'created') {
   const messages = { settleMessage: async (id: string) => void settled.push(id) } as unknown as MessageRepository;
   const client = {
     upsertDocument: async () => {
-      if (answer instanceof PlatformCallError) { throw answer; }
+      if (answer instanceof PlatformCallError) {
+        throw answer;
+      }
       return answer;
     },
   } as unknown as PlatformClient;
   const accounts = { clientFor: () => client } as unknown as PlatformAccounts;
   const policy = new RetryPolicy({ retryHorizonMs: 3600_000, attempts: 0, backoffBaseMs: 100, backoffMaxMs: 1000 });
   // A breaker that never opens here: one failure per test.
-  const deliver = new DeliverOperation(messages, operations, accounts, policy, { leaseMs: 10_000, breakerThreshold: 100 });
+  const deliver = new DeliverOperation(messages, operations, accounts, policy, {
+    leaseMs: 10_000,
+    breakerThreshold: 100,
+  });
   return { deliver, recorded, settled };
 }
 
@@ -61,12 +73,16 @@ describe('DeliverOperation: how a try ends', () => {
     const error = await caught(deliver.execute('op-1', { attempt: 7, isLast: true }));
     expect(error).toBeInstanceOf(UnrecoverableError);
     expect(error.message).toMatch(/Bad gateway/);
-    expect(recorded).toEqual([{ settlement: { status: 'failed', lastError: 'Bad gateway', errorClass: 'retryable' }, retry: undefined }]);
+    expect(recorded).toEqual([
+      { settlement: { status: 'failed', lastError: 'Bad gateway', errorClass: 'retryable' }, retry: undefined },
+    ]);
     expect(settled).toEqual(['message-1']);
   });
 
   it('settles a permanent failure failed on any try', async () => {
-    const { deliver, recorded, settled } = delivery(new PlatformCallError('permanent', 'upsert document', 'Invalid document: id', 400));
+    const { deliver, recorded, settled } = delivery(
+      new PlatformCallError('permanent', 'upsert document', 'Invalid document: id', 400),
+    );
     expect(await caught(deliver.execute('op-1', { attempt: 1, isLast: false }))).toBeInstanceOf(UnrecoverableError);
     expect(recorded[0].settlement).toMatchObject({ status: 'failed', errorClass: 'permanent' });
     expect(settled).toEqual(['message-1']);

@@ -26,7 +26,8 @@ export interface DeliveryTry {
  * now, and no try spent — an older write to the same target is still on its way (or a newer one is
  * in flight), or deliveries to this platform account are paused while it fails (circuit breaker).
  */
-export type DeliveryResult = 'delivered' | 'failed' | 'already-settled' | 'missing' | 'superseded' | { deferMs: number };
+export type DeliveryResult =
+  'delivered' | 'failed' | 'already-settled' | 'missing' | 'superseded' | { deferMs: number };
 
 /** How long a write waits for an older one to the same target before asking again. */
 const ORDER_WAIT_MS = 200;
@@ -75,56 +76,99 @@ export class DeliverOperation {
     if (pausedFor > 0) {
       // Spread out, so the account is not met by every paused delivery at once when it comes back.
       const deferMs = pausedFor + Math.round(Math.random() * 1000);
-      await this.operations.releaseClaim(operationId, { at: new Date(Date.now() + deferMs), reason: `deliveries to this platform account are paused while it fails (${breaker!.lastFailure ?? 'retryable errors'}); probing` });
+      await this.operations.releaseClaim(operationId, {
+        at: new Date(Date.now() + deferMs),
+        reason: `deliveries to this platform account are paused while it fails (${breaker!.lastFailure ?? 'retryable errors'}); probing`,
+      });
       return { deferMs };
     }
     const startedAt = new Date();
     let outcome: CallOutcome;
     try {
-      if (!client) {throw new PlatformCallError('auth', payload.kind, `no platform account is configured for organisation ${payload.organisationId}`);}
+      if (!client) {
+        throw new PlatformCallError(
+          'auth',
+          payload.kind,
+          `no platform account is configured for organisation ${payload.organisationId}`,
+        );
+      }
       outcome = await callPlatform(client, payload);
     } catch (error) {
-      const failure = unsafeToRepeat(payload, error instanceof PlatformCallError ? error : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error)));
+      const failure = unsafeToRepeat(
+        payload,
+        error instanceof PlatformCallError
+          ? error
+          : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error)),
+      );
       this.trip(breaker, failure.retryable ? 'retryable' : 'answered', payload.organisationId, failure.reason);
       const final = !failure.retryable || attempt.isLast;
       const retryInMs = final ? undefined : this.policy.nextDelay(attempt.attempt, failure);
       await this.operations.recordAttempt(
         operationId,
-        { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: failure.status ?? null, outcome: failure.errorClass, error: failure.reason, requestSummary: summaryOf(payload) },
+        {
+          startedAt,
+          durationMs: Date.now() - startedAt.getTime(),
+          httpStatus: failure.status ?? null,
+          outcome: failure.errorClass,
+          error: failure.reason,
+          requestSummary: summaryOf(payload),
+        },
         final ? { status: 'failed', lastError: failure.reason, errorClass: failure.errorClass } : undefined,
         retryInMs === undefined ? undefined : { at: new Date(Date.now() + retryInMs), error: failure.reason },
       );
-      if (final) {await this.settleMessage(operation.messageId);}
+      if (final) {
+        await this.settleMessage(operation.messageId);
+      }
       // The queue waits what the attempt row says.
       throw Object.assign(RetryPolicy.toJobError(failure, final), { retryInMs } satisfies TimedRetry);
     }
     this.trip(breaker, 'success', payload.organisationId);
     // The platform call succeeded: a failure from here on is ours (the database), and a retry of the
     // job repeats an idempotent write; it is not recorded as a platform failure.
-    if (payload.kind === 'booking.create') {await this.operations.setTarget(operationId, outcome.result);}
+    if (payload.kind === 'booking.create') {
+      await this.operations.setTarget(operationId, outcome.result);
+    }
     await this.operations.recordAttempt(
       operationId,
-      { startedAt, durationMs: Date.now() - startedAt.getTime(), httpStatus: outcome.httpStatus, outcome: 'success', requestSummary: outcome.summary },
+      {
+        startedAt,
+        durationMs: Date.now() - startedAt.getTime(),
+        httpStatus: outcome.httpStatus,
+        outcome: 'success',
+        requestSummary: outcome.summary,
+      },
       { status: 'delivered' },
     );
     await this.settleMessage(operation.messageId);
     return 'delivered';
   }
 
-  private trip(breaker: ReturnType<CircuitBreakers<PlatformClient>['for']> | undefined, outcome: 'success' | 'retryable' | 'answered', organisationId: string, reason?: string): void {
+  private trip(
+    breaker: ReturnType<CircuitBreakers<PlatformClient>['for']> | undefined,
+    outcome: 'success' | 'retryable' | 'answered',
+    organisationId: string,
+    reason?: string,
+  ): void {
     const change = breaker?.record(outcome, reason);
-    if (change === 'opened') {this.logger.warn({ msg: 'platform failing: deliveries to its account paused, probing', organisationId });}
-    if (change === 'closed') {this.logger.log({ msg: 'platform answering again: deliveries to its account resumed', organisationId });}
+    if (change === 'opened') {
+      this.logger.warn({ msg: 'platform failing: deliveries to its account paused, probing', organisationId });
+    }
+    if (change === 'closed') {
+      this.logger.log({ msg: 'platform answering again: deliveries to its account resumed', organisationId });
+    }
   }
 
   /** Checked after the operation's own statement committed, so of two last operations settling at once the later check sees both. */
   private async settleMessage(messageId: string): Promise<void> {
-    if (!(await this.operations.hasUnsettled(messageId))) {await this.messages.settleMessage(messageId, 'worker');}
+    if (!(await this.operations.hasUnsettled(messageId))) {
+      await this.messages.settleMessage(messageId, 'worker');
+    }
   }
 }
 
 /** Failures after which the platform surely did nothing: refused connection, 429 and 503 (asked to come back). */
-const SURELY_NOT_APPLIED = (failure: PlatformCallError) => failure.status === 429 || failure.status === 503 || /ECONNREFUSED/.test(failure.reason);
+const SURELY_NOT_APPLIED = (failure: PlatformCallError) =>
+  failure.status === 429 || failure.status === 503 || /ECONNREFUSED/.test(failure.reason);
 
 /**
  * createBooking has no idempotency key: after a timeout, a reset or a 502 the booking may exist,
@@ -132,6 +176,13 @@ const SURELY_NOT_APPLIED = (failure: PlatformCallError) => failure.status === 42
  * retrying; every other operation is an idempotent write and retries as usual.
  */
 function unsafeToRepeat(payload: CanonicalOperation, failure: PlatformCallError): PlatformCallError {
-  if (payload.kind !== 'booking.create' || !failure.retryable || SURELY_NOT_APPLIED(failure)) {return failure;}
-  return new PlatformCallError('permanent', failure.operation, `outcome unknown after ${failure.reason}: the booking may exist; check the platform before replaying`, failure.status);
+  if (payload.kind !== 'booking.create' || !failure.retryable || SURELY_NOT_APPLIED(failure)) {
+    return failure;
+  }
+  return new PlatformCallError(
+    'permanent',
+    failure.operation,
+    `outcome unknown after ${failure.reason}: the booking may exist; check the platform before replaying`,
+    failure.status,
+  );
 }

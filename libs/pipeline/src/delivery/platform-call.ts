@@ -15,7 +15,11 @@ export async function callPlatform(client: PlatformClient, operation: CanonicalO
   switch (operation.kind) {
     case 'document.upsert': {
       const result = await client.upsertDocument(org, operation.document, operation.options ?? {});
-      return { httpStatus: result === 'created' ? 201 : 200, summary: `PUT documents/${operation.document.id}?upsert=true`, result };
+      return {
+        httpStatus: result === 'created' ? 201 : 200,
+        summary: `PUT documents/${operation.document.id}?upsert=true`,
+        result,
+      };
     }
     case 'document.delete':
       try {
@@ -23,7 +27,9 @@ export async function callPlatform(client: PlatformClient, operation: CanonicalO
         return { httpStatus: 200, summary: `DELETE documents/${operation.documentId}`, result: 'deleted' };
       } catch (error) {
         // Already gone is what a delete wants: a redelivered delete must not fail.
-        if (error instanceof PlatformCallError && error.status === 404) { return { httpStatus: 404, summary: `DELETE documents/${operation.documentId}`, result: 'already absent' }; }
+        if (error instanceof PlatformCallError && error.status === 404) {
+          return { httpStatus: 404, summary: `DELETE documents/${operation.documentId}`, result: 'already absent' };
+        }
         throw error;
       }
     case 'booking.create': {

@@ -89,25 +89,48 @@ export class AcceptMessage {
 
   private async commit(batch: IncomingMessage[]): Promise<(Accepted | Error)[]> {
     // A translate job per MESSAGES_PER_JOB messages; each message names its job, so the sweeper knows it is queued.
-    const jobs: TranslateJob[] = Array.from({ length: Math.ceil(batch.length / MESSAGES_PER_JOB) }, () => ({ jobId: ingressJobId(), messageIds: [] }));
+    const jobs: TranslateJob[] = Array.from({ length: Math.ceil(batch.length / MESSAGES_PER_JOB) }, () => ({
+      jobId: ingressJobId(),
+      messageIds: [],
+    }));
     const jobOf = (n: number) => jobs[Math.floor(n / MESSAGES_PER_JOB)];
     const results = await this.messages.recordMany(
       batch.map((m, n) => ({
-        message: { partnerId: m.partnerId, channel: m.channel, rawPayload: m.rawPayload, contentType: m.contentType, metadata: { ...m.metadata, ingressJob: jobOf(n).jobId }, actor: 'gateway' as const },
+        message: {
+          partnerId: m.partnerId,
+          channel: m.channel,
+          rawPayload: m.rawPayload,
+          contentType: m.contentType,
+          metadata: { ...m.metadata, ingressJob: jobOf(n).jobId },
+          actor: 'gateway' as const,
+        },
         idempotencyKey: m.idempotencyKey,
       })),
     );
     results.forEach((r, n) => {
-      if (!(r instanceof Error) && !r.existing) { jobOf(n).messageIds.push(r.id); }
+      if (!(r instanceof Error) && !r.existing) {
+        jobOf(n).messageIds.push(r.id);
+      }
     });
     const enqueue = this.enqueue(jobs);
-    if (this.enqueuing.size > MAX_PENDING_ENQUEUES) { await enqueue; }
-    return results.map((r) => (r instanceof Error ? r : { messageId: r.id, existing: r.existing, ...(r.existing && { samePayload: r.samePayload }) }));
+    if (this.enqueuing.size > MAX_PENDING_ENQUEUES) {
+      await enqueue;
+    }
+    return results.map((r) =>
+      r instanceof Error
+        ? r
+        : { messageId: r.id, existing: r.existing, ...(r.existing && { samePayload: r.samePayload }) },
+    );
   }
 
   private enqueue(jobs: TranslateJob[]): Promise<void> {
     const enqueue = this.queues.tryEnqueueTranslate(jobs).then((queued) => {
-      if (!queued) { this.logger.warn({ msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them', messageIds: jobs.flatMap((j) => j.messageIds) }); }
+      if (!queued) {
+        this.logger.warn({
+          msg: 'messages recorded but not queued (Redis unavailable); the sweeper will queue them',
+          messageIds: jobs.flatMap((j) => j.messageIds),
+        });
+      }
     });
     this.enqueuing.add(enqueue);
     void enqueue.finally(() => this.enqueuing.delete(enqueue));

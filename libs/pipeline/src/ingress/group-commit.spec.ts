@@ -37,7 +37,10 @@ describe('GroupCommit', () => {
     finishAll();
     await expect(Promise.all(first)).resolves.toEqual(['done 1', 'done 2', 'done 3']);
     await tick();
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     finishAll();
     await expect(Promise.all(second)).resolves.toEqual(['done 4', 'done 5']);
   });
@@ -55,18 +58,30 @@ describe('GroupCommit', () => {
   it('fails every caller of a commit whose outcome is unknown, and goes on with the next batch', async () => {
     let calls = 0;
     const group = new GroupCommit<number, number>(async (items) => {
-      if (++calls === 1) { throw new Error('connection lost'); }
+      if (++calls === 1) {
+        throw new Error('connection lost');
+      }
       return items;
     }, options);
     const failed = [1, 2].map((n) => group.submit(n));
-    await expect(Promise.all(failed.map((p) => p.catch((e: Error) => e.message)))).resolves.toEqual(['connection lost', 'connection lost']);
+    await expect(Promise.all(failed.map((p) => p.catch((e: Error) => e.message)))).resolves.toEqual([
+      'connection lost',
+      'connection lost',
+    ]);
     await expect(group.submit(3)).resolves.toBe(3);
   });
 
   it('fails only the callers whose items the commit answered with an Error', async () => {
-    const group = new GroupCommit<number, number>(async (items) => items.map((n) => (n < 0 ? new Error(`bad ${n}`) : n)), options);
+    const group = new GroupCommit<number, number>(
+      async (items) => items.map((n) => (n < 0 ? new Error(`bad ${n}`) : n)),
+      options,
+    );
     const results = await Promise.allSettled([1, -2, 3].map((n) => group.submit(n)));
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 'bad -2', 3]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      1,
+      'bad -2',
+      3,
+    ]);
   });
 
   it('commits the items one by one when a failed commit certainly wrote nothing, so one bad item fails alone', async () => {
@@ -75,7 +90,9 @@ describe('GroupCommit', () => {
     const group = new GroupCommit<number, number>(
       async (items) => {
         batches.push(items);
-        if (items.includes(-1)) { throw refused; }
+        if (items.includes(-1)) {
+          throw refused;
+        }
         return items;
       },
       { ...options, wroteNothing: (error) => (error as { refused?: boolean }).refused === true },

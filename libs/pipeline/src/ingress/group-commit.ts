@@ -47,7 +47,9 @@ export class GroupCommit<T, R> {
 
   /** Resolves once every item submitted so far is committed (or failed). */
   async drain(): Promise<void> {
-    if (this.waiting.length === 0 && this.inFlight === 0) { return; }
+    if (this.waiting.length === 0 && this.inFlight === 0) {
+      return;
+    }
     if (!this.idle) {
       let resolve!: () => void;
       const promise = new Promise<void>((r) => (resolve = r));
@@ -57,7 +59,9 @@ export class GroupCommit<T, R> {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.options.maxInFlight) { return; }
+    if (this.scheduled || this.inFlight >= this.options.maxInFlight) {
+      return;
+    }
     this.scheduled = true;
     // setImmediate runs after this turn's I/O callbacks: the requests read in this turn go together.
     setImmediate(() => {
@@ -72,8 +76,9 @@ export class GroupCommit<T, R> {
       this.inFlight++;
       void this.run(batch).finally(() => {
         this.inFlight--;
-        if (this.waiting.length > 0) { this.schedule(); }
-        else if (this.inFlight === 0 && this.idle) {
+        if (this.waiting.length > 0) {
+          this.schedule();
+        } else if (this.inFlight === 0 && this.idle) {
           this.idle.resolve();
           this.idle = undefined;
         }
@@ -87,7 +92,9 @@ export class GroupCommit<T, R> {
     let count = 0;
     while (count < this.waiting.length && count < maxBatch) {
       weight += weigh(this.waiting[count].item);
-      if (count > 0 && weight > maxWeight) { break; }
+      if (count > 0 && weight > maxWeight) {
+        break;
+      }
       count++;
     }
     return this.waiting.splice(0, count);
@@ -99,7 +106,9 @@ export class GroupCommit<T, R> {
     } catch (error) {
       if (batch.length === 1 || !this.options.wroteNothing?.(error)) {
         // The outcome may be unknown (a COMMIT whose answer was lost): retrying could write twice.
-        for (const w of batch) { w.reject(error); }
+        for (const w of batch) {
+          w.reject(error);
+        }
         return;
       }
       for (const w of batch) {

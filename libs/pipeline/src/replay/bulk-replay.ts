@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
-import { Actor, DomainError, MessageFilter, MessageRepository, ReplayRun, ReplayRunProgress, ReplayRunRepository } from '@dockbridge/audit';
+import {
+  Actor,
+  DomainError,
+  MessageFilter,
+  MessageRepository,
+  ReplayRun,
+  ReplayRunProgress,
+  ReplayRunRepository,
+} from '@dockbridge/audit';
 import { MessageQueues } from '../message-queues';
 import { BULK_REPLAY_LIMIT, BulkReplayRequest, ReplayMessage } from './replay-message';
 
@@ -74,15 +82,25 @@ export class BulkReplays {
   private async run(runId: string): Promise<ReplayRun | null> {
     const owner = randomUUID();
     const claim = await this.runs.claim(runId, owner, CLAIM_MS);
-    if (claim.outcome === 'missing') throw new UnrecoverableError(`replay run ${runId} does not exist`);
-    if (claim.outcome === 'finished') return claim.run;
-    if (claim.outcome === 'busy') throw new RunBusyError(`replay run ${runId} is being run by another worker (claimed until ${claim.run.claimedUntil?.toISOString()})`);
+    if (claim.outcome === 'missing') {
+      throw new UnrecoverableError(`replay run ${runId} does not exist`);
+    }
+    if (claim.outcome === 'finished') {
+      return claim.run;
+    }
+    if (claim.outcome === 'busy') {
+      throw new RunBusyError(
+        `replay run ${runId} is being run by another worker (claimed until ${claim.run.claimedUntil?.toISOString()})`,
+      );
+    }
     const run = claim.run;
     try {
       return await this.runClaimed(run, owner);
     } catch (error) {
       // A failure in this process (the database away, say): the retry may take the run up at once.
-      if (!(error instanceof RunBusyError)) await this.runs.release(runId, owner).catch(() => undefined);
+      if (!(error instanceof RunBusyError)) {
+        await this.runs.release(runId, owner).catch(() => undefined);
+      }
       throw error;
     }
   }
@@ -107,11 +125,17 @@ export class BulkReplays {
       progress.limitReached = matching > BULK_REPLAY_LIMIT;
       await this.save(runId, owner, progress);
     }
-    if (run.done > 0) this.logger.log({ msg: 'bulk replay resumed', runId, done: run.done, resumeAfter: run.resumeAfter });
+    if (run.done > 0) {
+      this.logger.log({ msg: 'bulk replay resumed', runId, done: run.done, resumeAfter: run.resumeAfter });
+    }
 
     for (;;) {
       const room = BULK_REPLAY_LIMIT - progress.done;
-      const page = await this.messages.search({ ...filter, limit: Math.max(1, Math.min(REPLAY_RUN_PAGE, room)), cursor: progress.resumeAfter });
+      const page = await this.messages.search({
+        ...filter,
+        limit: Math.max(1, Math.min(REPLAY_RUN_PAGE, room)),
+        cursor: progress.resumeAfter,
+      });
       if (room <= 0) {
         // The cap: whatever still matches is left for another run.
         progress.limitReached = page.items.length > 0;
@@ -122,8 +146,15 @@ export class BulkReplays {
         break;
       }
       // What an interrupted execution of this run already replayed counts as replayed, and is not replayed again.
-      const mine = await this.runs.replaysByRun(runId, page.items.map((m) => m.id));
-      const outcomes = await this.replays.replayEach(page.items.filter((m) => !mine.has(m.id)), request, { runId });
+      const mine = await this.runs.replaysByRun(
+        runId,
+        page.items.map((m) => m.id),
+      );
+      const outcomes = await this.replays.replayEach(
+        page.items.filter((m) => !mine.has(m.id)),
+        request,
+        { runId },
+      );
       progress.replayed += mine.size;
       for (const outcome of outcomes) {
         if ('replayId' in outcome) {
@@ -131,7 +162,9 @@ export class BulkReplays {
           continue;
         }
         progress.skipped++;
-        if (progress.skips.length < REPLAY_RUN_SKIPS_KEPT) progress.skips.push({ id: outcome.id, reason: outcome.skipped });
+        if (progress.skips.length < REPLAY_RUN_SKIPS_KEPT) {
+          progress.skips.push({ id: outcome.id, reason: outcome.skipped });
+        }
       }
       progress.done += page.items.length;
       progress.resumeAfter = page.items[page.items.length - 1].id;
@@ -143,19 +176,33 @@ export class BulkReplays {
     }
     // Exact once over: what was looked at (messages removed by retention meanwhile are not counted).
     progress.total = progress.done;
-    if (!(await this.runs.complete(runId, owner, progress))) throw new RunBusyError(`replay run ${runId} was taken over by another worker`);
-    this.logger.log({ msg: 'bulk replay completed', runId, replayed: progress.replayed, skipped: progress.skipped, limitReached: progress.limitReached });
+    if (!(await this.runs.complete(runId, owner, progress))) {
+      throw new RunBusyError(`replay run ${runId} was taken over by another worker`);
+    }
+    this.logger.log({
+      msg: 'bulk replay completed',
+      runId,
+      replayed: progress.replayed,
+      skipped: progress.skipped,
+      limitReached: progress.limitReached,
+    });
     return this.runs.findById(runId);
   }
 
   private async save(runId: string, owner: string, progress: ReplayRunProgress): Promise<void> {
-    if (!(await this.runs.checkpoint(runId, owner, progress, CLAIM_MS))) throw new RunBusyError(`replay run ${runId} was taken over by another worker`);
+    if (!(await this.runs.checkpoint(runId, owner, progress, CLAIM_MS))) {
+      throw new RunBusyError(`replay run ${runId} was taken over by another worker`);
+    }
   }
 }
 
 /** A filter as stored on a run (dates as ISO strings). */
 function filterToJson(filter: MessageFilter): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]));
+  return Object.fromEntries(
+    Object.entries(filter)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+  );
 }
 
 /** A stored filter, held to messages received before `createdAt`. */

@@ -1,5 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Actor, DomainError, DomainErrorKind, Message, MessageFilter, MessageRepository, MessageSummary, OperationRepository } from '@dockbridge/audit';
+import {
+  Actor,
+  DomainError,
+  DomainErrorKind,
+  Message,
+  MessageFilter,
+  MessageRepository,
+  MessageSummary,
+  OperationRepository,
+} from '@dockbridge/audit';
 import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
 import { organisationsOf, PartnerRepository } from '@dockbridge/partners';
 import { MessageQueues, translateJobOf } from '../message-queues';
@@ -80,20 +89,33 @@ export class ReplayMessage {
 
   async replay(messageId: string, request: ReplayRequest): Promise<Message> {
     const original = await this.messages.findById(messageId);
-    if (!original) { throw new ReplayError('not-found', `message ${messageId} does not exist`); }
+    if (!original) {
+      throw new ReplayError('not-found', `message ${messageId} does not exist`);
+    }
     return this.replayOf(original, request);
   }
 
   /** What a replay of `original` would send, or the ReplayError that refuses it; nothing recorded. */
-  private async prepare(original: Message, request: ReplayRequest): Promise<{ rawPayload: string; contentType: string }> {
+  private async prepare(
+    original: Message,
+    request: ReplayRequest,
+  ): Promise<{ rawPayload: string; contentType: string }> {
     if (original.metadata?.refusedAtIngress) {
-      throw new ReplayError('not-replayable', `message ${original.id} was refused at ingress (${original.statusReason ?? 'not verified'}): it was never accepted, so it cannot be replayed`);
+      throw new ReplayError(
+        'not-replayable',
+        `message ${original.id} was refused at ingress (${original.statusReason ?? 'not verified'}): it was never accepted, so it cannot be replayed`,
+      );
     }
     if (original.channel === 'export') {
-      throw new ReplayError('not-replayable', `message ${original.id} is a bookings export (a file dockbridge wrote, not one a partner sent): run the export again instead`);
+      throw new ReplayError(
+        'not-replayable',
+        `message ${original.id} is a bookings export (a file dockbridge wrote, not one a partner sent): run the export again instead`,
+      );
     }
     const prepared = await this.payloadFor(original, request);
-    if (request.payload !== undefined && prepared.contentType === CANONICAL_CONTENT_TYPE) { await this.checkEdited(original, prepared.rawPayload, request.overrideOrganisations === true); }
+    if (request.payload !== undefined && prepared.contentType === CANONICAL_CONTENT_TYPE) {
+      await this.checkEdited(original, prepared.rawPayload, request.overrideOrganisations === true);
+    }
     return prepared;
   }
 
@@ -124,7 +146,14 @@ export class ReplayMessage {
       actor: request.actor,
     });
     if (request.overrideOrganisations) {
-      this.logger.warn({ msg: 'replay may act outside the partner\'s organisations (operator override)', messageId: replay.id, replayOf: original.id, partnerId: original.partnerId, by: request.actor, reason: request.reason ?? null });
+      this.logger.warn({
+        msg: "replay may act outside the partner's organisations (operator override)",
+        messageId: replay.id,
+        replayOf: original.id,
+        partnerId: original.partnerId,
+        by: request.actor,
+        reason: request.reason ?? null,
+      });
     }
     await this.queues.tryEnqueueTranslate([translateJobOf(replay.id)]);
     return replay;
@@ -135,7 +164,10 @@ export class ReplayMessage {
    * `limitReached` says when more matched), decided as the real run decides (`replayEach`), nothing
    * recorded. Its `replayable` are the messages the real run would replay.
    */
-  async dryRun(filter: MessageFilter, request: BulkReplayRequest): Promise<{ replayable: string[]; skipped: { id: string; reason: string }[]; limitReached: boolean }> {
+  async dryRun(
+    filter: MessageFilter,
+    request: BulkReplayRequest,
+  ): Promise<{ replayable: string[]; skipped: { id: string; reason: string }[]; limitReached: boolean }> {
     const replayable: string[] = [];
     const skipped: { id: string; reason: string }[] = [];
     let cursor: string | null = null;
@@ -143,10 +175,15 @@ export class ReplayMessage {
       const room = BULK_REPLAY_LIMIT - replayable.length - skipped.length;
       const page = await this.messages.search({ ...filter, limit: Math.min(500, room), cursor });
       for (const outcome of await this.replayEach(page.items, request, { dryRun: true })) {
-        if ('skipped' in outcome) { skipped.push({ id: outcome.id, reason: outcome.skipped }); }
-        else { replayable.push(outcome.id); }
+        if ('skipped' in outcome) {
+          skipped.push({ id: outcome.id, reason: outcome.skipped });
+        } else {
+          replayable.push(outcome.id);
+        }
       }
-      if (page.nextCursor && page.items.length === room) { return { replayable, skipped, limitReached: true }; }
+      if (page.nextCursor && page.items.length === room) {
+        return { replayable, skipped, limitReached: true };
+      }
       cursor = page.nextCursor;
     } while (cursor);
     return { replayable, skipped, limitReached: false };
@@ -158,22 +195,38 @@ export class ReplayMessage {
    * `includeReplayed`. A dry run makes every same decision and records nothing. `runId` is recorded
    * on each replay (`metadata.replay.run`).
    */
-  async replayEach(items: readonly Pick<MessageSummary, 'id'>[], request: BulkReplayRequest, options: { dryRun?: boolean; runId?: string } = {}): Promise<BulkReplayOutcome[]> {
+  async replayEach(
+    items: readonly Pick<MessageSummary, 'id'>[],
+    request: BulkReplayRequest,
+    options: { dryRun?: boolean; runId?: string } = {},
+  ): Promise<BulkReplayOutcome[]> {
     const latest = request.includeReplayed ? new Map() : await this.messages.latestReplays(items.map((m) => m.id));
     const outcomes: BulkReplayOutcome[] = [];
     for (const { id } of items) {
       const done = latest.get(id);
       if (done?.status === 'delivered') {
-        outcomes.push({ id, skipped: `already replayed: replay ${done.id} was delivered (includeReplayed: true replays it again)` });
+        outcomes.push({
+          id,
+          skipped: `already replayed: replay ${done.id} was delivered (includeReplayed: true replays it again)`,
+        });
         continue;
       }
       try {
         const original = await this.messages.findById(id);
-        if (!original) { throw new ReplayError('not-found', `message ${id} no longer exists (retention removed it)`); }
-        if (options.dryRun) { await this.prepare(original, request); }
-        outcomes.push({ id, replayId: options.dryRun ? id : (await this.replayOf(original, request, options.runId)).id });
+        if (!original) {
+          throw new ReplayError('not-found', `message ${id} no longer exists (retention removed it)`);
+        }
+        if (options.dryRun) {
+          await this.prepare(original, request);
+        }
+        outcomes.push({
+          id,
+          replayId: options.dryRun ? id : (await this.replayOf(original, request, options.runId)).id,
+        });
       } catch (error) {
-        if (!(error instanceof ReplayError)) { throw error; }
+        if (!(error instanceof ReplayError)) {
+          throw error;
+        }
         outcomes.push({ id, skipped: error.message });
       }
     }
@@ -189,26 +242,48 @@ export class ReplayMessage {
       throw new ReplayError('invalid-payload', 'the edited payload is not JSON', [(error as Error).message]);
     }
     const check = checkCanonicalMessage(parsed);
-    if (!check.ok) { throw new ReplayError('invalid-payload', 'the edited payload is not a valid message', check.problems); }
-    if (overrideOrganisations) { return; }
+    if (!check.ok) {
+      throw new ReplayError('invalid-payload', 'the edited payload is not a valid message', check.problems);
+    }
+    if (overrideOrganisations) {
+      return;
+    }
     const partner = await this.partners.findById(original.partnerId);
-    const outside = partner ? organisationScopeProblems(check.operations, organisationsOf(partner)) : [`partner ${original.partnerId} does not exist`];
+    const outside = partner
+      ? organisationScopeProblems(check.operations, organisationsOf(partner))
+      : [`partner ${original.partnerId} does not exist`];
     if (outside.length) {
-      throw new ReplayError('invalid-payload', `the edited payload acts outside the organisations partner ${original.partnerId} may act on (overrideOrganisations: true delivers it anyway, recorded)`, outside);
+      throw new ReplayError(
+        'invalid-payload',
+        `the edited payload acts outside the organisations partner ${original.partnerId} may act on (overrideOrganisations: true delivers it anyway, recorded)`,
+        outside,
+      );
     }
   }
 
-  private async payloadFor(original: Message, request: ReplayRequest): Promise<{ rawPayload: string; contentType: string }> {
-    if (request.payload !== undefined) { return { rawPayload: request.payload, contentType: original.contentType }; }
-    if (request.mode === 'rerun') { return { rawPayload: original.rawPayload, contentType: original.contentType }; }
+  private async payloadFor(
+    original: Message,
+    request: ReplayRequest,
+  ): Promise<{ rawPayload: string; contentType: string }> {
+    if (request.payload !== undefined) {
+      return { rawPayload: request.payload, contentType: original.contentType };
+    }
+    if (request.mode === 'rerun') {
+      return { rawPayload: original.rawPayload, contentType: original.contentType };
+    }
     // A refused EDI set has no operation to retry: the file itself must be re-run once the cause is fixed.
     const failed = (await this.operations.findFailedByMessage(original.id)).filter((op) => !op.payload.refused);
     if (failed.length === 0) {
-      throw new ReplayError('nothing-to-retry', `message ${original.id} has no failed operations to retry${original.contentType === CANONICAL_CONTENT_TYPE ? '' : ' (refused EDI sets are replayed with mode rerun)'}`);
+      throw new ReplayError(
+        'nothing-to-retry',
+        `message ${original.id} has no failed operations to retry${original.contentType === CANONICAL_CONTENT_TYPE ? '' : ' (refused EDI sets are replayed with mode rerun)'}`,
+      );
     }
-    return { rawPayload: JSON.stringify({ operations: failed.map((op) => op.payload) }), contentType: CANONICAL_CONTENT_TYPE };
+    return {
+      rawPayload: JSON.stringify({ operations: failed.map((op) => op.payload) }),
+      contentType: CANONICAL_CONTENT_TYPE,
+    };
   }
-
 }
 
 /**
@@ -217,6 +292,13 @@ export class ReplayMessage {
  * translation records those it carries; an edited payload may carry none), and what an earlier
  * replay decided (its operator's choices and place in arrival order).
  */
-function ownFactsOnly({ idempotencyKey: _key, ingressJob: _job, interchanges: _interchanges, replay: _replay, orderArrival: _order, ...metadata }: Record<string, unknown>) {
+function ownFactsOnly({
+  idempotencyKey: _key,
+  ingressJob: _job,
+  interchanges: _interchanges,
+  replay: _replay,
+  orderArrival: _order,
+  ...metadata
+}: Record<string, unknown>) {
   return metadata;
 }

@@ -43,12 +43,16 @@ export class PurgeExpired {
     ];
     let messages = 0;
     for (const [statuses, days] of groups) {
-      if (days === 0) { continue; }
+      if (days === 0) {
+        continue;
+      }
       const before = new Date(now.getTime() - days * DAY_MS);
       for (let i = 0; i < maxChunks; i++) {
         const deleted = await this.messages.purgeSettled(statuses, before, chunk);
         messages += deleted;
-        if (deleted < chunk) { break; }
+        if (deleted < chunk) {
+          break;
+        }
       }
     }
     const receipts = await this.interchanges.purgeReceipts(new Date(now.getTime() - RECEIPT_DAYS * DAY_MS));

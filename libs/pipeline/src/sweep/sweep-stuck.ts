@@ -1,4 +1,10 @@
-import { MessageRepository, MessageSummary, OperationRepository, ReplayRunRepository, StuckQuery } from '@dockbridge/audit';
+import {
+  MessageRepository,
+  MessageSummary,
+  OperationRepository,
+  ReplayRunRepository,
+  StuckQuery,
+} from '@dockbridge/audit';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MessageQueues, translateJobOf } from '../message-queues';
 import { SWEEP_OPTIONS } from '../pipeline.options';
@@ -56,18 +62,31 @@ export class SweepStuck {
     const report: SweepReport = { translations: 0, deliveries: 0, exports: 0, settled: 0, replayRuns: 0 };
 
     // Exports are dockbridge's own files, driven by their export job, never translated.
-    await this.pages({ olderThan, statuses: ['received', 'translating'], channel: { except: 'export' } }, deadline, async (page) => {
-      report.translations += await this.requeueTranslations(page);
-    });
+    await this.pages(
+      { olderThan, statuses: ['received', 'translating'], channel: { except: 'export' } },
+      deadline,
+      async (page) => {
+        report.translations += await this.requeueTranslations(page);
+      },
+    );
     // An export file still `received` this long after it was written: its run stopped before delivering it.
     // Marked failed so it shows; a retry of that run delivers it all the same.
     const exportsOlderThan = new Date(now.getTime() - Math.max(staleMs, EXPORT_DELIVERY_MS));
-    await this.pages({ olderThan: exportsOlderThan, statuses: ['received'], channel: { only: 'export' } }, deadline, async (page) => {
-      for (const message of page) {
-        await this.messages.transition(message.id, 'failed', 'sweeper', 'the export run stopped before delivering this file (its worker stopped); a retry of the run delivers it');
-        report.exports++;
-      }
-    });
+    await this.pages(
+      { olderThan: exportsOlderThan, statuses: ['received'], channel: { only: 'export' } },
+      deadline,
+      async (page) => {
+        for (const message of page) {
+          await this.messages.transition(
+            message.id,
+            'failed',
+            'sweeper',
+            'the export run stopped before delivering this file (its worker stopped); a retry of the run delivers it',
+          );
+          report.exports++;
+        }
+      },
+    );
     await this.pages({ olderThan, statuses: ['delivering'] }, deadline, async (page) => {
       const unsettled = await this.operations.unsettledByMessage(page.map((m) => m.id));
       for (const message of page) {
@@ -88,24 +107,37 @@ export class SweepStuck {
   /** A run resumes from its row (its progress and the replays it made), so queuing it again is always safe. */
   private async requeueReplayRuns(olderThan: Date): Promise<number> {
     const ids = (await this.runs?.findUnattended(olderThan)) ?? [];
-    if (ids.length === 0) { return 0; }
+    if (ids.length === 0) {
+      return 0;
+    }
     const jobIds = ids.map(replayRunJobId);
     const { live, finished } = await this.queues.jobStates(QUEUES.replay, jobIds);
     const lost = ids.filter((id) => !live.has(replayRunJobId(id)));
-    await this.queues.removeFinishedMany(QUEUES.replay, lost.map(replayRunJobId).filter((id) => finished.has(id)));
+    await this.queues.removeFinishedMany(
+      QUEUES.replay,
+      lost.map(replayRunJobId).filter((id) => finished.has(id)),
+    );
     await this.queues.enqueueReplayRuns(lost);
     return lost.length;
   }
 
   /** Pages through the stuck messages, oldest first, until none is left or the deadline passes. */
-  private async pages(query: Omit<StuckQuery, 'limit' | 'after'>, deadline: number, handle: (page: MessageSummary[]) => Promise<void>): Promise<void> {
+  private async pages(
+    query: Omit<StuckQuery, 'limit' | 'after'>,
+    deadline: number,
+    handle: (page: MessageSummary[]) => Promise<void>,
+  ): Promise<void> {
     const limit = this.options.limit ?? PAGE;
     let after: StuckQuery['after'];
     do {
       const page = await this.messages.findStuck({ ...query, limit, after });
-      if (page.length === 0) { return; }
+      if (page.length === 0) {
+        return;
+      }
       await handle(page);
-      if (page.length < limit) { return; }
+      if (page.length < limit) {
+        return;
+      }
       after = page[page.length - 1].id;
     } while (Date.now() < deadline);
   }
@@ -116,8 +148,15 @@ export class SweepStuck {
     const ownJobs = page.map((m) => translateJobId(m.id));
     // Still waiting in the job of the commit that recorded it, or in its own (a backlog, not a loss)?
     const { live, finished } = await this.queues.jobStates(QUEUES.translate, [...ingressJobs, ...ownJobs]);
-    const lost = page.filter((m) => !(typeof m.metadata.ingressJob === 'string' && live.has(m.metadata.ingressJob)) && !live.has(translateJobId(m.id)));
-    await this.queues.removeFinishedMany(QUEUES.translate, lost.map((m) => translateJobId(m.id)).filter((id) => finished.has(id)));
+    const lost = page.filter(
+      (m) =>
+        !(typeof m.metadata.ingressJob === 'string' && live.has(m.metadata.ingressJob)) &&
+        !live.has(translateJobId(m.id)),
+    );
+    await this.queues.removeFinishedMany(
+      QUEUES.translate,
+      lost.map((m) => translateJobId(m.id)).filter((id) => finished.has(id)),
+    );
     await this.queues.enqueueTranslate(lost.map((m) => translateJobOf(m.id)));
     return lost.length;
   }

@@ -13,11 +13,18 @@ export interface DeliveryPlan {
  * reference options go through platform batch jobs when there are at least `threshold` of them,
  * in chunks of at most `batchSize`; everything else is delivered one call at a time. Pure.
  */
-export function planDelivery(messageId: string, operations: readonly DocumentOperation[], threshold: number, batchSize: number): DeliveryPlan {
+export function planDelivery(
+  messageId: string,
+  operations: readonly DocumentOperation[],
+  threshold: number,
+  batchSize: number,
+): DeliveryPlan {
   const groups = new Map<string, { organisationId: string; kind: BatchJobData['kind']; ids: string[] }>();
   const single: string[] = [];
   for (const op of operations) {
-    if (op.status !== 'pending' && op.status !== 'delivering') { continue; }
+    if (op.status !== 'pending' && op.status !== 'delivering') {
+      continue;
+    }
     const payload = op.payload as CanonicalOperation;
     if (payload.kind !== 'document.upsert' && payload.kind !== 'document.delete') {
       single.push(op.id);
@@ -36,7 +43,12 @@ export function planDelivery(messageId: string, operations: readonly DocumentOpe
       continue;
     }
     for (let i = 0; i < group.ids.length; i += batchSize) {
-      batches.push({ messageId, organisationId: group.organisationId, kind: group.kind, operationIds: group.ids.slice(i, i + batchSize) });
+      batches.push({
+        messageId,
+        organisationId: group.organisationId,
+        kind: group.kind,
+        operationIds: group.ids.slice(i, i + batchSize),
+      });
     }
   }
   return { single, batches };
@@ -47,19 +59,31 @@ export function planDelivery(messageId: string, operations: readonly DocumentOpe
  * moot (each writes the whole document): keep only the last, so parallel delivery cannot let an
  * older version win. Booking operations are kept as they are. Pure.
  */
-export function dropSupersededWrites<T extends { operation: CanonicalOperation }>(items: readonly T[]): { kept: T[]; notes: string[] } {
+export function dropSupersededWrites<T extends { operation: CanonicalOperation }>(
+  items: readonly T[],
+): { kept: T[]; notes: string[] } {
   const key = ({ operation: op }: T) =>
-    op.kind === 'document.upsert' ? `${op.organisationId}|${op.document.id}` : op.kind === 'document.delete' ? `${op.organisationId}|${op.documentId}` : undefined;
+    op.kind === 'document.upsert'
+      ? `${op.organisationId}|${op.document.id}`
+      : op.kind === 'document.delete'
+        ? `${op.organisationId}|${op.documentId}`
+        : undefined;
   const last = new Map<string, number>();
   items.forEach((item, i) => {
     const k = key(item);
-    if (k) { last.set(k, i); }
+    if (k) {
+      last.set(k, i);
+    }
   });
   const notes: string[] = [];
   const kept = items.filter((item, i) => {
     const k = key(item);
-    if (!k || last.get(k) === i) { return true; }
-    notes.push(`operation ${i + 1} (document ${k.split('|')[1]}) is superseded by operation ${last.get(k)! + 1} of the same message`);
+    if (!k || last.get(k) === i) {
+      return true;
+    }
+    notes.push(
+      `operation ${i + 1} (document ${k.split('|')[1]}) is superseded by operation ${last.get(k)! + 1} of the same message`,
+    );
     return false;
   });
   return { kept, notes };

@@ -3,7 +3,10 @@ import { TranslateMessage } from './translate-message';
 /** executeMany's fan-out alone: `execute` (the database work) is replaced per test. */
 function translator(execute: (id: string) => Promise<unknown>): TranslateMessage {
   const none = null as never;
-  const translate = new TranslateMessage(none, none, none, none, none, none, null, { batchThreshold: 100, batchSize: 1000 });
+  const translate = new TranslateMessage(none, none, none, none, none, none, null, {
+    batchThreshold: 100,
+    batchSize: 1000,
+  });
   jest.spyOn(translate, 'execute').mockImplementation(execute as TranslateMessage['execute']);
   return translate;
 }
@@ -28,7 +31,9 @@ describe('TranslateMessage.executeMany', () => {
 
   it('keeps going past a failed message and returns the failed ones, in job order, with the first error', async () => {
     const translate = translator(async (id) => {
-      if (id === 'b' || id === 'd') { throw new Error(`database away for ${id}`); }
+      if (id === 'b' || id === 'd') {
+        throw new Error(`database away for ${id}`);
+      }
       return 'queued';
     });
     const result = await translate.executeMany(['a', 'b', 'c', 'd', 'e']);

@@ -1,7 +1,19 @@
-import { DocumentOperation, InterchangeRepository, Message, MessageMetadata, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import {
+  DocumentOperation,
+  InterchangeRepository,
+  Message,
+  MessageMetadata,
+  MessageRepository,
+  OperationRepository,
+} from '@dockbridge/audit';
 import { orderKeyOf, organisationScopeProblems, targetOf } from '@dockbridge/mapping';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { organisationsOf, PartnerMappingRepository, type PartnerProfile, PartnerRepository } from '@dockbridge/partners';
+import {
+  organisationsOf,
+  PartnerMappingRepository,
+  type PartnerProfile,
+  PartnerRepository,
+} from '@dockbridge/partners';
 import { MessageQueues } from '../message-queues';
 import { ACKNOWLEDGMENT_OUTBOX, TRANSLATE_OPTIONS } from '../pipeline.options';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
@@ -73,20 +85,28 @@ export class TranslateMessage {
    */
   async giveUp(messageIds: readonly string[], error: unknown, tries: number): Promise<void> {
     const reason = `translation failed on each of ${tries} tries: ${error instanceof Error ? error.message : String(error)}`;
-    for (const id of messageIds) { await this.messages.transition(id, 'failed', 'worker', reason, ['received', 'translating']); }
+    for (const id of messageIds) {
+      await this.messages.transition(id, 'failed', 'worker', reason, ['received', 'translating']);
+    }
   }
 
   async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
     const message = await this.messages.findById(messageId);
-    if (!message || FINAL.has(message.status)) { return 'skipped'; }
-    if (message.status === 'received') { await this.messages.transition(messageId, 'translating', 'worker'); }
+    if (!message || FINAL.has(message.status)) {
+      return 'skipped';
+    }
+    if (message.status === 'received') {
+      await this.messages.transition(messageId, 'translating', 'worker');
+    }
 
     const existing = await this.operations.listByMessage(messageId);
     if (existing.length > 0) {
       // A retry after the rows were written: only the queueing may be missing, or nothing at all.
       await this.messages.transition(messageId, 'delivering', 'worker');
       await this.enqueueDelivery(message, existing);
-      if (!(await this.operations.hasUnsettled(messageId))) { await this.messages.settleMessage(messageId, 'worker'); }
+      if (!(await this.operations.hasUnsettled(messageId))) {
+        await this.messages.settleMessage(messageId, 'worker');
+      }
       return 'queued';
     }
 
@@ -95,19 +115,42 @@ export class TranslateMessage {
     const translation: Translation = translate
       ? await translate(message, {
           partner,
-          mapping: (version) => (version === 'current' ? this.mappings.current(message.partnerId) : this.mappings.get(message.partnerId, version)),
+          mapping: (version) =>
+            version === 'current'
+              ? this.mappings.current(message.partnerId)
+              : this.mappings.get(message.partnerId, version),
           nextControlNumber: () => this.interchanges.nextControlNumber(),
           now: new Date(),
         })
-      : { operations: [], refused: [], acknowledgments: [], interchanges: [], rejection: `no translator for content type ${message.contentType}` };
+      : {
+          operations: [],
+          refused: [],
+          acknowledgments: [],
+          interchanges: [],
+          rejection: `no translator for content type ${message.contentType}`,
+        };
 
-    if (this.outbox) { for (const ack of translation.acknowledgments) { await this.outbox.deliver(message.partnerId, messageId, ack); } }
+    if (this.outbox) {
+      for (const ack of translation.acknowledgments) {
+        await this.outbox.deliver(message.partnerId, messageId, ack);
+      }
+    }
     // What the message is found and replayed by: the mapping version (webhooks); the interchanges, refused
     // ones too, for the ISA13 a carrier quotes (MessageFilter.interchange).
     const facts: MessageMetadata = {};
-    if (translation.mappingVersion !== undefined) { facts.mappingVersion = translation.mappingVersion; }
-    if (translation.interchanges.length > 0) { facts.interchanges = translation.interchanges.map((i) => ({ sender: i.senderId, control: i.control, refused: i.refused })); }
-    if (Object.keys(facts).length > 0) { await this.messages.annotate(messageId, facts); }
+    if (translation.mappingVersion !== undefined) {
+      facts.mappingVersion = translation.mappingVersion;
+    }
+    if (translation.interchanges.length > 0) {
+      facts.interchanges = translation.interchanges.map((i) => ({
+        sender: i.senderId,
+        control: i.control,
+        refused: i.refused,
+      }));
+    }
+    if (Object.keys(facts).length > 0) {
+      await this.messages.annotate(messageId, facts);
+    }
     const scope = organisationScope(message, partner, translation);
     const rejection = translation.rejection ?? scope.rejection;
     if (rejection) {
@@ -117,16 +160,34 @@ export class TranslateMessage {
 
     // A replay re-sends an interchange on purpose: it is not a duplicate of its original.
     const keys = message.replayOf ? [] : translation.interchanges.filter((i) => !i.refused).map((i) => i.key);
-    const duplicates = await this.interchanges.claim(message.partnerId, keys, messageId, translation.duplicateWindowDays ?? 30);
-    const { kept: operations, notes: superseded } = dropSupersededWrites(translation.operations.filter((o) => !o.interchangeKey || !duplicates.has(o.interchangeKey)));
+    const duplicates = await this.interchanges.claim(
+      message.partnerId,
+      keys,
+      messageId,
+      translation.duplicateWindowDays ?? 30,
+    );
+    const { kept: operations, notes: superseded } = dropSupersededWrites(
+      translation.operations.filter((o) => !o.interchangeKey || !duplicates.has(o.interchangeKey)),
+    );
     const notes = [...(translation.notes ?? []), ...superseded, ...scope.notes];
     if (duplicates.size > 0 && duplicates.size === keys.length) {
-      await this.messages.transition(messageId, 'duplicate', 'worker', `interchange ${[...duplicates].join(', ')} was received before; not delivered again`);
+      await this.messages.transition(
+        messageId,
+        'duplicate',
+        'worker',
+        `interchange ${[...duplicates].join(', ')} was received before; not delivered again`,
+      );
       return 'duplicate';
     }
 
     const rows = await this.operations.addMany(messageId, [
-      ...operations.map(({ operation }) => ({ kind: operation.kind, organisationId: operation.organisationId, targetId: targetOf(operation), orderKey: orderKeyOf(operation), payload: operation })),
+      ...operations.map(({ operation }) => ({
+        kind: operation.kind,
+        organisationId: operation.organisationId,
+        targetId: targetOf(operation),
+        orderKey: orderKeyOf(operation),
+        payload: operation,
+      })),
       ...translation.refused.map((unit) => ({
         kind: unit.kind,
         organisationId: unit.organisationId,
@@ -137,7 +198,9 @@ export class TranslateMessage {
     ]);
     await this.messages.transition(messageId, 'delivering', 'worker', notes.length ? notes.join('; ') : null);
     await this.enqueueDelivery(message, rows, false, partner);
-    if (!(await this.operations.hasUnsettled(messageId))) { await this.messages.settleMessage(messageId, 'worker'); }
+    if (!(await this.operations.hasUnsettled(messageId))) {
+      await this.messages.settleMessage(messageId, 'worker');
+    }
     return 'queued';
   }
 
@@ -147,16 +210,31 @@ export class TranslateMessage {
    * they can be queued again; live jobs are left alone (same id: BullMQ adds nothing). The batch
    * threshold is the partner's `settings.batchThreshold`, else `delivery.batchThreshold`.
    */
-  async enqueueDelivery(message: Pick<Message, 'id' | 'partnerId'>, rows: readonly DocumentOperation[], redrive = false, partner?: PartnerProfile | null): Promise<void> {
+  async enqueueDelivery(
+    message: Pick<Message, 'id' | 'partnerId'>,
+    rows: readonly DocumentOperation[],
+    redrive = false,
+    partner?: PartnerProfile | null,
+  ): Promise<void> {
     const messageId = message.id;
     const profile = partner === undefined ? await this.partners.findById(message.partnerId) : partner;
-    const plan = planDelivery(messageId, rows, profile?.settings.batchThreshold ?? this.options.batchThreshold, this.options.batchSize);
+    const plan = planDelivery(
+      messageId,
+      rows,
+      profile?.settings.batchThreshold ?? this.options.batchThreshold,
+      this.options.batchSize,
+    );
     if (redrive) {
       await this.queues.removeFinishedMany(QUEUES.deliver, plan.single.map(deliverJobId));
-      await this.queues.removeFinishedMany(QUEUES.batch, plan.batches.map((batch) => batchJobId(batch.operationIds)));
+      await this.queues.removeFinishedMany(
+        QUEUES.batch,
+        plan.batches.map((batch) => batchJobId(batch.operationIds)),
+      );
     }
     await this.queues.enqueueDeliveries(plan.single);
-    for (const batch of plan.batches) { await this.queues.enqueueBatch(batch); }
+    for (const batch of plan.batches) {
+      await this.queues.enqueueBatch(batch);
+    }
   }
 }
 
@@ -165,13 +243,29 @@ export class TranslateMessage {
  * mapped webhooks and replays are checked here, as `POST /v1/messages` is at ingress. An operator's
  * replay with `overrideOrganisations` goes through, and says so in the message's events.
  */
-function organisationScope(message: Message, partner: PartnerProfile | null, translation: Translation): { rejection?: string; notes: string[] } {
-  if (!partner) { return { rejection: `partner ${message.partnerId} does not exist: nothing can be delivered for it`, notes: [] }; }
-  const problems = organisationScopeProblems(translation.operations.map((o) => o.operation), organisationsOf(partner));
-  if (problems.length === 0) { return { notes: [] }; }
+function organisationScope(
+  message: Message,
+  partner: PartnerProfile | null,
+  translation: Translation,
+): { rejection?: string; notes: string[] } {
+  if (!partner) {
+    return { rejection: `partner ${message.partnerId} does not exist: nothing can be delivered for it`, notes: [] };
+  }
+  const problems = organisationScopeProblems(
+    translation.operations.map((o) => o.operation),
+    organisationsOf(partner),
+  );
+  if (problems.length === 0) {
+    return { notes: [] };
+  }
   const replay = message.metadata?.replay as { organisationOverride?: unknown; by?: unknown } | undefined;
   if (message.channel === 'replay' && replay?.organisationOverride === true) {
-    return { notes: [`organisation scope of partner ${partner.id} overridden by ${String(replay.by)}: ${problems.join('; ')}`] };
+    return {
+      notes: [`organisation scope of partner ${partner.id} overridden by ${String(replay.by)}: ${problems.join('; ')}`],
+    };
   }
-  return { rejection: `operations outside the organisations partner ${partner.id} may act on: ${problems.join('; ')}`, notes: [] };
+  return {
+    rejection: `operations outside the organisations partner ${partner.id} may act on: ${problems.join('; ')}`,
+    notes: [],
+  };
 }

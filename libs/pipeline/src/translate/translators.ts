@@ -1,5 +1,11 @@
 import type { Message } from '@dockbridge/audit';
-import { CanonicalOperation, checkCanonicalMessage, EdiMappingSettings, PartyDirectory, translateEdi } from '@dockbridge/mapping';
+import {
+  CanonicalOperation,
+  checkCanonicalMessage,
+  EdiMappingSettings,
+  PartyDirectory,
+  translateEdi,
+} from '@dockbridge/mapping';
 import type { OrgRef } from '@dockbridge/platform';
 import { boundedJsonata, type PartnerProfile } from '@dockbridge/partners';
 
@@ -67,9 +73,16 @@ export const translateCanonical: Translator = async (message) => {
   }
   // `POST /v1/messages` recorded this payload only after checking it, and a recorded payload never
   // changes: checking 25,000 documents again costs seconds. Replays (possibly edited) are checked.
-  if (message.channel === 'api') { return { ...empty(), operations: (parsed as { operations: CanonicalOperation[] }).operations.map((operation) => ({ operation })) }; }
+  if (message.channel === 'api') {
+    return {
+      ...empty(),
+      operations: (parsed as { operations: CanonicalOperation[] }).operations.map((operation) => ({ operation })),
+    };
+  }
   const check = checkCanonicalMessage(parsed);
-  return check.ok ? { ...empty(), operations: check.operations.map((operation) => ({ operation })) } : { ...empty(), rejection: check.problems.join('; ') };
+  return check.ok
+    ? { ...empty(), operations: check.operations.map((operation) => ({ operation })) }
+    : { ...empty(), rejection: check.problems.join('; ') };
 };
 
 /** The partner's directory as a lookup for the mappers. */
@@ -77,9 +90,17 @@ export function directoryOf(partner: PartnerProfile): PartyDirectory {
   const byCode = new Map<string, OrgRef>();
   const byScac = new Map<string, OrgRef>();
   for (const entry of partner.settings.directory ?? []) {
-    const ref = (entry.organisation.id ? { id: entry.organisation.id } : { coreName: entry.organisation.coreName!, coreId: entry.organisation.coreId! }) as OrgRef;
-    if (entry.scac) { byScac.set(entry.scac, ref); }
-    if (entry.qualifier && entry.code) { byCode.set(`${entry.qualifier}|${entry.code}`, ref); }
+    const ref = (
+      entry.organisation.id
+        ? { id: entry.organisation.id }
+        : { coreName: entry.organisation.coreName!, coreId: entry.organisation.coreId! }
+    ) as OrgRef;
+    if (entry.scac) {
+      byScac.set(entry.scac, ref);
+    }
+    if (entry.qualifier && entry.code) {
+      byCode.set(`${entry.qualifier}|${entry.code}`, ref);
+    }
   }
   return { byCode: (qualifier, code) => byCode.get(`${qualifier}|${code}`), byScac: (scac) => byScac.get(scac) };
 }
@@ -87,7 +108,9 @@ export function directoryOf(partner: PartnerProfile): PartyDirectory {
 /** The mapping settings of a partner's EDI (`settings.edi`), on top of its delivery settings. */
 export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | undefined {
   const edi = partner.settings.edi;
-  if (!edi) { return undefined; }
+  if (!edi) {
+    return undefined;
+  }
   return {
     organisationId: partner.locationOrganisationId,
     coreName: edi.coreName,
@@ -104,7 +127,12 @@ export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | und
 export const translateX12: Translator = async (message, context) => {
   const partner = context.partner;
   const settings = partner && ediSettingsOf(partner);
-  if (!partner || !settings) { return { ...empty(), rejection: `partner ${message.partnerId} has no EDI settings (settings.edi): add senderIds and coreName to its profile` }; }
+  if (!partner || !settings) {
+    return {
+      ...empty(),
+      rejection: `partner ${message.partnerId} has no EDI settings (settings.edi): add senderIds and coreName to its profile`,
+    };
+  }
   const result = await translateEdi({
     raw: message.rawPayload,
     settings,
@@ -119,14 +147,28 @@ export const translateX12: Translator = async (message, context) => {
       kind: 'document.upsert',
       organisationId: settings.organisationId,
       targetId: set.documentId || null,
-      description: { setId: set.setId, transactionControl: set.transactionControl, documentId: set.documentId ?? null, interchangeKey: set.interchangeKey },
-      reason: `${set.setId} ${set.transactionControl}${set.documentId ? ` (${set.documentId})` : ''}: ${set.diagnostics.filter((d) => d.level === 'error').map((d) => d.message).join('; ')}`,
+      description: {
+        setId: set.setId,
+        transactionControl: set.transactionControl,
+        documentId: set.documentId ?? null,
+        interchangeKey: set.interchangeKey,
+      },
+      reason: `${set.setId} ${set.transactionControl}${set.documentId ? ` (${set.documentId})` : ''}: ${set.diagnostics
+        .filter((d) => d.level === 'error')
+        .map((d) => d.message)
+        .join('; ')}`,
     }));
   const refusedInterchanges = result.interchanges.filter((i) => i.refused);
   // An interchange refused among accepted ones is recorded as a failed unit, so the message shows it.
   if (refusedInterchanges.length < result.interchanges.length) {
     for (const i of refusedInterchanges) {
-      refused.push({ kind: 'document.upsert', organisationId: settings.organisationId, targetId: null, description: { interchangeKey: i.key }, reason: `interchange ${i.control}: ${i.reason}` });
+      refused.push({
+        kind: 'document.upsert',
+        organisationId: settings.organisationId,
+        targetId: null,
+        description: { interchangeKey: i.key },
+        reason: `interchange ${i.control}: ${i.reason}`,
+      });
     }
   }
   const translation: Translation = {
@@ -135,13 +177,25 @@ export const translateX12: Translator = async (message, context) => {
     // Named after the message, so a retried translation replaces its acknowledgments instead of adding more.
     // Named by the message id's random tail (its head is a timestamp: two messages acknowledging the same
     // ISA13 within a minute would share a name and the later 997 would replace the earlier).
-    acknowledgments: result.acknowledgments.map((ack, i) => ({ kind: ack.kind, name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${i + 1}.x12`, content: ack.content })),
-    interchanges: result.interchanges.map((i) => ({ key: i.key, senderId: i.senderId, control: i.control, refused: i.refused })),
+    acknowledgments: result.acknowledgments.map((ack, i) => ({
+      kind: ack.kind,
+      name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${i + 1}.x12`,
+      content: ack.content,
+    })),
+    interchanges: result.interchanges.map((i) => ({
+      key: i.key,
+      senderId: i.senderId,
+      control: i.control,
+      refused: i.refused,
+    })),
     duplicateWindowDays: partner.settings.edi!.duplicateWindowDays ?? 30,
     notes: result.sets.flatMap((set) => (set.rejected ? [] : set.notes)),
   };
-  if (result.interchanges.length === 0) { translation.rejection = result.problems.join('; ') || 'no X12 interchange found'; }
-  else if (refusedInterchanges.length === result.interchanges.length) { translation.rejection = refusedInterchanges.map((i) => `interchange ${i.control}: ${i.reason}`).join('; '); }
+  if (result.interchanges.length === 0) {
+    translation.rejection = result.problems.join('; ') || 'no X12 interchange found';
+  } else if (refusedInterchanges.length === result.interchanges.length) {
+    translation.rejection = refusedInterchanges.map((i) => `interchange ${i.control}: ${i.reason}`).join('; ');
+  }
   return translation;
 };
 
@@ -158,7 +212,12 @@ const MAPPING_TIMEOUT_MS = 2_000;
 export const translateWebhook: Translator = async (message, context) => {
   const wanted = message.metadata?.mappingVersion ?? 'current';
   const mapping = await context.mapping(wanted === 'current' ? 'current' : Number(wanted));
-  if (!mapping) { return { ...empty(), rejection: `partner ${message.partnerId} has no webhook mapping${wanted === 'current' ? '' : ` version ${wanted}`}` }; }
+  if (!mapping) {
+    return {
+      ...empty(),
+      rejection: `partner ${message.partnerId} has no webhook mapping${wanted === 'current' ? '' : ` version ${wanted}`}`,
+    };
+  }
   let body: unknown;
   try {
     body = JSON.parse(message.rawPayload);
@@ -170,13 +229,27 @@ export const translateWebhook: Translator = async (message, context) => {
     result = await boundedJsonata(mapping.expression, MAPPING_TIMEOUT_MS).evaluate(body);
   } catch (error) {
     const e = error as { message?: string; position?: number; token?: string };
-    return { ...empty(), rejection: `mapping v${mapping.version} failed: ${e.message}${e.position !== undefined ? ` at position ${e.position}${e.token ? ` (${e.token})` : ''}` : ''}` };
+    return {
+      ...empty(),
+      rejection: `mapping v${mapping.version} failed: ${e.message}${e.position !== undefined ? ` at position ${e.position}${e.token ? ` (${e.token})` : ''}` : ''}`,
+    };
   }
   const operations = result === undefined ? [] : Array.isArray(result) ? result : [result];
-  if (operations.length === 0) { return { ...empty(), rejection: `mapping v${mapping.version} produced no operations for this payload` }; }
+  if (operations.length === 0) {
+    return { ...empty(), rejection: `mapping v${mapping.version} produced no operations for this payload` };
+  }
   const check = checkCanonicalMessage({ operations });
-  if (!check.ok) { return { ...empty(), rejection: `mapping v${mapping.version} produced invalid operations: ${check.problems.join('; ')}` }; }
-  return { ...empty(), operations: check.operations.map((operation) => ({ operation })), mappingVersion: mapping.version };
+  if (!check.ok) {
+    return {
+      ...empty(),
+      rejection: `mapping v${mapping.version} produced invalid operations: ${check.problems.join('; ')}`,
+    };
+  }
+  return {
+    ...empty(),
+    operations: check.operations.map((operation) => ({ operation })),
+    mappingVersion: mapping.version,
+  };
 };
 
 /** Translators by content type. */
