@@ -12,6 +12,14 @@ export const freePort = () =>
     });
   });
 
+/** Every child still running: killed when this process exits, however it exits, so none outlives its run. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) {
+    child.kill('SIGKILL');
+  }
+});
+
 /**
  * One dockbridge role (`apps/<app>/src/main.ts`) as a real process, run from the TypeScript sources
  * (test/support/child/ts-register.js), with only the environment given (no config files).
@@ -41,7 +49,13 @@ export class AppProcess {
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-200_000));
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    running.add(child);
+    this.exited = new Promise((resolve) =>
+      child.once('exit', () => {
+        running.delete(child);
+        resolve();
+      }),
+    );
     this.child = child;
     return this;
   }

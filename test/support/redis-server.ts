@@ -29,6 +29,9 @@ export class PrivateRedis {
       ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
       { stdio: 'ignore' },
     );
+    // Never outlives the test process, however it ends.
+    const child = this.child;
+    process.once('exit', () => child.kill('SIGKILL'));
     for (let i = 0; i < 100; i++) {
       if (await this.answers()) {
         return;
