@@ -69,7 +69,7 @@ describe('gateway operations surface', () => {
     });
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: { name: string; readOnlyMode: boolean }[] };
-    expect(queues.map((q) => q.name).sort()).toEqual(['batch', 'deliver', 'export', 'sweep', 'translate']);
+    expect(queues.map((q) => q.name).sort()).toEqual(['batch', 'deliver', 'export', 'replay', 'sweep', 'translate']);
     expect(queues.every((q) => q.readOnlyMode)).toBe(true);
   });
 

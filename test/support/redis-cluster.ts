@@ -83,6 +83,10 @@ export class LocalRedisCluster {
 
   async cli(port: number, ...args: string[]): Promise<string> {
     const { stdout } = await run('redis-cli', ['-p', String(port), ...args]);
+    // redis-cli exits 0 on a command error: an answer starting ERR is one.
+    if (/^(ERR|MOVED|ASK|CLUSTERDOWN)\b/.test(stdout.trim())) {
+      throw new Error(`redis-cli -p ${port} ${args.join(' ')}: ${stdout.trim()}`);
+    }
     return stdout.trim();
   }
 
@@ -102,36 +106,29 @@ export class LocalRedisCluster {
     throw new Error(`no node serves slot ${slot}`);
   }
 
-  /** Moves every slot of the node on `from` to the node on `to`, keys and all, while clients keep working (MOVED/ASK). */
-  async reshardAll(from: number, to: number): Promise<void> {
+  /**
+   * Moves the slot of `key` (its `{tag}` decides it) from the node serving it to the node on `to`,
+   * keys and all, as a reshard does slot by slot, while clients keep working (MOVED/ASK).
+   */
+  async moveSlotOf(key: string, to: number): Promise<void> {
+    const from = await this.ownerOf(key);
+    if (from === to) {
+      return;
+    }
+    const slot = await this.cli(this.ports[0], 'CLUSTER', 'KEYSLOT', key);
     const [fromId, toId] = await Promise.all([this.cli(from, 'CLUSTER', 'MYID'), this.cli(to, 'CLUSTER', 'MYID')]);
-    const owned = (await this.cli(from, 'CLUSTER', 'NODES'))
-      .split('\n')
-      .find((line) => line.startsWith(fromId))!
-      .split(' ')
-      .slice(8);
-    const count = owned.reduce((sum, range) => {
-      const [a, b = a] = range.split('-').map(Number);
-      return sum + b - a + 1;
-    }, 0);
-    await run(
-      'redis-cli',
-      [
-        '--cluster',
-        'reshard',
-        `127.0.0.1:${from}`,
-        '--cluster-from',
-        fromId,
-        '--cluster-to',
-        toId,
-        '--cluster-slots',
-        String(count),
-        '--cluster-yes',
-        '--cluster-pipeline',
-        '100',
-      ],
-      { maxBuffer: 64 * 1024 * 1024 },
-    );
+    await this.cli(to, 'CLUSTER', 'SETSLOT', slot, 'IMPORTING', fromId);
+    await this.cli(from, 'CLUSTER', 'SETSLOT', slot, 'MIGRATING', toId);
+    for (;;) {
+      const keys = (await this.cli(from, 'CLUSTER', 'GETKEYSINSLOT', slot, '1000')).split('\n').filter(Boolean);
+      if (keys.length === 0) {
+        break;
+      }
+      await this.cli(from, 'MIGRATE', '127.0.0.1', String(to), '', '0', '5000', 'REPLACE', 'KEYS', ...keys);
+    }
+    for (const port of [to, from, ...this.ports.filter((p) => p !== to && p !== from)]) {
+      await this.cli(port, 'CLUSTER', 'SETSLOT', slot, 'NODE', toId);
+    }
   }
 
   async stop(): Promise<void> {
