@@ -7,9 +7,6 @@ import tseslint from 'typescript-eslint';
 const REPOSITORY_IMPORTS_TODAY = [
   'apps/gateway/src/admin/admin-messages.controller.ts',
   'apps/gateway/src/messages/messages.controller.ts',
-  'apps/gateway/src/webhooks/webhooks.controller.ts',
-  'apps/gateway/src/webhooks/refusal-log.ts',
-  'apps/gateway/src/sftp/sftp-ingest.ts',
   'apps/gateway/src/sftp/sftp.server.ts',
   'apps/gateway/src/sftp/sftp-session.ts',
 ];

@@ -1,3 +1,4 @@
+import { ENDPOINT_TTL_MS, RefusalLog } from '@dockbridge/pipeline';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,6 @@ import {
   PartnerRepository,
   WebhookSecretRepository,
 } from '@dockbridge/partners';
-import { RefusalLog } from '../apps/gateway/src/webhooks/refusal-log';
-import { ENDPOINT_TTL_MS } from '../apps/gateway/src/webhooks/webhook-endpoints';
 import { DEMO, TestResponse } from './support/sandbox';
 import { bulkReplay } from './support/replay-runs';
 import { Spine, startSpine } from './support/spine';

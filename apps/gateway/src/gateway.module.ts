@@ -7,8 +7,6 @@ import { AdminTokenGuard } from './auth/admin-token.guard';
 import { PartnerApiKeyGuard } from './auth/partner-api-key.guard';
 import { EdiController } from './edi/edi.controller';
 import { HealthController } from './health/health.controller';
-import { RefusalLog } from './webhooks/refusal-log';
-import { WebhookEndpoints } from './webhooks/webhook-endpoints';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { HttpErrorFilter } from './http-error.filter';
 import { MessagesController } from './messages/messages.controller';
@@ -29,8 +27,6 @@ import { SftpServer } from './sftp/sftp.server';
     MetricsController,
   ],
   providers: [
-    WebhookEndpoints,
-    RefusalLog,
     PartnerApiKeyGuard,
     AdminTokenGuard,
     PartnerImport,

@@ -7,7 +7,9 @@ import { DomainError, DomainErrorKind } from '@dockbridge/audit';
 const DOMAIN_STATUS: Record<DomainErrorKind, [number, string]> = {
   'not-found': [404, 'NotFound'],
   invalid: [400, 'Bad Request'],
+  unauthenticated: [401, 'Unauthorized'],
   conflict: [409, 'Conflict'],
+  'too-large': [413, 'Payload too large'],
   unprocessable: [422, 'UnprocessableEntity'],
   unavailable: [503, 'ServiceUnavailable'],
 };

@@ -1,5 +1,6 @@
 /** How a domain refusal reads to a caller; the gateway maps each kind to one HTTP status (http-error.filter.ts). */
-export type DomainErrorKind = 'not-found' | 'invalid' | 'conflict' | 'unprocessable' | 'unavailable';
+export type DomainErrorKind =
+  'not-found' | 'invalid' | 'unauthenticated' | 'conflict' | 'too-large' | 'unprocessable' | 'unavailable';
 
 /**
  * The base of every refusal the libs raise on purpose (an unknown partner, a refused key, a replay

@@ -4,6 +4,10 @@ import { RunExport } from './export/run-export';
 import { AppConfig } from '@dockbridge/config';
 import { PlatformAccounts } from '@dockbridge/platform';
 import { AcceptMessage } from './ingress/accept-message';
+import { ReceiveUpload } from './ingress/receive-upload';
+import { ReceiveWebhook } from './ingress/receive-webhook';
+import { RefusalLog } from './ingress/refusal-log';
+import { WebhookEndpoints } from './ingress/webhook-endpoints';
 import { DeliverBatch } from './delivery/deliver-batch';
 import { DeliverOperation } from './delivery/deliver-operation';
 import { MessageQueues } from './message-queues';
@@ -120,6 +124,10 @@ class ConnectionsCloser implements OnApplicationShutdown {
     ReplayMessage,
     BulkReplays,
     AcceptMessage,
+    ReceiveUpload,
+    WebhookEndpoints,
+    RefusalLog,
+    ReceiveWebhook,
     RunExport,
     Schedules,
     PipelineJobHandlers,
@@ -140,6 +148,10 @@ class ConnectionsCloser implements OnApplicationShutdown {
     BulkReplays,
     Schedules,
     PipelineJobHandlers,
+    ReceiveUpload,
+    WebhookEndpoints,
+    RefusalLog,
+    ReceiveWebhook,
   ],
 })
 export class PipelineModule {}

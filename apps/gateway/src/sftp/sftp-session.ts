@@ -8,7 +8,7 @@ import {
   PartnerFileRepository,
   PartnerFolder,
 } from '@dockbridge/partners';
-import { SftpIngest, UploadRefused } from './sftp-ingest';
+import { ReceiveUpload, UploadRefused } from '@dockbridge/pipeline';
 import { UploadBuffer, UploadTooLarge, WriteRefused } from './upload-buffer';
 import { isTemporaryUploadName, resolveVirtualPath, VirtualPath } from './virtual-path';
 
@@ -27,7 +27,7 @@ export interface SftpSessionContext {
   partnerId: string;
   username: string;
   files: PartnerFileRepository;
-  ingest: SftpIngest;
+  ingest: ReceiveUpload;
   maxFileBytes: number;
   /** Registers work the server must let finish before shutting down (a CLOSE being recorded). */
   track<T>(work: Promise<T>): Promise<T>;
@@ -425,7 +425,9 @@ export class SftpSession {
     const content = Buffer.from(this.completeUpload(handle));
     handle.upload.release();
     try {
-      await this.ctx.track(this.ctx.ingest.receive(this.ctx.partnerId, handle.name, content));
+      await this.ctx.track(
+        this.ctx.ingest.receive(this.ctx.partnerId, handle.name, content, isTemporaryUploadName(handle.name)),
+      );
     } catch (error) {
       if (error instanceof UploadRefused) {
         throw this.refused(handle.name, error);

@@ -10,10 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { AuthContext, Connection, Server } from 'ssh2';
 import { AppConfig } from '@dockbridge/config';
 import { PartnerFileRepository, PartnerProfile, SftpCredentialRepository } from '@dockbridge/partners';
-import { AcceptMessage } from '@dockbridge/pipeline';
+import { ReceiveUpload } from '@dockbridge/pipeline';
 import { loadOrCreateHostKey } from './host-key';
 import { LoginThrottle } from './login-throttle';
-import { SftpIngest } from './sftp-ingest';
 import { SftpSession } from './sftp-session';
 
 /** Failed login attempts one connection may make before it is dropped. */
@@ -34,7 +33,6 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
   private server: Server | null = null;
   private readonly connections = new Set<Connection>();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly ingest: SftpIngest;
   private readonly throttle: LoginThrottle;
   private boundPort: number | null = null;
 
@@ -42,9 +40,8 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(PartnerFileRepository) private readonly files: PartnerFileRepository,
     @Inject(SftpCredentialRepository) private readonly credentials: SftpCredentialRepository,
-    @Inject(AcceptMessage) accept: AcceptMessage,
+    @Inject(ReceiveUpload) private readonly ingest: ReceiveUpload,
   ) {
-    this.ingest = new SftpIngest(files, accept);
     this.throttle = new LoginThrottle({ maxFailures: config.sftp.maxLoginFailures, lockoutMs: config.sftp.lockoutMs });
   }
 

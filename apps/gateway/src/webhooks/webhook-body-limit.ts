@@ -1,38 +1,19 @@
 import { Transform } from 'node:stream';
-import { HttpException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import { MAX_WEBHOOK_BODY_BYTES, PartnerWebhookSettings, verifyWebhookHeaders } from '@dockbridge/partners';
 import {
-  DEFAULT_WEBHOOK_BODY_BYTES,
-  MAX_WEBHOOK_BODY_BYTES,
-  PartnerWebhookSettings,
-  verifyWebhookHeaders,
-} from '@dockbridge/partners';
-import { RefusalLog, secretHeadersOf } from './refusal-log';
-import { WebhookEndpoint, WebhookEndpoints } from './webhook-endpoints';
+  oversizedWebhook,
+  RefusalLog,
+  secretHeadersOf,
+  WebhookEndpoint,
+  WebhookEndpoints,
+  webhookBodyLimit,
+  WebhookRefused,
+} from '@dockbridge/pipeline';
 
 /** The webhook route as Fastify names it. */
 export const WEBHOOK_ROUTE = '/v1/webhooks/:partner';
-
-export const webhookBodyLimit = (settings: PartnerWebhookSettings): number =>
-  settings.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES;
-
-/**
- * The 413 for a webhook body over `limit`, recorded as a rejected request (without its body) when
- * `refusals` is given; null for a partner without an endpoint (nothing to record it under).
- * `atLeast`: the size is what was read before stopping, not the whole body's.
- */
-export async function refuseOversizedWebhook(
-  refusals: RefusalLog | null,
-  partnerId: string,
-  size: number,
-  limit: number,
-  atLeast = false,
-): Promise<HttpException> {
-  const reason = `body of ${atLeast ? 'at least ' : ''}${size} bytes exceeds ${refusals ? "the partner's limit" : 'the limit'} of ${limit} bytes`;
-  await refusals?.record({ partnerId, kind: 'too large', reason, body: null, metadata: { size } });
-  return new HttpException({ statusCode: 413, error: 'Payload too large', details: [reason] }, 413);
-}
 
 /**
  * What a webhook's headers decide before its body is read: a webhook to an unknown (or disabled)
@@ -83,7 +64,7 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
       return reply;
     }
     const limit = webhookBodyLimit(settings);
-    const refuse = (size: number, atLeast = false) => refuseOversizedWebhook(refusals, partnerId, size, limit, atLeast);
+    const refuse = (size: number, atLeast = false) => oversizedWebhook(refusals, partnerId, size, limit, atLeast);
     const declared = Number(request.headers['content-length']);
     if (!Number.isSafeInteger(declared)) {
       return payload.pipe(capped(limit, refuse));
@@ -93,7 +74,10 @@ export function applyWebhookBodyLimits(app: NestFastifyApplication, gatewayLimit
     }
     const refusal = await refuse(declared);
     // The connection is closed after this answer: the unread body is never consumed.
-    void reply.header('connection', 'close').status(413).send(refusal.getResponse());
+    void reply
+      .header('connection', 'close')
+      .status(413)
+      .send({ statusCode: 413, error: refusal.summary, details: [refusal.message] });
     return reply;
   });
 }
@@ -125,7 +109,7 @@ async function refusalFromHeaders(
  * A body without a declared length, read only up to `limit` bytes: past it the stream fails with
  * the refusal (recorded by `refuse`), which Fastify answers with its status, 413.
  */
-function capped(limit: number, refuse: (size: number, atLeast: boolean) => Promise<HttpException>): Transform {
+function capped(limit: number, refuse: (size: number, atLeast: boolean) => Promise<WebhookRefused>): Transform {
   let size = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -135,10 +119,7 @@ function capped(limit: number, refuse: (size: number, atLeast: boolean) => Promi
       }
       // Only the bytes read so far are known: the reason says "at least".
       refuse(size, true).then(
-        (refusal) =>
-          callback(
-            Object.assign(new Error((refusal.getResponse() as { details: string[] }).details[0]), { statusCode: 413 }),
-          ),
+        (refusal) => callback(Object.assign(new Error(refusal.message), { statusCode: 413 })),
         (error: Error) => callback(error),
       );
     },

@@ -1,12 +1,9 @@
 import { constants } from 'node:buffer';
-import { Logger } from '@nestjs/common';
-import type { JsonObject } from '@dockbridge/audit';
+import { Injectable, Logger } from '@nestjs/common';
+import { DomainError, type JsonObject } from '@dockbridge/audit';
 import { PartnerFileInfo, PartnerFileRepository } from '@dockbridge/partners';
-import type { AcceptMessage } from '@dockbridge/pipeline';
-import { isTemporaryUploadName } from './virtual-path';
-
-/** The content type of every SFTP upload: the X12 translator takes it from there. */
-export const SFTP_CONTENT_TYPE = 'application/edi-x12';
+import { X12_CONTENT_TYPE } from '../translate/translators';
+import { AcceptMessage } from './accept-message';
 
 export interface DecodedPayload {
   text: string;
@@ -15,7 +12,9 @@ export interface DecodedPayload {
 }
 
 /** An upload that cannot be a message, for a reason the partner must be told (the SFTP status says it). */
-export class UploadRefused extends Error {}
+export class UploadRefused extends DomainError {
+  readonly kind = 'invalid';
+}
 
 const { MAX_STRING_LENGTH } = constants;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -48,28 +47,30 @@ export function decodePayload(content: Buffer): DecodedPayload {
 
 export interface ReceivedUpload {
   file: PartnerFileInfo;
-  /** The message the upload became; null for a temporary name (`.tmp`, ...) still to be renamed. */
+  /** The message the upload became; null for a temporary upload (to be renamed to its final name). */
   messageId: string | null;
 }
 
 /**
- * Turns completed SFTP uploads into messages, durable before acknowledged: the file is stored in
- * `partner_file`, then `AcceptMessage` commits the message row, then the file is linked to it. Only
- * when this resolves may the SFTP CLOSE (or RENAME) be answered OK; when it throws, the client must
- * be told the upload failed (the stored file is taken back out, so a retry starts clean).
+ * The upload use case: turns completed uploads (SFTP today) into messages, durable before
+ * acknowledged: the file is stored in `partner_file`, then `AcceptMessage` commits the message row,
+ * then the file is linked to it. Only when this resolves may the upload be answered OK (the SFTP
+ * CLOSE or RENAME); when it throws, the client must be told it failed (the stored file is taken back
+ * out, so a retry starts clean).
  */
-export class SftpIngest {
-  private readonly logger = new Logger('Sftp');
+@Injectable()
+export class ReceiveUpload {
+  private readonly logger = new Logger('Upload');
 
   constructor(
     private readonly files: PartnerFileRepository,
     private readonly accept: AcceptMessage,
   ) {}
 
-  /** A write handle closed: stores the file; a final name also becomes a message. */
-  async receive(partnerId: string, name: string, content: Buffer): Promise<ReceivedUpload> {
+  /** An upload finished: stores the file; one under its final name (not `temporary`) also becomes a message. */
+  async receive(partnerId: string, name: string, content: Buffer, temporary = false): Promise<ReceivedUpload> {
     const file = await this.files.put(partnerId, 'inbound', name, content);
-    if (isTemporaryUploadName(name)) {
+    if (temporary) {
       return { file, messageId: null };
     }
     try {
@@ -102,7 +103,7 @@ export class SftpIngest {
       partnerId,
       channel: 'sftp',
       rawPayload: payload.text,
-      contentType: SFTP_CONTENT_TYPE,
+      contentType: X12_CONTENT_TYPE,
       metadata,
     });
     await this.files.linkMessage(partnerId, file.id, accepted.messageId);

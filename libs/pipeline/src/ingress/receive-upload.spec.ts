@@ -1,5 +1,5 @@
 import { constants } from 'node:buffer';
-import { decodePayload, UploadRefused } from './sftp-ingest';
+import { decodePayload, UploadRefused } from './receive-upload';
 
 const { MAX_STRING_LENGTH } = constants;
 

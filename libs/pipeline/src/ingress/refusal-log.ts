@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { MessageRepository, storableText } from '@dockbridge/audit';
 import { AppConfig } from '@dockbridge/config';
-import { WEBHOOK_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { WEBHOOK_CONTENT_TYPE } from '../translate/translators';
 
 export interface Refusal {
   partnerId: string;
