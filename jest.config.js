@@ -31,6 +31,8 @@ module.exports = {
   testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    // One use case on a real Postgres with a scripted platform (no Redis, no sandbox): seconds.
+    { ...common, displayName: 'medium', testMatch: ['<rootDir>/libs/**/*.medium-spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };
