@@ -54,6 +54,25 @@ class ConnectionsCloser implements OnApplicationShutdown {
   }
 }
 
+/** The use cases and services other modules inject: one list, so what is provided is also exported. */
+const SERVICES = [
+  TranslateMessage,
+  DeliverOperation,
+  DeliverBatch,
+  SweepStuck,
+  PurgeExpired,
+  ReplayMessage,
+  BulkReplays,
+  AcceptMessage,
+  ReceiveUpload,
+  WebhookEndpoints,
+  RefusalLog,
+  ReceiveWebhook,
+  RunExport,
+  Schedules,
+  PipelineJobHandlers,
+];
+
 /**
  * The pipeline's pieces, built from the one AppConfig: queues, the retry policy, platform
  * accounts and the use cases (translate, deliver, batch, sweep, replay). Needs AuditModule.
@@ -116,42 +135,9 @@ class ConnectionsCloser implements OnApplicationShutdown {
       useFactory: (config: AppConfig) => ({ staleMs: config.delivery.sweepStaleMs }),
     },
     { provide: RETENTION_OPTIONS, inject: [AppConfig], useFactory: (config: AppConfig) => config.audit },
-    TranslateMessage,
-    DeliverOperation,
-    DeliverBatch,
-    SweepStuck,
-    PurgeExpired,
-    ReplayMessage,
-    BulkReplays,
-    AcceptMessage,
-    ReceiveUpload,
-    WebhookEndpoints,
-    RefusalLog,
-    ReceiveWebhook,
-    RunExport,
-    Schedules,
-    PipelineJobHandlers,
+    ...SERVICES,
     ConnectionsCloser,
   ],
-  exports: [
-    RunExport,
-    AcceptMessage,
-    RetryPolicy,
-    MessageQueues,
-    PlatformAccounts,
-    TranslateMessage,
-    DeliverOperation,
-    DeliverBatch,
-    SweepStuck,
-    PurgeExpired,
-    ReplayMessage,
-    BulkReplays,
-    Schedules,
-    PipelineJobHandlers,
-    ReceiveUpload,
-    WebhookEndpoints,
-    RefusalLog,
-    ReceiveWebhook,
-  ],
+  exports: [RetryPolicy, MessageQueues, PlatformAccounts, ...SERVICES],
 })
 export class PipelineModule {}
