@@ -50,6 +50,15 @@ module.exports = {
       to: { path: ['^libs/(audit|partners|pipeline)/', 'node_modules/(pg|typeorm|ioredis|bullmq)/'] },
     },
     {
+      name: 'cli-is-an-http-client',
+      severity: 'error',
+      comment:
+        'The CLI talks to the gateway over HTTP and reads its answers with the API views of @dockbridge/pipeline: ' +
+        'types only (migrate.ts, which runs the migrations itself, is the exception).',
+      from: { path: '^apps/cli/', pathNot: [SPEC, '^apps/cli/src/migrate\\.ts$'] },
+      to: { path: '^libs/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve (a typo, a package missing from package.json).',

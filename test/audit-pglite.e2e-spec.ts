@@ -41,7 +41,7 @@ describe('audit store on PGlite', () => {
       channel: 'http-edi',
       rawPayload: 'ISA*00*...~IEA*1*000000001~',
       contentType: 'application/edi-x12',
-      metadata: { isa13: '000000001' },
+      metadata: { fileName: 'PO000000001.edi' },
     });
     const [op] = await operations.addMany(message.id, [
       { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-1', payload: { id: 'PO-1' } },
@@ -57,7 +57,11 @@ describe('audit store on PGlite', () => {
     await messages.settleMessage(message.id);
 
     const detail = await messages.findDetail(message.id);
-    expect(detail?.message).toMatchObject({ id: message.id, status: 'delivered', metadata: { isa13: '000000001' } });
+    expect(detail?.message).toMatchObject({
+      id: message.id,
+      status: 'delivered',
+      metadata: { fileName: 'PO000000001.edi' },
+    });
     expect(detail?.operations).toEqual([
       expect.objectContaining({ id: op.id, status: 'delivered', attemptCount: 1, payload: { id: 'PO-1' } }),
     ]);

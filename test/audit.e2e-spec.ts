@@ -146,7 +146,7 @@ describe('audit store on Postgres', () => {
   describe('MessageRepository.record', () => {
     it('stores the message as received with its first event', async () => {
       const partnerId = partner();
-      const message = await record(partnerId, { metadata: { isa13: '000000001' } });
+      const message = await record(partnerId, { metadata: { fileName: 'PO000000001.edi' } });
 
       expect(message).toMatchObject({
         partnerId,
@@ -155,7 +155,7 @@ describe('audit store on Postgres', () => {
         status: 'received',
         statusReason: null,
         replayOf: null,
-        metadata: { isa13: '000000001' },
+        metadata: { fileName: 'PO000000001.edi' },
         sha256: createHash('sha256').update(X12).digest('hex'),
       });
       expect(message.receivedAt).toBeInstanceOf(Date);

@@ -10,7 +10,7 @@ import {
   formatReplayRun,
   formatReplayRunList,
   formatRunProgress,
-  ReplayRunView,
+  ReplayRun,
   RUN_OVER,
   formatGatewayError,
   formatMessageDetail,
@@ -157,13 +157,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
    * Reads a bulk replay run until it ends, showing its progress on stderr (stdout keeps the result
    * alone, for scripts); a few failed reads in a row are waited out, since the run goes on regardless.
    */
-  const waitForRun = async (client: GatewayClient, runId: string): Promise<ReplayRunView> => {
+  const waitForRun = async (client: GatewayClient, runId: string): Promise<ReplayRun> => {
     err([`Waiting for bulk replay run ${runId} (Ctrl-C stops waiting, not the run: dockbridge replays show ${runId})`]);
     let shown = '';
     for (let failures = 0; ;) {
-      let run: ReplayRunView;
+      let run: ReplayRun;
       try {
-        run = await client.send<ReplayRunView>(replayRunRequest(runId));
+        run = await client.send<ReplayRun>(replayRunRequest(runId));
         failures = 0;
       } catch (error) {
         if (!(error instanceof ConnectionError) || ++failures >= MAX_POLL_FAILURES) {
@@ -187,7 +187,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   };
 
   /** Prints a run that ended; a failed run is an error (exit 1). */
-  const printRun = (run: ReplayRunView, asJson: boolean | undefined) => {
+  const printRun = (run: ReplayRun, asJson: boolean | undefined) => {
     print(run, asJson, formatReplayRun);
     if (run.status === 'failed') {
       throw new RunFailed(`bulk replay run ${run.runId} failed${run.error ? `: ${run.error}` : ''}`);
@@ -329,7 +329,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       if (options.wait) {
         return printRun(await waitForRun(client, runId), options.json);
       }
-      print(await client.send<ReplayRunView>(replayRunRequest(runId)), options.json, formatReplayRun);
+      print(await client.send<ReplayRun>(replayRunRequest(runId)), options.json, formatReplayRun);
     });
 
   replays
@@ -338,7 +338,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--limit <n>', 'how many, 1 to 100 (gateway default 20)')
     .option('--json', 'print the API answer as JSON')
     .action(async (options: { limit?: string; json?: boolean }, command: Command) => {
-      const page = await admin(command).send<{ items: ReplayRunView[] }>(replayRunsRequest(options.limit));
+      const page = await admin(command).send<{ items: ReplayRun[] }>(replayRunsRequest(options.limit));
       print(page, options.json, (p) => formatReplayRunList(p.items));
     });
 

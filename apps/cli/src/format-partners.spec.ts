@@ -10,6 +10,7 @@ const partner = (over: Partial<PartnerSummary> = {}): PartnerSummary => ({
   source: 'file',
   file: 'config/partners/acme-wms.yaml',
   conflict: null,
+  createdAt: '2026-10-01T12:00:00.000Z',
   updatedAt: '2026-11-01T12:00:00.000Z',
   ...over,
 });

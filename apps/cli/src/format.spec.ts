@@ -12,7 +12,7 @@ import {
   MessageSummary,
   progressBar,
   redact,
-  ReplayRunView,
+  ReplayRun,
   table,
   time,
 } from './format';
@@ -88,6 +88,14 @@ describe('formatMessageList', () => {
 });
 
 describe('formatMessageDetail', () => {
+  const unused = {
+    payload: {},
+    nextAttemptAt: null,
+    inFlightUntil: null,
+    supersededBy: null,
+    createdAt: '2026-11-01T12:34:56Z',
+    updatedAt: '2026-11-01T12:35:02Z',
+  };
   const detail: MessageDetail = {
     message: {
       ...summary({
@@ -100,6 +108,8 @@ describe('formatMessageDetail', () => {
     },
     operations: [
       {
+        ...unused,
+        id: 'o1',
         seq: 1,
         kind: 'document.upsert',
         organisationId: 'org-1',
@@ -110,6 +120,7 @@ describe('formatMessageDetail', () => {
         attemptCount: 1,
         attempts: [
           {
+            id: 'a1',
             startedAt: '2026-11-01T12:35:00Z',
             durationMs: 12,
             httpStatus: 201,
@@ -120,6 +131,8 @@ describe('formatMessageDetail', () => {
         ],
       },
       {
+        ...unused,
+        id: 'o2',
         seq: 2,
         kind: 'document.upsert',
         organisationId: 'org-1',
@@ -130,6 +143,7 @@ describe('formatMessageDetail', () => {
         attemptCount: 1,
         attempts: [
           {
+            id: 'a2',
             startedAt: '2026-11-01T12:35:01Z',
             durationMs: 8,
             httpStatus: 400,
@@ -150,6 +164,8 @@ describe('formatMessageDetail', () => {
         reason: '1 of 2 operations failed',
       },
     ],
+    files: [],
+    replays: [],
   };
 
   it('shows the message, each operation with its outcome, attempts and last error, and the events', () => {
@@ -174,6 +190,8 @@ describe('formatMessageDetail', () => {
       {
         folder: 'inbound',
         name: 'ASN-0001.edi',
+        id: 'f1',
+        sha256: 'ab',
         kind: null,
         size: 1234,
         createdAt: '2026-11-01T12:34:56Z',
@@ -182,6 +200,8 @@ describe('formatMessageDetail', () => {
       {
         folder: 'outbound',
         name: '997_000000001_a1_1.x12',
+        id: 'f2',
+        sha256: 'ab',
         kind: '997',
         size: 120,
         createdAt: '2026-11-01T12:35:00Z',
@@ -190,6 +210,8 @@ describe('formatMessageDetail', () => {
       {
         folder: 'outbound',
         name: 'TA1_000000002_a1_2.x12',
+        id: 'f3',
+        sha256: 'ab',
         kind: 'TA1',
         size: 110,
         createdAt: '2026-11-01T12:35:00Z',
@@ -210,11 +232,13 @@ describe('formatMessageDetail', () => {
 
 describe('formatBulkReplay', () => {
   it('reports a dry run count and says how to replay for real', () => {
-    expect(formatBulkReplay({ dryRun: true, matching: 1 })).toEqual([
+    expect(formatBulkReplay({ dryRun: true, matching: 1, skipped: [] })).toEqual([
       'Dry run: 1 message matches; nothing was replayed.',
       'Add --no-dry-run to replay them.',
     ]);
-    expect(formatBulkReplay({ dryRun: true, matching: 3 })[0]).toBe('Dry run: 3 messages match; nothing was replayed.');
+    expect(formatBulkReplay({ dryRun: true, matching: 3, skipped: [] })[0]).toBe(
+      'Dry run: 3 messages match; nothing was replayed.',
+    );
   });
 
   it('names a real run it left running (--detach) and how to follow it', () => {
@@ -231,7 +255,7 @@ describe('formatBulkReplay', () => {
 });
 
 describe('bulk replay runs', () => {
-  const run = (over: Partial<ReplayRunView> = {}): ReplayRunView => ({
+  const run = (over: Partial<ReplayRun> = {}): ReplayRun => ({
     runId: 'run-1',
     status: 'running',
     filter: { status: ['failed'] },
@@ -294,13 +318,25 @@ describe('bulk replay runs', () => {
 describe('formatPreview', () => {
   it('shows interchanges, sets with located diagnostics, documents, acknowledgments and problems', () => {
     const lines = formatPreview({
-      interchanges: [{ senderId: 'KETTLE', control: '000000101', refused: false }],
+      interchanges: [{ key: 'i1', senderId: 'KETTLE', control: '000000101', refused: false }],
       transactionSets: [
-        { transactionControl: '0001', setId: '850', documentId: 'PO-7001', rejected: false, diagnostics: [] },
+        {
+          transactionControl: '0001',
+          setId: '850',
+          interchangeKey: 'i1',
+          documentId: 'PO-7001',
+          rejected: false,
+          envelopeRejected: false,
+          diagnostics: [],
+          notes: [],
+        },
         {
           transactionControl: '0002',
           setId: '850',
+          interchangeKey: 'i1',
           rejected: true,
+          envelopeRejected: false,
+          notes: [],
           diagnostics: [
             {
               level: 'error',
@@ -313,7 +349,9 @@ describe('formatPreview', () => {
           ],
         },
       ],
-      documents: [{ kind: 'document.upsert', organisationId: 'org-1', document: { id: 'PO-7001' } }],
+      documents: [
+        { kind: 'document.upsert', organisationId: 'org-1', document: { id: 'PO-7001', direction: 'Inbound' } },
+      ],
       acknowledgments: [{ kind: '997', acknowledges: '000000101', content: 'ISA…' }],
       problems: ['garbage before the first ISA (line 1, column 1)'],
     });

@@ -1,145 +1,39 @@
 /**
  * Text output of the CLI. Pure: API answers in, lines out (unit-tested).
- * The wire types below are the admin API's JSON (libs/audit entities with dates as ISO strings).
+ * The types are the APIs' own response views (libs/pipeline/src/admin/views.ts) as JSON sends them.
  */
+import type {
+  ApiKeyView as ApiKeyRecord,
+  AsJson,
+  BulkReplayStartedView,
+  BulkReplayView,
+  EdiPreviewView,
+  MessageDetailView,
+  MessageFileView,
+  MessagePageView,
+  MessageSummaryView,
+  OperationView,
+  PartnerMessageStatusView,
+  PartnerView,
+  ReplayResultView,
+  ReplayRunView,
+} from '@dockbridge/pipeline';
 
-export interface MessageSummary {
-  id: string;
-  partnerId: string;
-  channel: string;
-  contentType: string;
-  sha256: string;
-  status: string;
-  statusReason: string | null;
-  replayOf: string | null;
-  receivedAt: string;
-  updatedAt: string;
-  metadata: Record<string, unknown>;
-}
-
-export interface MessagePage {
-  items: MessageSummary[];
-  nextCursor: string | null;
-}
-
-export interface Attempt {
-  startedAt: string;
-  durationMs: number;
-  httpStatus: number | null;
-  outcome: string;
-  errorExcerpt: string | null;
-  requestSummary: string | null;
-}
-
-export interface Operation {
-  seq: number;
-  kind: string;
-  organisationId: string | null;
-  targetId: string | null;
-  status: string;
-  lastError: string | null;
-  errorClass: string | null;
-  attemptCount: number;
-  attempts: Attempt[];
-}
-
-export interface MessageEvent {
-  at: string;
-  fromStatus: string | null;
-  toStatus: string;
-  actor: string;
-  reason: string | null;
-}
-
-/** A partner file of a message: the upload it came from, a 997/TA1 or export written for it. */
-export interface MessageFile {
-  folder: string;
-  name: string;
-  kind: string | null;
-  size: number;
-  createdAt: string;
-  /** The partner removed it (fetched, as a rule) or a newer file of the same name replaced it. */
-  removedAt: string | null;
-}
-
-export interface MessageDetail {
-  message: MessageSummary & { rawPayload: string };
-  operations: Operation[];
-  events: MessageEvent[];
-  /** Absent from gateways older than this field. */
-  files?: MessageFile[];
-}
-
-export interface ReplayResult {
-  messageId: string;
-  replayOf: string;
-  status: string;
-}
-
-export type BulkReplayResult =
-  | { dryRun: true; matching: number; skipped?: { id: string; reason: string }[]; limitReached?: number }
-  | BulkReplayStarted;
-
-/** A real bulk replay, queued as a run (202). */
-export interface BulkReplayStarted {
-  dryRun: false;
-  runId: string;
-  status: string;
-  limit: number;
-  location: string;
-}
-
-/** A bulk replay run (GET /v1/admin/replays/{runId}). */
-export interface ReplayRunView {
-  runId: string;
-  status: 'queued' | 'running' | 'completed' | 'failed' | string;
-  filter: Record<string, unknown>;
-  request: Record<string, unknown>;
-  actor: string;
-  reason: string | null;
-  /** Null until the run starts. */
-  total: number | null;
-  done: number;
-  replayed: number;
-  skipped: number;
-  /** The first skipped messages with their reason. */
-  skips: { id: string; reason: string }[];
-  limit: number;
-  limitReached: boolean;
-  error: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  updatedAt: string;
-}
+export type MessageSummary = AsJson<MessageSummaryView>;
+export type MessagePage = AsJson<MessagePageView>;
+export type Operation = AsJson<OperationView>;
+export type Attempt = Operation['attempts'][number];
+export type MessageFile = AsJson<MessageFileView>;
+export type MessageDetail = AsJson<MessageDetailView>;
+export type ReplayResult = AsJson<ReplayResultView>;
+export type BulkReplayResult = AsJson<BulkReplayView>;
+export type BulkReplayStarted = AsJson<BulkReplayStartedView>;
+export type ReplayRun = AsJson<ReplayRunView>;
+export type EdiPreview = AsJson<EdiPreviewView>;
+export type Diagnostic = EdiPreview['transactionSets'][number]['diagnostics'][number];
 
 /** Statuses a run ends in. */
-export const RUN_OVER = ['completed', 'failed'];
-
-export interface Diagnostic {
-  level: string;
-  transactionControl: string;
-  segmentPosition?: number;
-  segmentTag?: string;
-  element?: number;
-  message: string;
-}
-
-export interface EdiPreview {
-  interchanges: { senderId: string; control: string; refused: boolean; duplicate?: boolean; reason?: string }[];
-  transactionSets: {
-    transactionControl: string;
-    setId: string;
-    documentId?: string;
-    rejected: boolean;
-    envelopeRejected?: boolean;
-    diagnostics: Diagnostic[];
-    notes?: string[];
-  }[];
-  documents: { kind: string; organisationId?: string; document?: { id?: string }; documentId?: string }[];
-  acknowledgments: { kind: string; acknowledges: string; content: string }[];
-  problems: string[];
-}
+export const RUN_OVER: readonly string[] = ['completed', 'failed'];
 
 /** One line, at most `max` characters (an ellipsis marks a cut). */
 export function excerpt(text: string | null | undefined, max: number): string {
@@ -310,7 +204,7 @@ export function progressBar(done: number, total: number | null, width = 30): str
 }
 
 /** One line of a run's progress: the bar on a terminal, the same line once per change otherwise. */
-export function formatRunProgress(run: ReplayRunView): string {
+export function formatRunProgress(run: ReplayRun): string {
   const of =
     run.total === null
       ? `${number(run.done)}`
@@ -319,7 +213,7 @@ export function formatRunProgress(run: ReplayRunView): string {
 }
 
 /** A run: who asked, where it stands, its figures, the cap when reached, what was skipped and why. */
-export function formatReplayRun(run: ReplayRunView): string[] {
+export function formatReplayRun(run: ReplayRun): string[] {
   const lines = [
     `Bulk replay run ${run.runId}: ${run.status} (asked by ${run.actor} at ${time(run.createdAt)}${run.reason ? `: ${run.reason}` : ''})`,
   ];
@@ -352,7 +246,7 @@ export function formatReplayRun(run: ReplayRunView): string[] {
   return lines;
 }
 
-export function formatReplayRunList(runs: ReplayRunView[]): string[] {
+export function formatReplayRunList(runs: ReplayRun[]): string[] {
   if (runs.length === 0) {
     return ['No bulk replay runs.'];
   }
@@ -400,7 +294,7 @@ export function formatPreview(preview: EdiPreview): string[] {
   }
   lines.push('', `Documents (${preview.documents.length})`);
   for (const op of preview.documents) {
-    const id = op.document?.id ?? op.documentId ?? '';
+    const id = 'document' in op ? op.document.id : 'documentId' in op ? op.documentId : '';
     lines.push(`  ${op.kind} ${id}${op.organisationId ? ` at ${op.organisationId}` : ''}`.trimEnd());
   }
   if (preview.acknowledgments.length) {
@@ -428,30 +322,8 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   );
 }
 
-export interface PartnerSummary {
-  id: string;
-  name: string;
-  enabled: boolean;
-  locationOrganisationId: string;
-  platformAccount: string | null;
-  settings: { edi?: { senderIds?: string[] }; webhook?: { verification?: string }; exports?: { id: string }[] };
-  /** Who owns the profile: 'file' (its partner file) or 'api' (the admin API). */
-  source: string;
-  /** The partner file that owns it (source 'file'). */
-  file?: string | null;
-  /** A partner file the gateway ignored at its last start because the API owns the partner. */
-  conflict?: { file: string; detectedAt: string } | null;
-  updatedAt: string;
-}
-
-export interface ApiKeyView {
-  keyPrefix: string | null;
-  label: string;
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
+export type PartnerSummary = AsJson<PartnerView>;
+export type ApiKeyView = AsJson<ApiKeyRecord>;
 
 /** What a partner can send: EDI (with its sender ids), webhooks (with the verification), exports. */
 function ingressOf(partner: PartnerSummary): string {
@@ -529,19 +401,7 @@ export function formatPartner(partner: PartnerSummary & { apiKeys: ApiKeyView[] 
   ];
 }
 
-export interface PartnerMessageStatus {
-  messageId: string;
-  status: string;
-  reason: string | null;
-  operations: {
-    seq: number;
-    kind: string;
-    target: string | null;
-    status: string;
-    error: string | null;
-    attempts: number;
-  }[];
-}
+export type PartnerMessageStatus = AsJson<PartnerMessageStatusView>;
 
 export function formatSent(status: PartnerMessageStatus): string[] {
   return [

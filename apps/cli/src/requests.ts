@@ -3,6 +3,9 @@
  * Options mirror apps/gateway/src/admin/admin.dto.ts; the gateway validates values and names the bad field.
  */
 
+import type { SEARCH_MAX_LIMIT as SEARCH_LIMIT } from '@dockbridge/audit';
+import type { X12_CONTENT_TYPE as X12 } from '@dockbridge/pipeline';
+
 /** An HTTP request to the gateway, relative to its base URL. */
 export interface GatewayRequest {
   method: 'GET' | 'POST';
@@ -55,9 +58,10 @@ export interface ReplayOptions extends FilterOptions {
   detach?: boolean;
 }
 
-export const SEARCH_MAX_LIMIT = 500;
+// Copies of the gateway's values (this thin client loads no lib), typed by them: a change there fails to compile here.
+export const SEARCH_MAX_LIMIT: typeof SEARCH_LIMIT = 500;
 export const MAPPING_CHOICES = ['original', 'current'] as const;
-export const X12_CONTENT_TYPE = 'application/edi-x12';
+export const X12_CONTENT_TYPE: typeof X12 = 'application/edi-x12';
 
 const commaList = (typed: string | undefined) => {
   const list = typed
@@ -203,25 +207,13 @@ export function partnerRequest(id: string): GatewayRequest {
 export const isX12 = (text: string): boolean => /^[\uFEFF\s]*ISA/.test(text);
 
 /**
- * A name the gateway records (isPartnerFileName of @dockbridge/partners, which this thin client does
- * not load); another is left out rather than refused.
- */
-const recordableFileName = (name: string | undefined) =>
-  name !== undefined &&
-  name.length > 0 &&
-  name.length <= 255 &&
-  name !== '.' &&
-  name !== '..' &&
-  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
-  !/[/\\\u0000-\u001f\u007f]/.test(name);
-
-/**
  * `send`: a file as its partner would send it: X12 to /v1/edi, anything else to /v1/messages (JSON).
  * `fileName` is recorded with an X12 upload, so the message is found by it (`messages list --file`).
  */
 export function sendRequest(text: string, fileName?: string): GatewayRequest {
   if (isX12(text)) {
-    const query = recordableFileName(fileName) ? `?${new URLSearchParams({ fileName: fileName! })}` : '';
+    // The gateway applies the file-name rule (isPartnerFileName) and says what is wrong with a name.
+    const query = fileName ? `?${new URLSearchParams({ fileName })}` : '';
     return { method: 'POST', path: `/v1/edi${query}`, body: text, contentType: X12_CONTENT_TYPE };
   }
   try {

@@ -5,6 +5,7 @@ export * from './migrations';
 export * from './audit-data-source';
 export * from './derive-message-status';
 export * from './excerpt';
+export * from './storable-text';
 export * from './message.repository';
 export * from './operation.repository';
 export * from './replay-run.repository';

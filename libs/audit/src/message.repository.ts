@@ -6,6 +6,7 @@ import { deriveMessageStatus } from './derive-message-status';
 import { excerpt } from './excerpt';
 import { DeliveryAttempt, DocumentOperation, Message, MessageEvent, MessageMetadata, MessageSummary } from './entities';
 import { NamedStatement, queryPrepared } from './prepared';
+import { assertStorablePayload, storableText } from './storable-text';
 import { newId } from './new-id';
 
 export interface NewMessage {
@@ -120,23 +121,12 @@ const SUMMARY_SELECT = Object.fromEntries(
   SUMMARY_PROPERTIES.map((property) => [property, true]),
 ) as FindOptionsSelect<Message>;
 
-/** Refuses what the audit store cannot hold, before anything is written. */
-export function assertStorablePayload(payload: string): void {
-  if (payload.includes('\u0000')) {
-    throw new RangeError('The payload contains a NUL character, which the audit store cannot hold as text');
-  }
-}
-
-/** Lone UTF-16 surrogates (text cut from JSON escapes) become U+FFFD, as invalid UTF-8 does when bytes are decoded. */
-const wellFormed = (text: string): string => (text as string & { toWellFormed(): string }).toWellFormed();
-
 /** Longest idempotency key stored as sent; a longer one is stored as its SHA-256 (index entries are bounded). */
 const MAX_KEY_CHARS = 500;
 
 /** An idempotency key as stored: well-formed text without NUL, at most MAX_KEY_CHARS. */
 export function storableKey(key: string): string {
-  // eslint-disable-next-line no-control-regex -- NUL is what Postgres text refuses
-  const text = wellFormed(key).replace(/\u0000/g, '\ufffd');
+  const text = storableText(key);
   return text.length <= MAX_KEY_CHARS ? text : `sha256:${hash('sha256', text, 'hex')}`;
 }
 
@@ -149,7 +139,7 @@ type MessageRow = ReturnType<typeof messageRow>;
 function messageRow(message: NewMessage, idempotencyKey: string | undefined, n: number) {
   assertStorablePayload(message.rawPayload);
   const key = idempotencyKey === undefined ? null : storableKey(idempotencyKey);
-  const payload = wellFormed(message.rawPayload);
+  const payload = storableText(message.rawPayload);
   return {
     n,
     id: newId(),
@@ -390,11 +380,19 @@ export class MessageRepository {
         .getMany(),
       manager.find(MessageEvent, { where: { messageId: id }, order: { at: 'ASC', id: 'ASC' } }),
     ]);
+    // Grouped once: filtering all attempts per operation is quadratic (tens of seconds at 30,000 operations).
+    const attemptsOf = new Map<string, DeliveryAttempt[]>();
+    for (const attempt of attempts) {
+      const list = attemptsOf.get(attempt.operationId);
+      if (list) {
+        list.push(attempt);
+      } else {
+        attemptsOf.set(attempt.operationId, [attempt]);
+      }
+    }
     return {
       message,
-      operations: operations.map((op) =>
-        Object.assign(op, { attempts: attempts.filter((a) => a.operationId === op.id) }),
-      ),
+      operations: operations.map((op) => Object.assign(op, { attempts: attemptsOf.get(op.id) ?? [] })),
       events,
     };
   }

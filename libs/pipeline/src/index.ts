@@ -25,3 +25,6 @@ export * from './job-handlers';
 export * from './schedules';
 export * from './queue-health';
 export * from './export/run-export';
+export * from './ingress/receive-api-message';
+export * from './admin/views';
+export * from './admin/message-queries';

@@ -3,7 +3,9 @@ import { PartnerFileRepository } from '@dockbridge/partners';
 import { RunExport } from './export/run-export';
 import { AppConfig } from '@dockbridge/config';
 import { PlatformAccounts } from '@dockbridge/platform';
+import { MessageQueries } from './admin/message-queries';
 import { AcceptMessage } from './ingress/accept-message';
+import { ReceiveApiMessage } from './ingress/receive-api-message';
 import { ReceiveUpload } from './ingress/receive-upload';
 import { ReceiveWebhook } from './ingress/receive-webhook';
 import { RefusalLog } from './ingress/refusal-log';
@@ -68,6 +70,8 @@ const SERVICES = [
   WebhookEndpoints,
   RefusalLog,
   ReceiveWebhook,
+  ReceiveApiMessage,
+  MessageQueries,
   RunExport,
   Schedules,
   PipelineJobHandlers,

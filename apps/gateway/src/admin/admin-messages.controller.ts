@@ -13,39 +13,24 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { MessageRepository, ReplayRun, ReplayRunRepository } from '@dockbridge/audit';
-import { PartnerFileRepository } from '@dockbridge/partners';
-import { BULK_REPLAY_LIMIT, BulkReplays, REPLAY_RUN_SKIPS_KEPT, ReplayMessage } from '@dockbridge/pipeline';
+import {
+  BULK_REPLAY_LIMIT,
+  BulkReplays,
+  BulkReplayView,
+  MessageDetailView,
+  MessagePageView,
+  MessageQueries,
+  REPLAY_RUN_SKIPS_KEPT,
+  ReplayMessage,
+  ReplayResultView,
+  ReplayRunView,
+} from '@dockbridge/pipeline';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
 
 /** Where a bulk replay run is read. */
 const runPath = (runId: string) => `/v1/admin/replays/${runId}`;
-
-/** A bulk replay run as the API shows it (the worker's claim left out). */
-function runView(run: ReplayRun) {
-  return {
-    runId: run.id,
-    status: run.status,
-    filter: run.filter,
-    request: run.request,
-    actor: run.actor,
-    reason: run.reason,
-    total: run.total,
-    done: run.done,
-    replayed: run.replayed,
-    skipped: run.skipped,
-    skips: run.skips,
-    limit: BULK_REPLAY_LIMIT,
-    limitReached: run.limitReached,
-    error: run.error,
-    createdAt: run.createdAt,
-    startedAt: run.startedAt,
-    finishedAt: run.finishedAt,
-    updatedAt: run.updatedAt,
-  };
-}
 
 /**
  * Operators find, inspect and replay messages. Replays are new messages linked by replay_of; nothing
@@ -57,11 +42,9 @@ function runView(run: ReplayRun) {
 @UseGuards(AdminTokenGuard)
 export class AdminMessagesController {
   constructor(
-    private readonly messages: MessageRepository,
+    private readonly queries: MessageQueries,
     private readonly replays: ReplayMessage,
-    private readonly files: PartnerFileRepository,
     private readonly bulk: BulkReplays,
-    private readonly runs: ReplayRunRepository,
   ) {}
 
   @Get('messages')
@@ -69,9 +52,9 @@ export class AdminMessagesController {
     summary:
       'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId, fileName (of an upload or export, exact), interchange (ISA13); keyset paging with cursor',
   })
-  async search(@Query() query: Record<string, unknown>) {
+  async search(@Query() query: Record<string, unknown>): Promise<MessagePageView> {
     const dto = parse(MessageSearchDto, query, 'search');
-    return this.messages.search({ ...toFilter(dto), limit: dto.limit, cursor: dto.cursor });
+    return this.queries.search({ ...toFilter(dto), limit: dto.limit, cursor: dto.cursor });
   }
 
   @Get('messages/:id')
@@ -79,16 +62,12 @@ export class AdminMessagesController {
     summary:
       'A message with its raw payload, operations, attempts and events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
   })
-  async detail(@Param('id', new ParseUUIDPipe()) id: string) {
-    const [detail, files, replays] = await Promise.all([
-      this.messages.findDetail(id),
-      this.files.listByMessage(id),
-      this.messages.replaysOf(id),
-    ]);
+  async detail(@Param('id', new ParseUUIDPipe()) id: string): Promise<MessageDetailView> {
+    const detail = await this.queries.detail(id);
     if (!detail) {
       throw new NotFoundException(`message ${id} does not exist`);
     }
-    return { ...detail, files, replays };
+    return detail;
   }
 
   @Post('messages/:id/replay')
@@ -97,7 +76,7 @@ export class AdminMessagesController {
     summary:
       'Replay one message: rerun (from raw), failed-only, or edit-and-replay with a corrected payload. A replay orders as its original: a newer write to the same target that was delivered supersedes it, unless force is true',
   })
-  async replay(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: unknown) {
+  async replay(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: unknown): Promise<ReplayResultView> {
     const dto = parse(ReplayDto, body, 'replay request');
     const payload =
       dto.payload === undefined
@@ -135,7 +114,7 @@ export class AdminMessagesController {
     status: 503,
     description: 'The run could not be queued (Redis away); it is recorded failed with the reason',
   })
-  async replayMany(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async replayMany(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<BulkReplayView> {
     const dto = parse(BulkReplayDto, body, 'bulk replay request');
     const filter = toFilter(dto);
     const options = {
@@ -162,23 +141,23 @@ export class AdminMessagesController {
 
   @Get('replays')
   @ApiOperation({ summary: 'Bulk replay runs, newest first (limit 1–100, default 20), each with its progress' })
-  async listRuns(@Query('limit') limit?: string) {
+  async listRuns(@Query('limit') limit?: string): Promise<{ items: ReplayRunView[] }> {
     const n = limit === undefined ? 20 : Number(limit);
     if (!Number.isInteger(n) || n < 1 || n > 100) {
       throw new BadInput('Invalid replay run list', ['limit must be a whole number from 1 to 100']);
     }
-    return { items: (await this.runs.list(n)).map(runView) };
+    return { items: await this.queries.replayRuns(n) };
   }
 
   @Get('replays/:runId')
   @ApiOperation({
     summary: `One bulk replay run: status (queued, running, completed, failed), total (null until it starts; exact once over), done, replayed, skipped (the first ${REPLAY_RUN_SKIPS_KEPT} with their reason in skips), limit and limitReached (more matched than the cap of ${BULK_REPLAY_LIMIT.toLocaleString('en')}), error, times. Its replays carry metadata.replay.run = runId`,
   })
-  async run(@Param('runId', new ParseUUIDPipe()) runId: string) {
-    const run = await this.runs.findById(runId);
+  async run(@Param('runId', new ParseUUIDPipe()) runId: string): Promise<ReplayRunView> {
+    const run = await this.queries.replayRun(runId);
     if (!run) {
       throw new NotFoundException(`replay run ${runId} does not exist`);
     }
-    return runView(run);
+    return run;
   }
 }

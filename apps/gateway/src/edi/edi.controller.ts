@@ -3,7 +3,14 @@ import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiQuery, ApiResponse, A
 import { storableText } from '@dockbridge/audit';
 import { translateEdi } from '@dockbridge/mapping';
 import { isPartnerFileName, PARTNER_FILE_NAME_MAX, type PartnerProfile } from '@dockbridge/partners';
-import { AcceptMessage, directoryOf, ediSettingsOf, X12_CONTENT_TYPE } from '@dockbridge/pipeline';
+import {
+  AcceptMessage,
+  directoryOf,
+  ediPreviewView,
+  EdiPreviewView,
+  ediSettingsOf,
+  X12_CONTENT_TYPE,
+} from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput } from '../http-error.filter';
 
@@ -79,7 +86,7 @@ export class EdiController {
   @ApiOperation({
     summary: 'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered',
   })
-  async preview(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown) {
+  async preview(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown): Promise<EdiPreviewView> {
     const raw = textOf(body);
     const settings = ediSettingsOf(partner);
     if (!settings) {
@@ -94,12 +101,6 @@ export class EdiController {
       nextControlNumber: async () => ++control,
       now: new Date(),
     });
-    return {
-      interchanges: result.interchanges,
-      transactionSets: result.sets.map(({ operation, ...set }) => ({ ...set, ...(operation && { operation }) })),
-      documents: result.operations.map((o) => o.operation),
-      acknowledgments: result.acknowledgments,
-      problems: result.problems,
-    };
+    return ediPreviewView(result);
   }
 }

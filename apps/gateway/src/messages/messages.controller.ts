@@ -9,15 +9,12 @@ import {
   Post,
   Req,
   Res,
-  UnprocessableEntityException,
   UseGuards,
 } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MessageRepository } from '@dockbridge/audit';
-import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
-import { organisationsOf, type PartnerProfile } from '@dockbridge/partners';
-import { AcceptMessage, CANONICAL_CONTENT_TYPE } from '@dockbridge/pipeline';
+import type { PartnerProfile } from '@dockbridge/partners';
+import { MessageQueries, ReceiveApiMessage } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput, ErrorBody } from '../http-error.filter';
 
@@ -31,8 +28,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 @UseGuards(PartnerApiKeyGuard)
 export class MessagesController {
   constructor(
-    private readonly accept: AcceptMessage,
-    private readonly messages: MessageRepository,
+    private readonly receive: ReceiveApiMessage,
+    private readonly queries: MessageQueries,
   ) {}
 
   @Post()
@@ -87,40 +84,12 @@ export class MessagesController {
         415,
       );
     }
-    const key = idempotencyKeyOf(request);
     const raw = request.rawBody?.toString('utf8') ?? JSON.stringify(request.body ?? null);
-    const check = checkCanonicalMessage(request.body);
-    if (!check.ok) {
-      throw new BadInput('Invalid message', check.problems);
+    const received = await this.receive.execute(partner, request.body, raw, idempotencyKeyOf(request));
+    if (received.repeat) {
+      reply.status(200);
     }
-    const allowed = organisationsOf(partner);
-    const outside = organisationScopeProblems(check.operations, allowed);
-    if (outside.length) {
-      throw new BadInput('Operations outside the organisations this partner may act on', [
-        ...outside,
-        `partner ${partner.id} may act on: ${[...allowed].join(', ')}`,
-      ]);
-    }
-    const accepted = await this.accept.execute({
-      partnerId: partner.id,
-      channel: 'api',
-      rawPayload: raw,
-      contentType: CANONICAL_CONTENT_TYPE,
-      metadata: { operations: check.operations.length, platformAccount: partner.platformAccount },
-      // Its own namespace: a partner's webhook ids (the same column) cannot collide with its API keys.
-      idempotencyKey: key === undefined ? undefined : `api:${key}`,
-    });
-    if (!accepted.existing) {
-      return { messageId: accepted.messageId, status: 'received' };
-    }
-    if (!accepted.samePayload) {
-      throw new UnprocessableEntityException(
-        `Idempotency-Key ${key} was used for a different body (message ${accepted.messageId}); use a new key for a new message`,
-      );
-    }
-    reply.status(200);
-    const earlier = await this.messages.findById(accepted.messageId);
-    return { messageId: accepted.messageId, status: earlier?.status ?? 'received', repeat: true };
+    return received;
   }
 
   @Get(':id')
@@ -129,28 +98,11 @@ export class MessagesController {
       "A partner's own message: its status and each operation's outcome (`retrying` with nextAttemptAt and the last error while a retryable failure waits for its next try)",
   })
   async status(@CurrentPartner() partner: PartnerProfile, @Param('id', new ParseUUIDPipe()) id: string) {
-    const detail = await this.messages.findDetail(id);
-    if (!detail || detail.message.partnerId !== partner.id) {
+    const status = await this.queries.ofPartner(partner.id, id);
+    if (!status) {
       throw new NotFoundException(`message ${id} does not exist`);
     }
-    const { message, operations } = detail;
-    // Waiting for a next try after a retryable failure: `retrying`, with when and why.
-    const retrying = (op: (typeof operations)[number]) => op.status === 'delivering' && op.nextAttemptAt !== null;
-    return {
-      messageId: message.id,
-      status: message.status === 'delivering' && operations.some(retrying) ? 'retrying' : message.status,
-      reason: message.statusReason,
-      receivedAt: message.receivedAt,
-      operations: operations.map((op) => ({
-        seq: op.seq,
-        kind: op.kind,
-        target: op.targetId,
-        status: retrying(op) ? 'retrying' : op.status,
-        error: op.lastError,
-        attempts: op.attemptCount,
-        ...(retrying(op) && { nextAttemptAt: op.nextAttemptAt }),
-      })),
-    };
+    return status;
   }
 }
 

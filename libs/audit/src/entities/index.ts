@@ -7,6 +7,7 @@ import { ReplayRun } from './replay-run.entity';
 export * from './delivery-attempt.entity';
 export * from './document-operation.entity';
 export * from './message-event.entity';
+export * from './message-metadata';
 export * from './message.entity';
 export * from './replay-run.entity';
 

@@ -1,9 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { JsonObject, MESSAGE_STATUSES, MessageChannel, MessageStatus } from '../audit.types';
+import { MESSAGE_STATUSES, MessageChannel, MessageStatus } from '../audit.types';
 import { oneOf } from './check';
-
-/** Free-form facts about a message worth searching or showing: mapping version, ISA13, GS06, file name. */
-export type MessageMetadata = JsonObject;
+import type { MessageMetadata } from './message-metadata';
 
 /** One thing a partner sent (an interchange, a webhook body), stored before it is acknowledged. */
 @Entity({ name: 'message' })

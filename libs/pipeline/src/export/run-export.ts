@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
-import { MessageRepository } from '@dockbridge/audit';
+import { MessageMetadata, MessageRepository } from '@dockbridge/audit';
 import {
   PartnerExportSettings,
   PartnerFileRepository,
@@ -68,7 +68,7 @@ export class RunExport {
     // A retried run delivers the file it recorded (one message per run, its events show every try).
     let message = job.messageId ? await this.messages.findById(job.messageId) : null;
     if (message?.status === 'delivered') {
-      return { messageId: message.id, rows: Number(message.metadata.rows ?? 0) };
+      return { messageId: message.id, rows: message.metadata.rows ?? 0 };
     }
     if (!message) {
       const client = this.accounts.clientFor(partner.locationOrganisationId, partner.platformAccount);
@@ -93,7 +93,12 @@ export class RunExport {
       await remember(message.id);
     }
     const { rawPayload: content, contentType } = message;
-    const { fileName: name, rows, pages } = message.metadata as { fileName: string; rows: number; pages: number };
+    // An export run's message is recorded above with all three.
+    const {
+      fileName: name,
+      rows,
+      pages,
+    } = message.metadata as Required<Pick<MessageMetadata, 'fileName' | 'rows' | 'pages'>>;
     try {
       if (settings.sftp !== false) {
         await this.files.put(partner.id, 'outbound', name, Buffer.from(content, 'utf8'), {

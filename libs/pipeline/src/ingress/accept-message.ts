@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { assertStorablePayload, JsonObject, MessageChannel, MessageRepository } from '@dockbridge/audit';
+import { assertStorablePayload, MessageChannel, MessageMetadata, MessageRepository } from '@dockbridge/audit';
 import { MessageQueues, type TranslateJob } from '../message-queues';
 import { ingressJobId } from '../queues';
 import { GroupCommit } from './group-commit';
@@ -9,7 +9,7 @@ export interface IncomingMessage {
   channel: MessageChannel;
   rawPayload: string;
   contentType: string;
-  metadata?: JsonObject;
+  metadata?: MessageMetadata;
   /** Unique per partner (e.g. a webhook id): a message with a key seen before is not recorded again. */
   idempotencyKey?: string;
 }

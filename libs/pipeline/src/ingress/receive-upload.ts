@@ -1,6 +1,6 @@
 import { constants } from 'node:buffer';
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError, type JsonObject } from '@dockbridge/audit';
+import { DomainError, type MessageMetadata } from '@dockbridge/audit';
 import { PartnerFileInfo, PartnerFileRepository } from '@dockbridge/partners';
 import { X12_CONTENT_TYPE } from '../translate/translators';
 import { AcceptMessage } from './accept-message';
@@ -89,7 +89,7 @@ export class ReceiveUpload {
       throw new Error(`inbound/${file.name} disappeared before it was recorded`);
     }
     const payload = decodePayload(bytes);
-    const metadata: JsonObject = {
+    const metadata: MessageMetadata = {
       fileName: file.name,
       size: bytes.length,
       sha256: file.sha256,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { MessageRepository, storableText } from '@dockbridge/audit';
+import { MessageMetadata, MessageRepository, storableText } from '@dockbridge/audit';
 import { AppConfig } from '@dockbridge/config';
 import { WEBHOOK_CONTENT_TYPE } from '../translate/translators';
 
@@ -16,7 +16,7 @@ export interface Refusal {
   headers?: IncomingHttpHeaders;
   /** Headers that carry the partner's secret (its signature or API-key header): never kept, even if allowlisted. */
   secretHeaders?: (string | undefined)[];
-  metadata: Record<string, unknown>;
+  metadata: MessageMetadata;
 }
 
 /** Bytes of a refused body kept as its excerpt: enough to see what a sender sent, never the whole of it. */
@@ -43,7 +43,7 @@ export function diagnosis(
   body: Buffer | null,
   headers: IncomingHttpHeaders = {},
   secretHeaders: (string | undefined)[] = [],
-): { rawPayload: string; metadata: Record<string, unknown> } {
+): { rawPayload: string; metadata: MessageMetadata } {
   const secret = new Set(secretHeaders.filter(Boolean).map((name) => name!.toLowerCase()));
   const safe = REFUSAL_HEADERS.filter((name) => !secret.has(name) && typeof headers[name] === 'string');
   const kept = Object.fromEntries(safe.map((name) => [name, String(headers[name]).slice(0, 200)]));
@@ -108,7 +108,7 @@ export class RefusalLog implements BeforeApplicationShutdown {
       this.windows.set(refusal.partnerId, window);
     }
     const { rawPayload, metadata } = diagnosis(refusal.body, refusal.headers, refusal.secretHeaders);
-    const record = { ...refusal.metadata, ...metadata, refusedAtIngress: true };
+    const record: MessageMetadata = { ...refusal.metadata, ...metadata, refusedAtIngress: true };
     // Bytes as stored, not characters: an excerpt of invalid UTF-8 is three bytes a character.
     const cost =
       Buffer.byteLength(rawPayload) + Buffer.byteLength(JSON.stringify(record)) + Buffer.byteLength(refusal.reason);

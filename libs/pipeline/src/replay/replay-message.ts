@@ -5,16 +5,18 @@ import {
   DomainErrorKind,
   Message,
   MessageFilter,
+  MessageMetadata,
   MessageRepository,
   MessageSummary,
   OperationRepository,
+  ReplayFacts,
 } from '@dockbridge/audit';
 import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
 import { organisationsOf, PartnerRepository } from '@dockbridge/partners';
 import { MessageQueues, translateJobOf } from '../message-queues';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 
-export type ReplayMode = 'rerun' | 'failed-only';
+export type ReplayMode = ReplayFacts['mode'];
 
 export interface ReplayRequest {
   /**
@@ -299,6 +301,6 @@ function ownFactsOnly({
   replay: _replay,
   orderArrival: _order,
   ...metadata
-}: Record<string, unknown>) {
+}: MessageMetadata): MessageMetadata {
   return metadata;
 }

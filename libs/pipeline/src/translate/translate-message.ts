@@ -258,10 +258,10 @@ function organisationScope(
   if (problems.length === 0) {
     return { notes: [] };
   }
-  const replay = message.metadata?.replay as { organisationOverride?: unknown; by?: unknown } | undefined;
+  const replay = message.metadata?.replay;
   if (message.channel === 'replay' && replay?.organisationOverride === true) {
     return {
-      notes: [`organisation scope of partner ${partner.id} overridden by ${String(replay.by)}: ${problems.join('; ')}`],
+      notes: [`organisation scope of partner ${partner.id} overridden by ${replay.by}: ${problems.join('; ')}`],
     };
   }
   return {

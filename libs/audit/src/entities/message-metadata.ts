@@ -1,0 +1,82 @@
+import type { Actor } from '../audit.types';
+
+/** How a replay was asked for: recorded on the replay, read back when it is translated and listed. */
+export interface ReplayFacts {
+  mode: 'rerun' | 'failed-only';
+  /** An operator supplied the payload (edit-and-replay). */
+  edited: boolean;
+  by: Actor;
+  reason: string | null;
+  /** Which mapping translates it: the version the original used, or today's. */
+  mapping: 'original' | 'current';
+  /** The operator allowed organisations outside the partner's profile. */
+  organisationOverride?: true;
+  /** Ordered as a new arrival instead of in its original's place. */
+  force?: true;
+  /** The bulk replay run that made it. */
+  run?: string;
+}
+
+/** An interchange a message carried, found by the ISA13 a carrier quotes (MessageFilter.interchange). */
+export interface InterchangeFact {
+  sender: string;
+  control: string;
+  /** Refused as a whole (TA1, duplicate, unknown sender). */
+  refused: boolean;
+}
+
+/**
+ * Facts about a message worth searching or showing, kept as jsonb. Written at receipt, by
+ * translation (`annotate`) and by replay; every field is optional because messages of every age,
+ * channel and outcome are read with the same type.
+ */
+export interface MessageMetadata {
+  /** Bytes received. */
+  size?: number;
+  /** Hex SHA-256 of the bytes received (uploads and refusals). */
+  sha256?: string;
+  /** How an EDI file arrived. */
+  via?: 'sftp' | 'http';
+  fileName?: string;
+  /** The stored SFTP upload it was read from. */
+  fileId?: string;
+  /** The encoding the file was decoded from, when it was not UTF-8. */
+  encoding?: string;
+  platformAccount?: string | null;
+  /** Operations in a canonical (`POST /v1/messages`) body. */
+  operations?: number;
+  webhookId?: string | null;
+  /** The partner's idempotency key, added by the ingest statement from its own column. */
+  idempotencyKey?: string;
+  /** The queue job that takes it to translation; the sweeper re-queues a message whose job is gone. */
+  ingressJob?: string;
+
+  /** Kept for the audit and never processed (a refused webhook): replay refuses it too. */
+  refusedAtIngress?: true;
+  /** The webhook verification scheme that refused it. */
+  verification?: string;
+  /** Bytes of the refused body kept as its excerpt (the raw payload). */
+  excerptBytes?: number;
+  /** The allowlisted request headers of a refused webhook. */
+  headers?: Record<string, string>;
+  /** A summary of refusals over the recording limit: how many, by kind, in the minute from windowStartedAt. */
+  suppressed?: number;
+  suppressedByKind?: Record<string, number>;
+  windowStartedAt?: string;
+  /** A repeated webhook: the message that was first. */
+  duplicateOf?: string;
+
+  /** The mapping version translated with (webhooks); `current` asks a replay for today's. */
+  mappingVersion?: number | 'current' | null;
+  interchanges?: InterchangeFact[];
+
+  /** A replay's place in arrival order: its original's (a bigint as text). */
+  orderArrival?: string | null;
+  replay?: ReplayFacts;
+
+  /** Export runs: the partner's export, the run's due time, what the file held. */
+  exportId?: string;
+  runAt?: string;
+  rows?: number;
+  pages?: number;
+}

@@ -1,0 +1,14 @@
+import { assertStorablePayload, storableText } from './storable-text';
+
+describe('storableText: text Postgres can hold', () => {
+  it('turns NUL and lone surrogates into U+FFFD and keeps everything else', () => {
+    expect(storableText('a\u0000b\u0000')).toBe('a\uFFFDb\uFFFD');
+    expect(storableText('cut \ud83d here')).toBe('cut \uFFFD here');
+    expect(storableText('pair \ud83d\ude9a kept, é too')).toBe('pair \ud83d\ude9a kept, é too');
+  });
+
+  it('refuses a payload with NUL rather than change it', () => {
+    expect(() => assertStorablePayload('ISA*00\u0000~')).toThrow(/NUL character/);
+    expect(() => assertStorablePayload('ISA*00~\ud83d')).not.toThrow();
+  });
+});

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { MessageRepository, MessageSearch, ReplayRunRepository } from '@dockbridge/audit';
+import { PartnerFileRepository } from '@dockbridge/partners';
+import {
+  MessageDetailView,
+  messageDetailView,
+  MessagePageView,
+  messageSummaryView,
+  PartnerMessageStatusView,
+  partnerMessageStatusView,
+  ReplayRunView,
+  replayRunView,
+} from './views';
+
+/** What operators and partners read about messages and replay runs, as the APIs answer it. */
+@Injectable()
+export class MessageQueries {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly files: PartnerFileRepository,
+    private readonly runs: ReplayRunRepository,
+  ) {}
+
+  async search(query: MessageSearch): Promise<MessagePageView> {
+    const page = await this.messages.search(query);
+    return { items: page.items.map(messageSummaryView), nextCursor: page.nextCursor };
+  }
+
+  /** A message with its payload, operations and attempts, events, files and replays; null when there is none. */
+  async detail(id: string): Promise<MessageDetailView | null> {
+    const [detail, files, replays] = await Promise.all([
+      this.messages.findDetail(id),
+      this.files.listByMessage(id),
+      this.messages.replaysOf(id),
+    ]);
+    return detail && messageDetailView(detail, files, replays);
+  }
+
+  /** A partner's own message; null for another partner's, so that its existence is not revealed. */
+  async ofPartner(partnerId: string, id: string): Promise<PartnerMessageStatusView | null> {
+    const detail = await this.messages.findDetail(id);
+    return detail && detail.message.partnerId === partnerId ? partnerMessageStatusView(detail) : null;
+  }
+
+  async replayRuns(limit: number): Promise<ReplayRunView[]> {
+    return (await this.runs.list(limit)).map(replayRunView);
+  }
+
+  async replayRun(id: string): Promise<ReplayRunView | null> {
+    const run = await this.runs.findById(id);
+    return run && replayRunView(run);
+  }
+}

@@ -1,0 +1,333 @@
+import type {
+  Actor,
+  AttemptOutcome,
+  DeliveryErrorClass,
+  JsonObject,
+  MessageChannel,
+  MessageDetail,
+  MessageMetadata,
+  MessageStatus,
+  MessageSummary,
+  OperationKind,
+  OperationStatus,
+  ReplayRun,
+  ReplayRunStatus,
+} from '@dockbridge/audit';
+import type { ApiKeySummary, PartnerFileRecord, PartnerProfile } from '@dockbridge/partners';
+import type { EdiTranslation } from '@dockbridge/mapping';
+import { BULK_REPLAY_LIMIT } from '../replay/replay-message';
+
+/*
+ * What the admin and partner APIs answer: response shapes of their own, so a stored column can be
+ * added without reaching clients. The CLI (and the console) read the same types as `AsJson<…>`.
+ */
+
+/** A value as JSON.stringify sends it: dates become ISO strings. */
+export type AsJson<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? AsJson<U>[]
+    : T extends object
+      ? { [K in keyof T]: AsJson<T[K]> }
+      : T;
+
+export interface MessageSummaryView {
+  id: string;
+  partnerId: string;
+  channel: MessageChannel;
+  contentType: string;
+  sha256: string;
+  status: MessageStatus;
+  statusReason: string | null;
+  replayOf: string | null;
+  receivedAt: Date;
+  updatedAt: Date;
+  metadata: MessageMetadata;
+}
+
+export interface MessagePageView {
+  items: MessageSummaryView[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface AttemptView {
+  id: string;
+  startedAt: Date;
+  durationMs: number;
+  httpStatus: number | null;
+  outcome: AttemptOutcome;
+  errorExcerpt: string | null;
+  requestSummary: string | null;
+}
+
+export interface OperationView {
+  id: string;
+  seq: number;
+  kind: OperationKind;
+  organisationId: string | null;
+  targetId: string | null;
+  payload: JsonObject;
+  status: OperationStatus;
+  lastError: string | null;
+  errorClass: DeliveryErrorClass | null;
+  attemptCount: number;
+  /** While a retryable failure waits: when the next try is due. */
+  nextAttemptAt: Date | null;
+  /** A try is under way until then (a worker holds it). */
+  inFlightUntil: Date | null;
+  /** The operation whose newer write made this one moot (status superseded). */
+  supersededBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  attempts: AttemptView[];
+}
+
+export interface MessageEventView {
+  at: Date;
+  fromStatus: MessageStatus | null;
+  toStatus: MessageStatus;
+  actor: Actor;
+  reason: string | null;
+}
+
+/** A file of the message: the upload it came from, the 997/TA1 written for it, an export file. */
+export interface MessageFileView {
+  id: string;
+  folder: string;
+  name: string;
+  /** `997`, `TA1`, `export`, ...; null for uploads. */
+  kind: string | null;
+  size: number;
+  sha256: string;
+  createdAt: Date;
+  /** The partner removed it (fetched, as a rule) or a newer file of the same name replaced it. */
+  removedAt: Date | null;
+}
+
+export interface ReplayLinkView {
+  id: string;
+  status: MessageStatus;
+  receivedAt: Date;
+  statusReason: string | null;
+}
+
+export interface MessageDetailView {
+  message: MessageSummaryView & { rawPayload: string };
+  operations: OperationView[];
+  events: MessageEventView[];
+  files: MessageFileView[];
+  /** Replays of this message, oldest first, with their outcome. */
+  replays: ReplayLinkView[];
+}
+
+export interface ReplayResultView {
+  messageId: string;
+  replayOf: string;
+  status: MessageStatus;
+}
+
+export interface SkippedMessage {
+  id: string;
+  reason: string;
+}
+
+/** A bulk replay's dry run (200): the exact count the real run would replay, and what it would skip. */
+export interface BulkReplayDryRunView {
+  dryRun: true;
+  matching: number;
+  skipped: SkippedMessage[];
+  /** Present when more matched than the cap (its value). */
+  limitReached?: number;
+}
+
+/** A real bulk replay, queued as a run (202). */
+export interface BulkReplayStartedView {
+  dryRun: false;
+  runId: string;
+  status: ReplayRunStatus;
+  limit: number;
+  location: string;
+}
+
+export type BulkReplayView = BulkReplayDryRunView | BulkReplayStartedView;
+
+/** A bulk replay run (`GET /v1/admin/replays/{runId}`); the worker's claim is left out. */
+export interface ReplayRunView {
+  runId: string;
+  status: ReplayRunStatus;
+  filter: JsonObject;
+  request: JsonObject;
+  actor: string;
+  reason: string | null;
+  /** Null until the run starts. */
+  total: number | null;
+  done: number;
+  replayed: number;
+  skipped: number;
+  /** The first skipped messages with their reason. */
+  skips: SkippedMessage[];
+  limit: number;
+  limitReached: boolean;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  updatedAt: Date;
+}
+
+/** A partner's own message (`GET /v1/messages/{id}`): `retrying` while a retryable failure waits. */
+export interface PartnerMessageStatusView {
+  messageId: string;
+  status: MessageStatus | 'retrying';
+  reason: string | null;
+  receivedAt: Date;
+  operations: {
+    seq: number;
+    kind: OperationKind;
+    target: string | null;
+    status: OperationStatus | 'retrying';
+    error: string | null;
+    attempts: number;
+    nextAttemptAt?: Date;
+  }[];
+}
+
+/** A partner as operators see it (`GET /v1/admin/partners[/{id}]`); secrets live in tables of their own. */
+export type PartnerView = PartnerProfile;
+export type ApiKeyView = ApiKeySummary;
+export type PartnerWithKeysView = PartnerView & { apiKeys: ApiKeyView[] };
+
+/** `POST /v1/edi/preview`: what a file would produce and what its sender would be told; nothing is recorded. */
+export interface EdiPreviewView {
+  interchanges: EdiTranslation['interchanges'];
+  transactionSets: (Omit<EdiTranslation['sets'][number], 'operation'> & {
+    operation?: EdiTranslation['sets'][number]['operation'];
+  })[];
+  documents: EdiTranslation['operations'][number]['operation'][];
+  acknowledgments: EdiTranslation['acknowledgments'];
+  problems: string[];
+}
+
+export function messageSummaryView(m: MessageSummary): MessageSummaryView {
+  return {
+    id: m.id,
+    partnerId: m.partnerId,
+    channel: m.channel,
+    contentType: m.contentType,
+    sha256: m.sha256,
+    status: m.status,
+    statusReason: m.statusReason,
+    replayOf: m.replayOf,
+    receivedAt: m.receivedAt,
+    updatedAt: m.updatedAt,
+    metadata: m.metadata,
+  };
+}
+
+export function messageDetailView(
+  detail: MessageDetail,
+  files: PartnerFileRecord[],
+  replays: ReplayLinkView[],
+): MessageDetailView {
+  return {
+    message: { ...messageSummaryView(detail.message), rawPayload: detail.message.rawPayload },
+    operations: detail.operations.map((op) => ({
+      id: op.id,
+      seq: op.seq,
+      kind: op.kind,
+      organisationId: op.organisationId,
+      targetId: op.targetId,
+      payload: op.payload,
+      status: op.status,
+      lastError: op.lastError,
+      errorClass: op.errorClass,
+      attemptCount: op.attemptCount,
+      nextAttemptAt: op.nextAttemptAt,
+      inFlightUntil: op.inFlightUntil,
+      supersededBy: op.supersededBy,
+      createdAt: op.createdAt,
+      updatedAt: op.updatedAt,
+      attempts: op.attempts.map((a) => ({
+        id: a.id,
+        startedAt: a.startedAt,
+        durationMs: a.durationMs,
+        httpStatus: a.httpStatus,
+        outcome: a.outcome,
+        errorExcerpt: a.errorExcerpt,
+        requestSummary: a.requestSummary,
+      })),
+    })),
+    events: detail.events.map((e) => ({
+      at: e.at,
+      fromStatus: e.fromStatus,
+      toStatus: e.toStatus,
+      actor: e.actor,
+      reason: e.reason,
+    })),
+    files: files.map((f) => ({
+      id: f.id,
+      folder: f.folder,
+      name: f.name,
+      kind: f.kind,
+      size: f.size,
+      sha256: f.sha256,
+      createdAt: f.createdAt,
+      removedAt: f.removedAt,
+    })),
+    replays,
+  };
+}
+
+export function replayRunView(run: ReplayRun): ReplayRunView {
+  return {
+    runId: run.id,
+    status: run.status,
+    filter: run.filter,
+    request: run.request,
+    actor: run.actor,
+    reason: run.reason,
+    total: run.total,
+    done: run.done,
+    replayed: run.replayed,
+    skipped: run.skipped,
+    skips: run.skips,
+    limit: BULK_REPLAY_LIMIT,
+    limitReached: run.limitReached,
+    error: run.error,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    updatedAt: run.updatedAt,
+  };
+}
+
+/** `retrying`: delivering, and waiting for a next try after a retryable failure (when and why are shown). */
+export function partnerMessageStatusView({ message, operations }: MessageDetail): PartnerMessageStatusView {
+  const retrying = (op: (typeof operations)[number]) => op.status === 'delivering' && op.nextAttemptAt !== null;
+  return {
+    messageId: message.id,
+    status: message.status === 'delivering' && operations.some(retrying) ? 'retrying' : message.status,
+    reason: message.statusReason,
+    receivedAt: message.receivedAt,
+    operations: operations.map((op) => ({
+      seq: op.seq,
+      kind: op.kind,
+      target: op.targetId,
+      status: retrying(op) ? 'retrying' : op.status,
+      error: op.lastError,
+      attempts: op.attemptCount,
+      ...(retrying(op) && op.nextAttemptAt && { nextAttemptAt: op.nextAttemptAt }),
+    })),
+  };
+}
+
+export function ediPreviewView(result: EdiTranslation): EdiPreviewView {
+  return {
+    interchanges: result.interchanges,
+    transactionSets: result.sets.map(({ operation, ...set }) => ({ ...set, ...(operation && { operation }) })),
+    documents: result.operations.map((o) => o.operation),
+    acknowledgments: result.acknowledgments,
+    problems: result.problems,
+  };
+}
