@@ -1,0 +1,75 @@
+import { DataSource } from 'typeorm';
+import { createAuditDataSource, runMigrations } from '@dockbridge/audit';
+import { PARTNER_ENTITIES, PARTNER_MIGRATIONS } from '@dockbridge/partners';
+import type { MessageQueues, QueueName, TranslateJob } from '@dockbridge/pipeline';
+import { createTestDatabase, TestDatabase } from './database';
+
+/** A database of its own with the audit and partner tables, for a medium spec (one use case on real Postgres). */
+export async function startMediumDatabase(): Promise<{ dataSource: DataSource; close(): Promise<void> }> {
+  const db: TestDatabase = await createTestDatabase();
+  const dataSource = await createAuditDataSource({
+    url: db.url,
+    dataDir: '',
+    migrationsRun: false,
+    extraEntities: PARTNER_ENTITIES,
+    extraMigrations: PARTNER_MIGRATIONS,
+  }).initialize();
+  await runMigrations(dataSource);
+  return {
+    dataSource,
+    close: async () => {
+      await dataSource.destroy();
+      await db.drop();
+    },
+  };
+}
+
+/**
+ * The queues as a medium spec sees them (no Redis): what was enqueued or removed is recorded, and
+ * the jobs a spec marks `live` or `finished` are reported so by `jobStates`.
+ */
+export class RecordingQueues {
+  readonly translated: string[] = [];
+  readonly delivered: string[] = [];
+  readonly batches: string[][] = [];
+  readonly replayRuns: string[] = [];
+  readonly removed: string[] = [];
+  readonly live = new Set<string>();
+  readonly finished = new Set<string>();
+
+  asQueues(): MessageQueues {
+    return this as unknown as MessageQueues;
+  }
+
+  async enqueueTranslate(jobs: readonly TranslateJob[]): Promise<void> {
+    this.translated.push(...jobs.flatMap((job) => job.messageIds));
+    await Promise.resolve();
+  }
+  async tryEnqueueTranslate(jobs: readonly TranslateJob[]): Promise<boolean> {
+    await this.enqueueTranslate(jobs);
+    return true;
+  }
+  async enqueueDeliveries(operationIds: string[]): Promise<void> {
+    this.delivered.push(...operationIds);
+    await Promise.resolve();
+  }
+  async enqueueBatch(data: { operationIds: string[] }): Promise<void> {
+    this.batches.push(data.operationIds);
+    await Promise.resolve();
+  }
+  async enqueueReplayRuns(runIds: readonly string[]): Promise<void> {
+    this.replayRuns.push(...runIds);
+    await Promise.resolve();
+  }
+  async removeFinishedMany(_queue: QueueName, jobIds: readonly string[]): Promise<void> {
+    this.removed.push(...jobIds);
+    await Promise.resolve();
+  }
+  async jobStates(_queue: QueueName, jobIds: readonly string[]): Promise<{ live: Set<string>; finished: Set<string> }> {
+    await Promise.resolve();
+    return {
+      live: new Set(jobIds.filter((id) => this.live.has(id))),
+      finished: new Set(jobIds.filter((id) => this.finished.has(id))),
+    };
+  }
+}
