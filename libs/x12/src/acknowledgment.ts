@@ -1,4 +1,5 @@
 import { X12Interchange, X12Segment, X12SerializationOptions } from 'node-x12';
+import { ELEMENT_ERROR, SEGMENT_ERROR } from './acknowledgment-codes';
 import { parseCount } from './envelope.validation';
 import { ak4CodeForNote } from './syntax-notes';
 import type {
@@ -17,8 +18,12 @@ import type {
  */
 
 export interface AcknowledgmentOptions {
-  /** Our interchange id (ISA06) and its qualifier (ISA05, default ZZ). */
-  senderId: string;
+  /**
+   * Our interchange id (ISA06) and its qualifier (ISA05); default: the id and qualifier the partner
+   * addressed us by (the received ISA08 and ISA07), so that `01*925133417` is answered from
+   * `01*925133417`, not from a qualifier of our choosing.
+   */
+  senderId?: string;
   senderQualifier?: string;
   /** The partner's id (ISA08); default: the received ISA06, with its qualifier ISA05. */
   receiverId?: string;
@@ -43,9 +48,13 @@ export type GroupStatus = 'A' | 'E' | 'P' | 'R';
 export interface ElementError {
   /** AK401: position in the segment. */
   element: number;
-  /** AK403: syntax error code. */
+  /** AK403: data element syntax error code (table 723). */
   code: string;
   note?: string;
+  /** The element whose presence made this one required (a syntax note's condition): a 999's CTX says it. */
+  trigger?: number;
+  /** AK404: a copy of the bad value (when it is wrong rather than missing). */
+  value?: string;
 }
 
 export interface SegmentError {
@@ -130,7 +139,11 @@ const TA1_ISA_FIELD: Record<number, string> = {
   16: '027',
 };
 
-/** What a 997 says about one set. */
+/**
+ * What a 997 (or 999) says about one set. Each element problem carries its own table 723 code
+ * (a mapper's, or the syntax note's); a problem that names a segment but no element is an AK3
+ * alone, with its table 720 code (8, data element errors, unless it says otherwise).
+ */
 export function acknowledgeSet(
   summary: TransactionSetSummary,
   options: Pick<AcknowledgmentOptions, 'rejectSetsWithSegmentErrors'> = {},
@@ -138,6 +151,14 @@ export function acknowledgeSet(
   const codes = new Set<string>();
   let rejected = false;
   const bySegment = new Map<number, SegmentError>();
+  const segmentAt = (p: Problem, position: number, code: string): SegmentError => {
+    let seg = bySegment.get(position);
+    if (!seg) {
+      seg = { tag: (p.tag ?? '').slice(0, 3), position, code, elements: [] };
+      bySegment.set(position, seg);
+    }
+    return seg;
+  };
   for (const p of summary.problems) {
     if (p.code === 'ST_INVALID') {
       codes.add(p.element === 1 ? '6' : '7');
@@ -149,45 +170,36 @@ export function acknowledgeSet(
       codes.add(ak5);
       rejected = true;
     }
-    if (p.code === 'APPLICATION_ERROR') {
-      // Data the receiver cannot use: the set is rejected; AK3 (code 8, data element errors) and
-      // AK4 (code 7, invalid code value) point at the segment and element when the mapper named them.
+    const application = p.code === 'APPLICATION_ERROR';
+    if (application) {
+      // Data the receiver cannot use: the set is rejected, at the segment and element the mapper named.
       codes.add('5');
       rejected = true;
-      if (p.setPosition) {
-        let seg = bySegment.get(p.setPosition);
-        if (!seg) {
-          bySegment.set(
-            p.setPosition,
-            (seg = { tag: (p.tag ?? '').slice(0, 3), position: p.setPosition, code: '8', elements: [] }),
-          );
-        }
-        if (p.element && !seg.elements.some((e) => e.element === p.element)) {
-          seg.elements.push({ element: p.element, code: '7' });
-        }
-      }
+    }
+    if (!p.setPosition || !(application || p.code === 'SYNTAX_NOTE' || p.code === 'INVALID_SEGMENT_TAG')) {
       continue;
     }
-    if ((p.code === 'SYNTAX_NOTE' || p.code === 'INVALID_SEGMENT_TAG') && p.setPosition) {
-      let seg = bySegment.get(p.setPosition);
-      if (!seg) {
-        seg = {
-          tag: (p.tag ?? '').slice(0, 3),
-          position: p.setPosition,
-          code: p.code === 'SYNTAX_NOTE' ? '8' : '1',
-          elements: [],
-        };
-        bySegment.set(p.setPosition, seg);
+    const seg = segmentAt(
+      p,
+      p.setPosition,
+      p.segmentCode ??
+        (p.code === 'INVALID_SEGMENT_TAG' ? SEGMENT_ERROR.unrecognizedSegmentId : SEGMENT_ERROR.dataElementErrors),
+    );
+    if (p.element && p.code !== 'INVALID_SEGMENT_TAG') {
+      const code =
+        p.elementCode ?? (p.code === 'SYNTAX_NOTE' ? ak4CodeForNote(p.note) : ELEMENT_ERROR.invalidCodeValue);
+      // Two findings can fault the same element the same way (PO406 by C0506 and P0607, N102 by R0203 and the mapper): one AK4 says it.
+      if (!seg.elements.some((e) => e.element === p.element && e.code === code)) {
+        seg.elements.push({
+          element: p.element,
+          code,
+          ...(p.note ? { note: p.note } : {}),
+          ...(p.trigger ? { trigger: p.trigger } : {}),
+          ...(p.value ? { value: p.value } : {}),
+        });
       }
-      const code = ak4CodeForNote(p.note);
-      // Two notes can fault the same element (PO406 by C0506 and P0607): one AK4 says it.
-      if (
-        p.code === 'SYNTAX_NOTE' &&
-        p.element &&
-        !seg.elements.some((e) => e.element === p.element && e.code === code)
-      ) {
-        seg.elements.push({ element: p.element, code, ...(p.note ? { note: p.note } : {}) });
-      }
+    }
+    if (!application) {
       codes.add('5');
       if (options.rejectSetsWithSegmentErrors) {
         rejected = true;
@@ -262,6 +274,27 @@ export function acknowledgeGroup(
  * Returns the X12 text. Throws only on bad options (control numbers out of range).
  */
 export function build997(interchange: Interchange, options: AcknowledgmentOptions): string {
+  return buildFunctionalAcknowledgment('997', interchange, options);
+}
+
+/** The implementation guide a 999 follows (ST03, GS08): X12's own for the 999. */
+export const IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE = '005010X231A1';
+
+/**
+ * The 999 implementation acknowledgment (5010 and later): a 997 whose segment and element notes
+ * are IK3/IK4, each element note followed by a CTX naming the element that made it required
+ * (`CTX*SITUATIONAL TRIGGER*PO1*10**6`: PO106 was sent, so PO107 had to be), and IK5 for AK5.
+ * Same codes as the 997. Always written in 5010 (the 999 does not exist before it).
+ */
+export function build999(interchange: Interchange, options: AcknowledgmentOptions): string {
+  return buildFunctionalAcknowledgment('999', interchange, { ...options, version: '00501' });
+}
+
+function buildFunctionalAcknowledgment(
+  kind: '997' | '999',
+  interchange: Interchange,
+  options: AcknowledgmentOptions,
+): string {
   const version = options.version ?? (interchange.fields.version >= '00501' ? '00501' : '00401');
   const serialization = serializationOptions(version, options.delimiters);
   const out = new X12Interchange(serialization);
@@ -270,18 +303,20 @@ export function build997(interchange: Interchange, options: AcknowledgmentOption
   const group = out.addFunctionalGroup(serialization);
   group.setHeader([
     'FA',
-    first?.receiverCode.trim() || options.senderId,
+    first?.receiverCode.trim() || ourId(interchange, options),
     first?.senderCode.trim() || (options.receiverId ?? interchange.fields.senderId.trim()),
     ccyymmdd(options.date),
     hhmm(options.date),
     String(controlNumber(options.groupControlNumber ?? options.controlNumber)),
     'X',
-    version === '00501' ? '005010' : '004010',
+    kind === '999' ? IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE : version === '00501' ? '005010' : '004010',
   ]);
+  const [segmentNote, elementNote, setTrailer] = kind === '999' ? ['IK3', 'IK4', 'IK5'] : ['AK3', 'AK4', 'AK5'];
   interchange.groups.forEach((received, i) => {
     const ack = acknowledgeGroup(received, options);
     const transaction = group.addTransaction();
-    transaction.setHeader(['997', String(i + 1).padStart(4, '0')]);
+    const control = String(i + 1).padStart(4, '0');
+    transaction.setHeader(kind === '999' ? ['999', control, IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE] : ['997', control]);
     transaction.addSegment(
       'AK1',
       version === '00501' ? [ack.functionalId, ack.control, ack.version] : [ack.functionalId, ack.control],
@@ -294,12 +329,22 @@ export function build997(interchange: Interchange, options: AcknowledgmentOption
           : [set.id, set.control],
       );
       for (const seg of set.segmentErrors) {
-        transaction.addSegment('AK3', [seg.tag, String(seg.position), '', seg.code]);
+        transaction.addSegment(segmentNote, [seg.tag, String(seg.position), '', seg.code]);
         for (const el of seg.elements) {
-          transaction.addSegment('AK4', [String(el.element), '', el.code]);
+          const copy = copyOfBadData(el.value, serialization);
+          transaction.addSegment(elementNote, [String(el.element), '', el.code, ...(copy ? [copy] : [])]);
+          if (kind === '999' && el.trigger) {
+            transaction.addSegment('CTX', [
+              'SITUATIONAL TRIGGER',
+              seg.tag,
+              String(seg.position),
+              '',
+              String(el.trigger),
+            ]);
+          }
         }
       }
-      transaction.addSegment('AK5', [set.status, ...set.codes]);
+      transaction.addSegment(setTrailer, [set.status, ...set.codes]);
     }
     transaction.addSegment('AK9', [
       ack.status,
@@ -310,6 +355,30 @@ export function build997(interchange: Interchange, options: AcknowledgmentOption
     ]);
   });
   return out.toString(serialization);
+}
+
+/**
+ * AK404/IK404: at most 99 characters, and never a value that would itself be a syntax error in the
+ * acknowledgment (a separator of ours, a control character): left out then.
+ */
+function copyOfBadData(value: string | undefined, serialization: X12SerializationOptions): string | undefined {
+  if (!value) {
+    return undefined;
+  }
+  const copy = value.slice(0, 99);
+  const separators = [
+    serialization.elementDelimiter,
+    serialization.segmentTerminator,
+    serialization.subElementDelimiter,
+    serialization.repetitionDelimiter,
+  ];
+  for (let i = 0; i < copy.length; i++) {
+    const c = copy.charCodeAt(i);
+    if (c < 32 || c > 126 || separators.includes(copy[i])) {
+      return undefined;
+    }
+  }
+  return copy;
 }
 
 /** The TA1 note code (TA105) for an interchange whose envelope must be rejected; undefined when it is fine. */
@@ -362,8 +431,8 @@ function isaHeader(interchange: Interchange, options: AcknowledgmentOptions, ver
     ' '.repeat(10),
     '00',
     ' '.repeat(10),
-    (options.senderQualifier ?? 'ZZ').padEnd(2),
-    options.senderId.padEnd(15).slice(0, 15),
+    (options.senderQualifier ?? (f.receiverQualifier.trim() || 'ZZ')).padEnd(2),
+    ourId(interchange, options).padEnd(15).slice(0, 15),
     (options.receiverQualifier ?? (f.senderQualifier.trim() || 'ZZ')).padEnd(2),
     (options.receiverId ?? f.senderId.trim()).padEnd(15).slice(0, 15),
     yymmdd(options.date),
@@ -375,6 +444,11 @@ function isaHeader(interchange: Interchange, options: AcknowledgmentOptions, ver
     options.usage ?? (/^[PTI]$/.test(f.usage) ? f.usage : 'P'),
     d.component,
   ];
+}
+
+/** Our ISA06: the option, else the id the partner sent to (ISA08). */
+function ourId(interchange: Interchange, options: AcknowledgmentOptions): string {
+  return options.senderId ?? (interchange.fields.receiverId.trim() || 'DOCKBRIDGE');
 }
 
 function defaultDelimiters(version: string): Delimiters {

@@ -31,10 +31,13 @@ export {
   type X12StreamOptions,
   type X12Chunk,
 } from './reader';
+export { ELEMENT_ERROR, SEGMENT_ERROR, type ElementErrorCode, type SegmentErrorCode } from './acknowledgment-codes';
 export {
   acknowledgeGroup,
   acknowledgeSet,
   build997,
+  build999,
+  IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE,
   buildTA1,
   ta1NoteCode,
   type AcknowledgmentOptions,

@@ -120,6 +120,7 @@ function checkRules(segment: Segment, setPosition: number, rules: readonly Compi
     const { note, kind, elements } = rules[r];
     let found = 0;
     let firstMissing = 0;
+    let firstPresent = 0;
     let secondPresent = 0;
     if (count < rules[r].restFrom) {
       break;
@@ -135,7 +136,9 @@ function checkRules(segment: Segment, setPosition: number, rules: readonly Compi
         const el = elements[i];
         if (segment.hasValue(el)) {
           found++;
-          if (found === 2) {
+          if (found === 1) {
+            firstPresent = el;
+          } else if (found === 2) {
             secondPresent = el;
           }
         } else if (!firstMissing) {
@@ -187,6 +190,7 @@ function checkRules(segment: Segment, setPosition: number, rules: readonly Compi
         setPosition,
         element: badElement,
         note,
+        ...(kind !== 'R' && { trigger: kind === 'C' || kind === 'L' ? elements[0] : firstPresent }),
       });
     }
   }

@@ -2,6 +2,7 @@
  * The shapes the X12 reader produces. Plain data apart from `Segment`, which points into the text
  * it was read from (its `toJSON()` gives the plain shape); no I/O.
  */
+import type { ElementErrorCode, SegmentErrorCode } from './acknowledgment-codes';
 import type { Segment } from './segment';
 
 /** The four separators of one interchange, read from its ISA (never assumed). */
@@ -77,6 +78,14 @@ export interface Problem {
   element?: number;
   /** For SYNTAX_NOTE: the X12 note violated, e.g. "P0607". */
   note?: string;
+  /** For SYNTAX_NOTE: the element whose presence made `element` required (P, C, L, E notes). */
+  trigger?: number;
+  /** What is wrong with `element` (table 723, the AK403/IK403 code); a syntax note's code when not given. */
+  elementCode?: ElementErrorCode;
+  /** What is wrong with the segment (table 720, AK304/IK304); default 8, data element errors. */
+  segmentCode?: SegmentErrorCode;
+  /** The element's value as sent, when it is wrong rather than missing (AK404/IK404). */
+  value?: string;
 }
 
 /** The ISA fields by name (values as sent, padding kept). */

@@ -1,4 +1,5 @@
 import type { DateRange } from '@dockbridge/platform';
+import { ELEMENT_ERROR, type ElementErrorCode } from '@dockbridge/x12';
 import { el, x12DateTime } from './edi-fields';
 import type { EdiSegment } from './edi-types';
 
@@ -23,10 +24,19 @@ export const SHIP_NOTICE_DATES: DateRules = {
   preferred: ['002', '010', '068'],
 };
 
+/** A DTM the window cannot be read from: the segment's position in the set, and the element at fault. */
+export interface DateProblem {
+  position: number;
+  element: number;
+  code: ElementErrorCode;
+  value?: string;
+  message: string;
+}
+
 export interface DatesResult {
   validDates?: DateRange;
   preferredDates?: DateRange;
-  problems: { position: number; message: string }[];
+  problems: DateProblem[];
 }
 
 /** DTM segments → validDates / preferredDates (ISO 8601 UTC; an end date without a time is the end of that day). */
@@ -61,8 +71,13 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
     result.validDates = validDates;
   }
   if (begin && end && end < begin) {
+    const endDtm = byQualifier.get(rules.validEnd.find((q) => byQualifier.has(q))!)!;
+    // A real date, but not one the window can end on: the date is what is wrong (table 723: 8).
     problems.push({
-      position: byQualifier.get(rules.validEnd.find((q) => byQualifier.has(q))!)!.position,
+      position: endDtm.position,
+      element: 2,
+      code: ELEMENT_ERROR.invalidDate,
+      value: el(endDtm.segment, 2),
       message: `the valid window ends (${end}) before it begins (${begin})`,
     });
   }
@@ -89,14 +104,56 @@ function firstDate(
     if (!found) {
       continue;
     }
-    const value = x12DateTime(el(found.segment, 2), el(found.segment, 3), endOfDay);
+    const date = el(found.segment, 2);
+    const time = el(found.segment, 3);
+    const value = x12DateTime(date, time, endOfDay);
     if (value) {
       return value;
     }
-    problems.push({
-      position: found.position,
-      message: `DTM*${qualifier} has an invalid date ${JSON.stringify(el(found.segment, 2))} (CCYYMMDD expected)`,
-    });
+    problems.push({ position: found.position, ...whatIsWrong(qualifier, date, time) });
   }
   return undefined;
+}
+
+/**
+ * Why DTM02/DTM03 make no date, in the terms of X12 table 723: DTM02 is conditional (R020305),
+ * CCYYMMDD (YYMMDD accepted); DTM03 is HHMM[SS[D[D]]].
+ */
+function whatIsWrong(qualifier: string, date: string, time: string): Omit<DateProblem, 'position'> {
+  const dtm = `DTM*${qualifier}`;
+  if (date === '') {
+    return { element: 2, code: ELEMENT_ERROR.conditionalRequiredMissing, message: `${dtm} has no date (DTM02)` };
+  }
+  const onlyDigits = /^\d+$/;
+  const badDate = (code: ElementErrorCode, why: string) => ({
+    element: 2,
+    code,
+    value: date,
+    message: `${dtm} has an invalid date ${JSON.stringify(date)} (${why})`,
+  });
+  if (!onlyDigits.test(date)) {
+    return badDate(ELEMENT_ERROR.invalidDate, 'CCYYMMDD expected');
+  }
+  if (date.length < 8 && date.length !== 6) {
+    return badDate(ELEMENT_ERROR.tooShort, 'too short: CCYYMMDD expected');
+  }
+  if (date.length > 8) {
+    return badDate(ELEMENT_ERROR.tooLong, 'too long: CCYYMMDD expected');
+  }
+  if (x12DateTime(date) === undefined) {
+    return badDate(ELEMENT_ERROR.invalidDate, 'CCYYMMDD expected');
+  }
+  const badTime = (code: ElementErrorCode, why: string) => ({
+    element: 3,
+    code,
+    value: time,
+    message: `${dtm} has an invalid time ${JSON.stringify(time)} (${why})`,
+  });
+  if (onlyDigits.test(time) && time.length < 4) {
+    return badTime(ELEMENT_ERROR.tooShort, 'too short: HHMM[SS] expected');
+  }
+  if (onlyDigits.test(time) && time.length > 8) {
+    return badTime(ELEMENT_ERROR.tooLong, 'too long: HHMM[SS] expected');
+  }
+  return badTime(ELEMENT_ERROR.invalidTime, 'HHMM[SS] expected');
 }

@@ -1,4 +1,5 @@
 import type { DocumentInput, Load } from '@dockbridge/platform';
+import { ELEMENT_ERROR, type ElementErrorCode } from '@dockbridge/x12';
 import type { CanonicalOperation } from '../canonical-operation';
 import { el } from './edi-fields';
 import { datesOf, DateRules } from './dates';
@@ -17,6 +18,9 @@ export interface TransactionMapping {
 }
 
 export type Purpose = 'upsert' | 'delete' | 'duplicate';
+
+/** The longest document id the platform takes (DocumentInput.id). */
+export const MAX_DOCUMENT_ID = 100;
 
 /** REF qualifiers copied into attributes: bill of lading, carrier reference (PRO), department, internal vendor number. */
 const REFERENCE_ATTRIBUTES: Record<string, string> = {
@@ -70,7 +74,8 @@ export function buildMapping(
   const control = transaction.envelope.transactionControl;
   const diagnostics = spec.diagnostics.slice();
 
-  if (!spec.documentId) {
+  // The mappers name the element an id is missing from; this is for one that did not.
+  if (!spec.documentId && !hasError(diagnostics)) {
     addError(diagnostics, transaction, 'the document id is missing');
   }
   if (spec.purpose === 'duplicate') {
@@ -103,7 +108,8 @@ export function buildMapping(
   const shared = spec.shared;
   const parties = resolveParties(transaction.segments, settings, directory, 'SCAC', shared);
   for (let i = 0; i < parties.problems.length; i++) {
-    addError(diagnostics, transaction, parties.problems[i]);
+    const problem = parties.problems[i];
+    addError(diagnostics, transaction, problem.message, problem);
   }
   if (!parties.occupant && !parties.offsite && !parties.carrier) {
     addError(
@@ -114,7 +120,8 @@ export function buildMapping(
   }
   const dates = datesOf(transaction.segments, spec.dates, shared?.dtm);
   for (let i = 0; i < dates.problems.length; i++) {
-    addError(diagnostics, transaction, dates.problems[i].message, dates.problems[i].position);
+    const problem = dates.problems[i];
+    addError(diagnostics, transaction, problem.message, problem);
   }
 
   const attributes: Record<string, string> = {
@@ -187,20 +194,35 @@ export function buildMapping(
   return result;
 }
 
-/** An error diagnostic of the set, at a segment (by position) when given. */
+/** Where in the set a problem is: the segment (position, ST = 1), and the element with its table 723 code. */
+export interface ProblemLocation {
+  position: number;
+  element?: number;
+  code?: ElementErrorCode;
+  value?: string;
+}
+
+/** An error diagnostic of the set, at a segment and element when given. */
 function addError(
   diagnostics: MappingDiagnostic[],
   transaction: EdiTransaction,
   message: string,
-  segmentPosition?: number,
+  where?: ProblemLocation,
 ): void {
   const control = transaction.envelope.transactionControl;
-  diagnostics.push({
-    level: 'error',
-    transactionControl: control,
-    message,
-    ...(segmentPosition && { segmentPosition, segmentTag: transaction.segments[segmentPosition - 1]?.tag }),
-  });
+  const diagnostic: MappingDiagnostic = { level: 'error', transactionControl: control, message };
+  if (where?.position) {
+    diagnostic.segmentPosition = where.position;
+    diagnostic.segmentTag = transaction.segments[where.position - 1]?.tag;
+    if (where.element) {
+      diagnostic.element = where.element;
+      diagnostic.code = where.code ?? ELEMENT_ERROR.invalidCodeValue;
+      if (where.value) {
+        diagnostic.value = where.value;
+      }
+    }
+  }
+  diagnostics.push(diagnostic);
 }
 
 /**
@@ -219,12 +241,14 @@ function hasError(diagnostics: readonly MappingDiagnostic[]): boolean {
 
 /** An X12 decimal (R) that is not negative: digits with an optional point, and 5010's optional exponent. Not hex, not "Infinity". */
 const X12_QUANTITY = /^(\d+\.?\d*|\.\d+)(E-?\d+)?$/;
+/** The most digits a quantity may have (PO102 is R 1/15; the point and the exponent do not count). */
+const MAX_QUANTITY_DIGITS = 15;
 
 /** The value of a quantity element, or undefined when it is not one. */
 export function quantityValue(raw: string): number | undefined {
   // Nearly every quantity is a few plain digits: no regular expression needed for those.
   const length = raw.length;
-  if (length > 0 && length <= 15) {
+  if (length > 0 && length <= MAX_QUANTITY_DIGITS) {
     let i = 0;
     while (i < length && raw.charCodeAt(i) >= 48 && raw.charCodeAt(i) <= 57) {
       i++;
@@ -233,11 +257,27 @@ export function quantityValue(raw: string): number | undefined {
       return Number(raw);
     }
   }
-  if (!X12_QUANTITY.test(raw)) {
+  if (!X12_QUANTITY.test(raw) || mantissaDigits(raw) > MAX_QUANTITY_DIGITS) {
     return undefined;
   }
   const value = Number(raw);
   return Number.isFinite(value) ? value : undefined;
+}
+
+function mantissaDigits(raw: string): number {
+  const e = raw.indexOf('E');
+  return (e === -1 ? raw : raw.slice(0, e)).replace('.', '').length;
+}
+
+/**
+ * Table 723's word for a value that is no quantity: missing (1), more digits than R 1/15 allows
+ * (5), else a character a non-negative decimal does not have (6: letters, a sign, a comma).
+ */
+export function quantityErrorCode(raw: string): ElementErrorCode {
+  if (raw === '') {
+    return ELEMENT_ERROR.mandatoryMissing;
+  }
+  return X12_QUANTITY.test(raw) ? ELEMENT_ERROR.tooLong : ELEMENT_ERROR.invalidCharacter;
 }
 
 /** A quantity element as a number, or an error diagnostic naming segment and element. */
@@ -250,13 +290,22 @@ export function quantity(
   if (value !== undefined) {
     return value;
   }
+  const code = quantityErrorCode(raw);
+  const name = `${where.tag}0${where.element}`;
   diagnostics.push({
     level: 'error',
     transactionControl: where.control,
     segmentPosition: where.position,
     segmentTag: where.tag,
     element: where.element,
-    message: `${where.tag}0${where.element} must be a non-negative quantity, got ${JSON.stringify(raw)}`,
+    code,
+    ...(raw !== '' && { value: raw }),
+    message:
+      code === ELEMENT_ERROR.mandatoryMissing
+        ? `${name} (quantity) is missing`
+        : code === ELEMENT_ERROR.tooLong
+          ? `${name} has more than ${MAX_QUANTITY_DIGITS} digits, got ${JSON.stringify(raw)}`
+          : `${name} must be a non-negative quantity, got ${JSON.stringify(raw)}`,
   });
   return undefined;
 }

@@ -104,7 +104,11 @@ function parseX12DateTime(date: string, time: string, endOfDay: boolean): string
   if (!m) {
     return undefined;
   }
-  const t = /^(\d{2})(\d{2})(\d{2})?/.exec(time);
+  // HHMM, HHMMSS, HHMMSSD or HHMMSSDD (decimal seconds are dropped); anything else is no time at all.
+  const t = time === '' ? null : /^(\d{2})(\d{2})(?:(\d{2})\d{0,2})?$/.exec(time);
+  if (time !== '' && !t) {
+    return undefined;
+  }
   const [hh, mm, ss] = t ? [t[1], t[2], t[3] ?? '00'] : endOfDay ? ['23', '59', '59'] : ['00', '00', '00'];
   const iso = `${m[1]}-${m[2]}-${m[3]}T${hh}:${mm}:${ss}Z`;
   const parsed = new Date(iso);

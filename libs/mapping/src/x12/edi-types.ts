@@ -1,4 +1,5 @@
 import type { DocumentMode, Direction, OrgRef } from '@dockbridge/platform';
+import type { ElementErrorCode, SegmentErrorCode } from '@dockbridge/x12';
 
 /** The least a mapper needs of a segment (the reader's `Segment` is one): its tag and its elements by number. */
 export interface EdiSegment {
@@ -68,5 +69,11 @@ export interface MappingDiagnostic {
   segmentTag?: string;
   /** Element number (1-based) when one is at fault. */
   element?: number;
+  /** What is wrong with that element: its X12 table 723 code, which the 997/999 reports (AK403/IK403). */
+  code?: ElementErrorCode;
+  /** What is wrong with the segment (table 720) when it is not "data element errors" (8): a missing segment is 3. */
+  segmentCode?: SegmentErrorCode;
+  /** The element's value as sent, when it is wrong rather than missing (AK404/IK404). */
+  value?: string;
   message: string;
 }

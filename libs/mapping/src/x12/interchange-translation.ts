@@ -178,6 +178,9 @@ function mapSet(
         setPosition: d.segmentPosition,
         tag: d.segmentTag,
         element: d.element,
+        elementCode: d.code,
+        segmentCode: d.segmentCode,
+        value: d.value,
       });
     }
   }

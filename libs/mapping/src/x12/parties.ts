@@ -1,4 +1,5 @@
 import type { Direction, OrgRef } from '@dockbridge/platform';
+import { ELEMENT_ERROR, type ElementErrorCode } from '@dockbridge/x12';
 import { el } from './edi-fields';
 import type { EdiMappingSettings, EdiSegment, PartyDirectory } from './edi-types';
 
@@ -14,13 +15,25 @@ export interface EdiParty {
 /** Parties in the order the ship-from side is looked for: ship from, shipper, vendor, supplier, selling party. */
 const SHIP_FROM_ENTITIES = ['SF', 'SH', 'VN', 'SU', 'SE'];
 
+export interface PartyProblem {
+  message: string;
+  /** The segment's position in the set (ST = 1) and the element at fault, with its table 723 code. */
+  position: number;
+  element: number;
+  code: ElementErrorCode;
+  value?: string;
+}
+
 export interface ResolvedParties {
   direction: Direction;
   occupant?: OrgRef;
   offsite?: OrgRef;
   carrier?: OrgRef;
-  problems: string[];
+  problems: PartyProblem[];
 }
+
+/** N103 = 2: the N104 is a Standard Carrier Alpha Code, the same id a TD5 gives in TD503. */
+const SCAC_QUALIFIER = '2';
 
 /** The first N1 of each entity code, with its position in the set. `at`: the N1s' indexes, when known. */
 export function partiesOf(segments: readonly EdiSegment[], at?: readonly number[]): Map<string, EdiParty> {
@@ -47,17 +60,40 @@ export function partiesOf(segments: readonly EdiSegment[], at?: readonly number[
 
 /** SCAC of the first TD5 whose id qualifier (TD502) is 2 (Standard Carrier Alpha Code). `at`: the TD5s' indexes, when known. */
 export function scacOf(segments: readonly EdiSegment[], at?: readonly number[]): string | undefined {
+  return scacSegmentOf(segments, at)?.scac;
+}
+
+function scacSegmentOf(
+  segments: readonly EdiSegment[],
+  at?: readonly number[],
+): { scac: string; position: number } | undefined {
   for (let k = 0, count = at ? at.length : segments.length; k < count; k++) {
-    const segment = segments[at ? at[k] : k];
+    const i = at ? at[k] : k;
+    const segment = segments[i];
     if (segment.tag !== 'TD5' || el(segment, 2) !== '2') {
       continue;
     }
     const scac = el(segment, 3);
     if (scac) {
-      return scac;
+      return { scac, position: i + 1 };
     }
   }
   return undefined;
+}
+
+/** A SCAC is 2 to 4 characters (element 140, ID 2/4): anything else names no carrier. */
+function scacProblem(scac: string, position: number, element: number, where: string): PartyProblem | undefined {
+  if (scac.length >= 2 && scac.length <= 4) {
+    return undefined;
+  }
+  const short = scac.length < 2;
+  return {
+    message: `${where} SCAC ${JSON.stringify(scac)} is too ${short ? 'short' : 'long'} (2 to 4 characters)`,
+    position,
+    element,
+    code: short ? ELEMENT_ERROR.tooShort : ELEMENT_ERROR.tooLong,
+    value: scac,
+  };
 }
 
 /** The party is named (N104 or N102) by one of the location's codes. */
@@ -87,7 +123,7 @@ export function resolveParties(
   at?: { n1: readonly number[]; td5: readonly number[] },
 ): ResolvedParties {
   const parties = partiesOf(segments, at?.n1);
-  const problems: string[] = [];
+  const problems: PartyProblem[] = [];
 
   // A retailer's PO may name its DC only as the buying party (N1*BY) when it has no N1*ST.
   const shipTo = parties.get('ST') ?? parties.get('BY');
@@ -105,10 +141,26 @@ export function resolveParties(
   const occupantParty = direction === 'Inbound' ? shipTo : shipFrom;
   const offsiteParty = direction === 'Inbound' ? shipFrom : shipTo;
 
-  const scac = scacOf(segments, at?.td5);
-  const carrier = scac
-    ? (directory.byScac(scac) ?? { coreName: scacCoreName, coreId: scac })
-    : toRef(parties.get('CA'), settings, directory, problems);
+  // The carrier is one organisation however it is named: a SCAC from TD5, or from N1*CA with N103 = 2,
+  // is `{coreName: "SCAC", coreId}` or its directory entry; any other N1*CA is a party like the others.
+  let carrier: OrgRef | undefined;
+  const td5 = scacSegmentOf(segments, at?.td5);
+  const ca = parties.get('CA');
+  const scac = td5
+    ? { scac: td5.scac, position: td5.position, element: 3, where: 'TD503' }
+    : ca && ca.qualifier === SCAC_QUALIFIER && ca.code
+      ? { scac: ca.code, position: ca.position, element: 4, where: 'N1*CA' }
+      : undefined;
+  if (scac) {
+    const problem = scacProblem(scac.scac, scac.position, scac.element, scac.where);
+    if (problem) {
+      problems.push(problem);
+    } else {
+      carrier = directory.byScac(scac.scac) ?? { coreName: scacCoreName, coreId: scac.scac };
+    }
+  } else {
+    carrier = toRef(ca, settings, directory, problems);
+  }
   return {
     direction,
     occupant: toRef(occupantParty, settings, directory, problems),
@@ -123,7 +175,7 @@ function toRef(
   party: EdiParty | undefined,
   settings: EdiMappingSettings,
   directory: PartyDirectory,
-  problems: string[],
+  problems: PartyProblem[],
 ): OrgRef | undefined {
   if (!party) {
     return undefined;
@@ -134,7 +186,13 @@ function toRef(
   }
   const coreId = party.code || party.name;
   if (!coreId) {
-    problems.push(`N1*${party.entity} (segment ${party.position}) has neither an id (N104) nor a name (N102)`);
+    // N1's syntax note R0203: one of N102 and N104 is required.
+    problems.push({
+      message: `N1*${party.entity} (segment ${party.position}) has neither an id (N104) nor a name (N102)`,
+      position: party.position,
+      element: 2,
+      code: ELEMENT_ERROR.conditionalRequiredMissing,
+    });
     return undefined;
   }
   return { coreName: settings.coreName, coreId };

@@ -1,5 +1,13 @@
 import type { Load } from '@dockbridge/platform';
-import { buildMapping, Purpose, quantity, SharedSegments, TransactionMapping } from './document-builder';
+import { ELEMENT_ERROR, SEGMENT_ERROR } from '@dockbridge/x12';
+import {
+  buildMapping,
+  MAX_DOCUMENT_ID,
+  Purpose,
+  quantity,
+  SharedSegments,
+  TransactionMapping,
+} from './document-builder';
 import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
 import { PURCHASE_ORDER_DATES } from './dates';
 import type { EdiMappingSettings, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
@@ -26,7 +34,14 @@ export function mapPurchaseOrder(
   const begIndex = transaction.segments.findIndex((s) => s.tag === 'BEG');
   const beg = transaction.segments[begIndex];
   if (!beg) {
-    diagnostics.push({ level: 'error', transactionControl: control, message: 'the 850 has no BEG segment' });
+    diagnostics.push({
+      level: 'error',
+      transactionControl: control,
+      segmentPosition: 2,
+      segmentTag: 'BEG',
+      segmentCode: SEGMENT_ERROR.mandatorySegmentMissing,
+      message: 'the 850 has no BEG segment',
+    });
   }
   const code = el(beg, 1);
   const purpose = PURPOSES[code];
@@ -37,21 +52,36 @@ export function mapPurchaseOrder(
       segmentPosition: begIndex + 1,
       segmentTag: 'BEG',
       element: 1,
-      message: `BEG01 purpose code ${JSON.stringify(code)} is not handled (00, 01, 05, 07)`,
+      ...(code ? { code: ELEMENT_ERROR.invalidCodeValue, value: code } : { code: ELEMENT_ERROR.mandatoryMissing }),
+      message: code
+        ? `BEG01 purpose code ${JSON.stringify(code)} is not handled (00, 01, 05, 07)`
+        : 'BEG01 (purpose code) is missing',
     });
   }
   // BEG03 is the purchase order number; a release number (BEG04) alone names nothing.
-  if (beg && !el(beg, 3)) {
+  const documentId = el(beg, 3) ? [el(beg, 3), el(beg, 4)].filter(Boolean).join('-') : '';
+  if (beg && !documentId) {
     diagnostics.push({
       level: 'error',
       transactionControl: control,
       segmentPosition: begIndex + 1,
       segmentTag: 'BEG',
       element: 3,
+      code: ELEMENT_ERROR.mandatoryMissing,
       message: 'BEG03 (purchase order number) is missing',
     });
+  } else if (documentId.length > MAX_DOCUMENT_ID) {
+    diagnostics.push({
+      level: 'error',
+      transactionControl: control,
+      segmentPosition: begIndex + 1,
+      segmentTag: 'BEG',
+      element: 3,
+      code: ELEMENT_ERROR.tooLong,
+      value: el(beg, 3),
+      message: `the document id ${JSON.stringify(documentId.slice(0, 20))}… is longer than ${MAX_DOCUMENT_ID} characters`,
+    });
   }
-  const documentId = el(beg, 3) ? [el(beg, 3), el(beg, 4)].filter(Boolean).join('-') : '';
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
 
   const loads: Load[] = [];

@@ -1,5 +1,14 @@
 import type { Load } from '@dockbridge/platform';
-import { buildMapping, Purpose, quantity, quantityValue, SharedSegments, TransactionMapping } from './document-builder';
+import { ELEMENT_ERROR, type ElementErrorCode, SEGMENT_ERROR } from '@dockbridge/x12';
+import {
+  buildMapping,
+  MAX_DOCUMENT_ID,
+  Purpose,
+  quantity,
+  quantityValue,
+  SharedSegments,
+  TransactionMapping,
+} from './document-builder';
 import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
 import { SHIP_NOTICE_DATES } from './dates';
 import type { EdiMappingSettings, EdiSegment, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
@@ -96,7 +105,14 @@ export function mapShipNotice(
   }
   const bsn = segments[bsnIndex];
   if (!bsn) {
-    errorAt(diagnostics, control, 'the 856 has no BSN segment');
+    diagnostics.push({
+      level: 'error',
+      transactionControl: control,
+      segmentPosition: 2,
+      segmentTag: 'BSN',
+      segmentCode: SEGMENT_ERROR.mandatorySegmentMissing,
+      message: 'the 856 has no BSN segment',
+    });
   }
   const code = el(bsn, 1);
   const purpose = PURPOSES[code];
@@ -104,21 +120,55 @@ export function mapShipNotice(
     errorAt(
       diagnostics,
       control,
-      `BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`,
+      code
+        ? `BSN01 purpose code ${JSON.stringify(code)} is not handled (00, 03, 05, 07)`
+        : 'BSN01 (purpose code) is missing',
       bsnIndex + 1,
       'BSN',
       1,
+      code ? ELEMENT_ERROR.invalidCodeValue : ELEMENT_ERROR.mandatoryMissing,
+      code,
+    );
+  }
+  const documentId = el(bsn, 2);
+  if (bsn && !documentId) {
+    errorAt(
+      diagnostics,
+      control,
+      'BSN02 (shipment id) is missing',
+      bsnIndex + 1,
+      'BSN',
+      2,
+      ELEMENT_ERROR.mandatoryMissing,
+    );
+  } else if (documentId.length > MAX_DOCUMENT_ID) {
+    errorAt(
+      diagnostics,
+      control,
+      `the document id ${JSON.stringify(documentId.slice(0, 20))}… is longer than ${MAX_DOCUMENT_ID} characters`,
+      bsnIndex + 1,
+      'BSN',
+      2,
+      ELEMENT_ERROR.tooLong,
+      documentId,
     );
   }
 
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
   const loads = itemLoads(levels, control, priority, settings, diagnostics);
   if (levels.length === 0) {
-    errorAt(diagnostics, control, 'the 856 has no HL levels');
+    diagnostics.push({
+      level: 'error',
+      transactionControl: control,
+      segmentPosition: segments.length,
+      segmentTag: 'HL',
+      segmentCode: SEGMENT_ERROR.mandatorySegmentMissing,
+      message: 'the 856 has no HL levels',
+    });
   }
 
   return buildMapping(transaction, settings, directory, {
-    documentId: el(bsn, 2),
+    documentId,
     purpose: purpose?.purpose ?? 'upsert',
     statusName: purpose?.status ?? code,
     typeName: 'AdvanceShipNotice',
@@ -129,7 +179,7 @@ export function mapShipNotice(
   });
 }
 
-/** An error diagnostic, at a segment (position and tag) and element when given. */
+/** An error diagnostic, at a segment (position and tag) and element, with its table 723 code, when given. */
 function errorAt(
   diagnostics: MappingDiagnostic[],
   control: string,
@@ -137,13 +187,16 @@ function errorAt(
   position?: number,
   tag?: string,
   element?: number,
+  code: ElementErrorCode = ELEMENT_ERROR.invalidCodeValue,
+  value?: string,
 ): void {
   diagnostics.push({
     level: 'error',
     transactionControl: control,
     message,
     ...(position && { segmentPosition: position, segmentTag: tag }),
-    ...(element && { element }),
+    ...(element && { element, code }),
+    ...(element && value && { value }),
   });
 }
 
@@ -198,8 +251,9 @@ function walkById(
   loads: Load[],
   diagnostics: MappingDiagnostic[],
 ): void {
-  const error = (message: string, position?: number, tag?: string, element?: number) =>
-    errorAt(diagnostics, control, message, position, tag, element);
+  // Ids used twice and parents that are not there are values this set cannot have (table 723: 7).
+  const error = (message: string, position?: number, tag?: string, element?: number, value?: string) =>
+    errorAt(diagnostics, control, message, position, tag, element, ELEMENT_ERROR.invalidCodeValue, value);
   const byId = new Map<string, HierarchicalLevel>();
   for (const level of levels) {
     byId.set(level.id, level);
@@ -207,10 +261,10 @@ function walkById(
   const children = new Map<string, HierarchicalLevel[]>();
   for (const level of levels) {
     if (byId.get(level.id) !== level) {
-      error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1);
+      error(`HL01 ${level.id} is used twice`, level.position, 'HL', 1, level.id);
     }
     if (level.parent && !byId.has(level.parent)) {
-      error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2);
+      error(`HL02 parent ${level.parent} of HL ${level.id} does not exist`, level.position, 'HL', 2, level.parent);
     }
     const siblings = children.get(level.parent);
     if (siblings) {
@@ -222,7 +276,7 @@ function walkById(
   const visited = new Set<string>();
   const walk = (level: HierarchicalLevel): void => {
     if (visited.has(level.id)) {
-      error(`HL ${level.id} is its own ancestor`, level.position, 'HL', 2);
+      error(`HL ${level.id} is its own ancestor`, level.position, 'HL', 2, level.parent);
       return;
     }
     visited.add(level.id);
@@ -247,7 +301,7 @@ function walkById(
   }
   for (const level of levels) {
     if (!visited.has(level.id) && level.level === 'I') {
-      error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2);
+      error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2, level.parent);
     }
   }
 }
@@ -370,6 +424,8 @@ function walkNumbered(
         segmentPosition: level.position,
         segmentTag: 'HL',
         element: 2,
+        code: ELEMENT_ERROR.invalidCodeValue,
+        value: level.parent,
       });
       continue;
     }
@@ -392,6 +448,8 @@ function walkNumbered(
         segmentPosition: level.position,
         segmentTag: 'HL',
         element: 2,
+        code: ELEMENT_ERROR.invalidCodeValue,
+        value: level.parent,
       });
     }
   }
@@ -408,11 +466,13 @@ function itemLoad(
 ): Load | undefined {
   const { lin, sn1 } = level;
   if (!sn1) {
+    // A segment the item loop must have (table 720: 3), named where its loop begins.
     diagnostics.push({
       level: 'error',
       transactionControl: control,
-      segmentPosition: level.position,
-      segmentTag: 'HL',
+      segmentPosition: level.position + 1,
+      segmentTag: 'SN1',
+      segmentCode: SEGMENT_ERROR.mandatorySegmentMissing,
       message: `item HL ${el(level.segment, 1)} has no SN1 quantity`,
     });
     return undefined;
