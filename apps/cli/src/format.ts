@@ -281,7 +281,15 @@ export function formatPreview(preview: EdiPreview): string[] {
   }
   lines.push('', `Transaction sets (${preview.transactionSets.length})`);
   for (const set of preview.transactionSets) {
-    const verdict = set.envelopeRejected ? 'rejected by the envelope check' : set.rejected ? 'rejected' : 'accepted';
+    const verdict = set.interchangeRefused
+      ? 'refused with its interchange'
+      : set.envelopeRejected
+        ? 'rejected by the envelope check'
+        : set.rejected
+          ? 'rejected'
+          : set.notes?.length
+            ? 'accepted with errors'
+            : 'accepted';
     lines.push(
       `  ${set.setId} control ${set.transactionControl}${set.documentId ? ` document ${set.documentId}` : ''}: ${verdict}`,
     );

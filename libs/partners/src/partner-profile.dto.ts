@@ -40,6 +40,14 @@ export class DocumentSettingsDto {
   @IsOptional() @IsInt() @Min(1) maxUses?: number;
 }
 
+/** An interchange id as ISA05/ISA06 hold it: a 2-character qualifier and an id of 1 to 15 characters. */
+export class InterchangeIdDto {
+  @IsString()
+  @Matches(/^[0-9A-Z]{2}$/, { message: 'qualifier must be an ISA05 qualifier (2 letters or digits)' })
+  qualifier: string;
+  @IsString() @Matches(/^[^*~|^>]{1,15}$/, { message: 'id must be an ISA06 id of 1 to 15 characters' }) id: string;
+}
+
 export class PartnerEdiSettingsDto implements PartnerEdiSettings {
   @IsArray()
   @ArrayMinSize(1)
@@ -53,6 +61,9 @@ export class PartnerEdiSettingsDto implements PartnerEdiSettings {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(100) defaultLoadName?: string;
   @IsOptional() @IsArray() @IsString({ each: true }) loadTagQualifiers?: string[];
   @IsOptional() @IsInt() @Min(0) @Max(3650) duplicateWindowDays?: number;
+  @IsOptional() @IsIn(['997', '999']) acknowledgment?: '997' | '999';
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => InterchangeIdDto) interchangeId?: InterchangeIdDto;
+  @IsOptional() @IsBoolean() rejectSetsWithSegmentErrors?: boolean;
 }
 
 export class DirectoryOrgRefDto {

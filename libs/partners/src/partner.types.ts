@@ -77,6 +77,12 @@ export interface PartnerEdiSettings {
   loadTagQualifiers?: string[];
   /** An interchange with the same sender and ISA13 within this many days is a duplicate (default 30). */
   duplicateWindowDays?: number;
+  /** `999` (implementation acknowledgment) instead of a 997 for this partner's 5010 interchanges; default `997`. */
+  acknowledgment?: '997' | '999';
+  /** Our ISA05/ISA06 in 997/999/TA1; default: the qualifier and id the partner addressed (its ISA07/ISA08). */
+  interchangeId?: { qualifier: string; id: string };
+  /** Reject (AK5 R, nothing delivered) sets with segment syntax errors; default false: accepted with errors (AK5 E). */
+  rejectSetsWithSegmentErrors?: boolean;
 }
 
 /** A partner as the rest of dockbridge sees it. */

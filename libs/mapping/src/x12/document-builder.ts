@@ -19,6 +19,9 @@ export interface TransactionMapping {
 
 export type Purpose = 'upsert' | 'delete' | 'duplicate';
 
+/** Loads named one by one in `productIdErrors`. */
+const MAX_LISTED = 20;
+
 /** The longest document id the platform takes (DocumentInput.id). */
 export const MAX_DOCUMENT_ID = 100;
 
@@ -65,6 +68,10 @@ export function buildMapping(
     statusName: string;
     typeName: string;
     loads: Load[];
+    /** Attributes of the loads (`load<N>Order`), added to the document's. */
+    loadAttributes?: Record<string, string>;
+    /** Loads whose product id a syntax error broke (a set accepted with errors): `productIdErrors`. */
+    productIdErrors?: string[];
     dates: DateRules;
     diagnostics: MappingDiagnostic[];
     /** The set's N1, TD5, DTM and REF segments (found by looking at every segment when not given). */
@@ -141,6 +148,18 @@ export function buildMapping(
         attributes[name] = value;
       }
     }
+  }
+
+  if (spec.loadAttributes) {
+    for (const name in spec.loadAttributes) {
+      attributes[name] = spec.loadAttributes[name];
+    }
+  }
+  const lost = spec.productIdErrors;
+  if (lost && lost.length > 0) {
+    // Bounded: a file of broken lines must not make a document of megabytes.
+    attributes.productIdErrors =
+      lost.slice(0, MAX_LISTED).join('; ') + (lost.length > MAX_LISTED ? `; and ${lost.length - MAX_LISTED} more` : '');
   }
 
   // Built property by property (same keys, same order as spreading optional parts): this runs per set.

@@ -30,6 +30,35 @@ export function productIds(segment: EdiSegment, from: number): { qualifier: stri
   return pairs;
 }
 
+/** The id paired with `qualifier` in the qualifier/id pairs from element `from` (LIN*1*SK*A*PO*PO-7 → PO-7 for PO); '' when none. */
+export function pairValue(segment: EdiSegment, from: number, qualifier: string): string {
+  for (let n = from, count = segment.elementCount; n < count; n += 2) {
+    if (el(segment, n) === qualifier) {
+      return el(segment, n + 1);
+    }
+  }
+  return '';
+}
+
+/**
+ * What a syntax-note finding broke in the product ids of the line at `position` (pairs from
+ * element `from` on), for a set accepted with errors: `PO107 missing (P0607)`; undefined when none.
+ */
+export function productIdError(
+  errors: readonly { position: number; element: number; note?: string }[],
+  position: number,
+  tag: string,
+  from: number,
+): string | undefined {
+  for (let i = 0; i < errors.length; i++) {
+    const e = errors[i];
+    if (e.position === position && e.element >= from) {
+      return `${tag}${String(e.element).padStart(2, '0')} missing${e.note ? ` (${e.note})` : ''}, its product id dropped`;
+    }
+  }
+  return undefined;
+}
+
 /** Default load-tag preference: the buyer's SKU, then vendor ids, then buyer/catalogue ids, then barcodes. */
 export const DEFAULT_LOAD_TAG_QUALIFIERS = ['SK', 'VP', 'VN', 'VA', 'BP', 'IN', 'CB', 'UP', 'EN', 'UK'];
 

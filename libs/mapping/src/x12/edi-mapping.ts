@@ -1,8 +1,9 @@
 import type { TransactionMapping } from './document-builder';
 import type { EdiMappingSettings, EdiTransaction, PartyDirectory } from './edi-types';
 import { EMPTY_DIRECTORY } from './edi-types';
-import { mapPurchaseOrder } from './purchase-order.mapper';
-import { mapShipNotice } from './ship-notice.mapper';
+import type { EdiSegment } from './edi-types';
+import { mapPurchaseOrder, purchaseOrderId } from './purchase-order.mapper';
+import { mapShipNotice, shipNoticeId } from './ship-notice.mapper';
 
 const MAPPERS: Record<string, typeof mapPurchaseOrder> = { '850': mapPurchaseOrder, '856': mapShipNotice };
 
@@ -31,4 +32,14 @@ export function mapTransaction(
       },
     ],
   };
+}
+
+/** The document id a set names (BEG03[-BEG04], BSN02) without mapping it: '' when it names none. */
+export function documentIdOf(setId: string, segments: readonly EdiSegment[]): string {
+  const tag = setId === '850' ? 'BEG' : setId === '856' ? 'BSN' : undefined;
+  const header = tag ? segments.find((s) => s.tag === tag) : undefined;
+  if (!header) {
+    return '';
+  }
+  return tag === 'BEG' ? purchaseOrderId(header) : shipNoticeId(header);
 }

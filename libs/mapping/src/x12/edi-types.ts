@@ -29,6 +29,11 @@ export interface EdiTransaction {
   envelope: EdiEnvelope;
   /** ST through SE. */
   segments: readonly EdiSegment[];
+  /**
+   * Syntax-note findings of a set accepted with errors (position in the set, ST = 1; element):
+   * a load whose product id they broke says so in the document's attributes.
+   */
+  elementErrors?: readonly { position: number; element: number; note?: string }[];
 }
 
 /** Looks a party up in the partner's directory: by N1 qualifier + code, or by SCAC. */
@@ -56,6 +61,17 @@ export interface EdiMappingSettings {
   defaultLoadName?: string;
   /** Product id qualifiers in order of preference for the load tag. */
   loadTagQualifiers?: string[];
+  /** How this partner's interchanges are acknowledged. */
+  acknowledgment?: EdiAcknowledgmentSettings;
+  /** Reject (AK5 R, nothing delivered) sets with segment syntax errors instead of accepting them with errors (AK5 E). */
+  rejectSetsWithSegmentErrors?: boolean;
+}
+
+export interface EdiAcknowledgmentSettings {
+  /** `999` (implementation acknowledgment) for the partner's 5010 interchanges; default `997`. */
+  kind?: '997' | '999';
+  /** Our ISA05/ISA06 in acknowledgments; default: the qualifier and id the partner addressed (its ISA07/ISA08). */
+  interchangeId?: { qualifier: string; id: string };
 }
 
 export type DiagnosticLevel = 'error' | 'warning';

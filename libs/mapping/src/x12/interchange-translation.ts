@@ -1,16 +1,19 @@
 import {
+  type AcknowledgmentOptions,
   build997,
+  build999,
   buildTA1,
   forgetScannedSegment,
   Interchange,
   interchangeKey,
   readX12,
+  type Problem,
   ta1NoteCode,
   TransactionSet,
 } from '@dockbridge/x12';
 import type { CanonicalOperation } from '../canonical-operation';
 import type { TransactionMapping } from './document-builder';
-import { MAPPED_SETS, mapTransaction } from './edi-mapping';
+import { documentIdOf, MAPPED_SETS, mapTransaction } from './edi-mapping';
 import type { EdiMappingSettings, PartyDirectory } from './edi-types';
 
 export interface EdiTranslationInput {
@@ -42,10 +45,15 @@ export interface SetOutcome extends TransactionMapping {
   notes: string[];
   /** The envelope check refused the set itself (counts, control numbers): it was not mapped. */
   envelopeRejected: boolean;
+  /**
+   * Its interchange was refused (TA1, unknown sender, a second copy in the file): nothing of the set
+   * goes out, whatever its own content (`rejected` is true and there is no operation).
+   */
+  interchangeRefused?: boolean;
 }
 
 export interface Acknowledgment {
-  kind: '997' | 'TA1';
+  kind: '997' | '999' | 'TA1';
   /** ISA13 of the interchange acknowledged. */
   acknowledges: string;
   content: string;
@@ -98,10 +106,15 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
       pending.set(event.interchange, { outcome, sets: [] });
     } else if (event.type === 'transactionSet') {
       const entry = pending.get(event.interchange);
-      if (!entry || entry.outcome.refused) {
+      if (!entry) {
         continue;
       }
-      entry.sets.push(mapSet(event.interchange, event.group.control, event.transactionSet, input, entry.outcome.key));
+      // A refused sender's (or a repeated) interchange is not mapped, only listed: what it carried, and why it is not delivered.
+      entry.sets.push(
+        entry.outcome.refused
+          ? refusedSet(event.transactionSet, entry.outcome)
+          : mapSet(event.interchange, event.group.control, event.transactionSet, input, entry.outcome.key),
+      );
     } else if (event.type === 'interchangeEnd') {
       const entry = pending.get(event.interchange);
       if (!entry) {
@@ -129,11 +142,15 @@ function mapSet(
 ): SetOutcome {
   const envelopeErrors = set.problems.filter((p) => p.severity === 'error' && p.code !== 'SYNTAX_NOTE');
   if (envelopeErrors.length > 0) {
+    const documentId = documentIdOf(set.id, set.segments);
     return {
       transactionControl: set.control,
       setId: set.id,
+      // Not mapped, but named: searching for the PO or ASN number finds the message that carried it.
+      ...(documentId && { documentId }),
       rejected: true,
       envelopeRejected: true,
+      interchangeRefused: false,
       interchangeKey: key,
       notes: [],
       diagnostics: envelopeErrors.map((p) => ({
@@ -156,6 +173,7 @@ function mapSet(
         componentSeparator: interchange.delimiters.component,
       },
       segments: set.segments,
+      elementErrors: syntaxErrorsOf(set),
     },
     input.settings,
     input.directory,
@@ -184,10 +202,66 @@ function mapSet(
       });
     }
   }
-  const notes = set.problems
-    .filter((p) => p.code === 'SYNTAX_NOTE')
-    .map((p) => `${set.id} ${set.control}: ${describe(p)}`);
-  return { ...mapping, envelopeRejected: false, interchangeKey: key, notes };
+  const syntaxErrors = set.problems.filter((p) => p.code === 'SYNTAX_NOTE');
+  const notes = syntaxErrors.map((p) => `${set.id} ${set.control}: ${describe(p)}`);
+  if (syntaxErrors.length > 0 && input.settings.rejectSetsWithSegmentErrors && !mapping.rejected) {
+    // The partner's 997 says R for these sets (edi.rejectSetsWithSegmentErrors): nothing of them is delivered.
+    const { operation: _dropped, ...refused } = mapping;
+    return {
+      ...refused,
+      rejected: true,
+      diagnostics: [
+        ...mapping.diagnostics,
+        ...syntaxErrors.map((p) => ({
+          level: 'error' as const,
+          transactionControl: set.control,
+          message: `${describe(p)} (rejected: edi.rejectSetsWithSegmentErrors)`,
+          ...(p.setPosition && { segmentPosition: p.setPosition, segmentTag: p.tag }),
+          ...(p.element && { element: p.element }),
+        })),
+      ],
+      envelopeRejected: false,
+      interchangeRefused: false,
+      interchangeKey: key,
+      notes: [],
+    };
+  }
+  return { ...mapping, envelopeRejected: false, interchangeRefused: false, interchangeKey: key, notes };
+}
+
+/** The syntax-note findings of a set, for the mapper to tell which loads they touched. */
+function syntaxErrorsOf(set: TransactionSet): { position: number; element: number; note?: string }[] | undefined {
+  let found: { position: number; element: number; note?: string }[] | undefined;
+  for (const p of set.problems) {
+    if (p.code === 'SYNTAX_NOTE' && p.setPosition && p.element) {
+      (found ??= []).push({ position: p.setPosition, element: p.element, ...(p.note && { note: p.note }) });
+    }
+  }
+  return found;
+}
+
+/** A set of a refused interchange: listed with its document id, never mapped or delivered. */
+function refusedSet(set: TransactionSet, outcome: InterchangeOutcome): SetOutcome {
+  const documentId = documentIdOf(set.id, set.segments);
+  return {
+    transactionControl: set.control,
+    setId: set.id,
+    ...(documentId && { documentId }),
+    rejected: true,
+    envelopeRejected: false,
+    interchangeRefused: true,
+    interchangeKey: outcome.key,
+    notes: [],
+    diagnostics: [refusedDiagnostic(set.control, outcome)],
+  };
+}
+
+function refusedDiagnostic(control: string, outcome: InterchangeOutcome): SetOutcome['diagnostics'][number] {
+  return {
+    level: 'error',
+    transactionControl: control,
+    message: `interchange ${outcome.control} was refused: ${outcome.reason ?? 'envelope errors'}`,
+  };
 }
 
 async function finish(
@@ -200,10 +274,17 @@ async function finish(
   const note = outcome.duplicate ? '025' : outcome.refused ? '006' : ta1NoteCode(interchange);
   if (note && !outcome.refused) {
     outcome.refused = true;
-    outcome.reason = interchange.problems
-      .filter((p) => p.severity === 'error')
-      .map(describe)
-      .join('; ');
+    outcome.reason = envelopeErrorsOf(interchange).map(describe).join('; ');
+    // Mapped before the interchange's end showed its envelope broken: none of it goes out.
+    for (let i = 0; i < sets.length; i++) {
+      const { operation: _dropped, ...set } = sets[i];
+      sets[i] = {
+        ...set,
+        rejected: true,
+        interchangeRefused: true,
+        diagnostics: [...set.diagnostics, refusedDiagnostic(set.transactionControl, outcome)],
+      };
+    }
   }
   // Acknowledgments are never acknowledged (X12 997 notes): an interchange of only 997s gets no answer.
   const onlyAcknowledgments =
@@ -213,10 +294,15 @@ async function finish(
     result.sets.push(...sets);
     return;
   }
-  const options = {
-    senderId: interchange.fields.receiverId.trim() || 'DOCKBRIDGE',
+  const settings = input.settings;
+  const ourId = settings.acknowledgment?.interchangeId;
+  const options: AcknowledgmentOptions = {
+    // As the partner addressed us (ISA07/ISA08), unless the profile says how we answer.
+    senderQualifier: ourId?.qualifier ?? (interchange.fields.receiverQualifier.trim() || 'ZZ'),
+    senderId: ourId?.id ?? (interchange.fields.receiverId.trim() || 'DOCKBRIDGE'),
     controlNumber: await input.nextControlNumber(),
     date: input.now,
+    rejectSetsWithSegmentErrors: settings.rejectSetsWithSegmentErrors ?? false,
   };
   if (outcome.refused) {
     result.acknowledgments.push({
@@ -225,10 +311,12 @@ async function finish(
       content: buildTA1(interchange, note, options),
     });
   } else {
+    // A 999 exists from 5010 on: a partner set to 999 still gets a 997 for a 4010 interchange.
+    const kind = settings.acknowledgment?.kind === '999' && interchange.fields.version >= '00501' ? '999' : '997';
     result.acknowledgments.push({
-      kind: '997',
+      kind,
       acknowledges: outcome.control,
-      content: build997(interchange, options),
+      content: kind === '999' ? build999(interchange, options) : build997(interchange, options),
     });
     for (const set of sets) {
       if (set.operation) {
@@ -238,4 +326,20 @@ async function finish(
   }
   result.interchanges.push(outcome);
   result.sets.push(...sets);
+}
+
+/**
+ * Everything wrong with an interchange's envelope, innermost first: a truncated file names each
+ * structure it cut off (no SE, no GE, no IEA), not only the outermost.
+ */
+function envelopeErrorsOf(interchange: Interchange): Problem[] {
+  const errors: Problem[] = [];
+  for (const group of interchange.groups) {
+    for (const summary of group.summaries) {
+      errors.push(...summary.problems.filter((p) => p.severity === 'error' && p.code === 'MISSING_SE'));
+    }
+    errors.push(...group.problems.filter((p) => p.severity === 'error'));
+  }
+  errors.push(...interchange.problems.filter((p) => p.severity === 'error'));
+  return errors;
 }

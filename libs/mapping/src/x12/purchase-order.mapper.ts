@@ -8,9 +8,9 @@ import {
   SharedSegments,
   TransactionMapping,
 } from './document-builder';
-import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
+import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf, productIdError } from './edi-fields';
 import { PURCHASE_ORDER_DATES } from './dates';
-import type { EdiMappingSettings, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
+import type { EdiMappingSettings, EdiSegment, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
 
 /** BEG01 transaction set purpose → what to do with the document, and its status name. */
 const PURPOSES: Record<string, { purpose: Purpose; status: string }> = {
@@ -19,6 +19,13 @@ const PURPOSES: Record<string, { purpose: Purpose; status: string }> = {
   '01': { purpose: 'delete', status: 'Cancellation' },
   '07': { purpose: 'duplicate', status: 'Duplicate' },
 };
+
+/** BEG03, plus "-" BEG04 when there is a release; '' without BEG03 (a release alone names no order). */
+export function purchaseOrderId(beg: EdiSegment): string {
+  const order = el(beg, 3);
+  const release = el(beg, 4);
+  return order ? (release ? `${order}-${release}` : order) : '';
+}
 
 /**
  * 850 Purchase Order → one PurchaseOrder document: id BEG03 (+ "-" + BEG04 release), one load per
@@ -59,7 +66,7 @@ export function mapPurchaseOrder(
     });
   }
   // BEG03 is the purchase order number; a release number (BEG04) alone names nothing.
-  const documentId = el(beg, 3) ? [el(beg, 3), el(beg, 4)].filter(Boolean).join('-') : '';
+  const documentId = beg ? purchaseOrderId(beg) : '';
   if (beg && !documentId) {
     diagnostics.push({
       level: 'error',
@@ -85,6 +92,7 @@ export function mapPurchaseOrder(
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
 
   const loads: Load[] = [];
+  const productIdErrors: string[] = [];
   const segments = transaction.segments;
   // The same pass notes the segments buildMapping reads.
   const shared = new SharedSegments();
@@ -116,6 +124,12 @@ export function mapPurchaseOrder(
       load.loadTag = tag;
     }
     loads.push(load);
+    if (transaction.elementErrors) {
+      const lost = productIdError(transaction.elementErrors, i + 1, 'PO1', 6);
+      if (lost) {
+        productIdErrors.push(`load ${loads.length}: ${lost}`);
+      }
+    }
   }
 
   return buildMapping(transaction, settings, directory, {
@@ -124,6 +138,7 @@ export function mapPurchaseOrder(
     statusName: purpose?.status ?? code,
     typeName: 'PurchaseOrder',
     loads,
+    productIdErrors,
     dates: PURCHASE_ORDER_DATES,
     diagnostics,
     shared,

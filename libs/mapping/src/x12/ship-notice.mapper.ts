@@ -9,7 +9,7 @@ import {
   SharedSegments,
   TransactionMapping,
 } from './document-builder';
-import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf } from './edi-fields';
+import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf, pairValue, productIdError } from './edi-fields';
 import { SHIP_NOTICE_DATES } from './dates';
 import type { EdiMappingSettings, EdiSegment, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
 
@@ -37,9 +37,33 @@ interface HierarchicalLevel {
    * its offset in that loop, the description (PID05) of the first PID that has one.
    */
   lin?: EdiSegment;
+  linOffset: number;
   sn1?: EdiSegment;
   sn1Offset: number;
   description: string;
+  /** An order level's order number (PRF01 of its loop). */
+  order: string;
+}
+
+/** What the item levels' loads are added to, with what they need to be read. */
+interface ItemLoads {
+  control: string;
+  priority: readonly string[];
+  settings: EdiMappingSettings;
+  diagnostics: MappingDiagnostic[];
+  loads: Load[];
+  /** Per load with an order: `load<N>Order` (N counts from 1 in `loads`), document attributes. */
+  attributes: Record<string, string>;
+  /** Syntax-note findings of the set (accepted with errors), and the loads whose product id they broke. */
+  elementErrors: EdiTransaction['elementErrors'];
+  productIdErrors: string[];
+  /** The level an item's order is looked up from (its parent), found the way the walk finds it. */
+  parentOf: (level: HierarchicalLevel) => HierarchicalLevel | undefined;
+}
+
+/** BSN02, the shipment id. */
+export function shipNoticeId(bsn: EdiSegment): string {
+  return el(bsn, 2);
 }
 
 /**
@@ -75,9 +99,11 @@ export function mapShipNotice(
         level: el(segment, 3),
         position: i + 1,
         lin: undefined,
+        linOffset: 0,
         sn1: undefined,
         sn1Offset: 0,
         description: '',
+        order: '',
       };
       levels.push(current);
       offset = 0;
@@ -90,7 +116,10 @@ export function mapShipNotice(
     if (current && tag !== 'SE' && tag !== 'CTT') {
       if (current.level === 'I') {
         if (tag === 'LIN') {
-          current.lin ??= segment;
+          if (!current.lin) {
+            current.lin = segment;
+            current.linOffset = offset;
+          }
         } else if (tag === 'SN1') {
           if (!current.sn1) {
             current.sn1 = segment;
@@ -99,6 +128,8 @@ export function mapShipNotice(
         } else if (tag === 'PID' && !current.description) {
           current.description = el(segment, 5);
         }
+      } else if (tag === 'PRF' && current.level === 'O' && !current.order) {
+        current.order = el(segment, 1);
       }
       offset++;
     }
@@ -130,7 +161,7 @@ export function mapShipNotice(
       code,
     );
   }
-  const documentId = el(bsn, 2);
+  const documentId = bsn ? shipNoticeId(bsn) : '';
   if (bsn && !documentId) {
     errorAt(
       diagnostics,
@@ -155,7 +186,18 @@ export function mapShipNotice(
   }
 
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
-  const loads = itemLoads(levels, control, priority, settings, diagnostics);
+  const items: ItemLoads = {
+    control,
+    priority,
+    settings,
+    diagnostics,
+    loads: [],
+    attributes: {},
+    elementErrors: transaction.elementErrors,
+    productIdErrors: [],
+    parentOf: () => undefined,
+  };
+  itemLoads(levels, items);
   if (levels.length === 0) {
     diagnostics.push({
       level: 'error',
@@ -172,7 +214,9 @@ export function mapShipNotice(
     purpose: purpose?.purpose ?? 'upsert',
     statusName: purpose?.status ?? code,
     typeName: 'AdvanceShipNotice',
-    loads,
+    loads: items.loads,
+    loadAttributes: items.attributes,
+    productIdErrors: items.productIdErrors,
     dates: SHIP_NOTICE_DATES,
     diagnostics,
     shared,
@@ -206,31 +250,21 @@ function errorAt(
  * in input order need no walk, levels numbered 1, 2, 3 ... are found by index; any other
  * numbering is walked by id.
  */
-function itemLoads(
-  levels: HierarchicalLevel[],
-  control: string,
-  priority: readonly string[],
-  settings: EdiMappingSettings,
-  diagnostics: MappingDiagnostic[],
-): Load[] {
-  const loads: Load[] = [];
+function itemLoads(levels: HierarchicalLevel[], out: ItemLoads): void {
   if (nestedInInputOrder(levels)) {
+    // HL01 = 1, 2, 3 ...: a parent is found by its number.
+    out.parentOf = (level) => (level.parentNumber > 0 ? levels[level.parentNumber - 1] : undefined);
     for (let i = 0; i < levels.length; i++) {
-      if (levels[i].level !== 'I') {
-        continue;
-      }
-      const load = itemLoad(levels[i], control, priority, settings, diagnostics);
-      if (load) {
-        loads.push(load);
+      if (levels[i].level === 'I') {
+        addItemLoad(levels[i], out);
       }
     }
   } else {
     identify(levels);
-    if (!walkNumbered(levels, control, priority, settings, loads, diagnostics)) {
-      walkById(levels, control, priority, settings, loads, diagnostics);
+    if (!walkNumbered(levels, out)) {
+      walkById(levels, out);
     }
   }
-  return loads;
 }
 
 /** Reads the levels' HL01 and HL02 as text, for the walks. */
@@ -243,14 +277,8 @@ function identify(levels: HierarchicalLevel[]): void {
 }
 
 /** The general walk: levels by their HL01 ids, whatever they are. */
-function walkById(
-  levels: HierarchicalLevel[],
-  control: string,
-  priority: readonly string[],
-  settings: EdiMappingSettings,
-  loads: Load[],
-  diagnostics: MappingDiagnostic[],
-): void {
+function walkById(levels: HierarchicalLevel[], out: ItemLoads): void {
+  const { control, diagnostics } = out;
   // Ids used twice and parents that are not there are values this set cannot have (table 723: 7).
   const error = (message: string, position?: number, tag?: string, element?: number, value?: string) =>
     errorAt(diagnostics, control, message, position, tag, element, ELEMENT_ERROR.invalidCodeValue, value);
@@ -258,6 +286,7 @@ function walkById(
   for (const level of levels) {
     byId.set(level.id, level);
   }
+  out.parentOf = (level) => (level.parent ? byId.get(level.parent) : undefined);
   const children = new Map<string, HierarchicalLevel[]>();
   for (const level of levels) {
     if (byId.get(level.id) !== level) {
@@ -281,10 +310,7 @@ function walkById(
     }
     visited.add(level.id);
     if (level.level === 'I') {
-      const load = itemLoad(level, control, priority, settings, diagnostics);
-      if (load) {
-        loads.push(load);
-      }
+      addItemLoad(level, out);
     }
     const below = children.get(level.id);
     if (below) {
@@ -364,14 +390,8 @@ function nestedInInputOrder(levels: readonly HierarchicalLevel[]): boolean {
  * order, loads in visiting order, a level reached twice is its own ancestor, items never reached
  * are not under any shipment. Returns false, having done nothing, for any other numbering.
  */
-function walkNumbered(
-  levels: HierarchicalLevel[],
-  control: string,
-  priority: readonly string[],
-  settings: EdiMappingSettings,
-  loads: Load[],
-  diagnostics: MappingDiagnostic[],
-): boolean {
+function walkNumbered(levels: HierarchicalLevel[], out: ItemLoads): boolean {
+  const { control, diagnostics } = out;
   const count = levels.length;
   const parents: number[] = new Array(count);
   for (let i = 0; i < count; i++) {
@@ -398,6 +418,10 @@ function walkNumbered(
     }
     last[p] = i;
   }
+  out.parentOf = (level) => {
+    const parent = parents[numbered(level.id, count)];
+    return parent === undefined || parent === -1 ? undefined : levels[parent];
+  };
   const visited: boolean[] = new Array(count).fill(false);
   // Depth first, iteratively: a level's children are stacked in reverse to come off in order.
   const stack: number[] = [];
@@ -431,10 +455,7 @@ function walkNumbered(
     }
     visited[i] = true;
     if (level.level === 'I') {
-      const load = itemLoad(level, control, priority, settings, diagnostics);
-      if (load) {
-        loads.push(load);
-      }
+      addItemLoad(level, out);
     }
     pushChildren(i);
   }
@@ -456,14 +477,13 @@ function walkNumbered(
   return true;
 }
 
-/** An item level's load: LIN ids, SN1 quantity (SN102), PID description. */
-function itemLoad(
-  level: HierarchicalLevel,
-  control: string,
-  priority: readonly string[],
-  settings: EdiMappingSettings,
-  diagnostics: MappingDiagnostic[],
-): Load | undefined {
+/**
+ * An item level's load: LIN ids, SN1 quantity (SN102), PID description; its order (PRF01 of its
+ * order level, else a PO number in its LIN) as the document attribute `load<N>Order`, so that two
+ * loads of one product from different orders can be told apart.
+ */
+function addItemLoad(level: HierarchicalLevel, out: ItemLoads): void {
+  const { control, priority, settings, diagnostics } = out;
   const { lin, sn1 } = level;
   if (!sn1) {
     // A segment the item loop must have (table 720: 3), named where its loop begins.
@@ -475,14 +495,14 @@ function itemLoad(
       segmentCode: SEGMENT_ERROR.mandatorySegmentMissing,
       message: `item HL ${el(level.segment, 1)} has no SN1 quantity`,
     });
-    return undefined;
+    return;
   }
   const raw = el(sn1, 2);
   const qty =
     quantityValue(raw) ??
     quantity(raw, { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
   if (qty === undefined) {
-    return undefined;
+    return;
   }
   const tag = lin ? loadTagOf(lin, 2, priority) : undefined;
   const description = level.description;
@@ -490,5 +510,27 @@ function itemLoad(
   if (tag) {
     load.loadTag = tag;
   }
-  return load;
+  out.loads.push(load);
+  const order = orderOf(level, out) || (lin ? pairValue(lin, 2, 'PO') : '');
+  if (order) {
+    out.attributes[`load${out.loads.length}Order`] = order;
+  }
+  if (lin && out.elementErrors) {
+    const lost = productIdError(out.elementErrors, level.position + 1 + level.linOffset, 'LIN', 2);
+    if (lost) {
+      out.productIdErrors.push(`load ${out.loads.length}: ${lost}`);
+    }
+  }
+}
+
+/** PRF01 of the nearest order level above an item (a few steps: S/O/P/I, S/O/T/P/I). */
+function orderOf(level: HierarchicalLevel, out: ItemLoads): string {
+  let at = out.parentOf(level);
+  for (let steps = 0; at && steps < 64; steps++) {
+    if (at.level === 'O') {
+      return at.order;
+    }
+    at = out.parentOf(at);
+  }
+  return '';
 }

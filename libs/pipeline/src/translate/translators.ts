@@ -23,7 +23,7 @@ export interface TranslationContext {
 }
 
 export interface Acknowledgment {
-  kind: '997' | 'TA1';
+  kind: '997' | '999' | 'TA1';
   /** File name in the partner's outbound folder. */
   name: string;
   content: string;
@@ -121,6 +121,8 @@ export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | und
     loadTagQualifiers: edi.loadTagQualifiers,
     enableBaseOrgs: partner.settings.enableBaseOrgs,
     selfCoreId: partner.settings.selfCoreId,
+    acknowledgment: { kind: edi.acknowledgment, interchangeId: edi.interchangeId },
+    rejectSetsWithSegmentErrors: edi.rejectSetsWithSegmentErrors,
   };
 }
 
@@ -141,8 +143,11 @@ export const translateX12: Translator = async (message, context) => {
     nextControlNumber: context.nextControlNumber,
     now: context.now,
   });
+  const refusedInterchanges = result.interchanges.filter((i) => i.refused);
+  const wholeMessageRefused = refusedInterchanges.length === result.interchanges.length;
   const refused: RefusedUnit[] = result.sets
-    .filter((set) => set.rejected)
+    // The sets of a refused interchange are recorded with their document ids when others were accepted.
+    .filter((set) => set.rejected && (!set.interchangeRefused || !wholeMessageRefused))
     .map((set) => ({
       kind: 'document.upsert',
       organisationId: settings.organisationId,
@@ -158,10 +163,10 @@ export const translateX12: Translator = async (message, context) => {
         .map((d) => d.message)
         .join('; ')}`,
     }));
-  const refusedInterchanges = result.interchanges.filter((i) => i.refused);
-  // An interchange refused among accepted ones is recorded as a failed unit, so the message shows it.
-  if (refusedInterchanges.length < result.interchanges.length) {
-    for (const i of refusedInterchanges) {
+  // An interchange refused among accepted ones is recorded as a failed unit, so the message shows it
+  // (by its sets, above, when it had any).
+  if (!wholeMessageRefused) {
+    for (const i of refusedInterchanges.filter((r) => !result.sets.some((set) => set.interchangeKey === r.key))) {
       refused.push({
         kind: 'document.upsert',
         organisationId: settings.organisationId,
@@ -193,7 +198,7 @@ export const translateX12: Translator = async (message, context) => {
   };
   if (result.interchanges.length === 0) {
     translation.rejection = result.problems.join('; ') || 'no X12 interchange found';
-  } else if (refusedInterchanges.length === result.interchanges.length) {
+  } else if (wholeMessageRefused) {
     translation.rejection = refusedInterchanges.map((i) => `interchange ${i.control}: ${i.reason}`).join('; ');
   }
   return translation;
