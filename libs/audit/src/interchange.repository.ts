@@ -34,11 +34,14 @@ export class InterchangeRepository {
 
   /** Forgets interchanges received before `before` (older than any duplicate window); returns how many. */
   async purgeReceipts(before: Date): Promise<number> {
-    const deleted: unknown[] = await this.dataSource.query(
-      `DELETE FROM interchange_receipt WHERE received_at < $1 RETURNING 1`,
+    // Counted by a SELECT: TypeORM answers a bare DELETE … RETURNING on Postgres with [rows, count],
+    // whose length is always 2.
+    const [row]: { n: number }[] = await this.dataSource.query(
+      `WITH gone AS (DELETE FROM interchange_receipt WHERE received_at < $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
       [before],
     );
-    return deleted.length;
+    return row.n;
   }
 
   /** The next ISA13 for an acknowledgment (1..999999999, cycling). */
