@@ -62,7 +62,18 @@ describe('translateX12: the partner’s EDI settings', () => {
     expect(strict.refused).toEqual([expect.objectContaining({ targetId: 'PO-1' })]);
   });
 
-  it('records the sets of a refused interchange among accepted ones with their document ids', async () => {
+  it('records a set refused by the envelope check under its document id, for searches by PO number', async () => {
+    const raw = interchange('925133417', '000000001', PO('PO-1', 'PO1*1*1*EA')).replace('SE*6*0001', 'SE*9*0001');
+    const result = await translate(raw);
+    expect(result.refused).toEqual([
+      expect.objectContaining({
+        targetId: 'PO-1',
+        reason: expect.stringMatching(/^850 0001: SE01 "9" but the set has 6/),
+      }),
+    ]);
+  });
+
+  it('records a refused interchange among accepted ones as one unit, not as its sets', async () => {
     const raw = [
       interchange('925133417', '000000001', PO('PO-1', 'PO1*1*1*EA')),
       interchange('STRANGER', '000000002', PO('PO-2', 'PO1*1*1*EA')),
@@ -71,10 +82,8 @@ describe('translateX12: the partner’s EDI settings', () => {
     expect(result.rejection).toBeUndefined();
     expect(result.refused).toEqual([
       expect.objectContaining({
-        targetId: 'PO-2',
-        reason: expect.stringMatching(
-          /^850 0001 \(PO-2\): interchange 000000002 was refused: interchange sender "STRANGER"/,
-        ),
+        targetId: null,
+        reason: expect.stringMatching(/^interchange 000000002: interchange sender "STRANGER"/),
       }),
     ]);
   });

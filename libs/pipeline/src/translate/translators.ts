@@ -143,11 +143,9 @@ export const translateX12: Translator = async (message, context) => {
     nextControlNumber: context.nextControlNumber,
     now: context.now,
   });
-  const refusedInterchanges = result.interchanges.filter((i) => i.refused);
-  const wholeMessageRefused = refusedInterchanges.length === result.interchanges.length;
   const refused: RefusedUnit[] = result.sets
-    // The sets of a refused interchange are recorded with their document ids when others were accepted.
-    .filter((set) => set.rejected && (!set.interchangeRefused || !wholeMessageRefused))
+    // A refused interchange is recorded as one unit, below: its sets were never the partner's to refuse.
+    .filter((set) => set.rejected && !set.interchangeRefused)
     .map((set) => ({
       kind: 'document.upsert',
       organisationId: settings.organisationId,
@@ -158,15 +156,17 @@ export const translateX12: Translator = async (message, context) => {
         documentId: set.documentId ?? null,
         interchangeKey: set.interchangeKey,
       },
-      reason: `${set.setId} ${set.transactionControl}${set.documentId ? ` (${set.documentId})` : ''}: ${set.diagnostics
+      // An envelope-rejected set is found by its document id (targetId) but reasoned about by its control number.
+      reason: `${set.setId} ${set.transactionControl}${set.documentId && !set.envelopeRejected ? ` (${set.documentId})` : ''}: ${set.diagnostics
         .filter((d) => d.level === 'error')
         .map((d) => d.message)
         .join('; ')}`,
     }));
-  // An interchange refused among accepted ones is recorded as a failed unit, so the message shows it
-  // (by its sets, above, when it had any).
+  const refusedInterchanges = result.interchanges.filter((i) => i.refused);
+  const wholeMessageRefused = refusedInterchanges.length === result.interchanges.length;
+  // An interchange refused among accepted ones is recorded as a failed unit, so the message shows it.
   if (!wholeMessageRefused) {
-    for (const i of refusedInterchanges.filter((r) => !result.sets.some((set) => set.interchangeKey === r.key))) {
+    for (const i of refusedInterchanges) {
       refused.push({
         kind: 'document.upsert',
         organisationId: settings.organisationId,
