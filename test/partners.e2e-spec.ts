@@ -90,6 +90,7 @@ describe('partner store on Postgres', () => {
         'AttemptRecordedBeforeCall1768400000000',
         'PartnerOwnership1768486400000',
         'ReplayRuns1768572800000',
+        'PartnerFileChunks1768700000000',
       ]);
     });
 

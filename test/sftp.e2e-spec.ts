@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
 import { DataSource } from 'typeorm';
-import { AcceptMessage } from '@dockbridge/pipeline';
+import { MessageQueries } from '@dockbridge/pipeline';
 import {
   generateEd25519KeyPair,
   PartnerFileRepository,
@@ -192,13 +192,15 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     expect(message.id).toBe(file!.messageId);
     expect(message.channel).toBe('sftp');
     expect(message.content_type).toBe('application/edi-x12');
-    expect(Buffer.from(message.raw_payload, 'utf8').equals(bytes)).toBe(true);
+    // Stored once: the message points at the file instead of holding a copy of its text.
+    expect(message.raw_payload).toBe('');
     expect(message.metadata).toMatchObject({
       fileName: 'po-101.edi',
       size: bytes.length,
       sha256: sha256(bytes),
       via: 'sftp',
       fileId: file!.id,
+      payloadFile: file!.id,
     });
     const stored = await spine.messages.findById(message.id);
     expect(stored?.channel).toBe('sftp');
@@ -223,7 +225,8 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     const messages = await messagesFor('test-wms', 'po-102.edi');
     expect(messages).toHaveLength(1);
     expect(renamed?.messageId).toBe(messages[0].id);
-    expect(Buffer.from(messages[0].raw_payload, 'utf8').equals(bytes)).toBe(true);
+    expect(messages[0].metadata).toMatchObject({ payloadFile: renamed!.id, size: bytes.length });
+    expect((await files.read('test-wms', 'inbound', 'po-102.edi'))!.content.equals(bytes)).toBe(true);
     expect(await messagesFor('test-wms', 'po-102.edi.tmp')).toHaveLength(0);
 
     // Renaming a received file again records nothing new; renaming onto an existing name is refused.
@@ -357,8 +360,7 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
   });
 
   it('answers CLOSE with a failure when the message cannot be recorded, and keeps no file', async () => {
-    const accept = spine.app.get(AcceptMessage);
-    const execute = jest.spyOn(accept, 'execute').mockRejectedValueOnce(new Error('database unavailable'));
+    const execute = jest.spyOn(spine.messages, 'recordIn').mockRejectedValueOnce(new Error('database unavailable'));
     try {
       const client = await connect({ username: 'testwms', password: PASSWORD });
       await expect(client.put(Buffer.from(x12('000000104', 'PO-104')), '/inbound/po-104.edi')).rejects.toThrow(
@@ -433,8 +435,9 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     await client.put(bytes, '/inbound/latin1.edi');
     const [message] = await messagesFor('test-wms', 'latin1.edi');
     expect(message.metadata).toMatchObject({ encoding: 'latin1', sha256: sha256(bytes) });
-    expect(Buffer.from(message.raw_payload, 'latin1').equals(bytes)).toBe(true);
     expect((await files.read('test-wms', 'inbound', 'latin1.edi'))!.content.equals(bytes)).toBe(true);
+    const detail = (await spine.app.get(MessageQueries).detail(message.id))!;
+    expect(detail.message.rawPayload).toBe(bytes.toString('latin1'));
   });
 
   const openssh = (() => {
@@ -519,7 +522,7 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
       expect(readFileSync(join(work, 'ack-103.x12')).equals(ack)).toBe(true);
       const [message, ...more] = await messagesFor('test-wms', 'po-103.edi');
       expect(more).toHaveLength(0);
-      expect(Buffer.from(message.raw_payload, 'utf8').equals(upload)).toBe(true);
+      expect((await files.read('test-wms', 'inbound', 'po-103.edi'))!.content.equals(upload)).toBe(true);
       expect((await files.stat('test-wms', 'inbound', 'po-103.edi'))?.messageId).toBe(message.id);
       expect(await files.stat('test-wms', 'inbound', 'po-103.edi.tmp')).toBeNull();
       expect(await files.stat('test-wms', 'outbound', 'ack-103.x12')).toBeNull();

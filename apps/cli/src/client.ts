@@ -82,7 +82,7 @@ export class GatewayClient {
   }
 
   async send<T = unknown>(request: GatewayRequest): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: request.raw ? '*/*' : 'application/json' };
     if (this.options.adminToken) {
       headers.authorization = `Bearer ${this.options.adminToken}`;
     }
@@ -114,6 +114,9 @@ export class GatewayClient {
       throw await errorOf(response);
     }
     const text = await response.text();
+    if (request.raw) {
+      return text as T;
+    }
     return (text ? JSON.parse(text) : undefined) as T;
   }
 }

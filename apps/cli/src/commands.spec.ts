@@ -35,7 +35,8 @@ async function cli(
       throw answer.fail;
     }
     const { status, body } = answer.byRequest?.(url, sent.length - 1) ?? answer;
-    return new Response(body === undefined ? '' : JSON.stringify(body), { status: status ?? 200 });
+    const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+    return new Response(text, { status: status ?? 200 });
   }) as unknown as typeof fetch;
   const code = await run(argv, {
     stdout: (t) => (stdout += t),
@@ -184,10 +185,10 @@ describe('dockbridge commands (fake gateway)', () => {
     expect(JSON.parse(stdout)).toEqual(page);
   });
 
-  it('prints only the raw payload with show --payload', async () => {
-    const detail = { message: { id: 'm', rawPayload: 'ISA*00*~\nGS*', status: 'failed' }, operations: [], events: [] };
-    const { code, stdout } = await cli(['messages', 'show', 'm', '--payload'], { body: detail });
+  it('prints only the whole raw payload with show --payload, downloaded as it was received', async () => {
+    const { code, stdout, sent } = await cli(['messages', 'show', 'm', '--payload'], { body: 'ISA*00*~\nGS*' });
     expect(code).toBe(0);
+    expect(sent[0].url).toBe(`${DEFAULT_URL}/v1/admin/messages/m/payload`);
     expect(stdout).toBe('ISA*00*~\nGS*');
   });
 

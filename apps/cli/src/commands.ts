@@ -30,6 +30,7 @@ import {
 } from './format';
 import {
   detailRequest,
+  payloadRequest,
   ListOptions,
   MAPPING_CHOICES,
   messageStatusRequest,
@@ -236,10 +237,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       if (options.json && options.payload) {
         throw new UsageError('--json and --payload are alternatives; give one');
       }
-      const detail = await admin(command).send<MessageDetail>(detailRequest(id));
       if (options.payload) {
-        io.stdout(detail.message.rawPayload);
-      } else if (options.json) {
+        io.stdout(await admin(command).send<string>(payloadRequest(id)));
+        return;
+      }
+      const detail = await admin(command).send<MessageDetail>(detailRequest(id));
+      if (options.json) {
         json(detail);
       } else {
         out(formatMessageDetail(detail));

@@ -105,6 +105,8 @@ describe('formatMessageDetail', () => {
         metadata: { mappingVersion: 3 },
       }),
       rawPayload: '{"operations":[]}',
+      payloadBytes: 17,
+      payloadTruncated: false,
     },
     operations: [
       {

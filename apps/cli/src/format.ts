@@ -114,7 +114,7 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
   field('channel', m.channel);
   field('received', time(m.receivedAt));
   field('updated', time(m.updatedAt));
-  field('content', `${m.contentType}, ${Buffer.byteLength(m.rawPayload ?? '', 'utf8')} bytes, sha256 ${m.sha256}`);
+  field('content', `${m.contentType}, ${m.payloadBytes} bytes, sha256 ${m.sha256}`);
   if (m.replayOf) {
     field('replay of', m.replayOf);
   }
@@ -155,7 +155,10 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
     ]);
     lines.push(...table(['FILE', 'KIND', 'SIZE', 'WRITTEN', 'STATE'], rows).map((line) => `  ${line}`));
   }
-  lines.push('', '(--payload prints the raw payload)');
+  lines.push(
+    '',
+    m.payloadTruncated ? '(--payload prints the whole raw payload)' : '(--payload prints the raw payload)',
+  );
   return lines;
 }
 

@@ -13,6 +13,8 @@ export interface GatewayRequest {
   /** A JSON body (object) or a raw text body (string, sent with `contentType`). */
   body?: unknown;
   contentType?: string;
+  /** Answered with the body as text, not JSON (a payload download). */
+  raw?: boolean;
 }
 
 /** Something wrong with the command line itself: exit code 2, nothing sent. */
@@ -118,6 +120,11 @@ export function searchRequest(options: ListOptions): GatewayRequest {
 
 export function detailRequest(id: string): GatewayRequest {
   return { method: 'GET', path: `/v1/admin/messages/${encodeURIComponent(id)}` };
+}
+
+/** A message's whole payload, exactly as received (the detail carries its first MiB only). */
+export function payloadRequest(id: string): GatewayRequest {
+  return { method: 'GET', path: `/v1/admin/messages/${encodeURIComponent(id)}/payload`, raw: true };
 }
 
 /** One message (`id` given) or bulk by filter; options that the chosen endpoint does not take are usage errors. */

@@ -12,8 +12,10 @@ import { newId } from './new-id';
 export interface NewMessage {
   partnerId: string;
   channel: MessageChannel;
-  /** The payload as received (EDI or JSON text); its SHA-256 is computed here. */
+  /** The payload as received (EDI or JSON text); its SHA-256 is computed here. Empty when it is stored as a file (`metadata.payloadFile`). */
   rawPayload: string;
+  /** Hex SHA-256 of the payload's bytes when they are not `rawPayload` (a payload stored as a file). */
+  sha256?: string;
   contentType: string;
   metadata?: MessageMetadata;
   replayOf?: string | null;
@@ -149,7 +151,7 @@ function messageRow(message: NewMessage, idempotencyKey: string | undefined, n: 
     channel: message.channel,
     raw_payload: payload,
     content_type: message.contentType,
-    sha256: hash('sha256', payload, 'hex'),
+    sha256: message.sha256 ?? hash('sha256', payload, 'hex'),
     status: message.status ?? 'received',
     status_reason: message.statusReason ?? null,
     replay_of: message.replayOf ?? null,
@@ -218,6 +220,13 @@ export class MessageRepository {
       receivedAt: inserted.received_at,
       updatedAt: inserted.updated_at,
     });
+  }
+
+  /** Stores a message with its first event inside the caller's transaction (a file and the message it became commit together); returns its id. */
+  async recordIn(manager: EntityManager, input: NewMessage): Promise<string> {
+    const row = messageRow(input, undefined, 0);
+    await manager.query(INSERT_MESSAGES.ids.text, [JSON.stringify([row])]);
+    return row.id;
   }
 
   /**

@@ -28,3 +28,5 @@ export * from './export/run-export';
 export * from './ingress/receive-api-message';
 export * from './admin/views';
 export * from './admin/message-queries';
+export * from './ingress/inbound-upload';
+export * from './translate/message-payloads';

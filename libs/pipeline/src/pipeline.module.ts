@@ -28,6 +28,7 @@ import { RetryPolicy } from './retry-policy';
 import { Schedules } from './schedules';
 import { SweepStuck } from './sweep/sweep-stuck';
 import { PurgeExpired } from './retention/purge-expired';
+import { MessagePayloads } from './translate/message-payloads';
 import { AcknowledgmentOutbox, TranslateMessage } from './translate/translate-message';
 
 /** Acknowledgments land in the partner's SFTP outbound folder (stored in Postgres, so any replica serves them). */
@@ -58,6 +59,7 @@ class ConnectionsCloser implements OnApplicationShutdown {
 
 /** The use cases and services other modules inject: one list, so what is provided is also exported. */
 const SERVICES = [
+  MessagePayloads,
   TranslateMessage,
   DeliverOperation,
   DeliverBatch,

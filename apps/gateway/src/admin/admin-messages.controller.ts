@@ -12,6 +12,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import {
   BULK_REPLAY_LIMIT,
@@ -68,6 +69,19 @@ export class AdminMessagesController {
       throw new NotFoundException(`message ${id} does not exist`);
     }
     return detail;
+  }
+
+  @Get('messages/:id/payload')
+  @ApiOperation({
+    summary:
+      "A message's payload exactly as received (the detail shows its first MiB: payloadTruncated), streamed with its content type",
+  })
+  async payload(@Param('id', new ParseUUIDPipe()) id: string, @Res() reply: FastifyReply): Promise<void> {
+    const payload = await this.queries.payload(id);
+    if (!payload) {
+      throw new NotFoundException(`message ${id} does not exist`);
+    }
+    await reply.type(payload.contentType).header('content-length', payload.bytes).send(Readable.from(payload.slices));
   }
 
   @Post('messages/:id/replay')

@@ -8,15 +8,14 @@ import {
   PartnerFileRepository,
   PartnerFolder,
 } from '@dockbridge/partners';
-import { ReceiveUpload, UploadRefused } from '@dockbridge/pipeline';
-import { UploadBuffer, UploadTooLarge, WriteRefused } from './upload-buffer';
+import { InboundUpload, ReceiveUpload, UploadRefused, UploadTooLarge, WriteRefused } from '@dockbridge/pipeline';
 import { isTemporaryUploadName, resolveVirtualPath, VirtualPath } from './virtual-path';
 
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
 
 const S_IFDIR = 0o040000;
 const S_IFREG = 0o100000;
-/** Open handles one session may hold at once (each write handle buffers what it is sent, up to maxFileBytes). */
+/** Open handles one session may hold at once (a write handle holds a chunk or two and the writes ahead of it). */
 export const MAX_OPEN_HANDLES = 64;
 /** Entries per READDIR answer. */
 const READDIR_BATCH = 100;
@@ -47,14 +46,14 @@ interface ReadHandle {
   type: 'read';
   folder: PartnerFolder;
   name: string;
+  /** The version opened: read on demand, a READ at a time. */
   info: PartnerFileInfo;
-  content: Buffer;
 }
 interface WriteHandle {
   type: 'write';
   folder: 'inbound';
   name: string;
-  upload: UploadBuffer;
+  upload: InboundUpload;
   /** A write was refused (logged once per upload: a client may retry many). */
   refusedWrite: boolean;
   /** Why the upload can no longer succeed (too large); CLOSE answers FAILURE with it. */
@@ -203,7 +202,7 @@ export class SftpSession {
     if (handle.type === 'dir') {
       return this.sftp.attrs(reqid, this.dirAttrs(handle.path === '/' ? 0o555 : 0o755));
     }
-    const size = handle.type === 'write' ? handle.upload.size : handle.content.length;
+    const size = handle.type === 'write' ? handle.upload.size : handle.info.size;
     const mtime = handle.type === 'write' ? handle.openedAt : handle.info.createdAt;
     this.sftp.attrs(reqid, this.fileAttrs(size, mtime));
   }
@@ -278,12 +277,11 @@ export class SftpSession {
     const { partnerId } = this.ctx;
 
     if (!writing) {
-      const file = await this.ctx.files.read(partnerId, target.folder, target.name);
-      if (!file) {
+      const info = await this.ctx.files.stat(partnerId, target.folder, target.name);
+      if (!info) {
         throw noSuchFile(target.path);
       }
-      const { content, ...info } = file;
-      this.sftp.handle(reqid, this.open_({ type: 'read', folder: target.folder, name: target.name, info, content }));
+      this.sftp.handle(reqid, this.open_({ type: 'read', folder: target.folder, name: target.name, info }));
       return;
     }
 
@@ -294,18 +292,19 @@ export class SftpSession {
     if (existing && flags & OPEN_MODE.EXCL) {
       throw failure(`file exists: ${target.path}`);
     }
-    let initial: Buffer = Buffer.alloc(0);
+    let upload: InboundUpload;
     if (existing && !(flags & OPEN_MODE.TRUNC)) {
       // Resuming or appending: only to an upload that has not become a message yet.
       if (existing.messageId) {
         throw denied(`${target.path} was already received (message ${existing.messageId}); upload under a new name`);
       }
-      initial = (await this.ctx.files.read(partnerId, 'inbound', target.name))?.content ?? initial;
+      if (existing.size > this.ctx.maxFileBytes) {
+        throw this.tooLarge(target.name, existing.size);
+      }
+      upload = await this.ctx.ingest.resume(existing, this.ctx.maxFileBytes);
+    } else {
+      upload = this.ctx.ingest.start(partnerId, target.name, this.ctx.maxFileBytes);
     }
-    if (initial.length > this.ctx.maxFileBytes) {
-      throw this.tooLarge(target.name, initial.length);
-    }
-    const upload = new UploadBuffer(this.ctx.maxFileBytes, initial);
     this.sftp.handle(
       reqid,
       this.open_({
@@ -320,19 +319,24 @@ export class SftpSession {
     );
   }
 
-  private read(reqid: number, raw: Buffer, offset: number, length: number): void {
+  private async read(reqid: number, raw: Buffer, offset: number, length: number): Promise<void> {
     const handle = this.handle(raw);
-    const content = handle.type === 'read' ? handle.content : handle.type === 'write' ? handle.upload.written : null;
-    if (!content) {
+    const wanted = Math.min(length, MAX_READ_CHUNK);
+    let data: Buffer;
+    if (handle.type === 'read') {
+      data = await this.ctx.files.readRange(this.ctx.partnerId, handle.info.id, offset, wanted);
+    } else if (handle.type === 'write') {
+      data = await handle.upload.readWritten(offset, wanted);
+    } else {
       throw failure('not a file handle');
     }
-    if (offset >= content.length) {
+    if (data.length === 0) {
       throw new SftpError(STATUS_CODE.EOF, 'end of file');
     }
-    this.sftp.data(reqid, content.subarray(offset, offset + Math.min(length, MAX_READ_CHUNK)));
+    this.sftp.data(reqid, data);
   }
 
-  private write(reqid: number, raw: Buffer, offset: number, data: Buffer): void {
+  private async write(reqid: number, raw: Buffer, offset: number, data: Buffer): Promise<void> {
     const handle = this.handle(raw);
     if (handle.type !== 'write') {
       throw denied('this file was not opened for writing');
@@ -341,7 +345,7 @@ export class SftpSession {
       throw failure(handle.failed);
     }
     try {
-      handle.upload.write(offset, data);
+      await handle.upload.write(offset, data);
     } catch (error) {
       if (error instanceof WriteRefused) {
         throw this.writeRefused(handle, error);
@@ -350,7 +354,7 @@ export class SftpSession {
         throw error;
       }
       handle.failed = this.tooLarge(handle.name, error.atLeastBytes).message;
-      handle.upload.release();
+      void handle.upload.discard().catch(() => undefined);
       throw failure(handle.failed);
     }
     this.sftp.status(reqid, STATUS_CODE.OK);
@@ -369,25 +373,6 @@ export class SftpSession {
     return failure(error.message);
   }
 
-  /** The upload's bytes at CLOSE; a file with a range never written is refused, logged for operators. */
-  private completeUpload(handle: WriteHandle): Buffer {
-    try {
-      return handle.upload.content();
-    } catch (error) {
-      if (!(error instanceof WriteRefused)) {
-        throw error;
-      }
-      handle.upload.release();
-      this.logger.warn({
-        msg: 'sftp upload refused',
-        partnerId: this.ctx.partnerId,
-        fileName: handle.name,
-        reason: error.message,
-      });
-      throw failure(`/inbound/${handle.name}: ${error.message}; nothing was recorded`);
-    }
-  }
-
   /** An upload over `maxFileBytes`: refused, and logged so operators can tell the partner why (nothing reaches the audit store). */
   private tooLarge(fileName: string, atLeast: number): SftpError {
     const { partnerId, maxFileBytes } = this.ctx;
@@ -402,9 +387,10 @@ export class SftpSession {
   }
 
   /** An upload its content rules out: the partner is told why, operators see it in the log (nothing reaches the audit store). */
-  private refused(fileName: string, error: UploadRefused): SftpError {
+  private refused(fileName: string, error: UploadRefused | WriteRefused): SftpError {
     this.logger.warn({ msg: 'sftp upload refused', partnerId: this.ctx.partnerId, fileName, reason: error.message });
-    return failure(`/inbound/${fileName}: ${error.message}`);
+    const reason = error instanceof WriteRefused ? `${error.message}; nothing was recorded` : error.message;
+    return failure(`/inbound/${fileName}: ${reason}`);
   }
 
   private async close(reqid: number, raw: Buffer): Promise<void> {
@@ -415,28 +401,30 @@ export class SftpSession {
       return this.sftp.status(reqid, STATUS_CODE.OK);
     }
     const path = `/inbound/${handle.name}`;
+    const drop = () => void handle.upload.discard().catch(() => undefined);
     if (handle.failed) {
+      drop();
       throw failure(handle.failed);
     }
     if (handle.upload.size === 0) {
+      drop();
       throw failure(`${path} is empty: an empty file is not accepted and was not recorded`);
     }
-    await this.ensureAllowed();
-    const content = Buffer.from(this.completeUpload(handle));
-    handle.upload.release();
+    await this.ensureAllowed().catch((error: unknown) => {
+      drop();
+      throw error;
+    });
     try {
-      await this.ctx.track(
-        this.ctx.ingest.receive(this.ctx.partnerId, handle.name, content, isTemporaryUploadName(handle.name)),
-      );
+      await this.ctx.track(this.ctx.ingest.receive(handle.upload, isTemporaryUploadName(handle.name)));
     } catch (error) {
-      if (error instanceof UploadRefused) {
+      if (error instanceof UploadRefused || error instanceof WriteRefused) {
         throw this.refused(handle.name, error);
       }
       this.logger.error({
         msg: 'sftp upload not recorded',
         partnerId: this.ctx.partnerId,
         fileName: handle.name,
-        size: content.length,
+        size: handle.upload.size,
         error: (error as Error).message,
       });
       throw failure(`${path} could not be recorded; nothing was received, upload it again`);
@@ -501,7 +489,7 @@ export class SftpSession {
     // A finished temporary upload (x.tmp -> x.edi) is complete now: record it before answering.
     if (from.folder === 'inbound' && !renamed.messageId && !isTemporaryUploadName(to.name)) {
       try {
-        await this.ctx.track(this.ctx.ingest.complete(partnerId, renamed));
+        await this.ctx.track(this.ctx.ingest.complete(renamed));
       } catch (error) {
         await this.ctx.files.rename(partnerId, from.folder, to.name, from.name).catch(() => undefined);
         if (error instanceof UploadRefused) {
@@ -578,7 +566,10 @@ export class SftpSession {
   /** The channel closed: uploads whose handle was never closed were incomplete and are dropped. */
   private dispose(): void {
     for (const handle of this.handles.values()) {
-      if (handle.type === 'write' && handle.upload.size > 0) {
+      if (handle.type !== 'write') {
+        continue;
+      }
+      if (handle.upload.size > 0) {
         this.logger.warn({
           msg: 'sftp upload abandoned before close; not recorded',
           partnerId: this.ctx.partnerId,
@@ -586,6 +577,7 @@ export class SftpSession {
           size: handle.upload.size,
         });
       }
+      void handle.upload.discard().catch(() => undefined);
     }
     this.handles.clear();
   }

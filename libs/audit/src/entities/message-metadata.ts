@@ -40,6 +40,8 @@ export interface MessageMetadata {
   fileName?: string;
   /** The stored SFTP upload it was read from. */
   fileId?: string;
+  /** The stored file that is its payload (raw_payload is then empty): an upload is stored once. */
+  payloadFile?: string;
   /** The encoding the file was decoded from, when it was not UTF-8. */
   encoding?: string;
   platformAccount?: string | null;

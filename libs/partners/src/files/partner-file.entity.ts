@@ -36,9 +36,12 @@ export class PartnerFileEntity {
   @Column({ type: 'text' })
   name: string;
 
-  /** The bytes, exactly as uploaded or written. Not selected unless asked for. */
-  @Column({ type: 'bytea', select: false })
-  content: Buffer;
+  /**
+   * The bytes of a file written whole (997s, exports; uploads before chunks). Not selected unless
+   * asked for. NULL for an upload stored as it arrived: its bytes are in `partner_file_chunk`.
+   */
+  @Column({ type: 'bytea', select: false, nullable: true })
+  content: Buffer | null;
 
   @Column({ type: 'integer' })
   size: number;

@@ -27,6 +27,24 @@ export interface PartnerFileRepositoryOptions {
  */
 export const READ_SLICE_BYTES = 4 * 1024 * 1024;
 
+/** Bytes per stored chunk of an upload written as it arrives (the last one may be shorter). */
+export const FILE_CHUNK_BYTES = 1024 * 1024;
+/** Chunks read per query: a READ_SLICE_BYTES slice. */
+const CHUNKS_PER_READ = READ_SLICE_BYTES / FILE_CHUNK_BYTES;
+
+/** An upload whose chunks are all stored, to become a file (`completeUpload`). */
+export interface StoredUpload {
+  /** The file's id, chosen when the upload started (its chunks carry it). */
+  id: string;
+  partnerId: string;
+  name: string;
+  size: number;
+  sha256: string;
+}
+
+/** Records what a file becomes (its message) inside the transaction that makes the file live; returns the message id. */
+export type FileBecomes = (manager: EntityManager, file: PartnerFileInfo) => Promise<string>;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INFO_COLUMNS = 'id, partner_id, folder, name, size, sha256, created_at, message_id, kind';
 const UNIQUE_VIOLATION = '23505';
@@ -212,40 +230,163 @@ export class PartnerFileRepository {
     return rows[0] ? toInfo(rows[0]) : null;
   }
 
-  /** A live file with its bytes, or null. A file larger than a slice is fetched slice by slice (READ_SLICE_BYTES). */
+  /** A live file with its bytes, or null. Read slice by slice (READ_SLICE_BYTES); `readRange` and `slicesOf` hold less. */
   async read(partnerId: string, folder: PartnerFolder, name: string): Promise<PartnerFileWithContent | null> {
-    if (!this.validPath(partnerId, folder, name)) {
+    const info = await this.stat(partnerId, folder, name);
+    if (!info) {
       return null;
     }
-    const slice = READ_SLICE_BYTES;
-    const { rows } = await exec(
-      this.dataSource.manager,
-      `SELECT ${INFO_COLUMNS}, CASE WHEN size <= $4 THEN content END AS content FROM partner_file
-        WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
-      [partnerId, folder, name, slice],
-    );
-    if (!rows[0]) {
-      return null;
-    }
-    const info = toInfo(rows[0]);
-    if (info.size <= slice) {
-      return { ...info, content: toBuffer(rows[0].content) };
-    }
-    // A row's content never changes (replacing a file adds a row), so the slices are of one version.
     const content = Buffer.allocUnsafe(info.size);
-    for (let offset = 0; offset < info.size; offset += slice) {
-      const { rows: part } = await exec(
-        this.dataSource.manager,
-        `SELECT substring(content FROM $3 FOR $4) AS content FROM partner_file WHERE id = $1 AND partner_id = $2`,
-        [info.id, partnerId, offset + 1, slice],
-      );
-      const bytes = toBuffer(part[0]?.content);
-      if (bytes.length !== Math.min(slice, info.size - offset)) {
-        throw new Error(`partner file ${info.id} changed size while being read`);
-      }
-      bytes.copy(content, offset);
+    let offset = 0;
+    for await (const slice of this.slicesOf(partnerId, info.id)) {
+      slice.copy(content, offset);
+      offset += slice.length;
+    }
+    if (offset !== info.size) {
+      throw new Error(`partner file ${info.id} holds ${offset} bytes, not the ${info.size} recorded`);
     }
     return { ...info, content };
+  }
+
+  /** A file's bytes in order, a slice (at most READ_SLICE_BYTES) at a time; nothing for a file the partner does not have. */
+  async *slicesOf(partnerId: string, fileId: string): AsyncGenerator<Buffer> {
+    const stored = await this.storage(partnerId, fileId);
+    for (let offset = 0; stored && offset < stored.size; offset += READ_SLICE_BYTES) {
+      yield await this.readStored(fileId, stored.chunked, offset, Math.min(READ_SLICE_BYTES, stored.size - offset));
+    }
+  }
+
+  /** Bytes `offset` to `offset + length - 1` of a file (fewer at its end); empty past the end or for a file the partner does not have. */
+  async readRange(partnerId: string, fileId: string, offset: number, length: number): Promise<Buffer> {
+    const stored = await this.storage(partnerId, fileId);
+    if (!stored || offset >= stored.size || length <= 0) {
+      return Buffer.alloc(0);
+    }
+    return this.readStored(fileId, stored.chunked, offset, Math.min(length, stored.size - offset));
+  }
+
+  /** Stores one chunk of an upload in progress (`seq` from 0; FILE_CHUNK_BYTES each but the last). A retried chunk replaces itself. */
+  async appendChunk(fileId: string, seq: number, data: Buffer): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO partner_file_chunk (file_id, seq, data) VALUES ($1, $2, $3)
+       ON CONFLICT (file_id, seq) DO UPDATE SET data = EXCLUDED.data`,
+      [fileId, seq, data],
+    );
+  }
+
+  /** Bytes of an upload still in progress (its chunks stored so far, no file row yet). */
+  async readUploadRange(fileId: string, offset: number, length: number): Promise<Buffer> {
+    return this.readStored(fileId, true, offset, length);
+  }
+
+  /** Removes the chunks of an upload that will not complete (refused, or cut off). */
+  async discardChunks(fileId: string): Promise<void> {
+    if (UUID.test(fileId)) {
+      await this.dataSource.query(`DELETE FROM partner_file_chunk WHERE file_id = $1`, [fileId]);
+    }
+  }
+
+  /** Chunks of uploads started before `olderThan` that never became a file (the process died mid-upload); returns how many went. */
+  async purgeAbandonedChunks(olderThan: Date): Promise<number> {
+    const { affected } = await exec(
+      this.dataSource.manager,
+      `DELETE FROM partner_file_chunk c WHERE c.created_at < $1
+         AND NOT EXISTS (SELECT 1 FROM partner_file f WHERE f.id = c.file_id)
+       RETURNING 1`,
+      [olderThan],
+    );
+    return affected;
+  }
+
+  /**
+   * Makes an upload whose chunks are stored a live inbound file (replacing a live file of its name)
+   * and, given `becomes`, records its message in the same transaction: the file and its message
+   * commit together, so no file is left that nothing processes.
+   */
+  async completeUpload(upload: StoredUpload, becomes?: FileBecomes): Promise<PartnerFileInfo> {
+    this.checkPath('inbound', upload.name);
+    return this.dataSource.transaction(async (manager) => {
+      const now = this.now();
+      await exec(
+        manager,
+        `UPDATE partner_file SET removed_at = $4
+          WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
+        [upload.partnerId, 'inbound', upload.name, now],
+      );
+      const { rows } = await exec(
+        manager,
+        `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at)
+         VALUES ($1, $2, 'inbound', $3, NULL, $4, $5, $6)
+         RETURNING ${INFO_COLUMNS}`,
+        [upload.id, upload.partnerId, upload.name, upload.size, upload.sha256, now],
+      );
+      const file = toInfo(rows[0]);
+      if (!becomes) {
+        return file;
+      }
+      const messageId = await becomes(manager, file);
+      await exec(manager, `UPDATE partner_file SET message_id = $2 WHERE id = $1`, [file.id, messageId]);
+      return { ...file, messageId };
+    });
+  }
+
+  /** Records the message a stored file becomes (a temporary upload renamed to its final name), with the link, in one transaction. */
+  async becomeMessage(file: PartnerFileInfo, becomes: FileBecomes): Promise<string> {
+    return this.dataSource.transaction(async (manager) => {
+      const messageId = await becomes(manager, file);
+      const { affected } = await exec(
+        manager,
+        `UPDATE partner_file SET message_id = $3 WHERE id = $1 AND partner_id = $2 AND message_id IS NULL RETURNING id`,
+        [file.id, file.partnerId, messageId],
+      );
+      if (affected === 0) {
+        throw new Error(`${file.folder}/${file.name} became a message already, or is gone`);
+      }
+      return messageId;
+    });
+  }
+
+  private async storage(partnerId: string, fileId: string): Promise<{ size: number; chunked: boolean } | null> {
+    if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) {
+      return null;
+    }
+    const { rows } = await exec(
+      this.dataSource.manager,
+      `SELECT size, content IS NULL AS chunked FROM partner_file WHERE id = $1 AND partner_id = $2`,
+      [fileId, partnerId],
+    );
+    const row = rows[0] as unknown as { size: number | string; chunked: boolean } | undefined;
+    return row ? { size: Number(row.size), chunked: row.chunked === true } : null;
+  }
+
+  /** `length` bytes from `offset`, all within the file: from its chunks, or from its content column. */
+  private async readStored(fileId: string, chunked: boolean, offset: number, length: number): Promise<Buffer> {
+    let bytes: Buffer;
+    if (chunked) {
+      const first = Math.floor(offset / FILE_CHUNK_BYTES);
+      const last = Math.floor((offset + length - 1) / FILE_CHUNK_BYTES);
+      const parts: Buffer[] = [];
+      for (let from = first; from <= last; from += CHUNKS_PER_READ) {
+        const rows: { data: unknown }[] = await this.dataSource.query(
+          `SELECT data FROM partner_file_chunk WHERE file_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`,
+          [fileId, from, Math.min(last, from + CHUNKS_PER_READ - 1)],
+        );
+        parts.push(...rows.map((row) => toBuffer(row.data)));
+      }
+      const start = offset - first * FILE_CHUNK_BYTES;
+      bytes = Buffer.concat(parts).subarray(start, start + length);
+    } else {
+      const { rows } = await exec(
+        this.dataSource.manager,
+        `SELECT substring(content FROM $2 FOR $3) AS content FROM partner_file WHERE id = $1`,
+        [fileId, offset + 1, length],
+      );
+      bytes = toBuffer(rows[0]?.content);
+    }
+    if (bytes.length !== length) {
+      throw new Error(`partner file ${fileId}: ${bytes.length} bytes at offset ${offset}, not ${length}`);
+    }
+    return bytes;
   }
 
   /** Removes a live file (its row stays, marked removed). False when there was none. */

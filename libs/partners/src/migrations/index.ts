@@ -3,6 +3,7 @@ import { CreatePartnerFileAndSftpTables1767398400000 } from './1767398400000-cre
 import { CreateWebhookTables1767571200000 } from './1767571200000-create-webhook-tables';
 import { IndexPartnerFilePartnerId1768176000001 } from './1768176000001-index-partner-file-partner-id';
 import { PartnerOwnership1768486400000 } from './1768486400000-partner-ownership';
+import { PartnerFileChunks1768700000000 } from './1768700000000-partner-file-chunks';
 
 /** Every partner migration, oldest first; pass as `extraMigrations` to `auditDataSourceOptions`. Append; never edit one that has shipped. */
 export const PARTNER_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const PARTNER_MIGRATIONS = [
   CreateWebhookTables1767571200000,
   IndexPartnerFilePartnerId1768176000001,
   PartnerOwnership1768486400000,
+  PartnerFileChunks1768700000000,
 ];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MessageRepository, MessageSearch, ReplayRunRepository } from '@dockbridge/audit';
 import { PartnerFileRepository } from '@dockbridge/partners';
+import { MessagePayloads } from '../translate/message-payloads';
 import {
   MessageDetailView,
   messageDetailView,
@@ -12,6 +13,9 @@ import {
   replayRunView,
 } from './views';
 
+/** Bytes of the payload shown with a message's detail; the rest is downloaded (`payload`). */
+export const DETAIL_PAYLOAD_BYTES = 1024 * 1024;
+
 /** What operators and partners read about messages and replay runs, as the APIs answer it. */
 @Injectable()
 export class MessageQueries {
@@ -19,6 +23,7 @@ export class MessageQueries {
     private readonly messages: MessageRepository,
     private readonly files: PartnerFileRepository,
     private readonly runs: ReplayRunRepository,
+    private readonly payloads: MessagePayloads,
   ) {}
 
   async search(query: MessageSearch): Promise<MessagePageView> {
@@ -33,7 +38,22 @@ export class MessageQueries {
       this.files.listByMessage(id),
       this.messages.replaysOf(id),
     ]);
-    return detail && messageDetailView(detail, files, replays);
+    if (!detail) {
+      return null;
+    }
+    const head = await this.payloads.head(detail.message, DETAIL_PAYLOAD_BYTES);
+    const payload = { rawPayload: head.text, payloadBytes: head.bytes, payloadTruncated: head.truncated };
+    return messageDetailView(detail, payload, files, replays);
+  }
+
+  /** A message's payload as received, a slice at a time; null when there is no such message. */
+  async payload(id: string): Promise<{ contentType: string; bytes: number; slices: AsyncIterable<Buffer> } | null> {
+    const message = await this.messages.findById(id);
+    if (!message) {
+      return null;
+    }
+    const bytes = message.metadata?.payloadFile ? (message.metadata.size ?? 0) : Buffer.byteLength(message.rawPayload);
+    return { contentType: message.contentType, bytes, slices: this.payloads.bytes(message) };
   }
 
   /** A partner's own message; null for another partner's, so that its existence is not revealed. */

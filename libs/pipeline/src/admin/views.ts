@@ -112,8 +112,17 @@ export interface ReplayLinkView {
   statusReason: string | null;
 }
 
+/** The payload shown with a message: its first DETAIL_PAYLOAD_BYTES; the whole is at `GET /v1/admin/messages/{id}/payload`. */
+export interface PayloadHead {
+  rawPayload: string;
+  /** The payload's size in bytes. */
+  payloadBytes: number;
+  /** `rawPayload` is its beginning only. */
+  payloadTruncated: boolean;
+}
+
 export interface MessageDetailView {
-  message: MessageSummaryView & { rawPayload: string };
+  message: MessageSummaryView & PayloadHead;
   operations: OperationView[];
   events: MessageEventView[];
   files: MessageFileView[];
@@ -227,11 +236,12 @@ export function messageSummaryView(m: MessageSummary): MessageSummaryView {
 
 export function messageDetailView(
   detail: MessageDetail,
+  payload: PayloadHead,
   files: PartnerFileRecord[],
   replays: ReplayLinkView[],
 ): MessageDetailView {
   return {
-    message: { ...messageSummaryView(detail.message), rawPayload: detail.message.rawPayload },
+    message: { ...messageSummaryView(detail.message), ...payload },
     operations: detail.operations.map((op) => ({
       id: op.id,
       seq: op.seq,

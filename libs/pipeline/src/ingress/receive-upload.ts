@@ -1,49 +1,9 @@
-import { constants } from 'node:buffer';
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError, type MessageMetadata } from '@dockbridge/audit';
+import { MessageRepository, type MessageMetadata, type NewMessage } from '@dockbridge/audit';
 import { PartnerFileInfo, PartnerFileRepository } from '@dockbridge/partners';
+import { MessageQueues, translateJobOf } from '../message-queues';
 import { X12_CONTENT_TYPE } from '../translate/translators';
-import { AcceptMessage } from './accept-message';
-
-export interface DecodedPayload {
-  text: string;
-  /** `utf-8` when the bytes are valid UTF-8 (a BOM is kept), else `latin1` (every byte one character). */
-  encoding: 'utf-8' | 'latin1';
-}
-
-/** An upload that cannot be a message, for a reason the partner must be told (the SFTP status says it). */
-export class UploadRefused extends DomainError {
-  readonly kind = 'invalid';
-}
-
-const { MAX_STRING_LENGTH } = constants;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * The upload as text for the message row. EDI is ASCII/UTF-8; anything else is kept as latin1,
- * never dropped. A NUL byte is refused outright (X12 is text, Postgres text cannot hold it, and a
- * file of NULs is what a write far past the end leaves): found with one byte search, never a string
- * operation over a partner-sized payload.
- */
-export function decodePayload(content: Buffer): DecodedPayload {
-  // Checked first: decoding more bytes than V8's longest string would throw (or worse) half-way.
-  if (content.length > MAX_STRING_LENGTH) {
-    throw new UploadRefused(
-      `the file has ${content.length} bytes, more than the ${MAX_STRING_LENGTH} one message's text can hold; nothing was recorded`,
-    );
-  }
-  const nul = content.indexOf(0);
-  if (nul !== -1) {
-    throw new UploadRefused(
-      `the file holds a NUL byte at offset ${nul}: X12 is text, so binary content (or a hole left by a write past the end) is not accepted; nothing was recorded`,
-    );
-  }
-  try {
-    return { text: strictUtf8.decode(content), encoding: 'utf-8' };
-  } catch {
-    return { text: content.toString('latin1'), encoding: 'latin1' };
-  }
-}
+import { FinishedUpload, InboundUpload, UploadTextCheck } from './inbound-upload';
 
 export interface ReceivedUpload {
   file: PartnerFileInfo;
@@ -52,11 +12,11 @@ export interface ReceivedUpload {
 }
 
 /**
- * The upload use case: turns completed uploads (SFTP today) into messages, durable before
- * acknowledged: the file is stored in `partner_file`, then `AcceptMessage` commits the message row,
- * then the file is linked to it. Only when this resolves may the upload be answered OK (the SFTP
- * CLOSE or RENAME); when it throws, the client must be told it failed (the stored file is taken back
- * out, so a retry starts clean).
+ * The upload use case (SFTP today): an upload is stored as it arrives (`InboundUpload`, chunks in
+ * `partner_file_chunk`), and when it completes its file and its message commit in one transaction:
+ * durable before acknowledged, and no file left that nothing processes. The message points at the
+ * file (`metadata.payloadFile`) instead of holding a copy of its text. Only when `receive` resolves
+ * may the upload be answered OK (the SFTP CLOSE or RENAME); when it throws, nothing was recorded.
  */
 @Injectable()
 export class ReceiveUpload {
@@ -64,57 +24,89 @@ export class ReceiveUpload {
 
   constructor(
     private readonly files: PartnerFileRepository,
-    private readonly accept: AcceptMessage,
+    private readonly messages: MessageRepository,
+    private readonly queues: MessageQueues,
   ) {}
 
-  /** An upload finished: stores the file; one under its final name (not `temporary`) also becomes a message. */
-  async receive(partnerId: string, name: string, content: Buffer, temporary = false): Promise<ReceivedUpload> {
-    const file = await this.files.put(partnerId, 'inbound', name, content);
-    if (temporary) {
-      return { file, messageId: null };
+  /** A new upload of `name`, stored as its writes arrive. */
+  start(partnerId: string, name: string, maxBytes: number): InboundUpload {
+    return new InboundUpload(this.files, partnerId, name, maxBytes);
+  }
+
+  /** An upload that carries on from a stored file that has not become a message (a resumed or appended upload). */
+  async resume(file: PartnerFileInfo, maxBytes: number): Promise<InboundUpload> {
+    const upload = this.start(file.partnerId, file.name, maxBytes);
+    let offset = 0;
+    for await (const slice of this.files.slicesOf(file.partnerId, file.id)) {
+      await upload.write(offset, slice);
+      offset += slice.length;
     }
+    return upload;
+  }
+
+  /** The upload is complete: its file (and, under a final name, its message) is committed, or it is discarded and this throws. */
+  async receive(upload: InboundUpload, temporary = false): Promise<ReceivedUpload> {
     try {
-      const messageId = await this.complete(partnerId, file, content);
-      return { file: { ...file, messageId }, messageId };
+      const stored = await upload.finish();
+      const file = await this.files.completeUpload(
+        stored,
+        temporary ? undefined : (manager, info) => this.messages.recordIn(manager, messageOf(info, stored.encoding)),
+      );
+      if (file.messageId) {
+        await this.recorded(file, stored.encoding);
+      }
+      return { file, messageId: file.messageId };
     } catch (error) {
-      await this.files.removeById(partnerId, file.id).catch(() => undefined);
+      await upload.discard().catch(() => undefined);
       throw error;
     }
   }
 
-  /** Records the message for a stored inbound file (an upload closed, or a temporary upload renamed to a final name). */
-  async complete(partnerId: string, file: PartnerFileInfo, content?: Buffer): Promise<string> {
-    const bytes = content ?? (await this.files.read(partnerId, 'inbound', file.name))?.content;
-    if (!bytes) {
-      throw new Error(`inbound/${file.name} disappeared before it was recorded`);
+  /** Records the message of a stored inbound file (a temporary upload renamed to its final name). */
+  async complete(file: PartnerFileInfo): Promise<string> {
+    const text = new UploadTextCheck();
+    for await (const slice of this.files.slicesOf(file.partnerId, file.id)) {
+      text.update(slice);
     }
-    const payload = decodePayload(bytes);
-    const metadata: MessageMetadata = {
-      fileName: file.name,
-      size: bytes.length,
-      sha256: file.sha256,
-      via: 'sftp',
-      fileId: file.id,
-    };
-    if (payload.encoding !== 'utf-8') {
-      metadata.encoding = payload.encoding;
-    }
-    const accepted = await this.accept.execute({
-      partnerId,
-      channel: 'sftp',
-      rawPayload: payload.text,
-      contentType: X12_CONTENT_TYPE,
-      metadata,
-    });
-    await this.files.linkMessage(partnerId, file.id, accepted.messageId);
+    const encoding = text.finish();
+    const messageId = await this.files.becomeMessage(file, (manager) =>
+      this.messages.recordIn(manager, messageOf(file, encoding)),
+    );
+    await this.recorded({ ...file, messageId }, encoding);
+    return messageId;
+  }
+
+  /** Queues translation (the sweeper queues it if Redis cannot take it now) and says so in the log. */
+  private async recorded(file: PartnerFileInfo & { messageId: string | null }, encoding: FinishedUpload['encoding']) {
+    await this.queues.tryEnqueueTranslate([translateJobOf(file.messageId!)]);
     this.logger.log({
       msg: 'sftp upload recorded',
-      partnerId,
-      messageId: accepted.messageId,
+      partnerId: file.partnerId,
+      messageId: file.messageId,
       fileName: file.name,
-      size: bytes.length,
-      ...(payload.encoding !== 'utf-8' ? { encoding: payload.encoding } : {}),
+      size: file.size,
+      ...(encoding !== 'utf-8' ? { encoding } : {}),
     });
-    return accepted.messageId;
   }
+}
+
+/** The message of an inbound file: its payload is the file (`payloadFile`), not a copy of its text. */
+function messageOf(file: PartnerFileInfo, encoding: FinishedUpload['encoding']): NewMessage {
+  const metadata: MessageMetadata = {
+    fileName: file.name,
+    size: file.size,
+    sha256: file.sha256,
+    via: 'sftp',
+    fileId: file.id,
+    payloadFile: file.id,
+    ...(encoding !== 'utf-8' && { encoding }),
+  };
+  return {
+    partnerId: file.partnerId,
+    channel: 'sftp',
+    rawPayload: '',
+    sha256: file.sha256,
+    contentType: X12_CONTENT_TYPE,
+    metadata,
+  };
 }

@@ -18,6 +18,13 @@ import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 
 export type ReplayMode = ReplayFacts['mode'];
 
+/** What a replay sends: text, or (`payloadFile`, with empty text) the stored file the original was. */
+interface ReplayPayload {
+  rawPayload: string;
+  contentType: string;
+  payloadFile?: string;
+}
+
 export interface ReplayRequest {
   /**
    * `rerun`: the whole raw payload translated again (EDI with today's partner settings; webhooks with
@@ -98,10 +105,7 @@ export class ReplayMessage {
   }
 
   /** What a replay of `original` would send, or the ReplayError that refuses it; nothing recorded. */
-  private async prepare(
-    original: Message,
-    request: ReplayRequest,
-  ): Promise<{ rawPayload: string; contentType: string }> {
+  private async prepare(original: Message, request: ReplayRequest): Promise<ReplayPayload> {
     if (original.metadata?.refusedAtIngress) {
       throw new ReplayError(
         'not-replayable',
@@ -122,15 +126,18 @@ export class ReplayMessage {
   }
 
   private async replayOf(original: Message, request: ReplayRequest, runId?: string): Promise<Message> {
-    const { rawPayload, contentType } = await this.prepare(original, request);
+    const { rawPayload, contentType, payloadFile } = await this.prepare(original, request);
     const replay = await this.messages.record({
       partnerId: original.partnerId,
       channel: 'replay',
       rawPayload,
+      // The same stored file, so the same bytes.
+      ...(payloadFile && { sha256: original.sha256 }),
       contentType,
       replayOf: original.id,
       metadata: {
         ...ownFactsOnly(original.metadata),
+        ...(payloadFile && { payloadFile }),
         ...(request.mapping === 'current' && { mappingVersion: 'current' }),
         ...(!request.force && { orderArrival: await this.messages.orderArrivalOf(original.id) }),
         replay: {
@@ -263,15 +270,18 @@ export class ReplayMessage {
     }
   }
 
-  private async payloadFor(
-    original: Message,
-    request: ReplayRequest,
-  ): Promise<{ rawPayload: string; contentType: string }> {
+  private async payloadFor(original: Message, request: ReplayRequest): Promise<ReplayPayload> {
     if (request.payload !== undefined) {
       return { rawPayload: request.payload, contentType: original.contentType };
     }
     if (request.mode === 'rerun') {
-      return { rawPayload: original.rawPayload, contentType: original.contentType };
+      // An upload's payload is its stored file: the replay points at it too, never a copy.
+      const payloadFile = original.metadata?.payloadFile;
+      return {
+        rawPayload: original.rawPayload,
+        contentType: original.contentType,
+        ...(payloadFile && { payloadFile }),
+      };
     }
     // A refused EDI set has no operation to retry: the file itself must be re-run once the cause is fixed.
     const failed = (await this.operations.findFailedByMessage(original.id)).filter((op) => !op.payload.refused);
@@ -292,10 +302,12 @@ export class ReplayMessage {
  * The original's metadata without what belonged to its receipt alone: its idempotency key (a replay
  * is not the partner's request again), its ingress job, its interchanges (the replay's own
  * translation records those it carries; an edited payload may carry none), and what an earlier
- * replay decided (its operator's choices and place in arrival order).
+ * replay decided (its operator's choices and place in arrival order); its payload file is the
+ * replay's only when the replay resends it unchanged (`payloadFor`).
  */
 function ownFactsOnly({
   idempotencyKey: _key,
+  payloadFile: _file,
   ingressJob: _job,
   interchanges: _interchanges,
   replay: _replay,

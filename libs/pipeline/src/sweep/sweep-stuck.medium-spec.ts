@@ -8,9 +8,10 @@ import {
   type MessageMetadata,
   type OperationStatus,
 } from '@dockbridge/audit';
-import { PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
+import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
 import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
 import { replayRunJobId } from '../queues';
+import { MessagePayloads } from '../translate/message-payloads';
 import { TranslateMessage } from '../translate/translate-message';
 import { SweepStuck } from './sweep-stuck';
 
@@ -52,6 +53,7 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
       queues.asQueues(),
       null,
       { batchThreshold: 1_000, batchSize: 100 },
+      new MessagePayloads(new PartnerFileRepository(dataSource)),
     );
     sweep = new SweepStuck(messages, operations, queues.asQueues(), translate, { staleMs: STALE_MS, limit: 2 }, runs);
   });

@@ -3,10 +3,17 @@ import { TranslateMessage } from './translate-message';
 /** executeMany's fan-out alone: `execute` (the database work) is replaced per test. */
 function translator(execute: (id: string) => Promise<unknown>): TranslateMessage {
   const none = null as never;
-  const translate = new TranslateMessage(none, none, none, none, none, none, null, {
-    batchThreshold: 100,
-    batchSize: 1000,
-  });
+  const translate = new TranslateMessage(
+    none,
+    none,
+    none,
+    none,
+    none,
+    none,
+    null,
+    { batchThreshold: 100, batchSize: 1000 },
+    none,
+  );
   jest.spyOn(translate, 'execute').mockImplementation(execute as TranslateMessage['execute']);
   return translate;
 }

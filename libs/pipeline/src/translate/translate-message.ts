@@ -18,6 +18,7 @@ import { MessageQueues } from '../message-queues';
 import { ACKNOWLEDGMENT_OUTBOX, TRANSLATE_OPTIONS } from '../pipeline.options';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { dropSupersededWrites, planDelivery } from './delivery-plan';
+import { MessagePayloads } from './message-payloads';
 import { Acknowledgment, Translation, TRANSLATORS } from './translators';
 
 export interface TranslateOptions {
@@ -52,6 +53,7 @@ export class TranslateMessage {
     private readonly queues: MessageQueues,
     @Optional() @Inject(ACKNOWLEDGMENT_OUTBOX) private readonly outbox: AcknowledgmentOutbox | null,
     @Inject(TRANSLATE_OPTIONS) private readonly options: TranslateOptions,
+    private readonly payloads: MessagePayloads,
   ) {}
 
   /**
@@ -91,10 +93,11 @@ export class TranslateMessage {
   }
 
   async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
-    const message = await this.messages.findById(messageId);
-    if (!message || FINAL.has(message.status)) {
+    const found = await this.messages.findById(messageId);
+    if (!found || FINAL.has(found.status)) {
       return 'skipped';
     }
+    let message = found;
     if (message.status === 'received') {
       await this.messages.transition(messageId, 'translating', 'worker');
     }
@@ -111,6 +114,7 @@ export class TranslateMessage {
     }
 
     const partner = await this.partners.findById(message.partnerId);
+    message = await this.payloads.withText(message);
     const translate = TRANSLATORS[message.contentType];
     const translation: Translation = translate
       ? await translate(message, {

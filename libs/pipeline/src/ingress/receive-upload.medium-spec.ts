@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { MessageRepository, type NewMessage } from '@dockbridge/audit';
+import { FILE_CHUNK_BYTES, PartnerFileRepository, PartnerRepository } from '@dockbridge/partners';
+import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
+import { MessagePayloads } from '../translate/message-payloads';
+import { UploadRefused } from './inbound-upload';
+import { ReceiveUpload } from './receive-upload';
+
+/**
+ * ReceiveUpload on a real Postgres, the queues recorded: an upload is stored in chunks as it
+ * arrives, and its file and message commit together or not at all.
+ */
+const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
+const MiB = 1024 * 1024;
+
+/** An X12-looking file of `bytes` bytes. */
+const x12 = (bytes: number) => Buffer.from(`ISA*00*${'ST*856*0001~'.repeat(Math.ceil(bytes / 12))}`.slice(0, bytes));
+
+describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
+  let database: { dataSource: DataSource; close(): Promise<void> };
+  let files: PartnerFileRepository;
+  let messages: MessageRepository;
+  let queues: RecordingQueues;
+  let uploads: ReceiveUpload;
+
+  beforeAll(async () => {
+    database = await startMediumDatabase();
+    files = new PartnerFileRepository(database.dataSource);
+    messages = new MessageRepository(database.dataSource);
+    await new PartnerRepository(database.dataSource).upsert(
+      { id: 'carrier', name: 'Carrier', locationOrganisationId: ORG },
+      'api',
+    );
+    queues = new RecordingQueues();
+    uploads = new ReceiveUpload(files, messages, queues.asQueues());
+  }, 60_000);
+  afterAll(() => database?.close());
+
+  const chunkCount = async (fileId: string) =>
+    Number(
+      (await database.dataSource.query(`SELECT count(*) AS n FROM partner_file_chunk WHERE file_id = $1`, [fileId]))[0]
+        .n,
+    );
+  /** Sends `content` as a client would: 32 KiB writes, each answered before the next. */
+  const send = async (name: string, content: Buffer) => {
+    const upload = uploads.start('carrier', name, 64 * MiB);
+    for (let offset = 0; offset < content.length; offset += 32 * 1024) {
+      await upload.write(offset, content.subarray(offset, offset + 32 * 1024));
+    }
+    return upload;
+  };
+
+  it('stores the upload in chunks once, and its message points at it instead of copying it', async () => {
+    const content = x12(2.5 * MiB);
+    const upload = await send('ASN-1.edi', content);
+    const { file, messageId } = await uploads.receive(upload);
+
+    expect(file).toMatchObject({ name: 'ASN-1.edi', size: content.length, messageId });
+    expect(file.sha256).toBe(createHash('sha256').update(content).digest('hex'));
+    expect(await chunkCount(file.id)).toBe(Math.ceil(content.length / FILE_CHUNK_BYTES));
+    const message = (await messages.findById(messageId!))!;
+    expect(message).toMatchObject({ channel: 'sftp', rawPayload: '', sha256: file.sha256 });
+    expect(message.metadata).toMatchObject({ payloadFile: file.id, fileId: file.id, size: content.length });
+    const withText = await new MessagePayloads(files).withText(message);
+    expect(withText.rawPayload).toBe(content.toString('utf8'));
+    expect(queues.translated).toContain(messageId);
+    expect((await files.read('carrier', 'inbound', 'ASN-1.edi'))!.content.equals(content)).toBe(true);
+  });
+
+  it('commits the file and its message together: a failed message insert leaves no file', async () => {
+    const failing = new (class extends MessageRepository {
+      override async recordIn(manager: EntityManager, input: NewMessage): Promise<string> {
+        await super.recordIn(manager, input);
+        throw new Error('the connection dropped after the insert');
+      }
+    })(database.dataSource);
+    const upload = await send('ASN-2.edi', x12(1.5 * MiB));
+    await expect(new ReceiveUpload(files, failing, queues.asQueues()).receive(upload)).rejects.toThrow(
+      /connection dropped/,
+    );
+    expect(await files.stat('carrier', 'inbound', 'ASN-2.edi')).toBeNull();
+    expect(await chunkCount(upload.fileId)).toBe(0);
+    expect((await messages.search({ partnerId: 'carrier', fileName: 'ASN-2.edi' })).items).toEqual([]);
+  });
+
+  it('refuses a NUL byte and keeps nothing of the upload', async () => {
+    const content = x12(1.2 * MiB);
+    content[MiB + 7] = 0;
+    const upload = await send('ASN-3.edi', content);
+    await expect(uploads.receive(upload)).rejects.toBeInstanceOf(UploadRefused);
+    expect(await files.stat('carrier', 'inbound', 'ASN-3.edi')).toBeNull();
+    expect(await chunkCount(upload.fileId)).toBe(0);
+  });
+
+  it('stores a temporary upload as a file, resumes it, and records it when it gets its final name', async () => {
+    const content = x12(2 * MiB + 5);
+    const first = await send('ASN-4.edi.part', content.subarray(0, MiB + 100));
+    const { file: part, messageId: none } = await uploads.receive(first, true);
+    expect(none).toBeNull();
+
+    const resumed = await uploads.resume(part, 64 * MiB);
+    await resumed.write(MiB + 100, content.subarray(MiB + 100));
+    const { file: whole } = await uploads.receive(resumed, true);
+    expect(whole.size).toBe(content.length);
+    expect(await files.stat('carrier', 'inbound', 'ASN-4.edi.part')).toMatchObject({ id: whole.id });
+
+    const renamed = await files.rename('carrier', 'inbound', 'ASN-4.edi.part', 'ASN-4.edi');
+    const messageId = await uploads.complete(renamed);
+    const message = (await messages.findById(messageId))!;
+    expect(message.metadata.payloadFile).toBe(whole.id);
+    expect((await new MessagePayloads(files).withText(message)).rawPayload).toBe(content.toString('utf8'));
+    await expect(uploads.complete(renamed)).rejects.toThrow(/became a message already/);
+  });
+});
