@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 const REPOSITORY_IMPORTS_TODAY = ['apps/gateway/src/sftp/sftp.server.ts', 'apps/gateway/src/sftp/sftp-session.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
   {
     files: ['{apps,libs,test,bench}/**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
