@@ -68,8 +68,8 @@ export function buildMapping(
     statusName: string;
     typeName: string;
     loads: Load[];
-    /** Attributes of the loads (`load<N>Order`), added to the document's. */
-    loadAttributes?: Record<string, string>;
+    /** Each load's order, as runs of loads (`1-24=PO-7001; 25-48=PO-7002`): the attribute `loadOrders`. */
+    loadOrders?: string;
     /** Loads whose product id a syntax error broke (a set accepted with errors): `productIdErrors`. */
     productIdErrors?: string[];
     dates: DateRules;
@@ -150,10 +150,8 @@ export function buildMapping(
     }
   }
 
-  if (spec.loadAttributes) {
-    for (const name in spec.loadAttributes) {
-      attributes[name] = spec.loadAttributes[name];
-    }
+  if (spec.loadOrders) {
+    attributes.loadOrders = spec.loadOrders;
   }
   const lost = spec.productIdErrors;
   if (lost && lost.length > 0) {

@@ -52,8 +52,14 @@ interface ItemLoads {
   settings: EdiMappingSettings;
   diagnostics: MappingDiagnostic[];
   loads: Load[];
-  /** Per load with an order: `load<N>Order` (N counts from 1 in `loads`), document attributes. */
-  attributes: Record<string, string>;
+  /**
+   * The loads' orders as runs of consecutive loads (`1-24=PO-7001; 25-48=PO-7002`): one document
+   * attribute, `loadOrders`, rather than one per load (a key per load costs a fifth of the mapping).
+   */
+  orderRuns: string;
+  runOrder: string;
+  runFrom: number;
+  runTo: number;
   /** Syntax-note findings of the set (accepted with errors), and the loads whose product id they broke. */
   elementErrors: EdiTransaction['elementErrors'];
   productIdErrors: string[];
@@ -192,7 +198,10 @@ export function mapShipNotice(
     settings,
     diagnostics,
     loads: [],
-    attributes: {},
+    orderRuns: '',
+    runOrder: '',
+    runFrom: 0,
+    runTo: 0,
     elementErrors: transaction.elementErrors,
     productIdErrors: [],
     parentOf: () => undefined,
@@ -215,7 +224,7 @@ export function mapShipNotice(
     statusName: purpose?.status ?? code,
     typeName: 'AdvanceShipNotice',
     loads: items.loads,
-    loadAttributes: items.attributes,
+    loadOrders: endRun(items),
     productIdErrors: items.productIdErrors,
     dates: SHIP_NOTICE_DATES,
     diagnostics,
@@ -512,15 +521,29 @@ function addItemLoad(level: HierarchicalLevel, out: ItemLoads): void {
   }
   out.loads.push(load);
   const order = orderOf(level, out) || (lin ? pairValue(lin, 2, 'PO') : '');
-  if (order) {
-    out.attributes[`load${out.loads.length}Order`] = order;
+  const n = out.loads.length;
+  if (order !== out.runOrder || out.runTo !== n - 1) {
+    endRun(out);
+    out.runOrder = order;
+    out.runFrom = n;
   }
+  out.runTo = n;
   if (lin && out.elementErrors) {
     const lost = productIdError(out.elementErrors, level.position + 1 + level.linOffset, 'LIN', 2);
     if (lost) {
       out.productIdErrors.push(`load ${out.loads.length}: ${lost}`);
     }
   }
+}
+
+/** Adds the run of loads of one order read last to `orderRuns`; returns them all. */
+function endRun(out: ItemLoads): string {
+  if (out.runOrder) {
+    const run = `${out.runFrom === out.runTo ? out.runFrom : `${out.runFrom}-${out.runTo}`}=${out.runOrder}`;
+    out.orderRuns = out.orderRuns ? `${out.orderRuns}; ${run}` : run;
+    out.runOrder = '';
+  }
+  return out.orderRuns;
 }
 
 /** PRF01 of the nearest order level above an item (a few steps: S/O/P/I, S/O/T/P/I). */

@@ -105,7 +105,29 @@ describe('the order of each 856 load', () => {
       { name: 'SKU-100', quantity: 12, loadTag: 'SKU-100' },
       { name: 'SKU-100', quantity: 3, loadTag: 'SKU-100' },
     ]);
-    expect(document.attributes).toMatchObject({ load1Order: 'PO-7001', load2Order: 'PO-7002' });
+    expect(document.attributes).toMatchObject({ loadOrders: '1=PO-7001; 2=PO-7002' });
+  });
+
+  it('is written as runs of consecutive loads of one order, a load without one ending a run', async () => {
+    const item = (hl: number, parent: number, lin: string) => [`HL*${hl}*${parent}*I`, lin, 'SN1**1*EA'];
+    const result = await translate(
+      interchange([
+        asn(
+          'HL*2*1*O',
+          'PRF*PO-A',
+          ...item(3, 2, 'LIN**SK*1'),
+          ...item(4, 2, 'LIN**SK*2'),
+          ...item(5, 2, 'LIN**SK*3'),
+          'HL*6*1*O',
+          ...item(7, 6, 'LIN**SK*4'),
+          ...item(8, 6, 'LIN**SK*5*PO*PO-B'),
+          'HL*9*1*O',
+          'PRF*PO-A',
+          ...item(10, 9, 'LIN**SK*6'),
+        ),
+      ]),
+    );
+    expect(documentOf(result.sets[0])!.attributes).toMatchObject({ loadOrders: '1-3=PO-A; 5=PO-B; 6=PO-A' });
   });
 
   it('is the PO in its LIN when no order level names one (pick and pack, S/I)', async () => {
@@ -113,20 +135,19 @@ describe('the order of each 856 load', () => {
       interchange([asn('HL*2*1*I', 'LIN**SK*SKU-1*PO*PO-9', 'SN1**1*EA', 'HL*3*1*I', 'LIN**SK*SKU-2', 'SN1**2*EA')]),
     );
     const attributes = documentOf(result.sets[0])!.attributes as Record<string, string>;
-    expect(attributes.load1Order).toBe('PO-9');
-    expect(attributes).not.toHaveProperty('load2Order');
+    expect(attributes.loadOrders).toBe('1=PO-9');
   });
 
   it('is found through the parent pointers when levels come out of input order', async () => {
     const result = await translate(
       interchange([asn('HL*3*2*I', 'LIN**SK*SKU-1', 'SN1**1*EA', 'HL*2*1*O', 'PRF*PO-5')]),
     );
-    expect(documentOf(result.sets[0])!.attributes).toMatchObject({ load1Order: 'PO-5' });
+    expect(documentOf(result.sets[0])!.attributes).toMatchObject({ loadOrders: '1=PO-5' });
     // Numbered in order, but an item under an order level closed before it.
     const late = await translate(
       interchange([asn('HL*2*1*O', 'PRF*PO-6', 'HL*3*1*O', 'PRF*PO-7', 'HL*4*2*I', 'LIN**SK*SKU-1', 'SN1**1*EA')]),
     );
-    expect(documentOf(late.sets[0])!.attributes).toMatchObject({ load1Order: 'PO-6' });
+    expect(documentOf(late.sets[0])!.attributes).toMatchObject({ loadOrders: '1=PO-6' });
   });
 });
 
