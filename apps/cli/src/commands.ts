@@ -229,11 +229,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     )
     .argument('<id>', 'message id')
     .option('--json', 'print the API answer as JSON')
+    .option('--after <seq>', 'the page of operations after this one (the detail says where the next page starts)')
     .option(
       '--payload',
       'print only the raw payload, exactly as stored (e.g. to edit it and replay with --payload-file)',
     )
-    .action(async (id: string, options: { json?: boolean; payload?: boolean }, command: Command) => {
+    .action(async (id: string, options: { json?: boolean; payload?: boolean; after?: string }, command: Command) => {
       if (options.json && options.payload) {
         throw new UsageError('--json and --payload are alternatives; give one');
       }
@@ -241,7 +242,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         io.stdout(await admin(command).send<string>(payloadRequest(id)));
         return;
       }
-      const detail = await admin(command).send<MessageDetail>(detailRequest(id));
+      const detail = await admin(command).send<MessageDetail>(detailRequest(id, options.after));
       if (options.json) {
         json(detail);
       } else {

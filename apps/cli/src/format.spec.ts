@@ -168,6 +168,8 @@ describe('formatMessageDetail', () => {
     ],
     files: [],
     replays: [],
+    operationCounts: { total: 2, byStatus: { delivered: 1, failed: 1 }, attempts: 2 },
+    nextOperationsAfter: null,
   };
 
   it('shows the message, each operation with its outcome, attempts and last error, and the events', () => {

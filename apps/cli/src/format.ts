@@ -122,7 +122,14 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
     field('metadata', excerpt(JSON.stringify(m.metadata), 300));
   }
 
-  lines.push('', `Operations (${detail.operations.length})`);
+  const { total, byStatus } = detail.operationCounts;
+  const counted = Object.entries(byStatus)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  const shown = detail.operations.length;
+  const range =
+    shown < total && shown > 0 ? `#${detail.operations[0].seq}–#${detail.operations[shown - 1].seq} of ` : '';
+  lines.push('', `Operations (${range}${total}${counted && total > 0 ? `: ${counted}` : ''})`);
   for (const op of detail.operations) {
     const outcome = op.errorClass ? `${op.status} (${op.errorClass})` : op.status;
     lines.push(
@@ -137,6 +144,10 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
     for (const attempt of op.attempts ?? []) {
       lines.push(formatAttempt(attempt));
     }
+  }
+
+  if (detail.nextOperationsAfter !== null) {
+    lines.push(`  more with --after ${detail.nextOperationsAfter}`);
   }
 
   lines.push('', `Events (${detail.events.length})`);

@@ -118,8 +118,10 @@ export function searchRequest(options: ListOptions): GatewayRequest {
   return { method: 'GET', path: `/v1/admin/messages${search ? `?${search}` : ''}` };
 }
 
-export function detailRequest(id: string): GatewayRequest {
-  return { method: 'GET', path: `/v1/admin/messages/${encodeURIComponent(id)}` };
+/** A message's detail; `after` pages through its operations (the seq a previous page ended at). */
+export function detailRequest(id: string, after?: string): GatewayRequest {
+  const query = after === undefined ? '' : `?${new URLSearchParams({ operationsAfter: after })}`;
+  return { method: 'GET', path: `/v1/admin/messages/${encodeURIComponent(id)}${query}` };
 }
 
 /** A message's whole payload, exactly as received (the detail carries its first MiB only). */

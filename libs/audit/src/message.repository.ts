@@ -64,11 +64,33 @@ export interface OperationDetail extends DocumentOperation {
   attempts: DeliveryAttempt[];
 }
 
+/** A page of a message's operations: those after `after` (a seq), at most `limit`. */
+export interface OperationPage {
+  limit: number;
+  after?: number;
+}
+
+/** Every operation of a message counted, whatever page is shown. */
+export interface OperationCounts {
+  total: number;
+  byStatus: Partial<Record<OperationStatus, number>>;
+  attempts: number;
+}
+
 export interface MessageDetail {
-  message: Message;
+  /** The message without its payload (`payloadHead` reads the beginning of it). */
+  message: MessageSummary;
+  /** One page, in order, each with its attempts. */
   operations: OperationDetail[];
+  /** The seq to pass as `after` for the next page; null on the last. */
+  nextAfter: number | null;
+  counts: OperationCounts;
   events: MessageEvent[];
 }
+
+/** Operations a detail page holds when not told, and at most. */
+export const DETAIL_OPERATIONS_DEFAULT = 200;
+export const DETAIL_OPERATIONS_MAX = 1000;
 
 export interface StuckQuery {
   /** Messages whose status has not changed since before this time. */
@@ -371,25 +393,47 @@ export class MessageRepository {
     return this.dataSource.manager.findOneBy(Message, { id });
   }
 
-  /** The message with its operations (in order, each with its attempts) and its events. */
-  async findDetail(id: string): Promise<MessageDetail | null> {
-    const message = await this.findById(id);
-    if (!message) {
+  /**
+   * The message (without its payload), one page of its operations in order with their attempts, the
+   * counts of all of them, and its events. A message of 30,000 operations costs a page, not all.
+   */
+  async findDetail(id: string, page: OperationPage = { limit: DETAIL_OPERATIONS_DEFAULT }): Promise<MessageDetail | null> {
+    if (!isUuid(id)) {
       return null;
     }
     const manager = this.dataSource.manager;
-    const [operations, attempts, events] = await Promise.all([
-      manager.find(DocumentOperation, { where: { messageId: id }, order: { seq: 'ASC' } }),
+    const message = await manager.findOne(Message, { select: SUMMARY_SELECT, where: { id } });
+    if (!message) {
+      return null;
+    }
+    const limit = Math.min(Math.max(Math.trunc(page.limit), 1), DETAIL_OPERATIONS_MAX);
+    const [rows, byStatus, [attemptCount], events] = await Promise.all([
       manager
-        .createQueryBuilder(DeliveryAttempt, 'a')
-        .innerJoin(DocumentOperation, 'o', 'o.id = a.operation_id')
-        .where('o.message_id = :id', { id })
-        .orderBy('a.startedAt', 'ASC')
-        .addOrderBy('a.id', 'ASC')
+        .createQueryBuilder(DocumentOperation, 'o')
+        .where('o.message_id = :id AND o.seq > :after', { id, after: page.after ?? -1 })
+        .orderBy('o.seq', 'ASC')
+        .take(limit + 1)
         .getMany(),
+      manager.query<{ status: OperationStatus; n: string }[]>(
+        `SELECT status, count(*) AS n FROM operation WHERE message_id = $1 GROUP BY status`,
+        [id],
+      ),
+      manager.query<{ attempts: string }[]>(
+        `SELECT count(*) AS attempts FROM attempt a JOIN operation o ON o.id = a.operation_id WHERE o.message_id = $1`,
+        [id],
+      ),
       manager.find(MessageEvent, { where: { messageId: id }, order: { at: 'ASC', id: 'ASC' } }),
     ]);
-    // Grouped once: filtering all attempts per operation is quadratic (tens of seconds at 30,000 operations).
+    const operations = rows.slice(0, limit);
+    const attempts = operations.length
+      ? await manager
+          .createQueryBuilder(DeliveryAttempt, 'a')
+          .where('a.operation_id = ANY(CAST(:ids AS uuid[]))', { ids: operations.map((op) => op.id) })
+          .orderBy('a.startedAt', 'ASC')
+          .addOrderBy('a.id', 'ASC')
+          .getMany()
+      : [];
+    // Grouped once: filtering all attempts per operation is quadratic.
     const attemptsOf = new Map<string, DeliveryAttempt[]>();
     for (const attempt of attempts) {
       const list = attemptsOf.get(attempt.operationId);
@@ -399,11 +443,30 @@ export class MessageRepository {
         attemptsOf.set(attempt.operationId, [attempt]);
       }
     }
+    const counts = Object.fromEntries(byStatus.map((row) => [row.status, Number(row.n)]));
     return {
       message,
       operations: operations.map((op) => Object.assign(op, { attempts: attemptsOf.get(op.id) ?? [] })),
+      nextAfter: rows.length > limit ? operations[operations.length - 1].seq : null,
+      counts: {
+        total: Object.values(counts).reduce((sum, n) => sum + n, 0),
+        byStatus: counts,
+        attempts: Number(attemptCount.attempts),
+      },
       events,
     };
+  }
+
+  /** The first `maxChars` characters of a message's payload text and its size in bytes (null: no such message). */
+  async payloadHead(id: string, maxChars: number): Promise<{ text: string; bytes: number } | null> {
+    if (!isUuid(id)) {
+      return null;
+    }
+    const [row] = await this.dataSource.query<{ text: string; bytes: string }[]>(
+      `SELECT left(raw_payload, $2) AS text, octet_length(raw_payload) AS bytes FROM message WHERE id = $1`,
+      [id, maxChars],
+    );
+    return row ? { text: row.text, bytes: Number(row.bytes) } : null;
   }
 
   /** Newest first, by (received_at, id), a page at a time; payloads left out. */

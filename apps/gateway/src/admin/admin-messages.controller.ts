@@ -28,6 +28,7 @@ import {
 } from '@dockbridge/pipeline';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
+import { operationPage } from './operation-page';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
 
 /** Where a bulk replay run is read. */
@@ -61,10 +62,14 @@ export class AdminMessagesController {
   @Get('messages/:id')
   @ApiOperation({
     summary:
-      'A message with its raw payload, operations, attempts and events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
+      'A message with the first MiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 200; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
   })
-  async detail(@Param('id', new ParseUUIDPipe()) id: string): Promise<MessageDetailView> {
-    const detail = await this.queries.detail(id);
+  async detail(
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Query('operationsAfter') after?: string,
+    @Query('operationsLimit') limit?: string,
+  ): Promise<MessageDetailView> {
+    const detail = await this.queries.detail(id, operationPage(after, limit, 'operations'));
     if (!detail) {
       throw new NotFoundException(`message ${id} does not exist`);
     }

@@ -7,6 +7,7 @@ import {
   Param,
   ParseUUIDPipe,
   Post,
+  Query,
   Req,
   Res,
   UseGuards,
@@ -16,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PartnerProfile } from '@dockbridge/partners';
 import { MessageQueries, ReceiveApiMessage } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
+import { operationPage } from '../admin/operation-page';
 import { BadInput, ErrorBody } from '../http-error.filter';
 
 /** Idempotency keys a client may choose: visible ASCII, as HTTP headers carry it. */
@@ -95,10 +97,15 @@ export class MessagesController {
   @Get(':id')
   @ApiOperation({
     summary:
-      "A partner's own message: its status and each operation's outcome (`retrying` with nextAttemptAt and the last error while a retryable failure waits for its next try)",
+      "A partner's own message: its status, its operations counted by status, and one page of them with each one's outcome (`retrying` with nextAttemptAt and the last error while a retryable failure waits for its next try); limit 1–1000 (default 200), after = nextAfter for the next page",
   })
-  async status(@CurrentPartner() partner: PartnerProfile, @Param('id', new ParseUUIDPipe()) id: string) {
-    const status = await this.queries.ofPartner(partner.id, id);
+  async status(
+    @CurrentPartner() partner: PartnerProfile,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Query('after') after?: string,
+    @Query('limit') limit?: string,
+  ) {
+    const status = await this.queries.ofPartner(partner.id, id, operationPage(after, limit));
     if (!status) {
       throw new NotFoundException(`message ${id} does not exist`);
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MessageRepository, MessageSearch, ReplayRunRepository } from '@dockbridge/audit';
+import { MessageRepository, MessageSearch, OperationPage, ReplayRunRepository } from '@dockbridge/audit';
 import { PartnerFileRepository } from '@dockbridge/partners';
 import { MessagePayloads } from '../translate/message-payloads';
 import {
@@ -32,9 +32,9 @@ export class MessageQueries {
   }
 
   /** A message with its payload, operations and attempts, events, files and replays; null when there is none. */
-  async detail(id: string): Promise<MessageDetailView | null> {
+  async detail(id: string, page?: OperationPage): Promise<MessageDetailView | null> {
     const [detail, files, replays] = await Promise.all([
-      this.messages.findDetail(id),
+      this.messages.findDetail(id, page),
       this.files.listByMessage(id),
       this.messages.replaysOf(id),
     ]);
@@ -57,8 +57,8 @@ export class MessageQueries {
   }
 
   /** A partner's own message; null for another partner's, so that its existence is not revealed. */
-  async ofPartner(partnerId: string, id: string): Promise<PartnerMessageStatusView | null> {
-    const detail = await this.messages.findDetail(id);
+  async ofPartner(partnerId: string, id: string, page?: OperationPage): Promise<PartnerMessageStatusView | null> {
+    const detail = await this.messages.findDetail(id, page);
     return detail && detail.message.partnerId === partnerId ? partnerMessageStatusView(detail) : null;
   }
 

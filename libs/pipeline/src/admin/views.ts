@@ -6,6 +6,7 @@ import type {
   MessageChannel,
   MessageDetail,
   MessageMetadata,
+  OperationCounts,
   MessageStatus,
   MessageSummary,
   OperationKind,
@@ -123,7 +124,11 @@ export interface PayloadHead {
 
 export interface MessageDetailView {
   message: MessageSummaryView & PayloadHead;
+  /** Every operation counted, by status, with their attempts. */
+  operationCounts: OperationCounts;
+  /** One page of operations, in order; `operationsAfter` = nextOperationsAfter gives the next. */
   operations: OperationView[];
+  nextOperationsAfter: number | null;
   events: MessageEventView[];
   files: MessageFileView[];
   /** Replays of this message, oldest first, with their outcome. */
@@ -191,6 +196,9 @@ export interface PartnerMessageStatusView {
   status: MessageStatus | 'retrying';
   reason: string | null;
   receivedAt: Date;
+  operationCounts: OperationCounts;
+  /** Pass as `after` for the next page of operations; null on the last. */
+  nextAfter: number | null;
   operations: {
     seq: number;
     kind: OperationKind;
@@ -242,6 +250,8 @@ export function messageDetailView(
 ): MessageDetailView {
   return {
     message: { ...messageSummaryView(detail.message), ...payload },
+    operationCounts: detail.counts,
+    nextOperationsAfter: detail.nextAfter,
     operations: detail.operations.map((op) => ({
       id: op.id,
       seq: op.seq,
@@ -313,13 +323,20 @@ export function replayRunView(run: ReplayRun): ReplayRunView {
 }
 
 /** `retrying`: delivering, and waiting for a next try after a retryable failure (when and why are shown). */
-export function partnerMessageStatusView({ message, operations }: MessageDetail): PartnerMessageStatusView {
+export function partnerMessageStatusView({
+  message,
+  operations,
+  counts,
+  nextAfter,
+}: MessageDetail): PartnerMessageStatusView {
   const retrying = (op: (typeof operations)[number]) => op.status === 'delivering' && op.nextAttemptAt !== null;
   return {
     messageId: message.id,
     status: message.status === 'delivering' && operations.some(retrying) ? 'retrying' : message.status,
     reason: message.statusReason,
     receivedAt: message.receivedAt,
+    operationCounts: counts,
+    nextAfter,
     operations: operations.map((op) => ({
       seq: op.seq,
       kind: op.kind,

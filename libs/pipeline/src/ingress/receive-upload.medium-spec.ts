@@ -63,7 +63,7 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     const message = (await messages.findById(messageId!))!;
     expect(message).toMatchObject({ channel: 'sftp', rawPayload: '', sha256: file.sha256 });
     expect(message.metadata).toMatchObject({ payloadFile: file.id, fileId: file.id, size: content.length });
-    const withText = await new MessagePayloads(files).withText(message);
+    const withText = await new MessagePayloads(files, messages).withText(message);
     expect(withText.rawPayload).toBe(content.toString('utf8'));
     expect(queues.translated).toContain(messageId);
     expect((await files.read('carrier', 'inbound', 'ASN-1.edi'))!.content.equals(content)).toBe(true);
@@ -110,7 +110,7 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     const messageId = await uploads.complete(renamed);
     const message = (await messages.findById(messageId))!;
     expect(message.metadata.payloadFile).toBe(whole.id);
-    expect((await new MessagePayloads(files).withText(message)).rawPayload).toBe(content.toString('utf8'));
+    expect((await new MessagePayloads(files, messages).withText(message)).rawPayload).toBe(content.toString('utf8'));
     await expect(uploads.complete(renamed)).rejects.toThrow(/became a message already/);
   });
 });

@@ -53,7 +53,7 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
       queues.asQueues(),
       null,
       { batchThreshold: 1_000, batchSize: 100 },
-      new MessagePayloads(new PartnerFileRepository(dataSource)),
+      new MessagePayloads(new PartnerFileRepository(dataSource), messages),
     );
     sweep = new SweepStuck(messages, operations, queues.asQueues(), translate, { staleMs: STALE_MS, limit: 2 }, runs);
   });

@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { Injectable } from '@nestjs/common';
-import type { Message } from '@dockbridge/audit';
+import { MessageRepository, type Message, type MessageSummary } from '@dockbridge/audit';
 import { PartnerFileRepository } from '@dockbridge/partners';
 
 type WithPayload = Pick<Message, 'partnerId' | 'rawPayload' | 'metadata'>;
@@ -11,7 +11,10 @@ type WithPayload = Pick<Message, 'partnerId' | 'rawPayload' | 'metadata'>;
  */
 @Injectable()
 export class MessagePayloads {
-  constructor(private readonly files: PartnerFileRepository) {}
+  constructor(
+    private readonly files: PartnerFileRepository,
+    private readonly messages: MessageRepository,
+  ) {}
 
   /** The message with its payload text in `rawPayload`. */
   async withText<M extends WithPayload>(message: M): Promise<M> {
@@ -43,14 +46,15 @@ export class MessagePayloads {
     }
   }
 
-  /** The first `maxBytes` of the payload as text, and its whole size in bytes. */
-  async head(message: WithPayload, maxBytes: number): Promise<{ text: string; bytes: number; truncated: boolean }> {
+  /** The beginning of the payload as text (at most `maxBytes` of a file, `maxBytes` characters of text) and its whole size in bytes. */
+  async head(
+    message: Pick<MessageSummary, 'id' | 'partnerId' | 'metadata'>,
+    maxBytes: number,
+  ): Promise<{ text: string; bytes: number; truncated: boolean }> {
     const fileId = message.metadata?.payloadFile;
     if (!fileId) {
-      const bytes = Buffer.byteLength(message.rawPayload);
-      // Cut by characters: at most maxBytes characters is at least that many bytes' worth of text.
-      const truncated = message.rawPayload.length > maxBytes;
-      return { text: truncated ? message.rawPayload.slice(0, maxBytes) : message.rawPayload, bytes, truncated };
+      const head = (await this.messages.payloadHead(message.id, maxBytes)) ?? { text: '', bytes: 0 };
+      return { ...head, truncated: Buffer.byteLength(head.text) < head.bytes };
     }
     const size = message.metadata.size ?? 0;
     const head = await this.files.readRange(message.partnerId, fileId, 0, maxBytes);
