@@ -42,17 +42,13 @@ export interface DatesResult {
 /** DTM segments → validDates / preferredDates (ISO 8601 UTC; an end date without a time is the end of that day). */
 export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: readonly number[]): DatesResult {
   const problems: DatesResult['problems'] = [];
-  const byQualifier = new Map<string, { segment: EdiSegment; position: number }>();
+  const byQualifier = new Dtms();
   // `at`: the DTMs' indexes, when known (spares looking at every segment).
   for (let k = 0, count = at ? at.length : segments.length; k < count; k++) {
     const i = at ? at[k] : k;
     const segment = segments[i];
-    if (segment.tag !== 'DTM') {
-      continue;
-    }
-    const qualifier = el(segment, 1);
-    if (!byQualifier.has(qualifier)) {
-      byQualifier.set(qualifier, { segment, position: i + 1 });
+    if (segment.tag === 'DTM') {
+      byQualifier.add(el(segment, 1), segment, i + 1);
     }
   }
   const begin = firstDate(byQualifier, rules.validBegin, false, problems);
@@ -91,9 +87,34 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
   return result;
 }
 
+/**
+ * The first DTM of each qualifier, in a set's few DTMs: a list searched by comparing strings beats
+ * a Map here (each set's qualifiers are new strings, which a Map must hash).
+ */
+class Dtms {
+  private readonly qualifiers: string[] = [];
+  private readonly found: { segment: EdiSegment; position: number }[] = [];
+
+  add(qualifier: string, segment: EdiSegment, position: number): void {
+    if (!this.has(qualifier)) {
+      this.qualifiers.push(qualifier);
+      this.found.push({ segment, position });
+    }
+  }
+
+  has(qualifier: string): boolean {
+    return this.qualifiers.indexOf(qualifier) !== -1;
+  }
+
+  get(qualifier: string): { segment: EdiSegment; position: number } | undefined {
+    const k = this.qualifiers.indexOf(qualifier);
+    return k === -1 ? undefined : this.found[k];
+  }
+}
+
 /** The date of the first of `qualifiers` sent with a valid date; each invalid one on the way is a problem. */
 function firstDate(
-  byQualifier: Map<string, { segment: EdiSegment; position: number }>,
+  byQualifier: Dtms,
   qualifiers: string[],
   endOfDay: boolean,
   problems: DatesResult['problems'],
