@@ -397,7 +397,10 @@ export class MessageRepository {
    * The message (without its payload), one page of its operations in order with their attempts, the
    * counts of all of them, and its events. A message of 30,000 operations costs a page, not all.
    */
-  async findDetail(id: string, page: OperationPage = { limit: DETAIL_OPERATIONS_DEFAULT }): Promise<MessageDetail | null> {
+  async findDetail(
+    id: string,
+    page: OperationPage = { limit: DETAIL_OPERATIONS_DEFAULT },
+  ): Promise<MessageDetail | null> {
     if (!isUuid(id)) {
       return null;
     }

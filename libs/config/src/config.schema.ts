@@ -121,6 +121,8 @@ export class DeliveryConfig {
   /** A message with at least this many document upserts (or deletes) for one location goes through batch jobs. */
   @IsInt() @Min(1) batchThreshold = 100;
   @IsInt() @Min(1) @Max(25_000) batchSize = 25_000;
+  /** A batch job's body stays under this (its documents as JSON): a request body the platform refuses as too large fails every document in it. */
+  @IsInt() @Min(64 * 1024) batchMaxBytes = 32 * 1024 * 1024;
   @IsInt() @Min(10) batchPollMs = 250;
   @IsInt() @Min(1) @Max(500) concurrency = 16;
   /** A message or operation without progress for this long is re-enqueued by the sweeper. */
@@ -238,6 +240,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   DELIVERY_BACKOFF_BASE_MS: 'delivery.backoffBaseMs',
   DELIVERY_BACKOFF_MAX_MS: 'delivery.backoffMaxMs',
   DELIVERY_BATCH_THRESHOLD: 'delivery.batchThreshold',
+  DELIVERY_BATCH_MAX_BYTES: 'delivery.batchMaxBytes',
   DELIVERY_CONCURRENCY: 'delivery.concurrency',
   GATEWAY_HOST: 'gateway.host',
   GATEWAY_PORT: 'gateway.port',

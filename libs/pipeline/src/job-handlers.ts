@@ -128,7 +128,7 @@ export class PipelineJobHandlers {
             logger.log({ msg: 'sweeper re-queued work', ...report });
           }
           const purged = await retention.execute();
-          if (purged.messages || purged.receipts) {
+          if (purged.messages || purged.receipts || purged.abandonedChunks) {
             logger.log({ msg: 'retention purged settled messages', ...purged });
           }
           return { ...report, purged };

@@ -115,6 +115,7 @@ const SERVICES = [
       useFactory: (config: AppConfig) => ({
         batchThreshold: config.delivery.batchThreshold,
         batchSize: config.delivery.batchSize,
+        batchMaxBytes: config.delivery.batchMaxBytes,
       }),
     },
     { provide: ACKNOWLEDGMENT_OUTBOX, inject: [PartnerFileRepository], useFactory: outboundFolder },

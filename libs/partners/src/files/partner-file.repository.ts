@@ -286,14 +286,19 @@ export class PartnerFileRepository {
     }
   }
 
-  /** Chunks of uploads started before `olderThan` that never became a file (the process died mid-upload); returns how many went. */
-  async purgeAbandonedChunks(olderThan: Date): Promise<number> {
+  /**
+   * Chunks of uploads that never became a file (the process died mid-upload, or its discard
+   * failed) and got no chunk since `idleSince`: an upload still going keeps adding chunks. Returns
+   * how many chunks went.
+   */
+  async purgeAbandonedChunks(idleSince: Date): Promise<number> {
     const { affected } = await exec(
       this.dataSource.manager,
-      `DELETE FROM partner_file_chunk c WHERE c.created_at < $1
-         AND NOT EXISTS (SELECT 1 FROM partner_file f WHERE f.id = c.file_id)
-       RETURNING 1`,
-      [olderThan],
+      `DELETE FROM partner_file_chunk c
+        WHERE c.file_id IN (SELECT file_id FROM partner_file_chunk GROUP BY file_id HAVING max(created_at) < $1)
+          AND NOT EXISTS (SELECT 1 FROM partner_file f WHERE f.id = c.file_id)
+        RETURNING 1`,
+      [idleSince],
     );
     return affected;
   }

@@ -1,6 +1,5 @@
-import { constants } from 'node:buffer';
+import { constants, isUtf8 } from 'node:buffer';
 import { createHash, randomUUID } from 'node:crypto';
-import { TextDecoder } from 'node:util';
 import { DomainError } from '@dockbridge/audit';
 import { FILE_CHUNK_BYTES, type StoredUpload } from '@dockbridge/partners';
 
@@ -55,21 +54,35 @@ const { MAX_STRING_LENGTH } = constants;
 export class UploadTextCheck {
   private nulAt = -1;
   private size = 0;
-  /** Null once the bytes proved not to be UTF-8. */
-  private utf8: TextDecoder | null = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private utf8 = true;
+  /** The start of a UTF-8 sequence cut by the end of the last chunk. */
+  private carry = Buffer.alloc(0);
 
-  /** The next bytes of the file, in order. */
+  /** The next bytes of the file, in order. Checked in place: no string is made of them. */
   update(chunk: Buffer): void {
     const nul = this.nulAt === -1 ? chunk.indexOf(0) : -1;
     if (nul !== -1) {
       this.nulAt = this.size + nul;
     }
     this.size += chunk.length;
-    try {
-      this.utf8?.decode(chunk, { stream: true });
-    } catch {
-      this.utf8 = null;
+    if (!this.utf8) {
+      return;
     }
+    let from = 0;
+    if (this.carry.length) {
+      from = Math.min(chunk.length, sequenceLength(this.carry[0]) - this.carry.length);
+      const joined = Buffer.concat([this.carry, chunk.subarray(0, from)]);
+      this.carry = Buffer.alloc(0);
+      if (from < chunk.length || joined.length === sequenceLength(joined[0])) {
+        this.utf8 = isUtf8(joined);
+      } else {
+        this.carry = joined; // still incomplete: a chunk of one or two bytes
+        return;
+      }
+    }
+    const cut = incompleteTail(chunk, from);
+    this.utf8 &&= isUtf8(chunk.subarray(from, cut));
+    this.carry = Buffer.from(chunk.subarray(cut));
   }
 
   /** The file's encoding, or UploadRefused saying why it cannot be a message. */
@@ -85,13 +98,24 @@ export class UploadTextCheck {
         `the file has ${this.size} bytes, more than the ${MAX_STRING_LENGTH} one message's text can hold; nothing was recorded`,
       );
     }
-    try {
-      this.utf8?.decode();
-      return this.utf8 ? 'utf-8' : 'latin1';
-    } catch {
-      return 'latin1'; // ends inside a multi-byte sequence
+    // A file that ends inside a multi-byte sequence is not UTF-8.
+    return this.utf8 && this.carry.length === 0 ? 'utf-8' : 'latin1';
+  }
+}
+
+/** Bytes of the UTF-8 sequence a lead byte starts (1 for a byte that cannot lead: isUtf8 refuses it). */
+function sequenceLength(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+}
+
+/** Where a multi-byte sequence that the chunk's end cuts begins (the chunk's length when none is cut). */
+function incompleteTail(chunk: Buffer, from: number): number {
+  for (let i = chunk.length - 1; i >= Math.max(from, chunk.length - 3); i--) {
+    if ((chunk[i] & 0xc0) !== 0x80) {
+      return i + sequenceLength(chunk[i]) > chunk.length ? i : chunk.length;
     }
   }
+  return chunk.length;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { UploadRefused, UploadTextCheck } from './inbound-upload';
 
 const MiB = 1024 * 1024;
@@ -36,5 +37,23 @@ describe('UploadTextCheck', () => {
       check.update(Buffer.alloc(MiB));
     }
     expect(() => check.finish()).toThrow(/NUL byte at offset 0/);
+  });
+
+  it('decides as a check of the whole file would, however the file is cut into chunks', () => {
+    const texts = [
+      Buffer.from('ISA*Müller*🚚*日本~', 'utf8'),
+      Buffer.from([0x41, 0xe2, 0x82]), // ends inside a sequence
+      Buffer.from([0x41, 0xc3, 0x41, 0x41]), // a lead byte without its continuation
+      Buffer.from([0x80, 0x41]), // a continuation byte without a lead
+      Buffer.from([0xf0, 0x9f, 0x9a, 0x9a, 0xf0, 0x9f]),
+    ];
+    for (const bytes of texts) {
+      const whole = isUtf8(bytes) ? 'utf-8' : 'latin1';
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        expect([bytes, cut, encodingOf(bytes.subarray(0, cut), bytes.subarray(cut))]).toEqual([bytes, cut, whole]);
+      }
+      const byteByByte = [...bytes].map((b) => Buffer.from([b]));
+      expect([bytes, encodingOf(...byteByByte)]).toEqual([bytes, whole]);
+    }
   });
 });

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InterchangeRepository, MessageRepository, MessageStatus } from '@dockbridge/audit';
+import { PartnerFileRepository } from '@dockbridge/partners';
 import { RETENTION_OPTIONS } from '../pipeline.options';
 
 export interface RetentionOptions {
@@ -15,9 +16,15 @@ export interface RetentionOptions {
 export interface PurgeReport {
   messages: number;
   receipts: number;
+  /** Stored chunks of uploads that never completed. */
+  abandonedChunks: number;
 }
 
 const DAY_MS = 86_400_000;
+/** An upload that has added no chunk for this long and has no file will never complete. */
+const ABANDONED_UPLOAD_MS = DAY_MS;
+/** The abandoned-chunk purge reads the whole chunk table: once an hour, not with every sweep. */
+const CHUNK_PURGE_EVERY_MS = 3_600_000;
 /** Interchange receipts outlive their messages up to the longest duplicate window a partner may set (duplicateWindowDays ≤ 3650). */
 const RECEIPT_DAYS = 3650;
 
@@ -28,10 +35,13 @@ const RECEIPT_DAYS = 3650;
  */
 @Injectable()
 export class PurgeExpired {
+  private lastChunkPurge = 0;
+
   constructor(
     private readonly messages: MessageRepository,
     private readonly interchanges: InterchangeRepository,
     @Inject(RETENTION_OPTIONS) private readonly options: RetentionOptions,
+    @Optional() private readonly files?: PartnerFileRepository,
   ) {}
 
   async execute(now = new Date()): Promise<PurgeReport> {
@@ -56,6 +66,11 @@ export class PurgeExpired {
       }
     }
     const receipts = await this.interchanges.purgeReceipts(new Date(now.getTime() - RECEIPT_DAYS * DAY_MS));
-    return { messages, receipts };
+    let abandonedChunks = 0;
+    if (this.files && now.getTime() - this.lastChunkPurge >= CHUNK_PURGE_EVERY_MS) {
+      this.lastChunkPurge = now.getTime();
+      abandonedChunks = await this.files.purgeAbandonedChunks(new Date(now.getTime() - ABANDONED_UPLOAD_MS));
+    }
+    return { messages, receipts, abandonedChunks };
   }
 }

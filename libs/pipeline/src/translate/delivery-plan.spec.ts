@@ -1,4 +1,5 @@
-import { dropSupersededWrites } from './delivery-plan';
+import type { DocumentOperation } from '@dockbridge/audit';
+import { dropSupersededWrites, planDelivery } from './delivery-plan';
 
 const LOCATION = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const upsert = (id: string, description: string) => ({
@@ -35,5 +36,31 @@ describe('dropSupersededWrites', () => {
       },
     };
     expect(dropSupersededWrites([status, status]).kept).toHaveLength(2);
+  });
+});
+
+describe('planDelivery', () => {
+  /** Pending operation rows of upserts whose descriptions make each document about `bytes` long. */
+  const rows = (n: number, bytes: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `op-${i}`,
+      status: 'pending',
+      payload: upsert(`D${i}`, 'x'.repeat(bytes)).operation,
+    })) as unknown as DocumentOperation[];
+
+  it('goes through batch jobs from the threshold on, in chunks of at most batchSize documents', () => {
+    expect(planDelivery('m', rows(4, 10), 5, 100)).toEqual({ single: ['op-0', 'op-1', 'op-2', 'op-3'], batches: [] });
+    const plan = planDelivery('m', rows(5, 10), 5, 2);
+    expect(plan.single).toEqual([]);
+    expect(plan.batches.map((b) => b.operationIds)).toEqual([['op-0', 'op-1'], ['op-2', 'op-3'], ['op-4']]);
+    expect(plan.batches[0]).toMatchObject({ messageId: 'm', organisationId: LOCATION, kind: 'document.upsert' });
+  });
+
+  // 25,000 ASNs of 40 items made a 100 MB body that the platform refused whole: every document failed.
+  it('keeps each batch body under maxBytes, a document too large for any batch going alone', () => {
+    const plan = planDelivery('m', rows(10, 1000), 1, 25_000, 3500);
+    expect(plan.batches.map((b) => b.operationIds.length)).toEqual([3, 3, 3, 1]);
+    const huge = planDelivery('m', rows(3, 5000), 1, 25_000, 3500);
+    expect(huge.batches.map((b) => b.operationIds.length)).toEqual([1, 1, 1]);
   });
 });

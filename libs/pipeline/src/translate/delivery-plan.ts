@@ -8,18 +8,34 @@ export interface DeliveryPlan {
   batches: Omit<BatchJobData, 'platformJobId'>[];
 }
 
+/** What a batch body stays under when not told: the platform's request limit is not published; 32 MiB is half the sandbox's. */
+export const BATCH_MAX_BYTES = 32 * 1024 * 1024;
+
+/** The bytes an operation adds to a batch body: its document as JSON (upserts), its id as a JSON string (deletes). */
+const bodyBytesOf = (payload: CanonicalOperation): number =>
+  Buffer.byteLength(
+    JSON.stringify(
+      payload.kind === 'document.upsert' ? payload.document : (payload as { documentId?: string }).documentId,
+    ),
+  ) + 1;
+
 /**
  * Splits a message's operations: document upserts (or deletes) for one location and one set of
  * reference options go through platform batch jobs when there are at least `threshold` of them,
- * in chunks of at most `batchSize`; everything else is delivered one call at a time. Pure.
+ * in chunks of at most `batchSize` documents and `maxBytes` of body; everything else is delivered
+ * one call at a time. Pure.
  */
 export function planDelivery(
   messageId: string,
   operations: readonly DocumentOperation[],
   threshold: number,
   batchSize: number,
+  maxBytes = BATCH_MAX_BYTES,
 ): DeliveryPlan {
-  const groups = new Map<string, { organisationId: string; kind: BatchJobData['kind']; ids: string[] }>();
+  const groups = new Map<
+    string,
+    { organisationId: string; kind: BatchJobData['kind']; ids: string[]; bytes: number[] }
+  >();
   const single: string[] = [];
   for (const op of operations) {
     if (op.status !== 'pending' && op.status !== 'delivering') {
@@ -32,8 +48,9 @@ export function planDelivery(
     }
     const options = payload.kind === 'document.upsert' ? JSON.stringify(payload.options ?? {}) : '';
     const key = `${payload.kind}|${payload.organisationId}|${options}`;
-    const group = groups.get(key) ?? { organisationId: payload.organisationId, kind: payload.kind, ids: [] };
+    const group = groups.get(key) ?? { organisationId: payload.organisationId, kind: payload.kind, ids: [], bytes: [] };
     group.ids.push(op.id);
+    group.bytes.push(bodyBytesOf(payload));
     groups.set(key, group);
   }
   const batches: DeliveryPlan['batches'] = [];
@@ -42,13 +59,19 @@ export function planDelivery(
       single.push(...group.ids);
       continue;
     }
-    for (let i = 0; i < group.ids.length; i += batchSize) {
+    for (let start = 0; start < group.ids.length;) {
+      let end = start + 1;
+      let bytes = group.bytes[start];
+      while (end < group.ids.length && end - start < batchSize && bytes + group.bytes[end] <= maxBytes) {
+        bytes += group.bytes[end++];
+      }
       batches.push({
         messageId,
         organisationId: group.organisationId,
         kind: group.kind,
-        operationIds: group.ids.slice(i, i + batchSize),
+        operationIds: group.ids.slice(start, end),
       });
+      start = end;
     }
   }
   return { single, batches };

@@ -24,6 +24,8 @@ import { Acknowledgment, Translation, TRANSLATORS } from './translators';
 export interface TranslateOptions {
   batchThreshold: number;
   batchSize: number;
+  /** Body bytes a batch job stays under (default: delivery.batchMaxBytes' default). */
+  batchMaxBytes?: number;
 }
 
 /** Where acknowledgments go: the partner's outbound folder. */
@@ -227,6 +229,7 @@ export class TranslateMessage {
       rows,
       profile?.settings.batchThreshold ?? this.options.batchThreshold,
       this.options.batchSize,
+      this.options.batchMaxBytes,
     );
     if (redrive) {
       await this.queues.removeFinishedMany(QUEUES.deliver, plan.single.map(deliverJobId));

@@ -1,0 +1,470 @@
+/**
+ * Large EDI files end to end: generated 856 files uploaded over SFTP (a real client, ssh2) to a
+ * gateway process, translated by a worker process and delivered to the sandbox process, each a
+ * `node dist/...` child on a fresh Postgres database and a private Redis prefix.
+ *
+ *   npm run build && node dist/bench/large-file.bench.js
+ *
+ * For each size: the upload's time, CLOSE's answer after the last byte was written, the times until
+ * the message is recorded, translated and settled, the documents at the sandbox, the database's
+ * growth, and the peak RSS of the gateway and of the worker (VmHWM from /proc, reset between sizes
+ * through clear_refs). Sizes run one after the other on the same processes.
+ *
+ * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
+ * per ASN), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
+ * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, WORKER_NODE_ARGS, GATEWAY_NODE_ARGS.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  closeSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import IORedis from 'ioredis';
+import { Client } from 'pg';
+import SftpClient from 'ssh2-sftp-client';
+
+const ROOT = join(__dirname, '../..');
+const DIST = join(__dirname, '..');
+const LOCATION = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
+const PLATFORM_TOKEN = 'sandbox-demo-location-token';
+const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
+const PARTNER = 'kettle-foods';
+const SFTP_PASSWORD = `bench-${randomBytes(12).toString('hex')}`;
+const MiB = 1024 * 1024;
+
+const env = process.env;
+const SIZES = (env.SIZE_MIB ?? env.SIZES_MIB ?? '1,10,100').split(',').map(Number);
+const ITEMS = Number(env.ITEMS ?? 40);
+const POSTGRES_ADMIN_URL = env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Writes in flight, 32 KiB each, as OpenSSH's sftp keeps them. */
+const WRITES_IN_FLIGHT = 64;
+const WRITE_BYTES = 32 * 1024;
+const TARGET_RSS_MIB = 250;
+const TARGET_CLOSE_MS = 1000;
+
+// ---------------------------------------------------------------- the file
+
+/** One ASN of `items` items (S/O/I): about 200 + 70 x items bytes. */
+function asn(tag: string, n: number, st: string, items: number): string {
+  const segments = [
+    `ST*856*${st}`,
+    `BSN*00*ASN-${tag}-${n}*20261201*1200`,
+    'HL*1**S',
+    'TD5*O*2*BLUE',
+    `REF*BM*BOL-${n}`,
+    'DTM*011*20261201*0800',
+    'DTM*017*20261202',
+    'N1*SF*Kettle Foods*92*SUP-KETTLE',
+    'N1*ST*Main DC*92*DC01',
+    'HL*2*1*O',
+    `PRF*PO-${n}`,
+  ];
+  for (let i = 1; i <= items; i++) {
+    segments.push(`HL*${i + 2}*2*I`, `LIN**SK*SKU-${(n * 7 + i) % 5000}`, `SN1**${i}*CA`, `PID*F****Item ${i}`);
+  }
+  segments.push(`CTT*${items}`);
+  segments.push(`SE*${segments.length + 1}*${st}`);
+  return segments.map((s) => `${s}~\n`).join('');
+}
+
+/** Writes an interchange of ASNs of at least `mib` MiB; answers the file's size and the ASNs in it. */
+async function generate(path: string, mib: number): Promise<{ bytes: number; asns: number }> {
+  const control = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
+  const out = createWriteStream(path);
+  const write = (text: string) =>
+    out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  let bytes = 0;
+  const put = async (text: string) => {
+    bytes += Buffer.byteLength(text);
+    await write(text);
+  };
+  await put(
+    `ISA*00*          *00*          *ZZ*KETTLE         *ZZ*ACMEDC         *261120*0830*U*00401*${control}*0*T*>~\n`,
+  );
+  let asns = 0;
+  let group = 0;
+  while (bytes < mib * MiB) {
+    group++;
+    await put(`GS*SH*KETTLE*ACMEDC*20261120*0830*${group}*X*004010~\n`);
+    let sets = 0;
+    for (; sets < 1000 && bytes < mib * MiB; sets++) {
+      asns++;
+      await put(asn(control, asns, String(sets + 1).padStart(4, '0'), ITEMS));
+    }
+    await put(`GE*${sets}*${group}~\n`);
+  }
+  await put(`IEA*${group}*${control}~\n`);
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  return { bytes, asns };
+}
+
+// ---------------------------------------------------------------- processes
+
+interface Child {
+  name: string;
+  process: ChildProcess;
+  output: string[];
+  exited: boolean;
+}
+const children: Child[] = [];
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+let stopping = false;
+
+function start(name: string, script: string, childEnv: Record<string, string>, nodeArgs: string[] = []): Child {
+  const child: Child = {
+    name,
+    output: [],
+    exited: false,
+    process: spawn(process.execPath, [...nodeArgs, join(DIST, script)], {
+      cwd: ROOT,
+      env: { PATH: env.PATH ?? '', LOG_LEVEL: 'warn', ...childEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  };
+  const keep = (chunk: Buffer) => {
+    child.output.push(chunk.toString());
+    child.output.splice(0, Math.max(0, child.output.length - 200));
+  };
+  child.process.stdout!.on('data', keep);
+  child.process.stderr!.on('data', keep);
+  child.process.on('exit', (code, signal) => {
+    child.exited = true;
+    if (!stopping) {
+      console.error(`${name} exited (code ${code}, signal ${signal}):\n${child.output.join('').slice(-4000)}`);
+      void finish(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+let finishing: Promise<never> | null = null;
+function finish(code: number): Promise<never> {
+  finishing ??= (async () => {
+    stopping = true;
+    for (const c of children.filter((c) => !c.exited)) {
+      c.process.kill('SIGTERM');
+    }
+    const deadline = Date.now() + 8000;
+    while (children.some((c) => !c.exited) && Date.now() < deadline) {
+      await sleep(50);
+    }
+    children.forEach((c) => c.exited || c.process.kill('SIGKILL'));
+    for (const cleanup of cleanups.reverse()) {
+      await Promise.resolve()
+        .then(cleanup)
+        .catch((error: Error) => console.error(`cleanup: ${error.message}`));
+    }
+    if (env.KEEP_LOGS) {
+      children.forEach((c) => console.log(`--- ${c.name} ---\n${c.output.join('')}`));
+    }
+    process.exit(code);
+  })();
+  return finishing;
+}
+process.on('exit', () => children.forEach((c) => c.exited || c.process.kill('SIGKILL')));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => void finish(130));
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) {
+      return;
+    }
+    await sleep(100);
+  }
+  throw new Error(`${what} not within ${timeoutMs} ms`);
+}
+
+/** Peak resident memory since the last reset, MiB (VmHWM). */
+function peakRssMib(child: Child): number {
+  const status = readFileSync(`/proc/${child.process.pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+/** Starts a new peak (Linux: writing 5 to clear_refs resets VmHWM to the current RSS). */
+function resetPeak(child: Child): void {
+  writeFileSync(`/proc/${child.process.pid}/clear_refs`, '5');
+}
+
+// ---------------------------------------------------------------- one size
+
+interface Context {
+  gateway: string;
+  sandbox: string;
+  sftpPort: number;
+  db: Client;
+  gatewayProcess: Child;
+  workerProcess: Child;
+}
+
+const admin = (ctx: Context, path: string, init: RequestInit = {}) =>
+  fetch(`${ctx.gateway}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+  });
+
+/** Uploads `path` as `name` with WRITES_IN_FLIGHT writes in flight; answers when CLOSE was answered, and how long CLOSE took. */
+async function upload(ctx: Context, path: string, name: string): Promise<{ uploadMs: number; closeMs: number }> {
+  const client = new SftpClient();
+  await client.connect({ host: '127.0.0.1', port: ctx.sftpPort, username: 'kettle', password: SFTP_PASSWORD });
+  try {
+    const sftp = (client as unknown as { sftp: import('ssh2').SFTPWrapper }).sftp;
+    const call = <T>(run: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
+      new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
+    const started = Date.now();
+    const handle = await call<Buffer>((done) => sftp.open(`/inbound/${name}`, 'w', done));
+    const size = statSync(path).size;
+    const fd = openSync(path, 'r');
+    let offset = 0;
+    const inFlight = new Set<Promise<void>>();
+    while (offset < size) {
+      const chunk = Buffer.alloc(Math.min(WRITE_BYTES, size - offset));
+      readSync(fd, chunk, 0, chunk.length, offset);
+      const at = offset;
+      const write: Promise<void> = call<void>((done) => sftp.write(handle, chunk, 0, chunk.length, at, done)).then(
+        () => void inFlight.delete(write),
+      );
+      inFlight.add(write);
+      offset += chunk.length;
+      if (inFlight.size >= WRITES_IN_FLIGHT) {
+        await Promise.race(inFlight);
+      }
+    }
+    closeSync(fd);
+    await Promise.all(inFlight);
+    const closing = Date.now();
+    await call<void>((done) => sftp.close(handle, done));
+    return { uploadMs: Date.now() - started, closeMs: Date.now() - closing };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Documents the sandbox holds for the location (ASN-n ids: each ASN one document). */
+async function documentsAtSandbox(ctx: Context): Promise<number> {
+  const stats = (await (await fetch(`${ctx.sandbox}/__sandbox/stats`)).json()) as { documents: Record<string, number> };
+  return stats.documents[LOCATION] ?? 0;
+}
+
+const dbBytes = async (ctx: Context) =>
+  Number((await ctx.db.query<{ size: string }>(`SELECT pg_database_size(current_database()) AS size`)).rows[0].size);
+
+async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<string, string | number>> {
+  const path = join(dir, `asn-${mib}mib.edi`);
+  const { bytes, asns } = await generate(path, mib);
+  const name = `ASN-${mib}MiB-${randomBytes(3).toString('hex')}.edi`;
+  resetPeak(ctx.gatewayProcess);
+  resetPeak(ctx.workerProcess);
+  await ctx.db.query('CHECKPOINT');
+  const dbBefore = await dbBytes(ctx);
+  const docsBefore = await documentsAtSandbox(ctx);
+  const started = Date.now();
+  const { uploadMs, closeMs } = await upload(ctx, path, name);
+  const search = async () =>
+    (
+      (await (await admin(ctx, `/v1/admin/messages?fileName=${encodeURIComponent(name)}`)).json()) as {
+        items: { id: string; status: string }[];
+      }
+    ).items[0];
+  const recorded = await search();
+  const recordedMs = Date.now() - started;
+  let translatedMs = 0;
+  let status = recorded?.status ?? 'missing';
+  const deadline = Date.now() + 30 * 60_000;
+  while (
+    !['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate'].includes(status) &&
+    Date.now() < deadline
+  ) {
+    await sleep(250);
+    status = (await search())?.status ?? 'missing';
+    if (!translatedMs && !['received', 'translating'].includes(status)) {
+      translatedMs = Date.now() - started;
+    }
+  }
+  const settledMs = Date.now() - started;
+  if (status !== 'delivered' && recorded) {
+    const detail = (await (await admin(ctx, `/v1/admin/messages/${recorded.id}?operationsLimit=1`)).json()) as {
+      message: { statusReason: string | null };
+      operations: { lastError: string | null }[];
+    };
+    console.log(
+      `  ${status}: ${detail.message.statusReason ?? ''}; first operation: ${detail.operations[0]?.lastError ?? '-'}`,
+    );
+  }
+  const documents = (await documentsAtSandbox(ctx)) - docsBefore;
+  await ctx.db.query('CHECKPOINT');
+  const growth = (await dbBytes(ctx)) - dbBefore;
+  rmSync(path, { force: true });
+  return {
+    'size MiB': +(bytes / MiB).toFixed(1),
+    ASNs: asns,
+    status,
+    'upload s': +(uploadMs / 1000).toFixed(1),
+    'CLOSE ms': closeMs,
+    'recorded s': +(recordedMs / 1000).toFixed(1),
+    'translated s': +(translatedMs / 1000).toFixed(1),
+    'settled s': +(settledMs / 1000).toFixed(1),
+    'documents at sandbox': documents,
+    'db growth MiB': +(growth / MiB).toFixed(1),
+    'db / file': +(growth / bytes).toFixed(2),
+    'gateway peak RSS MiB': Math.round(peakRssMib(ctx.gatewayProcess)),
+    'worker peak RSS MiB': Math.round(peakRssMib(ctx.workerProcess)),
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const dbName = `dockbridge_bench_${randomBytes(4).toString('hex')}`;
+  const adminDb = new Client({ connectionString: POSTGRES_ADMIN_URL });
+  await adminDb.connect();
+  await adminDb.query(`CREATE DATABASE ${dbName}`);
+  cleanups.push(async () => {
+    await adminDb.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await adminDb.end();
+  });
+  const dbUrl = new URL(POSTGRES_ADMIN_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const prefix = `{dbbench-${randomBytes(4).toString('hex')}}`;
+  const redis = new IORedis(REDIS_URL, { maxRetriesPerRequest: 3 });
+  cleanups.push(async () => {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) {
+        await redis.unlink(...keys);
+      }
+      cursor = next;
+    } while (cursor !== '0');
+    redis.disconnect();
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'dockbridge-large-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const largest = Math.max(...SIZES);
+  writeFileSync(join(dir, 'default.yaml'), `sftp:\n  maxFileBytes: ${Math.max(256, largest + 16) * MiB}\n`);
+
+  const [sandboxPort, gatewayPort, sftpPort] = [await freePort(), await freePort(), await freePort()];
+  const ctxUrls = { sandbox: `http://127.0.0.1:${sandboxPort}`, gateway: `http://127.0.0.1:${gatewayPort}` };
+  const common = {
+    CONFIG_DIR: dir,
+    PARTNERS_DIR: dir,
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    PLATFORM_BASE_URL: ctxUrls.sandbox,
+    PLATFORM_TOKEN,
+  };
+  start('sandbox', 'apps/sandbox/src/main.js', {
+    CONFIG_DIR: dir,
+    SANDBOX_HOST: '127.0.0.1',
+    SANDBOX_PORT: String(sandboxPort),
+    SANDBOX_CONTROLS: 'on',
+    SANDBOX_SEED: join(ROOT, 'config/sandbox.seed.json'),
+  });
+  await waitFor('sandbox', async () => (await fetch(`${ctxUrls.sandbox}/__sandbox/stats`)).status === 200);
+  const gatewayProcess = start(
+    'gateway',
+    'apps/gateway/src/main.js',
+    {
+      ...common,
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_PORT: String(gatewayPort),
+      ADMIN_TOKEN,
+      GATEWAY_WITH_WORKER: 'off',
+      SFTP_ENABLED: 'on',
+      SFTP_HOST: '127.0.0.1',
+      SFTP_PORT: String(sftpPort),
+      SFTP_HOST_KEY_PATH: join(dir, 'host_key'),
+      SFTP_GENERATE_HOST_KEY: 'on',
+    },
+    (env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
+  const db = new Client({ connectionString: dbUrl.toString() });
+  const ctx: Context = { ...ctxUrls, sftpPort, db, gatewayProcess, workerProcess: gatewayProcess };
+  await waitFor('gateway', async () => (await admin(ctx, '/v1/admin/partners')).status === 200);
+  ctx.workerProcess = start(
+    'worker',
+    'apps/worker/src/main.js',
+    { ...common, DATABASE_MIGRATE_ON_START: 'off' },
+    (env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
+  await db.connect();
+  cleanups.push(() => db.end());
+
+  const profile = await admin(ctx, `/v1/admin/partners/${PARTNER}`, {
+    method: 'PUT',
+    body: JSON.stringify({
+      name: 'Kettle Foods (bench)',
+      locationOrganisationId: LOCATION,
+      settings: {
+        edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] },
+        directory: [{ scac: 'BLUE', organisation: { id: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e11' } }],
+      },
+    }),
+  });
+  if (profile.status !== 200) {
+    throw new Error(`PUT partner: ${profile.status} ${await profile.text()}`);
+  }
+  const user = await admin(ctx, `/v1/admin/partners/${PARTNER}/sftp-users`, {
+    method: 'POST',
+    body: JSON.stringify({ username: 'kettle', password: SFTP_PASSWORD }),
+  });
+  if (user.status !== 201) {
+    throw new Error(`POST sftp-users: ${user.status} ${await user.text()}`);
+  }
+  await waitFor('sftp', async () => existsSync(join(dir, 'host_key')));
+
+  console.log(
+    `large files: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ` +
+      `${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; ` +
+      `ASNs of ${ITEMS} items (S/O/I), ${WRITES_IN_FLIGHT} writes of ${WRITE_BYTES / 1024} KiB in flight`,
+  );
+  const rows = [];
+  for (const mib of SIZES) {
+    const row = await runSize(ctx, mib, dir);
+    console.log(JSON.stringify(row));
+    rows.push(row);
+  }
+  console.table(rows);
+  const flat = rows.every((r) => Number(r['gateway peak RSS MiB']) <= TARGET_RSS_MIB);
+  const close = rows.every((r) => Number(r['CLOSE ms']) <= TARGET_CLOSE_MS);
+  console.log(
+    `targets: gateway peak RSS <= ${TARGET_RSS_MIB} MiB at every size: ${flat ? 'met' : 'NOT met'}; ` +
+      `worker: ${rows.every((r) => Number(r['worker peak RSS MiB']) <= TARGET_RSS_MIB) ? 'met' : 'NOT met'}; ` +
+      `CLOSE <= ${TARGET_CLOSE_MS} ms: ${close ? 'met' : 'NOT met'}`,
+  );
+  await finish(0);
+}
+
+main().catch((error: Error) => {
+  console.error(error.stack ?? error.message);
+  void finish(1);
+});
