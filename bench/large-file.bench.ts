@@ -207,6 +207,12 @@ function peakRssMib(child: Child): number {
   const status = readFileSync(`/proc/${child.process.pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
+/** Resident memory now, MiB (VmRSS). */
+function rssMib(child: Child): number {
+  const status = readFileSync(`/proc/${child.process.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
 /** Starts a new peak (Linux: writing 5 to clear_refs resets VmHWM to the current RSS). */
 function resetPeak(child: Child): void {
   writeFileSync(`/proc/${child.process.pid}/clear_refs`, '5');
@@ -285,7 +291,9 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   const dbBefore = await dbBytes(ctx);
   const docsBefore = await documentsAtSandbox(ctx);
   const started = Date.now();
-  const { uploadMs, closeMs } = await upload(ctx, path, name);
+  let uploadPeak = 0;
+  const sampler = setInterval(() => (uploadPeak = Math.max(uploadPeak, rssMib(ctx.gatewayProcess))), 50);
+  const { uploadMs, closeMs } = await upload(ctx, path, name).finally(() => clearInterval(sampler));
   const search = async () =>
     (
       (await (await admin(ctx, `/v1/admin/messages?fileName=${encodeURIComponent(name)}`)).json()) as {
@@ -334,6 +342,7 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
     'db growth MiB': +(growth / MiB).toFixed(1),
     'db / file': +(growth / bytes).toFixed(2),
     'gateway peak RSS MiB': Math.round(peakRssMib(ctx.gatewayProcess)),
+    'gateway RSS in upload MiB': Math.round(uploadPeak),
     'worker peak RSS MiB': Math.round(peakRssMib(ctx.workerProcess)),
   };
 }

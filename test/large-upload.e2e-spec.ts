@@ -1,6 +1,7 @@
 import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SFTPWrapper } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
 import { DataSource } from 'typeorm';
 import { FILE_CHUNK_BYTES, SftpCredentialRepository } from '@dockbridge/partners';
@@ -42,6 +43,7 @@ describe('a large upload: stored once, in chunks, read back where it is needed',
       'sftp.hostKeyPath': join(dir, 'host_key'),
       'sftp.generateHostKey': true,
       'sftp.maxFileBytes': 32 * MiB,
+      'sftp.maxConcurrentUploads': 2,
     });
     await spine.app.get(SftpCredentialRepository).setPassword('test-wms', 'testwms', PASSWORD);
     client = new SftpClient();
@@ -100,4 +102,19 @@ describe('a large upload: stored once, in chunks, read back where it is needed',
     const [{ files }] = await dataSource.query<{ files: string }[]>(`SELECT count(*) AS files FROM partner_file`);
     expect(Number(files)).toBe(1); // the replay made no copy
   }, 120_000);
+
+  it('refuses an upload beyond the concurrent limit at OPEN, saying why, and takes it once one ends', async () => {
+    const sftp = (client as unknown as { sftp: SFTPWrapper }).sftp;
+    const call = <T>(run: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
+      new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
+    const first = await call<Buffer>((done) => sftp.open('/inbound/one.edi', 'w', done));
+    const second = await call<Buffer>((done) => sftp.open('/inbound/two.edi', 'w', done));
+    await expect(call<Buffer>((done) => sftp.open('/inbound/three.edi', 'w', done))).rejects.toThrow(
+      /receiving 2 uploads at once, its limit \(sftp.maxConcurrentUploads\); try again in a moment/,
+    );
+    await call((done) => sftp.write(first, Buffer.from('x'), 0, 1, 0, done));
+    await call((done) => sftp.close(first, done)); // received: the upload ended
+    const third = await call<Buffer>((done) => sftp.open('/inbound/three.edi', 'w', done));
+    await Promise.all([second, third].map((handle) => call((done) => sftp.close(handle, done)).catch(() => undefined)));
+  });
 });

@@ -179,6 +179,11 @@ export class SftpConfig {
   @Transform(toBoolean) @IsBoolean() generateHostKey = false;
   /** Largest file a partner may upload, in bytes; at most V8's longest string (512 MiB - 24), since a file becomes one. */
   @IsInt() @Min(1024) @Max(512 * 1024 * 1024 - 24) maxFileBytes = 256 * 1024 * 1024;
+  /**
+   * Uploads this process receives at once (each holds a chunk or two, and the writes a client sends
+   * out of order, at most 16 MiB); one more is refused at OPEN, saying so, and the client retries.
+   */
+  @IsInt() @Min(1) @Max(1000) maxConcurrentUploads = 16;
   /** Failed logins of one user name, or from one address, after which it is locked out for `lockoutMs`. */
   @IsInt() @Min(1) @Max(1000) maxLoginFailures = 5;
   @IsInt() @Min(1000) lockoutMs = 15 * 60_000;
@@ -262,6 +267,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   SFTP_HOST_KEY_PATH: 'sftp.hostKeyPath',
   SFTP_GENERATE_HOST_KEY: 'sftp.generateHostKey',
   SFTP_MAX_FILE_BYTES: 'sftp.maxFileBytes',
+  SFTP_MAX_CONCURRENT_UPLOADS: 'sftp.maxConcurrentUploads',
   SFTP_MAX_LOGIN_FAILURES: 'sftp.maxLoginFailures',
   SFTP_LOCKOUT_MS: 'sftp.lockoutMs',
   WORKER_HEALTH_PORT: 'worker.healthPort',

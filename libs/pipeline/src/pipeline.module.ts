@@ -23,6 +23,7 @@ import {
   RETENTION_OPTIONS,
   SWEEP_OPTIONS,
   TRANSLATE_OPTIONS,
+  UPLOAD_OPTIONS,
 } from './pipeline.options';
 import { RetryPolicy } from './retry-policy';
 import { Schedules } from './schedules';
@@ -119,6 +120,11 @@ const SERVICES = [
       }),
     },
     { provide: ACKNOWLEDGMENT_OUTBOX, inject: [PartnerFileRepository], useFactory: outboundFolder },
+    {
+      provide: UPLOAD_OPTIONS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ maxConcurrentUploads: config.sftp.maxConcurrentUploads }),
+    },
     {
       provide: DELIVERY_OPTIONS,
       inject: [AppConfig],

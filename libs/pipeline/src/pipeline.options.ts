@@ -9,3 +9,4 @@ export const DELIVERY_OPTIONS = Symbol('DeliveryOptions');
 export const BATCH_OPTIONS = Symbol('BatchOptions');
 export const SWEEP_OPTIONS = Symbol('SweepOptions');
 export const RETENTION_OPTIONS = Symbol('RetentionOptions');
+export const UPLOAD_OPTIONS = Symbol('UploadOptions');

@@ -8,7 +8,14 @@ import {
   PartnerFileRepository,
   PartnerFolder,
 } from '@dockbridge/partners';
-import { InboundUpload, ReceiveUpload, UploadRefused, UploadTooLarge, WriteRefused } from '@dockbridge/pipeline';
+import {
+  InboundUpload,
+  ReceiveUpload,
+  UploadRefused,
+  UploadsBusy,
+  UploadTooLarge,
+  WriteRefused,
+} from '@dockbridge/pipeline';
 import { isTemporaryUploadName, resolveVirtualPath, VirtualPath } from './virtual-path';
 
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
@@ -292,18 +299,24 @@ export class SftpSession {
     if (existing && flags & OPEN_MODE.EXCL) {
       throw failure(`file exists: ${target.path}`);
     }
+    // Resuming or appending: only to an upload that has not become a message yet.
+    const resuming = existing && !(flags & OPEN_MODE.TRUNC) ? existing : null;
+    if (resuming?.messageId) {
+      throw denied(`${target.path} was already received (message ${resuming.messageId}); upload under a new name`);
+    }
+    if (resuming && resuming.size > this.ctx.maxFileBytes) {
+      throw this.tooLarge(target.name, resuming.size);
+    }
     let upload: InboundUpload;
-    if (existing && !(flags & OPEN_MODE.TRUNC)) {
-      // Resuming or appending: only to an upload that has not become a message yet.
-      if (existing.messageId) {
-        throw denied(`${target.path} was already received (message ${existing.messageId}); upload under a new name`);
+    try {
+      upload = resuming
+        ? await this.ctx.ingest.resume(resuming, this.ctx.maxFileBytes)
+        : this.ctx.ingest.start(partnerId, target.name, this.ctx.maxFileBytes);
+    } catch (error) {
+      if (error instanceof UploadsBusy) {
+        throw failure(error.message);
       }
-      if (existing.size > this.ctx.maxFileBytes) {
-        throw this.tooLarge(target.name, existing.size);
-      }
-      upload = await this.ctx.ingest.resume(existing, this.ctx.maxFileBytes);
-    } else {
-      upload = this.ctx.ingest.start(partnerId, target.name, this.ctx.maxFileBytes);
+      throw error;
     }
     this.sftp.handle(
       reqid,

@@ -144,12 +144,24 @@ export class InboundUpload {
   private failure: Error | null = null;
   private discarded = false;
 
+  private ended = false;
+
   constructor(
     private readonly store: ChunkStore,
     readonly partnerId: string,
     readonly name: string,
     private readonly maxBytes: number,
+    /** Called once, when the upload ends (finished or discarded): its admission is given back. */
+    private readonly onEnd: () => void = () => undefined,
   ) {}
+
+  /** The upload holds nothing more in memory: it was finished or discarded. */
+  private end(): void {
+    if (!this.ended) {
+      this.ended = true;
+      this.onEnd();
+    }
+  }
 
   /** The file's size so far: the end of the furthest write. */
   get size(): number {
@@ -225,6 +237,7 @@ export class InboundUpload {
     await this.storing;
     this.throwIfFailed();
     const encoding = this.text.finish();
+    this.end();
     return {
       id: this.fileId,
       partnerId: this.partnerId,
@@ -241,6 +254,7 @@ export class InboundUpload {
       return;
     }
     this.discarded = true;
+    this.end();
     this.failure ??= new Error('the upload was discarded');
     this.tail = Buffer.alloc(0);
     this.ahead = [];

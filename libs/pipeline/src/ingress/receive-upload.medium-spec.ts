@@ -6,7 +6,7 @@ import { FILE_CHUNK_BYTES, PartnerFileRepository, PartnerRepository } from '@doc
 import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
 import { MessagePayloads } from '../translate/message-payloads';
 import { UploadRefused } from './inbound-upload';
-import { ReceiveUpload } from './receive-upload';
+import { ReceiveUpload, UploadsBusy } from './receive-upload';
 
 /**
  * ReceiveUpload on a real Postgres, the queues recorded: an upload is stored in chunks as it
@@ -112,5 +112,25 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     expect(message.metadata.payloadFile).toBe(whole.id);
     expect((await new MessagePayloads(files, messages).withText(message)).rawPayload).toBe(content.toString('utf8'));
     await expect(uploads.complete(renamed)).rejects.toThrow(/became a message already/);
+  });
+
+  it('receives at most maxConcurrentUploads at once, and takes new ones as uploads end', async () => {
+    const limited = new ReceiveUpload(files, messages, queues.asQueues(), { maxConcurrentUploads: 2 });
+    const first = limited.start('carrier', 'A.edi', MiB);
+    const second = limited.start('carrier', 'B.edi', MiB);
+    expect(() => limited.start('carrier', 'C.edi', MiB)).toThrow(
+      new UploadsBusy(
+        'the server is receiving 2 uploads at once, its limit (sftp.maxConcurrentUploads); try again in a moment',
+      ),
+    );
+    await first.write(0, x12(100));
+    await limited.receive(first);
+    await second.discard();
+    const third = limited.start('carrier', 'C.edi', MiB);
+    const refused = limited.start('carrier', 'D.edi', MiB);
+    await refused.write(0, Buffer.from('ISA\u0000'));
+    await expect(limited.receive(refused)).rejects.toBeInstanceOf(UploadRefused);
+    expect(() => limited.start('carrier', 'E.edi', MiB)).not.toThrow(); // the refused one ended too
+    await third.discard();
   });
 });

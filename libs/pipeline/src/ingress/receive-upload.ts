@@ -1,9 +1,20 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { MessageRepository, type MessageMetadata, type NewMessage } from '@dockbridge/audit';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { DomainError, MessageRepository, type MessageMetadata, type NewMessage } from '@dockbridge/audit';
 import { PartnerFileInfo, PartnerFileRepository } from '@dockbridge/partners';
 import { MessageQueues, translateJobOf } from '../message-queues';
+import { UPLOAD_OPTIONS } from '../pipeline.options';
 import { X12_CONTENT_TYPE } from '../translate/translators';
 import { FinishedUpload, InboundUpload, UploadTextCheck } from './inbound-upload';
+
+export interface UploadOptions {
+  /** Uploads received at once by this process; one more is refused until one ends. */
+  maxConcurrentUploads: number;
+}
+
+/** The process is receiving as many uploads as it may: the client is told to try again shortly. */
+export class UploadsBusy extends DomainError {
+  readonly kind = 'unavailable';
+}
 
 export interface ReceivedUpload {
   file: PartnerFileInfo;
@@ -21,27 +32,49 @@ export interface ReceivedUpload {
 @Injectable()
 export class ReceiveUpload {
   private readonly logger = new Logger('Upload');
+  /** Uploads started and not yet received or discarded. */
+  private active = 0;
 
   constructor(
     private readonly files: PartnerFileRepository,
     private readonly messages: MessageRepository,
     private readonly queues: MessageQueues,
+    @Optional() @Inject(UPLOAD_OPTIONS) private readonly options: UploadOptions = { maxConcurrentUploads: 16 },
   ) {}
 
-  /** A new upload of `name`, stored as its writes arrive. */
+  /** A new upload of `name`, stored as its writes arrive; UploadsBusy when this process receives its most already. */
   start(partnerId: string, name: string, maxBytes: number): InboundUpload {
-    return new InboundUpload(this.files, partnerId, name, maxBytes);
+    const limit = this.options.maxConcurrentUploads;
+    if (this.active >= limit) {
+      this.logger.warn({
+        msg: 'upload refused: too many at once',
+        partnerId,
+        fileName: name,
+        active: this.active,
+        limit,
+      });
+      throw new UploadsBusy(
+        `the server is receiving ${limit} uploads at once, its limit (sftp.maxConcurrentUploads); try again in a moment`,
+      );
+    }
+    this.active++;
+    return new InboundUpload(this.files, partnerId, name, maxBytes, () => this.active--);
   }
 
   /** An upload that carries on from a stored file that has not become a message (a resumed or appended upload). */
   async resume(file: PartnerFileInfo, maxBytes: number): Promise<InboundUpload> {
     const upload = this.start(file.partnerId, file.name, maxBytes);
-    let offset = 0;
-    for await (const slice of this.files.slicesOf(file.partnerId, file.id)) {
-      await upload.write(offset, slice);
-      offset += slice.length;
+    try {
+      let offset = 0;
+      for await (const slice of this.files.slicesOf(file.partnerId, file.id)) {
+        await upload.write(offset, slice);
+        offset += slice.length;
+      }
+      return upload;
+    } catch (error) {
+      await upload.discard().catch(() => undefined);
+      throw error;
     }
-    return upload;
   }
 
   /** The upload is complete: its file (and, under a final name, its message) is committed, or it is discarded and this throws. */
