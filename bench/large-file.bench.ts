@@ -278,6 +278,11 @@ async function documentsAtSandbox(ctx: Context): Promise<number> {
   return stats.documents[LOCATION] ?? 0;
 }
 
+const chunkBytes = async (ctx: Context) =>
+  Number(
+    (await ctx.db.query<{ size: string }>(`SELECT pg_total_relation_size('partner_file_chunk') AS size`)).rows[0].size,
+  );
+
 const dbBytes = async (ctx: Context) =>
   Number((await ctx.db.query<{ size: string }>(`SELECT pg_database_size(current_database()) AS size`)).rows[0].size);
 
@@ -289,6 +294,7 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   resetPeak(ctx.workerProcess);
   await ctx.db.query('CHECKPOINT');
   const dbBefore = await dbBytes(ctx);
+  const chunksBefore = await chunkBytes(ctx);
   const docsBefore = await documentsAtSandbox(ctx);
   const started = Date.now();
   let uploadPeak = 0;
@@ -328,6 +334,7 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   const documents = (await documentsAtSandbox(ctx)) - docsBefore;
   await ctx.db.query('CHECKPOINT');
   const growth = (await dbBytes(ctx)) - dbBefore;
+  const fileStored = (await chunkBytes(ctx)) - chunksBefore;
   rmSync(path, { force: true });
   return {
     'size MiB': +(bytes / MiB).toFixed(1),
@@ -341,6 +348,7 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
     'documents at sandbox': documents,
     'db growth MiB': +(growth / MiB).toFixed(1),
     'db / file': +(growth / bytes).toFixed(2),
+    'file stored / file': +(fileStored / bytes).toFixed(2),
     'gateway peak RSS MiB': Math.round(peakRssMib(ctx.gatewayProcess)),
     'gateway RSS in upload MiB': Math.round(uploadPeak),
     'worker peak RSS MiB': Math.round(peakRssMib(ctx.workerProcess)),
