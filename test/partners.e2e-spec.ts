@@ -91,6 +91,7 @@ describe('partner store on Postgres', () => {
         'PartnerOwnership1768486400000',
         'ReplayRuns1768572800000',
         'PartnerFileChunks1768700000000',
+        'PartnerFileFetched1768700000001',
       ]);
     });
 

@@ -250,8 +250,20 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     expect(listing.map((e) => [e.name, e.size, e.type])).toEqual([['997-000000101.x12', ack.length, '-']]);
     expect(listing[0].modifyTime).toBe(Math.floor(put.createdAt.getTime() / 1000) * 1000);
 
+    const fetchedAtOf = async () =>
+      (
+        (await dataSource.query(`SELECT fetched_at FROM partner_file WHERE id = $1`, [put.id])) as {
+          fetched_at: Date | null;
+        }[]
+      )[0].fetched_at;
+    expect(await fetchedAtOf()).toBeNull(); // listed is not fetched
     const fetched = (await client.get('/outbound/997-000000101.x12')) as Buffer;
     expect(Buffer.isBuffer(fetched) && fetched.equals(ack)).toBe(true);
+    // "Did the carrier fetch its 997?": the first read says so, and a second read leaves the time alone.
+    const first = await fetchedAtOf();
+    expect(first).toBeInstanceOf(Date);
+    await client.get('/outbound/997-000000101.x12');
+    expect(await fetchedAtOf()).toEqual(first);
 
     // Read-only folder: no uploads into outbound.
     await expect(client.put(Buffer.from('x'), '/outbound/mine.x12')).rejects.toThrow(/read-only|denied/i);

@@ -189,7 +189,7 @@ describe('formatMessageDetail', () => {
     expect(text).not.toContain('Files'); // none, or a gateway that does not list them
   });
 
-  it("lists the message's files: the upload, and whether its 997 was fetched", () => {
+  it("lists the message's files: the upload, and whether its 997 was fetched (read) and removed", () => {
     const files = [
       {
         folder: 'inbound',
@@ -200,6 +200,7 @@ describe('formatMessageDetail', () => {
         size: 1234,
         createdAt: '2026-11-01T12:34:56Z',
         removedAt: null,
+        fetchedAt: null,
       },
       {
         folder: 'outbound',
@@ -210,6 +211,18 @@ describe('formatMessageDetail', () => {
         size: 120,
         createdAt: '2026-11-01T12:35:00Z',
         removedAt: '2026-11-01T12:40:00Z',
+        fetchedAt: '2026-11-01T12:39:30Z',
+      },
+      {
+        folder: 'outbound',
+        name: '997_000000003_a1_3.x12',
+        id: 'f4',
+        sha256: 'ab',
+        kind: '997',
+        size: 120,
+        createdAt: '2026-11-01T12:36:00Z',
+        removedAt: null,
+        fetchedAt: '2026-11-01T12:41:00Z',
       },
       {
         folder: 'outbound',
@@ -220,15 +233,17 @@ describe('formatMessageDetail', () => {
         size: 110,
         createdAt: '2026-11-01T12:35:00Z',
         removedAt: null,
+        fetchedAt: null,
       },
     ];
     const lines = formatMessageDetail({ ...detail, files });
-    const at = lines.indexOf('Files (3)');
+    const at = lines.indexOf('Files (4)');
     expect(at).toBeGreaterThan(0);
-    expect(lines.slice(at + 1, at + 5)).toEqual([
+    expect(lines.slice(at + 1, at + 6)).toEqual([
       '  FILE                             KIND    SIZE        WRITTEN               STATE',
       '  inbound/ASN-0001.edi             upload  1234 bytes  2026-11-01 12:34:56Z  present',
-      '  outbound/997_000000001_a1_1.x12  997     120 bytes   2026-11-01 12:35:00Z  removed 2026-11-01 12:40:00Z',
+      '  outbound/997_000000001_a1_1.x12  997     120 bytes   2026-11-01 12:35:00Z  fetched 2026-11-01 12:39:30Z, removed 2026-11-01 12:40:00Z',
+      '  outbound/997_000000003_a1_3.x12  997     120 bytes   2026-11-01 12:36:00Z  fetched 2026-11-01 12:41:00Z',
       '  outbound/TA1_000000002_a1_2.x12  TA1     110 bytes   2026-11-01 12:35:00Z  not fetched yet',
     ]);
   });

@@ -102,8 +102,13 @@ function formatAttempt(a: Attempt): string {
 }
 
 /** An outbound file still there has not been fetched (partners remove what they fetch). */
-const fileState = (f: MessageFile) =>
-  f.removedAt ? `removed ${time(f.removedAt)}` : f.folder === 'outbound' ? 'not fetched yet' : 'present';
+function fileState(f: MessageFile): string {
+  const fetched = f.fetchedAt ? `fetched ${time(f.fetchedAt)}` : '';
+  if (f.removedAt) {
+    return [fetched, `removed ${time(f.removedAt)}`].filter(Boolean).join(', ');
+  }
+  return fetched || (f.folder === 'outbound' ? 'not fetched yet' : 'present');
+}
 
 export function formatMessageDetail(detail: MessageDetail): string[] {
   const m = detail.message;

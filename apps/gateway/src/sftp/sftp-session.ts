@@ -55,6 +55,8 @@ interface ReadHandle {
   name: string;
   /** The version opened: read on demand, a READ at a time. */
   info: PartnerFileInfo;
+  /** Its first read was recorded (`fetchedAt`). */
+  fetched: boolean;
 }
 interface WriteHandle {
   type: 'write';
@@ -288,7 +290,10 @@ export class SftpSession {
       if (!info) {
         throw noSuchFile(target.path);
       }
-      this.sftp.handle(reqid, this.open_({ type: 'read', folder: target.folder, name: target.name, info }));
+      this.sftp.handle(
+        reqid,
+        this.open_({ type: 'read', folder: target.folder, name: target.name, info, fetched: false }),
+      );
       return;
     }
 
@@ -338,6 +343,15 @@ export class SftpSession {
     let data: Buffer;
     if (handle.type === 'read') {
       data = await this.ctx.files.readRange(this.ctx.partnerId, handle.info.id, offset, wanted);
+      if (!handle.fetched) {
+        // "Did the carrier fetch its 997?": its first read answers it (a failure to record it is logged, not the partner's).
+        handle.fetched = true;
+        await this.ctx.files
+          .markFetched(this.ctx.partnerId, handle.info.id)
+          .catch((error: Error) =>
+            this.logger.warn({ msg: 'sftp fetch not recorded', partnerId: this.ctx.partnerId, error: error.message }),
+          );
+      }
     } else if (handle.type === 'write') {
       data = await handle.upload.readWritten(offset, wanted);
     } else {

@@ -68,4 +68,8 @@ export class PartnerFileEntity {
   /** Set when the partner removed the file or it was replaced by a newer one of the same name. */
   @Column({ name: 'removed_at', type: 'timestamptz', nullable: true })
   removedAt: Date | null;
+
+  /** When the partner first read it over SFTP (its 997 fetched, say); null until then. */
+  @Column({ name: 'fetched_at', type: 'timestamptz', nullable: true })
+  fetchedAt: Date | null;
 }

@@ -61,6 +61,7 @@ interface FileRow {
   message_id: string | null;
   kind: string | null;
   removed_at?: Date | null;
+  fetched_at?: Date | null;
   content?: Buffer;
 }
 
@@ -394,6 +395,16 @@ export class PartnerFileRepository {
     return bytes;
   }
 
+  /** Records the partner's first read of a file (later reads leave the time alone). */
+  async markFetched(partnerId: string, fileId: string): Promise<void> {
+    if (PARTNER_ID_PATTERN.test(partnerId) && UUID.test(fileId)) {
+      await this.dataSource.query(
+        `UPDATE partner_file SET fetched_at = $3 WHERE id = $1 AND partner_id = $2 AND fetched_at IS NULL`,
+        [fileId, partnerId, this.now()],
+      );
+    }
+  }
+
   /** Removes a live file (its row stays, marked removed). False when there was none. */
   async remove(partnerId: string, folder: PartnerFolder, name: string): Promise<boolean> {
     if (!this.validPath(partnerId, folder, name)) {
@@ -494,10 +505,14 @@ export class PartnerFileRepository {
     }
     const { rows } = await exec(
       this.dataSource.manager,
-      `SELECT ${INFO_COLUMNS}, removed_at FROM partner_file WHERE message_id = $1 ORDER BY created_at, folder, name`,
+      `SELECT ${INFO_COLUMNS}, removed_at, fetched_at FROM partner_file WHERE message_id = $1 ORDER BY created_at, folder, name`,
       [messageId],
     );
-    return rows.map((row) => ({ ...toInfo(row), removedAt: row.removed_at ? new Date(row.removed_at) : null }));
+    return rows.map((row) => ({
+      ...toInfo(row),
+      removedAt: row.removed_at ? new Date(row.removed_at) : null,
+      fetchedAt: row.fetched_at ? new Date(row.fetched_at) : null,
+    }));
   }
 
   /** Removes one particular version of a file (by id) if it is still live; used to undo a failed upload. */

@@ -45,6 +45,8 @@ export interface PartnerFileInfo {
 export interface PartnerFileRecord extends PartnerFileInfo {
   /** When it was removed (by the partner, or replaced by a newer file of the same name); null while live. */
   removedAt: Date | null;
+  /** When the partner first read it over SFTP; null until then. */
+  fetchedAt: Date | null;
 }
 
 /** A file with its bytes. */

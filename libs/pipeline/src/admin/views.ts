@@ -104,6 +104,8 @@ export interface MessageFileView {
   createdAt: Date;
   /** The partner removed it (fetched, as a rule) or a newer file of the same name replaced it. */
   removedAt: Date | null;
+  /** The partner first read it over SFTP (its 997 fetched); null until then. */
+  fetchedAt: Date | null;
 }
 
 export interface ReplayLinkView {
@@ -294,6 +296,7 @@ export function messageDetailView(
       sha256: f.sha256,
       createdAt: f.createdAt,
       removedAt: f.removedAt,
+      fetchedAt: f.fetchedAt,
     })),
     replays,
   };
