@@ -131,7 +131,13 @@ function start(name: string, script: string, childEnv: Record<string, string>, n
     exited: false,
     process: spawn(process.execPath, [...nodeArgs, join(DIST, script)], {
       cwd: ROOT,
-      env: { PATH: env.PATH ?? '', LOG_LEVEL: 'warn', ...childEnv },
+      env: {
+        PATH: env.PATH ?? '',
+        LOG_LEVEL: 'warn',
+        // glibc's allocator settings reach the children (native memory is part of what is measured).
+        ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('MALLOC_'))),
+        ...childEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   };
