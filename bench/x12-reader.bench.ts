@@ -1,151 +1,178 @@
 /**
- * X12 benchmark: dockbridge's streaming reader (+ envelope validation and syntax notes) followed by
- * the mapping (`mapTransaction` of @dockbridge/mapping: one AdvanceShipNotice document per 856)
- * against node-x12 `parse()` on the same generated 856 files (50 and 100 MiB), in one run; the file
- * twice as big also shows that the reader's memory does not grow with the input. Each measurement
- * runs in a fresh child process, so peak RSS (getrusage maxRSS) belongs to one reader. The rounds
- * interleave (reader 50, node-x12 50, reader 100, node-x12 100; cold, then warm: each child first
- * reads a small file untimed, as a long-running worker has) so a change in the machine's load hits
- * both sides alike; medians of RUNS rounds.
+ * X12 benchmark, on four layouts (bench/x12-layouts.ts: 856 S/O/P/I; 856 S/O/T/I with MAN; 856
+ * S/O/I pick and pack; an 850 of many PO1 lines with SAC/N9 noise), each in one run against:
+ * - a bare loop that only cuts the same bytes into segments and each element into a string
+ *   (decoding and the stream included): the practical limit of a JS reader (the same loop written
+ *   with String.split is shown for reference: its arrays make it ~2x slower);
+ * - node-x12 `parse()` on the same file.
+ * dockbridge's streaming reader (+ envelope validation and syntax notes) is followed by the mapping
+ * (`mapTransaction`: one document per set), as translation runs them. Each measurement runs in a
+ * fresh child process, so peak RSS (maxRSS) belongs to one reader; the 100 MiB file shows whether
+ * the reader's memory grows with the input. Rounds interleave (bare, reader, node-x12 on 50 MiB,
+ * reader on 100 MiB; cold, then warm: each child first reads a small file of the layout untimed,
+ * as a long-running worker has) so a change in the machine's load hits all sides alike; medians
+ * of RUNS rounds. Targets per layout: reader + mapping <= 1.5x the bare loop, >= 12x node-x12, RSS
+ * <= 150 MiB flat from 50 to 100 MiB.
  *
  *   npm run build && node dist/bench/x12-reader.bench.js
- *   (RUNS=3 SIZE_MIB=50 BIG_MIB=100 NODE_X12_MIB=100 to change: node-x12 runs on each file up to
- *   NODE_X12_MIB (50 runs it on the 50 MiB file only, 0 skips it); WARMUP_MIB=10 (0: cold only);
- *   READER_ONLY=1 also times the reader without the mapping)
+ *   (RUNS=3 SIZE_MIB=50 BIG_MIB=100 NODE_X12_MIB=50 WARMUP_MIB=10 LAYOUTS=sopi,soti,soi,850:
+ *   node-x12 runs on each file up to NODE_X12_MIB (0 skips it; it needs ~60x the file in RAM);
+ *   WARMUP_MIB=0 runs cold only; READER_ONLY=1 also times the reader without the mapping)
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { cpus, loadavg, totalmem } from 'node:os';
 import 'reflect-metadata'; // @dockbridge/mapping carries the canonical DTOs (class-validator decorators)
 import { mapTransaction, type EdiMappingSettings } from '@dockbridge/mapping';
 import { readX12 } from '@dockbridge/x12';
 import { median } from './bench-documents';
+import { generate, type Layout, LAYOUTS } from './x12-layouts';
 
 const MiB = 1024 * 1024;
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZE_MIB = Number(process.env.SIZE_MIB ?? 50);
 const BIG_MIB = Number(process.env.BIG_MIB ?? 100);
-/**
- * node-x12 runs on the files up to this size (both by default). It needs ~60x the file in RAM
- * (STACK.md): 100 MiB -> ~6 GB. Capped at 100; 0 skips it.
- */
-const NODE_X12_MIB = Math.min(Number(process.env.NODE_X12_MIB ?? BIG_MIB), 100);
-/**
- * Each child also runs warm: after reading a file this big untimed, as a long-running worker has
- * (node-x12 likewise). 0: cold runs only.
- */
+/** node-x12 runs on the files up to this size: ~60x the file in RAM (STACK.md), 50 MiB -> ~3 GB. Capped at 100. */
+const NODE_X12_MIB = Math.min(Number(process.env.NODE_X12_MIB ?? SIZE_MIB), 100);
+/** Each child also runs warm, after reading a file of its layout this big untimed. 0: cold only. */
 const WARMUP_MIB = Number(process.env.WARMUP_MIB ?? 10);
-/** Mapping settings of the receiving partner: the ASNs ship to DC01, which is the location. */
+const CHOSEN = (process.env.LAYOUTS ?? LAYOUTS.map((l) => l.id).join(',')).split(',');
+/** Mapping settings of the receiving partner: everything ships to DC01, which is the location. */
 const SETTINGS: EdiMappingSettings = {
   organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
   coreName: 'ACME',
   locationCodes: ['DC01'],
 };
-/** Sets per functional group in the generated file. */
-const SETS_PER_GROUP = 1000;
+const TARGET_BARE = 1.5;
+const TARGET_NODE_X12 = 12;
+const TARGET_RSS_MIB = 150;
+
+type Kind = 'reader' | 'reader-only' | 'bare' | 'bare-split' | 'node-x12';
 
 interface Result {
   seconds: number;
   mib: number;
   sets: number;
   segments: number;
+  /** Bare loop: elements it split. */
+  elements?: number;
   problems: number;
   /** CPU seconds of the child (user + system, all its threads: GC helpers included). */
   cpuSeconds: number;
-  /** Reader + mapping child: documents the mapping produced (one per ASN), their loads, sets it rejected. */
+  /** Reader + mapping child: documents the mapping produced (one per set), their loads, sets it rejected. */
   documents?: number;
   loads?: number;
   rejected?: number;
   maxRssMiB: number;
 }
 
-/** One ASN: shipment, 4 orders, 3 packs each, 2 items per pack (HL S/O/P/I with parent pointers). */
-function asn(n: number): string {
-  const control = String(n).padStart(9, '0');
-  const segs: string[] = [
-    `ST*856*${control}`,
-    `BSN*00*SH${control}*20260106*1015*0001`,
-    'HL*1**S',
-    'TD1*CTN*24****G*480*LB',
-    `TD5*O*2*FFRT`,
-    `REF*BM*BOL${control}`,
-    `REF*CN*PRO${control}`,
-    'DTM*011*20260106',
-    'DTM*017*20260108',
-    'N1*SF*KETTLE SUPPLY*92*SUP-KETTLE',
-    'N3*1 FACTORY LANE',
-    'N4*SPRINGFIELD*IL*62701*US',
-    'N1*ST*ACME DC 01*92*DC01',
-  ];
-  let hl = 1;
-  for (let o = 0; o < 4; o++) {
-    const order = ++hl;
-    segs.push(`HL*${order}*1*O`, `PRF*PO${control}${o}***20260101`, `REF*IA*VENDOR${o}`);
-    for (let p = 0; p < 3; p++) {
-      const pack = ++hl;
-      segs.push(`HL*${pack}*${order}*P`, `MAN*GM*00012345${control}${o}${p}`);
-      for (let i = 0; i < 2; i++) {
-        ++hl;
-        segs.push(
-          `HL*${hl}*${pack}*I`,
-          `LIN*${i + 1}*SK*KET-${o}${p}${i}*UP*0123456789${p}${i}`,
-          `SN1**${6 * (i + 1)}*EA`,
-          `PID*F****STEEL KETTLE MODEL ${i}`,
-        );
-      }
-    }
-  }
-  segs.push(`CTT*${hl}`);
-  segs.push(`SE*${segs.length + 1}*${control}`);
-  return segs.join('~\n') + '~\n';
-}
-
-/** Writes an 856 interchange of at least `mib` MiB (streamed out: the generator holds one group at a time). */
-async function generate(mib: number): Promise<string> {
-  const file = join(tmpdir(), `dockbridge-x12-bench-856-${mib}mib.edi`);
-  if (existsSync(file) && statSync(file).size >= mib * MiB) {
-    return file;
-  }
-  const out = createWriteStream(file);
-  const write = (s: string) =>
-    out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  await write(
-    'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P*>~\n',
-  );
-  let bytes = 0;
-  let n = 0;
-  let groups = 0;
-  while (bytes < mib * MiB) {
-    groups++;
-    let group = `GS*SH*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*${groups}*X*004010~\n`;
-    let sets = 0;
-    while (sets < SETS_PER_GROUP && bytes + group.length < mib * MiB + 4096) {
-      group += asn(++n);
-      sets++;
-    }
-    group += `GE*${sets}*${groups}~\n`;
-    bytes += group.length;
-    await write(group);
-  }
-  await write(`IEA*${groups}*000000001~\n`);
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-  return file;
-}
-
 interface Counts {
   sets: number;
   segments: number;
+  elements: number;
   problems: number;
   documents: number;
   loads: number;
   rejected: number;
 }
 
+/**
+ * The bare loop: the same stream and decoding as the reader, then each segment found at its
+ * terminator and each of its elements cut out as a string at the separator (the generated files'
+ * `~` and `*`, not read from the ISA), line breaks between segments skipped. Nothing is checked,
+ * grouped or mapped: what any JS reader must at least do to hand out elements.
+ */
+async function bare(file: string, counts: Counts): Promise<void> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let characters = 0;
+  const splitAll = (text: string, final: boolean): string => {
+    const n = text.length;
+    let pos = 0;
+    for (;;) {
+      let end = text.indexOf('~', pos);
+      if (end === -1) {
+        if (!final) {
+          break;
+        }
+        end = n;
+      }
+      while (pos < end && (text.charCodeAt(pos) === 10 || text.charCodeAt(pos) === 13)) {
+        pos++;
+      }
+      if (pos < end) {
+        counts.segments++;
+        let from = pos;
+        for (;;) {
+          let separator = text.indexOf('*', from);
+          if (separator === -1 || separator > end) {
+            separator = end;
+          }
+          const element = text.slice(from, separator);
+          characters += element.length;
+          if (from === pos && element === 'ST') {
+            counts.sets++;
+          }
+          if (separator === end) {
+            break;
+          }
+          counts.elements++;
+          from = separator + 1;
+        }
+      }
+      pos = end + 1;
+      if (pos >= n) {
+        break;
+      }
+    }
+    return pos >= n ? '' : text.slice(pos);
+  };
+  for await (const chunk of createReadStream(file)) {
+    rest = splitAll(rest + decoder.write(chunk as Buffer), false);
+  }
+  splitAll(rest + decoder.end(), true);
+  counts.problems = characters < 0 ? 1 : 0; // keeps the slices from being optimised away
+}
+
+/**
+ * For reference only: the same loop written with String.split (an array per segment): what a
+ * naive reader pays; the targets are against `bare`.
+ */
+async function bareSplit(file: string, counts: Counts): Promise<void> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  const splitAll = (text: string, final: boolean): string => {
+    const segments = text.split('~');
+    const last = final ? segments.length : segments.length - 1;
+    for (let i = 0; i < last; i++) {
+      const c = segments[i].charCodeAt(0);
+      const segment = c === 10 || c === 13 ? segments[i].trimStart() : segments[i];
+      if (segment.length > 0) {
+        const elements = segment.split('*');
+        counts.segments++;
+        counts.elements += elements.length - 1;
+        if (elements[0] === 'ST') {
+          counts.sets++;
+        }
+      }
+    }
+    return final ? '' : segments[segments.length - 1];
+  };
+  for await (const chunk of createReadStream(file)) {
+    rest = splitAll(rest + decoder.write(chunk as Buffer), false);
+  }
+  splitAll(rest + decoder.end(), true);
+}
+
 /** One reader over one file: the work being measured. */
-async function read(kind: string, file: string): Promise<Counts> {
-  const counts: Counts = { sets: 0, segments: 0, problems: 0, documents: 0, loads: 0, rejected: 0 };
-  if (kind === 'reader' || kind === 'reader-only') {
+async function read(kind: Kind, file: string): Promise<Counts> {
+  const counts: Counts = { sets: 0, segments: 0, elements: 0, problems: 0, documents: 0, loads: 0, rejected: 0 };
+  if (kind === 'bare') {
+    await bare(file, counts);
+  } else if (kind === 'bare-split') {
+    await bareSplit(file, counts);
+  } else if (kind === 'reader' || kind === 'reader-only') {
     const map = kind === 'reader';
     // fs.createReadStream's default 64 KiB chunks: bigger ones (1 MiB) only raise peak RSS (their
     // Buffers wait for a full GC) and win nothing.
@@ -207,13 +234,13 @@ async function read(kind: string, file: string): Promise<Counts> {
  * child first reads that (untimed), as a long-running worker has read files before: the timed run
  * then measures compiled code, not the JIT's warm-up.
  */
-async function child(kind: string, file: string, warmupFile?: string): Promise<void> {
+async function child(kind: Kind, file: string, warmupFile?: string): Promise<void> {
   if (warmupFile) {
     await read(kind, warmupFile);
   }
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
-  const { documents, loads, rejected, ...counts } = await read(kind, file);
+  const { documents, loads, rejected, elements, ...counts } = await read(kind, file);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
   const result: Result = {
@@ -221,13 +248,12 @@ async function child(kind: string, file: string, warmupFile?: string): Promise<v
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     mib: statSync(file).size / MiB,
     ...counts,
+    ...((kind === 'bare' || kind === 'bare-split') && { elements }),
     ...(kind === 'reader' && { documents, loads, rejected }),
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
   };
   process.stdout.write(JSON.stringify(result));
 }
-
-type Kind = 'reader' | 'reader-only' | 'node-x12';
 
 function runChild(kind: Kind, file: string, warmupFile?: string): Result {
   const heap = kind === 'node-x12' ? ['--max-old-space-size=16384'] : [];
@@ -255,102 +281,131 @@ function summarise(runs: Result[]): Result {
 }
 
 const line = (label: string, r: Result) =>
-  `${label.padEnd(34)} ${r.mib.toFixed(1).padStart(6)} MiB  ${r.sets.toString().padStart(6)} sets  ${r.segments.toString().padStart(9)} segs  ` +
-  `${r.seconds.toFixed(2).padStart(7)} s  ${(r.mib / r.seconds).toFixed(1).padStart(7)} MiB/s  cpu ${r.cpuSeconds.toFixed(2).padStart(6)} s  RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB` +
+  `  ${label.padEnd(40)} ${r.mib.toFixed(1).padStart(6)} MiB  ${r.sets.toString().padStart(7)} sets  ${r.segments.toString().padStart(9)} segs  ` +
+  `${r.seconds.toFixed(2).padStart(6)} s  ${(r.mib / r.seconds).toFixed(1).padStart(6)} MiB/s  cpu ${r.cpuSeconds.toFixed(2).padStart(6)} s  RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB` +
   (r.documents !== undefined ? `  ${r.documents} documents, ${r.loads} loads, ${r.rejected} rejected` : '');
+
+const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
+
+type Series = 'bare' | 'bare-split' | 'reader' | 'reader-only' | 'node-x12' | 'big';
+type Mode = 'cold' | 'warm';
+interface LayoutRuns {
+  layout: Layout;
+  runs: Record<Mode, Record<Series, Result[]>>;
+}
 
 async function main(): Promise<void> {
   console.log(
     `x12 bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, medians of ${RUNS}`,
   );
-  const file = await generate(SIZE_MIB);
-  const big = await generate(BIG_MIB);
-  const warmup = WARMUP_MIB > 0 ? await generate(WARMUP_MIB) : undefined;
-  // node-x12 on the same files as the reader (each <= NODE_X12_MIB): it slows down more than
-  // linearly with size, so both ratios are shown.
-  const nodeOn = (size: number) => NODE_X12_MIB > 0 && size <= NODE_X12_MIB;
-  const modes: ('cold' | 'warm')[] = warmup ? ['cold', 'warm'] : ['cold'];
-  type Series = 'reader' | 'reader-only' | 'node-x12' | 'big' | 'node-x12-big';
+  const layouts = LAYOUTS.filter((l) => CHOSEN.includes(l.id));
+  const files = new Map<Layout, { file: string; big: string; warmup?: string }>();
+  for (const layout of layouts) {
+    files.set(layout, {
+      file: await generate(layout, SIZE_MIB),
+      big: await generate(layout, BIG_MIB),
+      warmup: WARMUP_MIB > 0 ? await generate(layout, WARMUP_MIB) : undefined,
+    });
+  }
+  const modes: Mode[] = WARMUP_MIB > 0 ? ['cold', 'warm'] : ['cold'];
   const series = (): Record<Series, Result[]> => ({
+    bare: [],
+    'bare-split': [],
     reader: [],
     'reader-only': [],
     'node-x12': [],
     big: [],
-    'node-x12-big': [],
   });
-  const runs = { cold: series(), warm: series() };
+  const all: LayoutRuns[] = layouts.map((layout) => ({ layout, runs: { cold: series(), warm: series() } }));
   const loads: number[] = [];
   for (let r = 0; r < RUNS; r++) {
-    console.log(
-      `round ${r + 1} (load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')})`,
-    );
-    for (const mode of modes) {
-      const warm = mode === 'warm' ? warmup : undefined;
-      loads.push(loadavg()[0]);
-      runs[mode].reader.push(runChild('reader', file, warm));
-      if (process.env.READER_ONLY) {
-        runs[mode]['reader-only'].push(runChild('reader-only', file, warm));
-      }
-      if (nodeOn(SIZE_MIB)) {
-        runs[mode]['node-x12'].push(runChild('node-x12', file, warm));
-      }
-      runs[mode].big.push(runChild('reader', big, warm));
-      if (nodeOn(BIG_MIB) && big !== file) {
-        runs[mode]['node-x12-big'].push(runChild('node-x12', big, warm));
-      }
-      loads.push(loadavg()[0]);
-    }
-  }
-  console.log(
-    `load average (1 min) during the rounds: ${Math.min(...loads).toFixed(1)} - ${Math.max(...loads).toFixed(1)}`,
-  );
-  const compare = (label: string, readerRuns: Result[], nodeRuns: Result[]) => {
-    const ours = summarise(readerRuns);
-    console.log(line(`${label} reader + mapping ${ours.mib.toFixed(0)} MiB`, ours));
-    if (ours.problems) {
-      console.log(`!! the reader reported ${ours.problems} problems on a generated file`);
-    }
-    if (ours.documents !== ours.sets || ours.rejected) {
-      console.log(`!! the mapping made ${ours.documents} documents of ${ours.sets} sets (${ours.rejected} rejected)`);
-    }
-    if (nodeRuns.length === 0) {
-      return;
-    }
-    const nodeX12 = summarise(nodeRuns);
-    console.log(line(`${label} node-x12 parse() ${nodeX12.mib.toFixed(0)} MiB`, nodeX12));
-    if (nodeX12.sets !== ours.sets || nodeX12.segments !== ours.segments) {
+    for (const { layout, runs } of all) {
+      const { file, big, warmup } = files.get(layout)!;
       console.log(
-        `!! counts differ: reader ${ours.sets} sets / ${ours.segments} segments, node-x12 ${nodeX12.sets} / ${nodeX12.segments}`,
+        `round ${r + 1}, ${layout.title} (load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')})`,
       );
+      for (const mode of modes) {
+        const warm = mode === 'warm' ? warmup : undefined;
+        loads.push(loadavg()[0]);
+        runs[mode].bare.push(runChild('bare', file, warm));
+        runs[mode]['bare-split'].push(runChild('bare-split', file, warm));
+        runs[mode].reader.push(runChild('reader', file, warm));
+        if (process.env.READER_ONLY) {
+          runs[mode]['reader-only'].push(runChild('reader-only', file, warm));
+        }
+        if (NODE_X12_MIB > 0 && SIZE_MIB <= NODE_X12_MIB) {
+          runs[mode]['node-x12'].push(runChild('node-x12', file, warm));
+        }
+        runs[mode].big.push(runChild('reader', big, warm));
+        loads.push(loadavg()[0]);
+      }
     }
-    const throughput = ours.mib / ours.seconds / (nodeX12.mib / nodeX12.seconds);
-    const perRound = readerRuns.map((r, i) => (r.mib / r.seconds / (nodeRuns[i].mib / nodeRuns[i].seconds)).toFixed(1));
-    const at = `${label}, ${nodeX12.mib.toFixed(0)} MiB:`;
-    console.log(
-      `${at} throughput ratio reader + mapping / node-x12 ${throughput.toFixed(1)}x (rounds: ${perRound.join(', ')}; target >= 25x)`,
-    );
-    console.log(
-      `${at} CPU-time ratio ${(nodeX12.cpuSeconds / nodeX12.mib / (ours.cpuSeconds / ours.mib)).toFixed(1)}x, peak RSS ratio ${(nodeX12.maxRssMiB / ours.maxRssMiB).toFixed(1)}x`,
-    );
-  };
-  for (const mode of modes) {
-    const label = mode === 'warm' ? `warm (after ${WARMUP_MIB} MiB)` : 'cold';
-    compare(label, runs[mode].reader, runs[mode]['node-x12']);
-    if (runs[mode]['reader-only'].length) {
-      console.log(line(`${label} reader alone ${SIZE_MIB} MiB`, summarise(runs[mode]['reader-only'])));
-    }
-    compare(label, runs[mode].big, runs[mode]['node-x12-big']);
   }
-  const rss = (rs: Result[]) => summarise(rs).maxRssMiB.toFixed(0);
   console.log(
-    `reader + mapping RSS (cold) ${SIZE_MIB} -> ${BIG_MIB} MiB: ${rss(runs.cold.reader)} -> ${rss(runs.cold.big)} MiB (target <= 150 MiB)`,
+    `\nload average (1 min) during the rounds: ${Math.min(...loads).toFixed(1)} - ${Math.max(...loads).toFixed(1)}`,
   );
+  const summary: string[] = [];
+  for (const { layout, runs } of all) {
+    console.log(`\n${layout.title}`);
+    for (const mode of modes) {
+      const label = mode === 'warm' ? `warm (after ${WARMUP_MIB} MiB)` : 'cold';
+      const s = runs[mode];
+      const ours = summarise(s.reader);
+      const bareLoop = summarise(s.bare);
+      const bigRun = summarise(s.big);
+      console.log(line(`${label} bare loop`, bareLoop));
+      console.log(line(`${label} (bare with split())`, summarise(s['bare-split'])));
+      console.log(line(`${label} reader + mapping`, ours));
+      if (s['reader-only'].length) {
+        console.log(line(`${label} reader alone`, summarise(s['reader-only'])));
+      }
+      console.log(line(`${label} reader + mapping`, bigRun));
+      if (ours.problems || bigRun.problems) {
+        console.log(`  !! the reader reported ${ours.problems + bigRun.problems} problems on a generated file`);
+      }
+      if (ours.documents !== ours.sets || ours.rejected) {
+        console.log(
+          `  !! the mapping made ${ours.documents} documents of ${ours.sets} sets (${ours.rejected} rejected)`,
+        );
+      }
+      if (bareLoop.sets !== ours.sets) {
+        console.log(`  !! the bare loop counted ${bareLoop.sets} sets, the reader ${ours.sets}`);
+      }
+      const toBare = ours.seconds / bareLoop.seconds;
+      const bareRounds = s.reader.map((x, i) => (x.seconds / s.bare[i].seconds).toFixed(2));
+      // CPU time as well: on a loaded machine a short child's wall time says more about its neighbours.
+      const cpuToBare = ours.cpuSeconds / bareLoop.cpuSeconds;
+      const parts = [
+        `${layout.title}, ${label}, ${SIZE_MIB} MiB: reader + mapping / bare loop ${toBare.toFixed(2)}x (rounds ${bareRounds.join(', ')}; target <= ${TARGET_BARE}x: ${verdict(toBare <= TARGET_BARE)}), CPU time ${cpuToBare.toFixed(2)}x`,
+      ];
+      if (s['node-x12'].length) {
+        const nodeX12 = summarise(s['node-x12']);
+        console.log(line(`${label} node-x12 parse()`, nodeX12));
+        if (nodeX12.sets !== ours.sets || nodeX12.segments !== ours.segments) {
+          console.log(
+            `  !! counts differ: reader ${ours.sets} sets / ${ours.segments} segments, node-x12 ${nodeX12.sets} / ${nodeX12.segments}`,
+          );
+        }
+        const ratio = nodeX12.seconds / ours.seconds;
+        const nodeRounds = s.reader.map((x, i) => (s['node-x12'][i].seconds / x.seconds).toFixed(1));
+        parts.push(
+          `  vs node-x12 ${ratio.toFixed(1)}x faster (rounds ${nodeRounds.join(', ')}; target >= ${TARGET_NODE_X12}x: ${verdict(ratio >= TARGET_NODE_X12)}), peak RSS ${(nodeX12.maxRssMiB / ours.maxRssMiB).toFixed(0)}x smaller`,
+        );
+      }
+      const flat = bigRun.maxRssMiB <= TARGET_RSS_MIB && ours.maxRssMiB <= TARGET_RSS_MIB;
+      parts.push(
+        `  RSS ${SIZE_MIB} -> ${BIG_MIB} MiB: ${ours.maxRssMiB.toFixed(0)} -> ${bigRun.maxRssMiB.toFixed(0)} MiB (target <= ${TARGET_RSS_MIB} MiB: ${verdict(flat)})`,
+      );
+      summary.push(parts.join('\n'));
+    }
+  }
+  console.log(`\nTargets, medians of this run:\n${summary.join('\n')}`);
 }
 
 if (process.argv[2] === '--child') {
-  child(process.argv[3], process.argv[4], process.argv[5]).catch((err) => {
+  child(process.argv[3] as Kind, process.argv[4], process.argv[5]).catch((err) => {
     console.error(err);
     process.exit(1);
   });
