@@ -387,6 +387,48 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(await spine.messages.countBy({ partnerId: PARTNER })).toBe(before);
   });
 
+  it('previews a file of many sets counted whole, its sets a page at a time with their documents', async () => {
+    const sets = Array.from({ length: 250 }, (_, i) => {
+      const st = String(i + 1).padStart(4, '0');
+      return [
+        `ST*850*${st}`,
+        `BEG*00*SA*PO-P${i + 1}**20261120`,
+        'TD5*B*2*FFRT*M',
+        'N1*ST*Main DC*92*DC01',
+        'N1*SF*Kettle Foods*92*SUP-KETTLE',
+        'PO1*1*12*CA*9.50**SK*SKU-100',
+        `SE*7*${st}`,
+      ];
+    }).flat();
+    const file = [
+      'ISA*00*          *00*          *ZZ*KETTLE         *ZZ*ACMEDC         *261120*0830*U*00401*000000777*0*T*>',
+      'GS*PO*KETTLE*ACMEDC*20261120*0830*777*X*004010',
+      ...sets,
+      'GE*250*777',
+      'IEA*1*000000777',
+    ].join('~\n');
+    const page = async (query: string) => {
+      const response = await post(`/v1/edi/preview${query}`, `${file}~\n`);
+      expect(response.status).toBe(200);
+      return response.json();
+    };
+    const first = await page('');
+    expect(first.summary).toEqual({ interchanges: 1, sets: 250, accepted: 250, rejected: 0, documents: 250 });
+    expect(first.transactionSets).toHaveLength(100);
+    expect(first.documents.map((d: { document: { id: string } }) => d.document.id).slice(0, 2)).toEqual([
+      'PO-P1',
+      'PO-P2',
+    ]);
+    expect(first.nextSetsAfter).toBe(100);
+    const last = await page('?setsAfter=200&setsLimit=100');
+    expect(last.transactionSets.map((s: { documentId: string }) => s.documentId)[0]).toBe('PO-P201');
+    expect(last.transactionSets).toHaveLength(50);
+    expect(last.nextSetsAfter).toBeNull();
+    const bad = await post('/v1/edi/preview?setsLimit=5000', `${file}~\n`);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).details).toEqual(['setsLimit must be a whole number from 1 to 1000']);
+  });
+
   it('answers a missing body with 400 naming it', async () => {
     const response = await post('/v1/edi', '');
     expect(response.status).toBe(400);

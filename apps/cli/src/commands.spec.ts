@@ -326,7 +326,15 @@ describe('dockbridge commands (fake gateway)', () => {
   });
 
   it('posts an EDI file to the preview with the API key header, not the admin token', async () => {
-    const preview = { interchanges: [], transactionSets: [], documents: [], acknowledgments: [], problems: [] };
+    const preview = {
+      summary: { interchanges: 0, sets: 0, accepted: 0, rejected: 0, documents: 0 },
+      nextSetsAfter: null,
+      interchanges: [],
+      transactionSets: [],
+      documents: [],
+      acknowledgments: [],
+      problems: [],
+    };
     const { code, sent } = await cli(['edi', 'preview', 'po.edi', '--api-key', 'dbk_key'], { body: preview });
     expect(code).toBe(0);
     expect(sent[0]).toMatchObject({ method: 'POST', url: `${DEFAULT_URL}/v1/edi/preview`, body: 'ISA*00*~' });

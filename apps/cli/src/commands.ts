@@ -409,10 +409,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .argument('<file>', 'X12 file')
     .option('--api-key <key>', "the partner's API key (default: $DOCKBRIDGE_API_KEY)")
     .option('--json', 'print the API answer as JSON')
-    .action(async (file: string, options: { apiKey?: string; json?: boolean }, command: Command) => {
+    .option('--after <n>', 'the page of transaction sets after the first n (the preview says where the next starts)')
+    .action(async (file: string, options: { apiKey?: string; json?: boolean; after?: string }, command: Command) => {
       const client = partner(command, options.apiKey);
       const text = readText(readFile, file);
-      const preview = await client.send<EdiPreview>(previewRequest(text));
+      const preview = await client.send<EdiPreview>(previewRequest(text, options.after));
       print(preview, options.json, formatPreview);
     });
 

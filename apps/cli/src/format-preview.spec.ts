@@ -16,6 +16,8 @@ const set = (over: Partial<PreviewSet>): PreviewSet => ({
 describe('formatPreview: what each set comes to', () => {
   it('says a set of a refused interchange is refused with it, not accepted', () => {
     const lines = formatPreview({
+      summary: { interchanges: 1, sets: 1, accepted: 0, rejected: 1, documents: 0 },
+      nextSetsAfter: null,
       interchanges: [{ key: 'ZZ/STRANGER/000000301', senderId: 'STRANGER', control: '000000301', refused: true }],
       transactionSets: [
         set({
@@ -36,6 +38,8 @@ describe('formatPreview: what each set comes to', () => {
 
   it('says a set accepted with element errors is accepted with errors', () => {
     const lines = formatPreview({
+      summary: { interchanges: 1, sets: 1, accepted: 1, rejected: 0, documents: 0 },
+      nextSetsAfter: null,
       interchanges: [{ key: 'k', senderId: 'KETTLE', control: '000000101', refused: false }],
       transactionSets: [set({ notes: ['850 0001: PO107: syntax note P0607 violated'] })],
       documents: [],
@@ -44,5 +48,19 @@ describe('formatPreview: what each set comes to', () => {
     });
     expect(lines).toContain('  850 control 0001 document PO-7001: accepted with errors');
     expect(lines).toContain('Acknowledgments: 999 for 000000101');
+  });
+
+  it('counts a file of many sets whole and says where the next page of sets starts', () => {
+    const lines = formatPreview({
+      summary: { interchanges: 1, sets: 4111, accepted: 4100, rejected: 11, documents: 4100 },
+      nextSetsAfter: 2,
+      interchanges: [{ key: 'k', senderId: 'KETTLE', control: '000000101', refused: false }],
+      transactionSets: [set({}), set({ transactionControl: '0002', documentId: 'PO-7002' })],
+      documents: [],
+      acknowledgments: [],
+      problems: [],
+    });
+    expect(lines).toContain('Transaction sets (1–2 of 4111: 4100 accepted, 11 rejected)');
+    expect(lines).toContain('  more with --after 2');
   });
 });

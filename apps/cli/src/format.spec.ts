@@ -337,6 +337,8 @@ describe('bulk replay runs', () => {
 describe('formatPreview', () => {
   it('shows interchanges, sets with located diagnostics, documents, acknowledgments and problems', () => {
     const lines = formatPreview({
+      summary: { interchanges: 1, sets: 2, accepted: 1, rejected: 1, documents: 1 },
+      nextSetsAfter: null,
       interchanges: [{ key: 'i1', senderId: 'KETTLE', control: '000000101', refused: false }],
       transactionSets: [
         {

@@ -298,7 +298,15 @@ export function formatPreview(preview: EdiPreview): string[] {
     const verdict = i.refused ? 'refused' : i.duplicate ? 'duplicate in this file' : 'accepted';
     lines.push(`  sender ${i.senderId} control ${i.control}: ${verdict}${i.reason ? ` (${i.reason})` : ''}`);
   }
-  lines.push('', `Transaction sets (${preview.transactionSets.length})`);
+  const { sets, accepted, rejected } = preview.summary;
+  const shown = preview.transactionSets.length;
+  const first = shown ? Number(preview.nextSetsAfter ?? sets) - shown + 1 : 0;
+  lines.push(
+    '',
+    shown < sets
+      ? `Transaction sets (${first}–${first + shown - 1} of ${sets}: ${accepted} accepted, ${rejected} rejected)`
+      : `Transaction sets (${sets})`,
+  );
   for (const set of preview.transactionSets) {
     const verdict = set.interchangeRefused
       ? 'refused with its interchange'
@@ -318,6 +326,9 @@ export function formatPreview(preview: EdiPreview): string[] {
     for (const note of set.notes ?? []) {
       lines.push(`      note: ${note}`);
     }
+  }
+  if (preview.nextSetsAfter !== null) {
+    lines.push(`  more with --after ${preview.nextSetsAfter}`);
   }
   lines.push('', `Documents (${preview.documents.length})`);
   for (const op of preview.documents) {

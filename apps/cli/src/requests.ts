@@ -200,8 +200,10 @@ export function replayRunsRequest(limit?: string): GatewayRequest {
   return { method: 'GET', path: `/v1/admin/replays?limit=${n}` };
 }
 
-export function previewRequest(x12Text: string): GatewayRequest {
-  return { method: 'POST', path: '/v1/edi/preview', body: x12Text, contentType: X12_CONTENT_TYPE };
+/** An EDI dry run; `after` pages through its sets (the index a previous page ended at). */
+export function previewRequest(x12Text: string, after?: string): GatewayRequest {
+  const query = after === undefined ? '' : `?${new URLSearchParams({ setsAfter: after })}`;
+  return { method: 'POST', path: `/v1/edi/preview${query}`, body: x12Text, contentType: X12_CONTENT_TYPE };
 }
 
 export function partnersRequest(): GatewayRequest {

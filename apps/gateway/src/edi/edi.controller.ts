@@ -9,6 +9,9 @@ import {
   ediPreviewView,
   EdiPreviewView,
   ediSettingsOf,
+  PREVIEW_SETS_DEFAULT,
+  PREVIEW_SETS_MAX,
+  type SetPage,
   X12_CONTENT_TYPE,
 } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
@@ -38,6 +41,23 @@ const fileNameOf = (fileName: unknown): string | undefined => {
     `fileName: 1 to ${PARTNER_FILE_NAME_MAX} characters, without "/", "\\" or control characters, not "." or ".."`,
   ]);
 };
+
+/** A page of a preview's sets from its query parameters. */
+function setPageOf(after: string | undefined, limit: string | undefined): SetPage {
+  const problems: string[] = [];
+  const from = after === undefined ? 0 : Number(after);
+  if (!(Number.isInteger(from) && from >= 0)) {
+    problems.push('setsAfter must be a whole number from 0 (the nextSetsAfter of a previous page)');
+  }
+  const size = limit === undefined ? PREVIEW_SETS_DEFAULT : Number(limit);
+  if (!(Number.isInteger(size) && size >= 1 && size <= PREVIEW_SETS_MAX)) {
+    problems.push(`setsLimit must be a whole number from 1 to ${PREVIEW_SETS_MAX}`);
+  }
+  if (problems.length) {
+    throw new BadInput('Invalid page of transaction sets', problems);
+  }
+  return { after: from, limit: size };
+}
 
 /** X12 over HTTP: the same flow as an SFTP upload, and a dry run that delivers nothing. */
 @ApiTags('edi')
@@ -84,9 +104,16 @@ export class EdiController {
   @HttpCode(200)
   @ApiConsumes('application/edi-x12')
   @ApiOperation({
-    summary: 'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered',
+    summary:
+      'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered. The file is counted whole (summary); its sets come a page at a time (setsLimit 1–1000, default 100; setsAfter = nextSetsAfter), each with its documents',
   })
-  async preview(@CurrentPartner() partner: PartnerProfile, @Body() body: unknown): Promise<EdiPreviewView> {
+  async preview(
+    @CurrentPartner() partner: PartnerProfile,
+    @Body() body: unknown,
+    @Query('setsAfter') after?: string,
+    @Query('setsLimit') limit?: string,
+  ): Promise<EdiPreviewView> {
+    const page = setPageOf(after, limit);
     const raw = textOf(body);
     const settings = ediSettingsOf(partner);
     if (!settings) {
@@ -101,6 +128,6 @@ export class EdiController {
       nextControlNumber: async () => ++control,
       now: new Date(),
     });
-    return ediPreviewView(result);
+    return ediPreviewView(result, page);
   }
 }

@@ -219,14 +219,27 @@ export type PartnerWithKeysView = PartnerView & { apiKeys: ApiKeyView[] };
 
 /** `POST /v1/edi/preview`: what a file would produce and what its sender would be told; nothing is recorded. */
 export interface EdiPreviewView {
+  /** The whole file counted, whatever page of its sets is shown. */
+  summary: { interchanges: number; sets: number; accepted: number; rejected: number; documents: number };
   interchanges: EdiTranslation['interchanges'];
+  /** One page of the sets, in file order (`setsLimit`, default 100); `setsAfter` = nextSetsAfter for the next. */
   transactionSets: (Omit<EdiTranslation['sets'][number], 'operation'> & {
     operation?: EdiTranslation['sets'][number]['operation'];
   })[];
+  nextSetsAfter: number | null;
+  /** The documents of the sets shown. */
   documents: EdiTranslation['operations'][number]['operation'][];
   acknowledgments: EdiTranslation['acknowledgments'];
   problems: string[];
 }
+
+/** A page of a preview's sets: those after the `after`-th (0: from the first), at most `limit`. */
+export interface SetPage {
+  limit: number;
+  after: number;
+}
+export const PREVIEW_SETS_DEFAULT = 100;
+export const PREVIEW_SETS_MAX = 1000;
 
 export function messageSummaryView(m: MessageSummary): MessageSummaryView {
   return {
@@ -352,11 +365,25 @@ export function partnerMessageStatusView({
   };
 }
 
-export function ediPreviewView(result: EdiTranslation): EdiPreviewView {
+/** What a carrier would be told about a file: counted whole, its sets a page at a time (a 10 MiB file has tens of thousands). */
+export function ediPreviewView(
+  result: EdiTranslation,
+  page: SetPage = { limit: PREVIEW_SETS_DEFAULT, after: 0 },
+): EdiPreviewView {
+  const shown = result.sets.slice(page.after, page.after + page.limit);
+  const rejected = result.sets.filter((set) => set.rejected).length;
   return {
+    summary: {
+      interchanges: result.interchanges.length,
+      sets: result.sets.length,
+      accepted: result.sets.length - rejected,
+      rejected,
+      documents: result.operations.length,
+    },
     interchanges: result.interchanges,
-    transactionSets: result.sets.map(({ operation, ...set }) => ({ ...set, ...(operation && { operation }) })),
-    documents: result.operations.map((o) => o.operation),
+    transactionSets: shown.map(({ operation, ...set }) => ({ ...set, ...(operation && { operation }) })),
+    nextSetsAfter: page.after + shown.length < result.sets.length ? page.after + shown.length : null,
+    documents: shown.flatMap((set) => (set.operation ? [set.operation] : [])),
     acknowledgments: result.acknowledgments,
     problems: result.problems,
   };
