@@ -1,6 +1,8 @@
 import { ELEMENT_ERROR, SEGMENT_ERROR } from './acknowledgment-codes';
 import { acknowledgeSet, build997, build999 } from './acknowledgment';
 import { parseX12 } from './reader';
+import { Segment } from './segment';
+import { checkSyntaxNotes } from './syntax-notes';
 import type { Problem, TransactionSetSummary } from './x12.types';
 
 /**
@@ -198,5 +200,49 @@ describe('999 implementation acknowledgment', () => {
     const back = parseX12(text.join('~\n') + '~');
     expect(back.problems).toEqual([]);
     expect(back.interchanges[0].fields.version).toBe('00501');
+  });
+});
+
+describe('syntax notes as the reader finds them: the element at fault and the one that made it required', () => {
+  const TABLE = { ZZ1: ['P0102', 'C030405', 'L060708', 'E0910', 'R1112'] };
+  const check = (elements: string[]) =>
+    checkSyntaxNotes(Segment.of('ZZ1', elements), 4, TABLE).map((p) => ({
+      note: p.note,
+      element: p.element,
+      trigger: p.trigger,
+      code: acknowledgeSet(summary([p])).segmentErrors[0].elements[0].code,
+    }));
+  const filled = ['', '', '', '', '', '', '', '', '', '', 'X', ''];
+
+  it('P (paired): the first missing element, triggered by the first present one; code 2', () => {
+    const e = [...filled];
+    e[1] = 'B';
+    expect(check(e)).toEqual([{ note: 'P0102', element: 1, trigger: 2, code: '2' }]);
+  });
+
+  it('C (conditional): the first missing of the others, triggered by the first; code 2', () => {
+    const e = [...filled];
+    e[2] = 'C';
+    e[3] = 'D';
+    expect(check(e)).toEqual([{ note: 'C030405', element: 5, trigger: 3, code: '2' }]);
+  });
+
+  it('L (list conditional): the second element, triggered by the first; code 2', () => {
+    const e = [...filled];
+    e[5] = 'F';
+    expect(check(e)).toEqual([{ note: 'L060708', element: 7, trigger: 6, code: '2' }]);
+  });
+
+  it('E (exclusion): the second present element, triggered by the first; code 10', () => {
+    const e = [...filled];
+    e[8] = 'I';
+    e[9] = 'J';
+    expect(check(e)).toEqual([{ note: 'E0910', element: 10, trigger: 9, code: '10' }]);
+  });
+
+  it('R (required): the first element of the note, no trigger; code 2', () => {
+    const e = [...filled];
+    e[10] = '';
+    expect(check(e)).toEqual([{ note: 'R1112', element: 11, trigger: undefined, code: '2' }]);
   });
 });
