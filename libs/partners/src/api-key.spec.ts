@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, isApiKeyFormat, sameHash } from './api-key';
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, isApiKeyFormat, isSha256Hex, sameHash } from './api-key';
 
 describe('partner API keys', () => {
   it('are dbk_ + base64url of 32 random bytes', () => {
@@ -27,6 +27,7 @@ describe('partner API keys', () => {
   it.each([
     ['no prefix', 'ABCDEFGHijklmnopqrstuvwxyz0123456789_-abcde'],
     ['other prefix', 'sk_ABCDEFGHijklmnopqrstuvwxyz0123456789_-abcde'],
+    ['prefix not at the start', 'Xdbk_ABCDEFGHijklmnopqrstuvwxyz0123456789_-abcde'],
     ['too short', 'dbk_ABCDEFGH'],
     ['too long', `dbk_${'A'.repeat(44)}`],
     ['standard base64 characters', `dbk_${'A'.repeat(42)}+`],
@@ -42,5 +43,22 @@ describe('partner API keys', () => {
     expect(sameHash(a, b)).toBe(false);
     expect(sameHash(a, a.slice(0, 63))).toBe(false);
     expect(sameHash(a.toUpperCase(), a)).toBe(false);
+    expect(sameHash(`${a}0`, a)).toBe(false);
+    expect(sameHash(a, `0${a}`)).toBe(false);
+  });
+
+  it('tell a hex SHA-256 by its whole text', () => {
+    const hash = hashApiKey(generateApiKey());
+    expect(isSha256Hex(hash)).toBe(true);
+    for (const value of [`x${hash}`, `${hash}x`, hash.slice(1), `${hash}0`, hash.toUpperCase()]) {
+      expect({ value, hex: isSha256Hex(value) }).toEqual({ value, hex: false });
+    }
+  });
+
+  it('accept only strings: an array holding a key or a hash is neither (a JSON body may send one)', () => {
+    const key = generateApiKey();
+    expect(isApiKeyFormat([key])).toBe(false);
+    expect(isSha256Hex([hashApiKey(key)])).toBe(false);
+    expect(isApiKeyFormat(undefined)).toBe(false);
   });
 });

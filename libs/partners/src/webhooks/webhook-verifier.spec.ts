@@ -182,3 +182,96 @@ describe('HMAC and API-key verification of the body, and partners without an act
     }
   });
 });
+
+describe('webhook verification at its edges', () => {
+  const body = Buffer.from('{"event":"po.created"}');
+  const standard = { verification: 'standard-webhooks' as const };
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const signed = (at: Date, data: Buffer = body, signWith = secret) => ({
+    'webhook-id': 'msg_1',
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(signWith).sign('msg_1', at, data),
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('accepts a webhook-timestamp up to 5 minutes either side of now, and not a second more', () => {
+    const now = 1_800_000_000;
+    jest.spyOn(Date, 'now').mockReturnValue(now * 1000);
+    const headers = (timestamp: number) => ({
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': 'v1,abc',
+    });
+    for (const ok of [now - 300, now - 60, now + 60, now + 300]) {
+      expect({ ok, verification: verifyWebhookHeaders(standard, [secret], headers(ok)) }).toEqual({
+        ok,
+        verification: { ok: true },
+      });
+    }
+    expect(verifyWebhookHeaders(standard, [secret], headers(now - 301))).toMatchObject({ ok: false });
+    expect(verifyWebhookHeaders(standard, [secret], headers(now + 301))).toMatchObject({ ok: false });
+  });
+
+  it('names a single missing header in the singular', () => {
+    expect(verifyWebhookHeaders(standard, [secret], { 'webhook-id': 'msg_1', 'webhook-timestamp': '1' })).toMatchObject(
+      { ok: false, reason: 'missing webhook-signature header' },
+    );
+  });
+
+  it('verifies a body that is not JSON as the bytes it is (an EDI file, say)', () => {
+    const edi = Buffer.from('ISA*00*          *00*~');
+    expect(verifyWebhook(standard, [secret], edi, signed(new Date(), edi))).toEqual({ ok: true });
+  });
+
+  it('says no signature matches when a usable secret fails after an unusable one', () => {
+    const other = `whsec_${randomBytes(32).toString('base64')}`;
+    expect(verifyWebhook(standard, ['not-a-secret!', other], body, signed(new Date()))).toEqual({
+      ok: false,
+      reason: 'no signature matches an active secret',
+    });
+  });
+
+  it("passes on the package's own timestamp refusal with the tolerance (the clock moved on between the checks)", () => {
+    const at = new Date(1_800_000_000_000);
+    jest
+      .spyOn(Date, 'now')
+      .mockReturnValueOnce(at.getTime())
+      .mockReturnValue(at.getTime() + 10 * 60_000);
+    expect(verifyWebhook(standard, [secret], body, signed(at))).toEqual({
+      ok: false,
+      reason: 'Message timestamp too old (tolerance 5 minutes)',
+    });
+  });
+
+  it('signs as the package does with a secret given as plain base64, without whsec_', () => {
+    const plain = randomBytes(32).toString('base64');
+    const at = new Date(1_800_000_000_000);
+    expect(new NativeWebhook(plain).sign('msg_1', at, 'hello')).toBe(new Webhook(plain).sign('msg_1', at, 'hello'));
+  });
+
+  it('accepts an api-key webhook whose key matches any one active secret, under x-api-key by default', () => {
+    const apiKey = { verification: 'api-key' as const };
+    expect(verifyWebhook(apiKey, ['old-key', 'new-key'], body, { 'x-api-key': 'new-key' })).toEqual({ ok: true });
+    expect(verifyWebhookHeaders(apiKey, ['old-key', 'new-key'], { 'x-api-key': 'old-key' })).toEqual({ ok: true });
+    expect(verifyWebhookHeaders(apiKey, ['old-key'], { 'x-key': 'old-key' })).toEqual({
+      ok: false,
+      reason: 'missing x-api-key header',
+      bySecret: false,
+    });
+  });
+
+  it('reads an HMAC signature with blanks around it and hex digits in either case', () => {
+    const hmac = { verification: 'hmac' as const, signatureHeader: 'x-sig', prefix: 'sha256=' };
+    const digest = createHmac('sha256', 's').update(body).digest('hex');
+    expect(verifyWebhookHeaders(hmac, ['s'], { 'x-sig': `  sha256=${digest} ` })).toEqual({ ok: true });
+    expect(verifyWebhook(hmac, ['s'], body, { 'x-sig': ` sha256=${digest}  ` })).toEqual({ ok: true });
+    expect(verifyWebhook(hmac, ['s'], body, { 'x-sig': `sha256=${digest.toUpperCase()}` })).toEqual({ ok: true });
+    expect(verifyWebhookHeaders(hmac, ['s'], {})).toEqual({
+      ok: false,
+      reason: 'missing x-sig header',
+      bySecret: false,
+    });
+    expect(verifyWebhookHeaders(hmac, ['s'], { 'x-sig': '   ' })).toMatchObject({ reason: 'missing x-sig header' });
+  });
+});
