@@ -33,6 +33,15 @@ describe('RetryPolicy', () => {
     ).toBeGreaterThanOrEqual(5000);
   });
 
+  it('keeps to its own backoff for a platform failure without Retry-After', () => {
+    const badGateway = new PlatformCallError('retryable', 'put document', 'Bad gateway', 502);
+    for (let i = 0; i < 20; i++) {
+      const delay = policy.delayFor(1, undefined, badGateway);
+      expect(delay).toBeGreaterThanOrEqual(500);
+      expect(delay).toBeLessThanOrEqual(1000);
+    }
+  });
+
   it('uses the delay the processor already timed (what the attempt row says)', () => {
     expect(policy.delayFor(3, undefined, Object.assign(new Error('502'), { retryInMs: 4321 }))).toBe(4321);
   });
@@ -43,6 +52,7 @@ describe('RetryPolicy', () => {
     // Ten hours in, after hundreds of tries: still not the last.
     expect(policy.isLastTry(job(500), created + 10 * 3600_000)).toBe(false);
     expect(policy.isLastTry(job(500), created + 24 * 3600_000 - 10_001)).toBe(false);
+    expect(policy.isLastTry(job(500), created + 24 * 3600_000 - 10_000)).toBe(false);
     expect(policy.isLastTry(job(500), created + 24 * 3600_000 - 9_999)).toBe(true);
     // A platform down for ten minutes uses some tries of a short horizon, not all.
     const short = new RetryPolicy({ retryHorizonMs: 60_000, attempts: 0, backoffBaseMs: 500, backoffMaxMs: 10_000 });

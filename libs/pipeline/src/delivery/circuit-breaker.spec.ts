@@ -1,4 +1,4 @@
-import { CircuitBreaker } from './circuit-breaker';
+import { CircuitBreaker, CircuitBreakers } from './circuit-breaker';
 
 describe('CircuitBreaker', () => {
   let now = 0;
@@ -42,5 +42,48 @@ describe('CircuitBreaker', () => {
       pauses.push(b.admit());
     }
     expect(pauses).toEqual([2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000, 60_000, 60_000]);
+  });
+
+  it('lets every call through while closed, not just one', () => {
+    const b = breaker();
+    b.record('retryable');
+    expect([b.admit(), b.admit(), b.admit()]).toEqual([0, 0, 0]);
+  });
+
+  it('keeps the reason of the last retryable failure, forgotten on any other outcome', () => {
+    const b = breaker();
+    b.record('retryable', 'Bad gateway');
+    expect(b.lastFailure).toBe('Bad gateway');
+    b.record('answered', 'Invalid document');
+    expect(b.lastFailure).toBeUndefined();
+    b.record('retryable', 'timeout');
+    b.record('success', 'ignored');
+    expect(b.lastFailure).toBeUndefined();
+  });
+
+  it('does not lengthen the pause for a failure that was no probe (a call already under way when it opened)', () => {
+    const b = breaker();
+    for (let i = 0; i < 3; i++) {
+      b.record('retryable');
+    }
+    b.record('retryable');
+    expect(b.admit()).toBe(1000);
+  });
+});
+
+describe('CircuitBreakers', () => {
+  it('keeps one breaker per key, made with the threshold and the clock given', () => {
+    let now = 5000;
+    const breakers = new CircuitBreakers<object>(2, () => now);
+    const north = {};
+    const south = {};
+    expect(breakers.for(north)).toBe(breakers.for(north));
+    expect(breakers.for(south)).not.toBe(breakers.for(north));
+    breakers.for(north).record('retryable');
+    expect(breakers.for(north).record('retryable')).toBe('opened');
+    expect(breakers.for(north).admit()).toBe(1000);
+    now += 400;
+    expect(breakers.for(north).admit()).toBe(600);
+    expect(breakers.for(south).admit()).toBe(0);
   });
 });
