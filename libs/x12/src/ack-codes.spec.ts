@@ -152,6 +152,19 @@ describe('AK4 copy of bad data (AK404)', () => {
   });
 });
 
+describe('AK404 in a 4010 acknowledgment', () => {
+  it('copies a value holding a "U" (ISA11 of 4010 is no separator)', () => {
+    const received = parseX12(RECEIVED.replace('*^*00501*', '*U*00401*').replace('*X*005010~', '*X*004010~'))
+      .interchanges[0];
+    received.groups[0].summaries[0].problems.push(
+      applicationError({ setPosition: 3, tag: 'PO1', element: 2, elementCode: '6', value: 'FOUR' }),
+    );
+    const text = lines(build997(received, { controlNumber: 7, date: DATE }));
+    expect(text[0]).toContain('*U*00401*');
+    expect(text).toContain('AK4*2**6*FOUR');
+  });
+});
+
 describe('our interchange id in the acknowledgment', () => {
   it('answers from the id and qualifier the partner addressed (ISA07/ISA08), GS02/GS03 swapped', () => {
     const text = lines(build997(receivedWith(), { controlNumber: 7, date: DATE }));

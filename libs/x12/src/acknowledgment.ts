@@ -312,6 +312,14 @@ function buildFunctionalAcknowledgment(
     kind === '999' ? IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE : version === '00501' ? '005010' : '004010',
   ]);
   const [segmentNote, elementNote, setTrailer] = kind === '999' ? ['IK3', 'IK4', 'IK5'] : ['AK3', 'AK4', 'AK5'];
+  const d = { ...defaultDelimiters(version), ...options.delimiters };
+  // Before 5010 there is no repetition separator (ISA11 is the standards id "U").
+  const separators = [
+    d.element,
+    d.segment,
+    d.component,
+    ...(version === '00501' && d.repetition ? [d.repetition] : []),
+  ];
   interchange.groups.forEach((received, i) => {
     const ack = acknowledgeGroup(received, options);
     const transaction = group.addTransaction();
@@ -331,7 +339,7 @@ function buildFunctionalAcknowledgment(
       for (const seg of set.segmentErrors) {
         transaction.addSegment(segmentNote, [seg.tag, String(seg.position), '', seg.code]);
         for (const el of seg.elements) {
-          const copy = copyOfBadData(el.value, serialization);
+          const copy = copyOfBadData(el.value, separators);
           transaction.addSegment(elementNote, [String(el.element), '', el.code, ...(copy ? [copy] : [])]);
           if (kind === '999' && el.trigger) {
             transaction.addSegment('CTX', [
@@ -361,17 +369,11 @@ function buildFunctionalAcknowledgment(
  * AK404/IK404: at most 99 characters, and never a value that would itself be a syntax error in the
  * acknowledgment (a separator of ours, a control character): left out then.
  */
-function copyOfBadData(value: string | undefined, serialization: X12SerializationOptions): string | undefined {
+function copyOfBadData(value: string | undefined, separators: readonly string[]): string | undefined {
   if (!value) {
     return undefined;
   }
   const copy = value.slice(0, 99);
-  const separators = [
-    serialization.elementDelimiter,
-    serialization.segmentTerminator,
-    serialization.subElementDelimiter,
-    serialization.repetitionDelimiter,
-  ];
   for (let i = 0; i < copy.length; i++) {
     const c = copy.charCodeAt(i);
     if (c < 32 || c > 126 || separators.includes(copy[i])) {
