@@ -23,6 +23,9 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # user, which may write only the data folders below (named volumes copy this ownership).
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# glibc otherwise raises its mmap threshold after the first large free and keeps the MiB-sized
+# buffers of uploads (ssh2, pg) on its heap after use (bench/README.md, large files).
+ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=deps /app/node_modules node_modules
 COPY --from=build /app/dist dist

@@ -12,7 +12,8 @@
  *
  * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
  * per ASN), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
- * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, WORKER_NODE_ARGS, GATEWAY_NODE_ARGS.
+ * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, WORKER_NODE_ARGS, GATEWAY_NODE_ARGS, BENCH_GLIBC_DEFAULTS=1
+ * (children without MALLOC_MMAP_THRESHOLD_=131072, which the Dockerfile and npm scripts set).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -134,7 +135,8 @@ function start(name: string, script: string, childEnv: Record<string, string>, n
       env: {
         PATH: env.PATH ?? '',
         LOG_LEVEL: 'warn',
-        // glibc's allocator settings reach the children (native memory is part of what is measured).
+        // As deployed (Dockerfile, npm start); BENCH_GLIBC_DEFAULTS=1 measures without it, MALLOC_* pass through.
+        ...(env.BENCH_GLIBC_DEFAULTS ? {} : { MALLOC_MMAP_THRESHOLD_: '131072' }),
         ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('MALLOC_'))),
         ...childEnv,
       },
