@@ -17,7 +17,8 @@ import { documentIdOf, MAPPED_SETS, mapTransaction } from './edi-mapping';
 import type { EdiMappingSettings, PartyDirectory } from './edi-types';
 
 export interface EdiTranslationInput {
-  raw: string;
+  /** The payload's text, whole or a slice at a time (a stored upload is never one string). */
+  raw: string | AsyncIterable<string>;
   settings: EdiMappingSettings;
   /** ISA06 ids the partner may send with; another sender's interchange is refused with a TA1 (note 006). */
   senderIds: readonly string[];
@@ -85,7 +86,7 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
   const allowed = new Set(input.senderIds.map((id) => id.trim()));
   const seen = new Set<string>();
 
-  for await (const event of readX12([input.raw])) {
+  for await (const event of readX12(typeof input.raw === 'string' ? [input.raw] : input.raw)) {
     if (event.type === 'interchange') {
       const senderId = event.interchange.fields.senderId.trim();
       const outcome: InterchangeOutcome = {

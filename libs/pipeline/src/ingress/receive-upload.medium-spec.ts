@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { MessageRepository, type NewMessage } from '@dockbridge/audit';
-import { FILE_CHUNK_BYTES, PartnerFileRepository, PartnerRepository } from '@dockbridge/partners';
+import { FILE_CHUNK_BYTES, PartnerFileRepository, PartnerRepository, READ_SLICE_BYTES } from '@dockbridge/partners';
 import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
 import { MessagePayloads } from '../translate/message-payloads';
 import { UploadRefused } from './inbound-upload';
@@ -67,6 +67,18 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     expect(withText.rawPayload).toBe(content.toString('utf8'));
     expect(queues.translated).toContain(messageId);
     expect((await files.read('carrier', 'inbound', 'ASN-1.edi'))!.content.equals(content)).toBe(true);
+  });
+
+  it('reads a stored upload back as text a slice at a time, a character cut by a slice kept whole', async () => {
+    const content = Buffer.concat([x12(READ_SLICE_BYTES - 1), Buffer.from('é~'), x12(MiB)]);
+    const { messageId } = await uploads.receive(await send('ASN-UTF8.edi', content));
+    const message = (await messages.findById(messageId!))!;
+    const slices: string[] = [];
+    for await (const slice of new MessagePayloads(files, messages).textOf(message)) {
+      slices.push(slice);
+    }
+    expect(slices.filter(Boolean).length).toBeGreaterThan(1);
+    expect(slices.join('')).toBe(content.toString('utf8'));
   });
 
   it('commits the file and its message together: a failed message insert leaves no file', async () => {

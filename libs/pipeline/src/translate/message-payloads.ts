@@ -36,6 +36,20 @@ export class MessagePayloads {
     return { ...message, rawPayload: parts.join('') };
   }
 
+  /** The payload's text a slice at a time (decoded as it was received): a stored upload is never one string. */
+  async *textOf(message: WithPayload): AsyncGenerator<string> {
+    const fileId = message.metadata?.payloadFile;
+    if (!fileId) {
+      yield message.rawPayload;
+      return;
+    }
+    const decoder = new TextDecoder(message.metadata.encoding === 'latin1' ? 'latin1' : 'utf-8', { ignoreBOM: true });
+    for await (const slice of this.files.slicesOf(message.partnerId, fileId)) {
+      yield decoder.decode(slice, { stream: true });
+    }
+    yield decoder.decode();
+  }
+
   /** The payload's bytes as received, a slice at a time. */
   async *bytes(message: WithPayload): AsyncGenerator<Buffer> {
     const fileId = message.metadata?.payloadFile;

@@ -19,7 +19,7 @@ import { ACKNOWLEDGMENT_OUTBOX, TRANSLATE_OPTIONS } from '../pipeline.options';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { dropSupersededWrites, planDelivery } from './delivery-plan';
 import { MessagePayloads } from './message-payloads';
-import { Acknowledgment, Translation, TRANSLATORS } from './translators';
+import { Acknowledgment, Translation, TRANSLATORS, X12_CONTENT_TYPE } from './translators';
 
 export interface TranslateOptions {
   batchThreshold: number;
@@ -116,7 +116,10 @@ export class TranslateMessage {
     }
 
     const partner = await this.partners.findById(message.partnerId);
-    message = await this.payloads.withText(message);
+    // A stored upload is read as a stream (X12); the other translators take their text whole.
+    if (message.metadata?.payloadFile && message.contentType !== X12_CONTENT_TYPE) {
+      message = await this.payloads.withText(message);
+    }
     const translate = TRANSLATORS[message.contentType];
     const translation: Translation = translate
       ? await translate(message, {
@@ -127,6 +130,7 @@ export class TranslateMessage {
               : this.mappings.get(message.partnerId, version),
           nextControlNumber: () => this.interchanges.nextControlNumber(),
           now: new Date(),
+          text: () => this.payloads.textOf(message),
         })
       : {
           operations: [],

@@ -20,6 +20,8 @@ export interface TranslationContext {
   mapping(version: number | 'current'): Promise<{ version: number; expression: string } | null>;
   nextControlNumber(): Promise<number>;
   now: Date;
+  /** The payload's text a slice at a time, from wherever it is kept (a stored upload); `message.rawPayload` when absent. */
+  text?: () => AsyncIterable<string>;
 }
 
 export interface Acknowledgment {
@@ -136,7 +138,7 @@ export const translateX12: Translator = async (message, context) => {
     };
   }
   const result = await translateEdi({
-    raw: message.rawPayload,
+    raw: context.text?.() ?? message.rawPayload,
     settings,
     senderIds: partner.settings.edi!.senderIds,
     directory: directoryOf(partner),
