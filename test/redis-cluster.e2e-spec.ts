@@ -138,6 +138,10 @@ describe('Redis Cluster (three local masters)', () => {
     try {
       const health = () => getJson(`http://127.0.0.1:${port}/health`);
       await worker.waitUntil(async () => (await health()).status === 200, 'health 200');
+      // The same port serves what the worker counted, for Prometheus.
+      const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await metrics.text()).toMatch(/^dockbridge_process_resident_memory_bytes \d+/m);
       await cluster.moveSlotOf(
         `${ownPrefix}:x`,
         cluster.ports.find((p) => p !== owner)!,

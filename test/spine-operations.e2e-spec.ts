@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DEMO } from './support/sandbox';
+import { PartnerRepository } from '@dockbridge/partners';
 import { MessageQueues, QUEUES } from '@dockbridge/pipeline';
 import { ADMIN_TOKEN, Spine, startSpine } from './support/spine';
 
@@ -49,6 +50,51 @@ describe('gateway operations surface', () => {
     expect(text).toMatch(/^dockbridge_messages\{status="delivered"\} [1-9]/m);
     expect(text).toMatch(/^dockbridge_delivery_attempts\{outcome="success"\} [1-9]/m);
     expect(text).toMatch(/^dockbridge_queue_jobs\{queue="deliver",state="waiting"\} \d+/m);
+  });
+
+  it('counts what this process did as it happens: received, platform calls, translations, refusals', async () => {
+    const counted = async () => (await spine.call('GET', '/metrics', { auth: null })).text();
+    const value = (text: string, series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${series} `))
+          ?.slice(series.length + 1) ?? 0,
+      );
+    const received = 'dockbridge_messages_received_total{partner="test-wms",channel="api"}';
+    const calls = 'dockbridge_delivery_call_seconds_count{kind="document.upsert",outcome="success"}';
+    const translated =
+      'dockbridge_translate_seconds_count{content_type="application/vnd.dockbridge.operations+json",outcome="queued"}';
+    const before = await counted();
+    const { messageId } = await (
+      await spine.call('POST', '/v1/messages', { body: { operations: [upsert('M-2'), upsert('M-3')] } })
+    ).json();
+    await spine.waitForStatus(messageId, ['delivered']);
+    await spine.app.get(PartnerRepository).upsert(
+      {
+        id: 'metrics-wms',
+        name: 'Metrics WMS',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { webhook: { verification: 'api-key', apiKeyHeader: 'x-hook-key' } },
+      },
+      'api',
+    );
+    const unsigned = await fetch(`${spine.url}/v1/webhooks/metrics-wms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(unsigned.status).toBe(401);
+    const after = await counted();
+    expect(value(after, received) - value(before, received)).toBe(1);
+    expect(value(after, calls) - value(before, calls)).toBe(2);
+    expect(value(after, translated) - value(before, translated)).toBe(1);
+    const refused = 'dockbridge_webhooks_refused_total{partner="metrics-wms",kind="verification failed"}';
+    expect(value(after, refused) - value(before, refused)).toBe(1);
+    expect(after).toMatch(
+      /^dockbridge_delivery_call_seconds_bucket\{le="0\.5",kind="document\.upsert",outcome="success"\} \d+/m,
+    );
+    expect(after).toMatch(/^dockbridge_process_resident_memory_bytes \d+/m);
   });
 
   it('serves the read-only queue dashboard behind the admin token (Bearer, or Basic for browsers)', async () => {

@@ -4,9 +4,9 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, ConfigError, loadConfig } from '@dockbridge/config';
-import { CoreModule, QueueHealth, WorkerRunner } from '@dockbridge/pipeline';
+import { CoreModule, PipelineMetrics, QueueHealth, WorkerRunner } from '@dockbridge/pipeline';
 
-/** The worker role alone: queue processors and the sweeper, no HTTP but its own /health. Run as many as the load needs. */
+/** The worker role alone: queue processors and the sweeper, no HTTP but its own /health and /metrics. Run as many as the load needs. */
 async function main(): Promise<void> {
   const config = loadConfig();
 
@@ -18,14 +18,24 @@ async function main(): Promise<void> {
   // Only these: hooking every signal Nest knows (SIGILL, SIGTRAP among them) turns a V8 fatal error into a spin instead of an exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   if (config.worker.healthPort > 0) {
-    serveHealth(app.get(QueueHealth), app.get(AppConfig));
+    serveHealth(app.get(QueueHealth), app.get(PipelineMetrics), app.get(AppConfig));
   }
   app.get(Logger).log(`worker started (concurrency ${config.delivery.concurrency} deliveries)`, 'Worker');
 }
 
-/** GET /health: 200 while the worker can reach its queues, 503 with the reason when it cannot (for an orchestrator's probe). */
-function serveHealth(health: QueueHealth, config: AppConfig): void {
+/**
+ * GET /health: 200 while the worker can reach its queues, 503 with the reason when it cannot (for an
+ * orchestrator's probe). GET /metrics: what this worker did (deliveries, translations), for Prometheus.
+ */
+function serveHealth(health: QueueHealth, metrics: PipelineMetrics, config: AppConfig): void {
   const server = createServer((request, response) => {
+    if (request.url === '/metrics') {
+      void metrics.registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+        () => response.writeHead(500).end(),
+      );
+      return;
+    }
     const state = health.state;
     const status = request.url === '/health' ? (state.up ? 200 : 503) : 404;
     response

@@ -30,3 +30,4 @@ export * from './admin/views';
 export * from './admin/message-queries';
 export * from './ingress/inbound-upload';
 export * from './translate/message-payloads';
+export * from './pipeline-metrics';

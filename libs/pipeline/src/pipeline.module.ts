@@ -29,6 +29,7 @@ import { RetryPolicy } from './retry-policy';
 import { Schedules } from './schedules';
 import { SweepStuck } from './sweep/sweep-stuck';
 import { PurgeExpired } from './retention/purge-expired';
+import { PipelineMetrics } from './pipeline-metrics';
 import { MessagePayloads } from './translate/message-payloads';
 import { AcknowledgmentOutbox, TranslateMessage } from './translate/translate-message';
 
@@ -60,6 +61,7 @@ class ConnectionsCloser implements OnApplicationShutdown {
 
 /** The use cases and services other modules inject: one list, so what is provided is also exported. */
 const SERVICES = [
+  PipelineMetrics,
   MessagePayloads,
   TranslateMessage,
   DeliverOperation,

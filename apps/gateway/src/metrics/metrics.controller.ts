@@ -4,7 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@dockbridge/config';
-import { MessageQueues } from '@dockbridge/pipeline';
+import { MessageQueues, PipelineMetrics } from '@dockbridge/pipeline';
 import { BearerToken } from '../auth/admin-token.guard';
 
 type Counts = { label: string | null; n: string }[];
@@ -34,6 +34,7 @@ export class MetricsController {
     private readonly dataSource: DataSource,
     private readonly queues: MessageQueues,
     private readonly config: AppConfig,
+    private readonly pipeline: PipelineMetrics,
   ) {
     this.token = new BearerToken(config.gateway.metricsToken);
     const read = () => this.read();
@@ -90,7 +91,8 @@ export class MetricsController {
     if (this.token.enabled && !this.token.matches(/^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1])) {
       throw new UnauthorizedException('missing or invalid metrics token');
     }
-    const text = await this.registry.metrics();
+    // What this process counted (ingress; deliveries and translations when it runs the worker too), then the store's counts.
+    const text = `${await this.pipeline.registry.metrics()}\n${await this.registry.metrics()}`;
     void reply.header('content-type', this.registry.contentType);
     return text;
   }

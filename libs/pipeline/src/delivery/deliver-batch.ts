@@ -8,9 +8,10 @@ import {
   PlatformCallError,
   PlatformClient,
 } from '@dockbridge/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MessageQueues } from '../message-queues';
 import { BATCH_OPTIONS } from '../pipeline.options';
+import { PipelineMetrics } from '../pipeline-metrics';
 import type { BatchJobData } from '../queues';
 import { RetryPolicy } from '../retry-policy';
 import type { DeliveryTry } from './deliver-operation';
@@ -44,6 +45,7 @@ export class DeliverBatch {
     private readonly accounts: PlatformAccounts,
     private readonly queues: MessageQueues,
     @Inject(BATCH_OPTIONS) private readonly options: BatchOptions,
+    @Optional() private readonly metrics?: PipelineMetrics,
   ) {}
 
   /** `remember` keeps what a retry must know on the queue job: the platform job's id, the operations it carries. */
@@ -100,6 +102,10 @@ export class DeliverBatch {
         );
       }
       const entries = await client.getJobResult(data.organisationId, jobId);
+      this.metrics?.calls.observe(
+        { kind: `batch ${data.kind}`, outcome: 'success' },
+        (Date.now() - startedAt.getTime()) / 1000,
+      );
       return await this.settle(open, entries, data, startedAt, jobId);
     } catch (error) {
       const failure =
@@ -107,6 +113,7 @@ export class DeliverBatch {
           ? error
           : new PlatformCallError('retryable', 'batch job', (error as Error)?.message ?? String(error));
       const durationMs = Date.now() - startedAt.getTime();
+      this.metrics?.calls.observe({ kind: `batch ${data.kind}`, outcome: failure.errorClass }, durationMs / 1000);
       const final = !failure.retryable || attempt.isLast;
       const settlement = final
         ? ({ status: 'failed', lastError: failure.reason, errorClass: failure.errorClass } as const)

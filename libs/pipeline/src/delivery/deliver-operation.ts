@@ -1,11 +1,12 @@
 import { MessageRepository, OperationRepository } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { PlatformAccounts, PlatformCallError, PlatformClient } from '@dockbridge/platform';
 import { RetryPolicy, TimedRetry } from '../retry-policy';
 import { CircuitBreakers } from './circuit-breaker';
 import { CallOutcome, callPlatform, summaryOf } from './platform-call';
 import { DELIVERY_OPTIONS } from '../pipeline.options';
+import { PipelineMetrics } from '../pipeline-metrics';
 
 export interface DeliveryOptions {
   /** How long a claimed call may take before another write to its target may go (longer than the platform timeout). */
@@ -29,6 +30,8 @@ export interface DeliveryTry {
 export type DeliveryResult =
   'delivered' | 'failed' | 'already-settled' | 'missing' | 'superseded' | { deferMs: number };
 
+const seconds = (since: Date) => (Date.now() - since.getTime()) / 1000;
+
 /** How long a write waits for an older one to the same target before asking again. */
 const ORDER_WAIT_MS = 200;
 
@@ -48,6 +51,7 @@ export class DeliverOperation {
     private readonly accounts: PlatformAccounts,
     private readonly policy: RetryPolicy,
     @Inject(DELIVERY_OPTIONS) private readonly options: DeliveryOptions,
+    @Optional() private readonly metrics?: PipelineMetrics,
   ) {
     this.breakers = new CircuitBreakers(options.breakerThreshold);
   }
@@ -101,6 +105,7 @@ export class DeliverOperation {
           : new PlatformCallError('retryable', payload.kind, (error as Error)?.message ?? String(error)),
       );
       this.trip(breaker, failure.retryable ? 'retryable' : 'answered', payload.organisationId, failure.reason);
+      this.metrics?.calls.observe({ kind: payload.kind, outcome: failure.errorClass }, seconds(startedAt));
       const final = !failure.retryable || attempt.isLast;
       const retryInMs = final ? undefined : this.policy.nextDelay(attempt.attempt, failure);
       await this.operations.recordAttempt(
@@ -123,6 +128,7 @@ export class DeliverOperation {
       throw Object.assign(RetryPolicy.toJobError(failure, final), { retryInMs } satisfies TimedRetry);
     }
     this.trip(breaker, 'success', payload.organisationId);
+    this.metrics?.calls.observe({ kind: payload.kind, outcome: 'success' }, seconds(startedAt));
     // The platform call succeeded: a failure from here on is ours (the database), and a retry of the
     // job repeats an idempotent write; it is not recorded as a platform failure.
     if (payload.kind === 'booking.create') {

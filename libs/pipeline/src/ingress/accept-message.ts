@@ -1,6 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { assertStorablePayload, MessageChannel, MessageMetadata, MessageRepository } from '@dockbridge/audit';
 import { MessageQueues, type TranslateJob } from '../message-queues';
+import { PipelineMetrics } from '../pipeline-metrics';
 import { ingressJobId } from '../queues';
 import { GroupCommit } from './group-commit';
 
@@ -65,6 +66,7 @@ export class AcceptMessage {
   constructor(
     private readonly messages: MessageRepository,
     private readonly queues: MessageQueues,
+    @Optional() private readonly metrics?: PipelineMetrics,
   ) {
     this.commits = new GroupCommit((batch) => this.commit(batch), {
       maxBatch: MAX_BATCH,
@@ -110,6 +112,7 @@ export class AcceptMessage {
     results.forEach((r, n) => {
       if (!(r instanceof Error) && !r.existing) {
         jobOf(n).messageIds.push(r.id);
+        this.metrics?.received.inc({ partner: batch[n].partnerId, channel: batch[n].channel });
       }
     });
     const enqueue = this.enqueue(jobs);

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DomainError, MessageRepository, type MessageMetadata, type NewMessage } from '@dockbridge/audit';
 import { PartnerFileInfo, PartnerFileRepository } from '@dockbridge/partners';
 import { MessageQueues, translateJobOf } from '../message-queues';
+import { PipelineMetrics } from '../pipeline-metrics';
 import { UPLOAD_OPTIONS } from '../pipeline.options';
 import { X12_CONTENT_TYPE } from '../translate/translators';
 import { FinishedUpload, InboundUpload, UploadTextCheck } from './inbound-upload';
@@ -40,6 +41,7 @@ export class ReceiveUpload {
     private readonly messages: MessageRepository,
     private readonly queues: MessageQueues,
     @Optional() @Inject(UPLOAD_OPTIONS) private readonly options: UploadOptions = { maxConcurrentUploads: 16 },
+    @Optional() private readonly metrics?: PipelineMetrics,
   ) {}
 
   /** A new upload of `name`, stored as its writes arrive; UploadsBusy when this process receives its most already. */
@@ -111,6 +113,7 @@ export class ReceiveUpload {
 
   /** Queues translation (the sweeper queues it if Redis cannot take it now) and says so in the log. */
   private async recorded(file: PartnerFileInfo & { messageId: string | null }, encoding: FinishedUpload['encoding']) {
+    this.metrics?.received.inc({ partner: file.partnerId, channel: 'sftp' });
     await this.queues.tryEnqueueTranslate([translateJobOf(file.messageId!)]);
     this.logger.log({
       msg: 'sftp upload recorded',

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, Optional } from '@nestjs/common';
 import { MessageMetadata, MessageRepository, storableText } from '@dockbridge/audit';
 import { AppConfig } from '@dockbridge/config';
+import { PipelineMetrics } from '../pipeline-metrics';
 import { WEBHOOK_CONTENT_TYPE } from '../translate/translators';
 
 export interface Refusal {
@@ -92,9 +93,12 @@ export class RefusalLog implements BeforeApplicationShutdown {
   constructor(
     private readonly messages: MessageRepository,
     private readonly config: AppConfig,
+    @Optional() private readonly metrics?: PipelineMetrics,
   ) {}
 
   async record(refusal: Refusal, now = Date.now()): Promise<void> {
+    // Counted whether or not it is recorded one by one (over the limit, the summary row counts it too).
+    this.metrics?.refused.inc({ partner: refusal.partnerId, kind: refusal.kind });
     let window = this.windows.get(refusal.partnerId);
     // A minute over: its summary is written while this refusal opens the next one (close() takes
     // the old window out at once, so concurrent refusals all land in the new one).

@@ -18,6 +18,7 @@ import { MessageQueues } from '../message-queues';
 import { ACKNOWLEDGMENT_OUTBOX, TRANSLATE_OPTIONS } from '../pipeline.options';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { dropSupersededWrites, planDelivery } from './delivery-plan';
+import { PipelineMetrics } from '../pipeline-metrics';
 import { MessagePayloads } from './message-payloads';
 import { Acknowledgment, Translation, TRANSLATORS, X12_CONTENT_TYPE } from './translators';
 
@@ -56,6 +57,7 @@ export class TranslateMessage {
     @Optional() @Inject(ACKNOWLEDGMENT_OUTBOX) private readonly outbox: AcknowledgmentOutbox | null,
     @Inject(TRANSLATE_OPTIONS) private readonly options: TranslateOptions,
     private readonly payloads: MessagePayloads,
+    @Optional() private readonly metrics?: PipelineMetrics,
   ) {}
 
   /**
@@ -94,12 +96,32 @@ export class TranslateMessage {
     }
   }
 
+  /** Translates one message, timed by content type and outcome (PipelineMetrics). */
   async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
+    const started = Date.now();
+    let contentType = 'unknown';
+    const observe = (outcome: string) =>
+      this.metrics?.translations.observe({ content_type: contentType, outcome }, (Date.now() - started) / 1000);
+    try {
+      const outcome = await this.translateOne(messageId, (type) => (contentType = type));
+      observe(outcome);
+      return outcome;
+    } catch (error) {
+      observe('failed');
+      throw error;
+    }
+  }
+
+  private async translateOne(
+    messageId: string,
+    seen: (contentType: string) => void,
+  ): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
     const found = await this.messages.findById(messageId);
     if (!found || FINAL.has(found.status)) {
       return 'skipped';
     }
     let message = found;
+    seen(message.contentType);
     if (message.status === 'received') {
       await this.messages.transition(messageId, 'translating', 'worker');
     }
