@@ -286,10 +286,11 @@ async function documentsAtSandbox(ctx: Context): Promise<number> {
   return stats.documents[LOCATION] ?? 0;
 }
 
-const chunkBytes = async (ctx: Context) =>
-  Number(
-    (await ctx.db.query<{ size: string }>(`SELECT pg_total_relation_size('partner_file_chunk') AS size`)).rows[0].size,
-  );
+const tableBytes = async (ctx: Context, table: string) =>
+  Number((await ctx.db.query<{ size: string }>(`SELECT pg_total_relation_size($1) AS size`, [table])).rows[0].size);
+const chunkBytes = (ctx: Context) => tableBytes(ctx, 'partner_file_chunk');
+/** Where the database's growth goes: the tables a message writes to. */
+const TABLES = ['operation', 'attempt', 'message_event', 'message'];
 
 const dbBytes = async (ctx: Context) =>
   Number((await ctx.db.query<{ size: string }>(`SELECT pg_database_size(current_database()) AS size`)).rows[0].size);
@@ -303,6 +304,7 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   await ctx.db.query('CHECKPOINT');
   const dbBefore = await dbBytes(ctx);
   const chunksBefore = await chunkBytes(ctx);
+  const tablesBefore = await Promise.all(TABLES.map((t) => tableBytes(ctx, t)));
   const docsBefore = await documentsAtSandbox(ctx);
   const started = Date.now();
   let uploadPeak = 0;
@@ -343,6 +345,12 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   await ctx.db.query('CHECKPOINT');
   const growth = (await dbBytes(ctx)) - dbBefore;
   const fileStored = (await chunkBytes(ctx)) - chunksBefore;
+  const tablesAfter = await Promise.all(TABLES.map((t) => tableBytes(ctx, t)));
+  const [deadOperations] = (
+    await ctx.db.query<{ dead: string; live: string }>(
+      `SELECT n_dead_tup AS dead, n_live_tup AS live FROM pg_stat_user_tables WHERE relname = 'operation'`,
+    )
+  ).rows;
   rmSync(path, { force: true });
   return {
     'size MiB': +(bytes / MiB).toFixed(1),
@@ -357,6 +365,8 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
     'db growth MiB': +(growth / MiB).toFixed(1),
     'db / file': +(growth / bytes).toFixed(2),
     'file stored / file': +(fileStored / bytes).toFixed(2),
+    ...Object.fromEntries(TABLES.map((t, i) => [`${t} MiB`, +((tablesAfter[i] - tablesBefore[i]) / MiB).toFixed(1)])),
+    'operation rows live/dead': `${deadOperations?.live ?? '?'}/${deadOperations?.dead ?? '?'}`,
     'gateway peak RSS MiB': Math.round(peakRssMib(ctx.gatewayProcess)),
     'gateway RSS in upload MiB': Math.round(uploadPeak),
     'worker peak RSS MiB': Math.round(peakRssMib(ctx.workerProcess)),
