@@ -11,7 +11,17 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import {
@@ -30,6 +40,16 @@ import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
 import { operationPage } from './operation-page';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
+import { ApiErrors } from '../openapi/error.schemas';
+import {
+  BulkReplayDryRunSchema,
+  BulkReplayStartedSchema,
+  MessageDetailSchema,
+  MessagePageSchema,
+  ReplayResultSchema,
+  ReplayRunListSchema,
+  ReplayRunSchema,
+} from '../openapi/message.schemas';
 
 /** Where a bulk replay run is read. */
 const runPath = (runId: string) => `/v1/admin/replays/${runId}`;
@@ -40,6 +60,7 @@ const runPath = (runId: string) => `/v1/admin/replays/${runId}`;
  */
 @ApiTags('admin')
 @ApiBearerAuth()
+@ApiErrors([401, 'Missing or wrong admin token'])
 @Controller('v1/admin')
 @UseGuards(AdminTokenGuard)
 export class AdminMessagesController {
@@ -54,6 +75,9 @@ export class AdminMessagesController {
     summary:
       'Search messages: status and channel (comma lists), partner, from/to (ISO 8601), documentId, fileName (of an upload or export, exact), interchange (ISA13); keyset paging with cursor',
   })
+  @ApiQuery({ type: MessageSearchDto })
+  @ApiOkResponse({ type: MessagePageSchema })
+  @ApiErrors([400, 'A filter, limit or cursor is invalid; `details` names each'])
   async search(@Query() query: Record<string, unknown>): Promise<MessagePageView> {
     const dto = parse(MessageSearchDto, query, 'search');
     return this.queries.search({ ...toFilter(dto), limit: dto.limit, cursor: dto.cursor });
@@ -64,6 +88,21 @@ export class AdminMessagesController {
     summary:
       'A message with the first MiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 200; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
   })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The message' })
+  @ApiQuery({
+    name: 'operationsAfter',
+    required: false,
+    type: 'integer',
+    description: 'The nextOperationsAfter of the previous page (an operation seq, from 0)',
+  })
+  @ApiQuery({
+    name: 'operationsLimit',
+    required: false,
+    type: 'integer',
+    description: 'Operations per page, 1–1000 (default 200)',
+  })
+  @ApiOkResponse({ type: MessageDetailSchema })
+  @ApiErrors([400, 'The id is not a UUID, or the page of operations is invalid'], [404, 'No such message'])
   async detail(
     @Param('id', new ParseUUIDPipe()) id: string,
     @Query('operationsAfter') after?: string,
@@ -81,6 +120,13 @@ export class AdminMessagesController {
     summary:
       "A message's payload exactly as received (the detail shows its first MiB: payloadTruncated), streamed with its content type",
   })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The message' })
+  @ApiProduces('application/octet-stream', 'application/json', 'application/edi-x12')
+  @ApiOkResponse({
+    description: 'The payload bytes, with the content type they were received with and their content-length',
+    schema: { type: 'string', format: 'binary' },
+  })
+  @ApiErrors([400, 'The id is not a UUID'], [404, 'No such message'])
   async payload(@Param('id', new ParseUUIDPipe()) id: string, @Res() reply: FastifyReply): Promise<void> {
     const payload = await this.queries.payload(id);
     if (!payload) {
@@ -95,6 +141,14 @@ export class AdminMessagesController {
     summary:
       'Replay one message: rerun (from raw), failed-only, or edit-and-replay with a corrected payload. A replay orders as its original: a newer write to the same target that was delivered supersedes it, unless force is true',
   })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The message to replay' })
+  @ApiBody({ type: ReplayDto, required: false })
+  @ApiResponse({ status: 202, type: ReplayResultSchema, description: 'The replay is recorded; delivery follows' })
+  @ApiErrors(
+    [400, 'Invalid request, or an edited payload that is not a valid message (`details` by path)'],
+    [404, 'No such message'],
+    [422, 'Not replayable: nothing to retry (failed-only), refused at ingress, organisations outside the profile, ...'],
+  )
   async replay(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: unknown): Promise<ReplayResultView> {
     const dto = parse(ReplayDto, body, 'replay request');
     const payload =
@@ -120,19 +174,25 @@ export class AdminMessagesController {
   @ApiOperation({
     summary: `Bulk replay by filter, newest first, at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} messages (BULK_REPLAY_LIMIT): limitReached says when more matched; narrow the filter (from/to) for the rest. dryRun (default true) answers 200 at once with the exact count and records nothing. A real run (dryRun: false) is a job: 202 with its runId and a Location to read its progress and result (GET /v1/admin/replays/{runId}); it sees the messages received before it was asked for, and resumes after a crash without replaying a message twice. Both skip, with the reason, messages that cannot be replayed and those whose latest replay was delivered (includeReplayed: true replays them too)`,
   })
+  @ApiBody({ type: BulkReplayDto, required: false })
   @ApiResponse({
     status: 200,
+    type: BulkReplayDryRunSchema,
     description: 'Dry run: {dryRun: true, matching, skipped: [{id, reason}], limitReached?: the cap}',
   })
   @ApiResponse({
     status: 202,
+    type: BulkReplayStartedSchema,
     description:
       'Real run queued: {dryRun: false, runId, status: queued, limit, location}; Location header: /v1/admin/replays/{runId}',
+    headers: {
+      Location: { description: 'Where the run is read: /v1/admin/replays/{runId}', schema: { type: 'string' } },
+    },
   })
-  @ApiResponse({
-    status: 503,
-    description: 'The run could not be queued (Redis away); it is recorded failed with the reason',
-  })
+  @ApiErrors(
+    [400, 'Invalid filter or options; `details` names each'],
+    [503, 'The run could not be queued (Redis away); it is recorded failed with the reason'],
+  )
   async replayMany(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<BulkReplayView> {
     const dto = parse(BulkReplayDto, body, 'bulk replay request');
     const filter = toFilter(dto);
@@ -160,6 +220,14 @@ export class AdminMessagesController {
 
   @Get('replays')
   @ApiOperation({ summary: 'Bulk replay runs, newest first (limit 1–100, default 20), each with its progress' })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    type: 'integer',
+    description: 'Runs to list, 1–100 (default 20)',
+  })
+  @ApiOkResponse({ type: ReplayRunListSchema })
+  @ApiErrors([400, 'limit is not a whole number from 1 to 100'])
   async listRuns(@Query('limit') limit?: string): Promise<{ items: ReplayRunView[] }> {
     const n = limit === undefined ? 20 : Number(limit);
     if (!Number.isInteger(n) || n < 1 || n > 100) {
@@ -172,6 +240,9 @@ export class AdminMessagesController {
   @ApiOperation({
     summary: `One bulk replay run: status (queued, running, completed, failed), total (null until it starts; exact once over), done, replayed, skipped (the first ${REPLAY_RUN_SKIPS_KEPT} with their reason in skips), limit and limitReached (more matched than the cap of ${BULK_REPLAY_LIMIT.toLocaleString('en')}), error, times. Its replays carry metadata.replay.run = runId`,
   })
+  @ApiParam({ name: 'runId', format: 'uuid', description: 'The runId the bulk replay answered' })
+  @ApiOkResponse({ type: ReplayRunSchema })
+  @ApiErrors([400, 'The runId is not a UUID'], [404, 'No such run'])
   async run(@Param('runId', new ParseUUIDPipe()) runId: string): Promise<ReplayRunView> {
     const run = await this.queries.replayRun(runId);
     if (!run) {

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -26,54 +27,175 @@ const csv = ({ value }: { value: unknown }) =>
 
 /** Filter of the message search and of bulk replay. */
 export class MessageFilterDto {
-  @IsOptional() @Transform(csv) @IsIn(MESSAGE_STATUSES, { each: true }) status?: MessageStatus[];
-  @IsOptional() @IsString() @MinLength(1) partner?: string;
-  @IsOptional() @Transform(csv) @IsIn(MESSAGE_CHANNELS, { each: true }) channel?: MessageChannel[];
-  @IsOptional() @IsISO8601({ strict: true }) from?: string;
-  @IsOptional() @IsISO8601({ strict: true }) to?: string;
-  @IsOptional() @IsString() @MinLength(1) documentId?: string;
+  @ApiPropertyOptional({
+    enum: MESSAGE_STATUSES,
+    isArray: true,
+    description: 'Any of these statuses (repeated, or one comma list)',
+    example: ['failed'],
+  })
+  @IsOptional()
+  @Transform(csv)
+  @IsIn(MESSAGE_STATUSES, { each: true })
+  status?: MessageStatus[];
+  @ApiPropertyOptional({ description: "The partner's id", example: 'acme-wms' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  partner?: string;
+  @ApiPropertyOptional({
+    enum: MESSAGE_CHANNELS,
+    isArray: true,
+    description: 'Any of these channels (repeated, or one comma list)',
+  })
+  @IsOptional()
+  @Transform(csv)
+  @IsIn(MESSAGE_CHANNELS, { each: true })
+  channel?: MessageChannel[];
+  @ApiPropertyOptional({ format: 'date-time', description: 'Received at or after (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Received before (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+  @ApiPropertyOptional({ description: 'A document id one of its operations writes', example: 'PO-1' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  documentId?: string;
   /** A file's name, exactly: SFTP uploads, HTTP uploads that gave one, export files. */
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(255) fileName?: string;
+  @ApiPropertyOptional({
+    maxLength: 255,
+    description: 'The file it came in or went out as, exactly (SFTP and HTTP uploads, export files)',
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  fileName?: string;
   /** An interchange control number (ISA13); `123` finds `000000123`. */
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(15) interchange?: string;
+  @ApiPropertyOptional({
+    maxLength: 15,
+    description: 'An interchange control number (ISA13); `123` finds `000000123`',
+    example: '000000123',
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(15)
+  interchange?: string;
 }
 
 export class MessageSearchDto extends MessageFilterDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, description: 'Page size' })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? Number(value) : value))
   @IsInt()
   @Min(1)
   @Max(500)
   limit?: number;
-  @IsOptional() @IsUUID('all', { message: 'cursor must be the nextCursor of a previous page' }) cursor?: string;
+  @ApiPropertyOptional({ description: 'The nextCursor of the previous page' })
+  @IsOptional()
+  @IsUUID('all', { message: 'cursor must be the nextCursor of a previous page' })
+  cursor?: string;
 }
 
 export class ReplayDto {
-  @IsOptional() @IsIn(['rerun', 'failed-only']) mode?: 'rerun' | 'failed-only';
+  @ApiPropertyOptional({
+    enum: ['rerun', 'failed-only'],
+    default: 'rerun',
+    description: 'rerun: every operation from the raw payload; failed-only: only the operations that failed',
+  })
+  @IsOptional()
+  @IsIn(['rerun', 'failed-only'])
+  mode?: 'rerun' | 'failed-only';
   /** Webhook messages: the mapping version to use, the original's (default) or the current one. */
-  @IsOptional() @IsIn(['original', 'current']) mapping?: 'original' | 'current';
+  @ApiPropertyOptional({
+    enum: ['original', 'current'],
+    default: 'original',
+    description: "Webhook messages: the mapping version to translate with, the original's or the current one",
+  })
+  @IsOptional()
+  @IsIn(['original', 'current'])
+  mapping?: 'original' | 'current';
   /** Edit-and-replay: the corrected payload, as text (EDI) or as JSON (stored as its JSON text). */
-  @IsOptional() payload?: unknown;
-  @IsOptional() @IsString() @MaxLength(500) reason?: string;
-  @IsOptional() @IsString() @MaxLength(100) operator?: string;
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+    description: 'Edit-and-replay: the corrected payload, as text (EDI) or as JSON (stored as its JSON text)',
+  })
+  @IsOptional()
+  payload?: unknown;
+  @ApiPropertyOptional({ maxLength: 500, description: 'Why, recorded on the replay' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+  @ApiPropertyOptional({ maxLength: 100, description: 'Who, recorded as operator:<name> (default admin)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  operator?: string;
   /** Deliver even operations on organisations outside the partner's profile; recorded on the replay with operator and reason. */
-  @IsOptional() @IsBoolean() overrideOrganisations?: boolean;
+  @ApiPropertyOptional({
+    description:
+      "Deliver even operations on organisations outside the partner's profile (recorded with operator and reason)",
+  })
+  @IsOptional()
+  @IsBoolean()
+  overrideOrganisations?: boolean;
   /** Deliver even over newer writes to the same documents, vehicles or bookings (default: a replay orders as its original, and newer data wins). */
-  @IsOptional() @IsBoolean() force?: boolean;
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Deliver even over newer writes to the same targets (default: a replay orders as its original)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  force?: boolean;
 }
 
 export class BulkReplayDto extends MessageFilterDto {
-  @IsOptional() @IsIn(['rerun', 'failed-only']) mode?: 'rerun' | 'failed-only';
+  @ApiPropertyOptional({ enum: ['rerun', 'failed-only'], default: 'rerun', description: 'As for one replay' })
+  @IsOptional()
+  @IsIn(['rerun', 'failed-only'])
+  mode?: 'rerun' | 'failed-only';
   /** Webhook messages: the mapping version to use, each message's original (default) or the current one. */
-  @IsOptional() @IsIn(['original', 'current']) mapping?: 'original' | 'current';
+  @ApiPropertyOptional({
+    enum: ['original', 'current'],
+    default: 'original',
+    description: "Webhook messages: each message's original mapping version, or the current one",
+  })
+  @IsOptional()
+  @IsIn(['original', 'current'])
+  mapping?: 'original' | 'current';
   /** true (default): only count what would be replayed. */
-  @IsOptional() @IsBoolean() dryRun?: boolean;
+  @ApiPropertyOptional({ default: true, description: 'true (default): only count what would be replayed (200)' })
+  @IsOptional()
+  @IsBoolean()
+  dryRun?: boolean;
   /** Deliver even over newer writes to the same targets (see ReplayDto.force). */
-  @IsOptional() @IsBoolean() force?: boolean;
+  @ApiPropertyOptional({ default: false, description: 'Deliver even over newer writes to the same targets' })
+  @IsOptional()
+  @IsBoolean()
+  force?: boolean;
   /** Also replay messages whose latest replay was delivered (skipped by default: a second booking.create would book twice). */
-  @IsOptional() @IsBoolean() includeReplayed?: boolean;
-  @IsOptional() @IsString() @MaxLength(500) reason?: string;
-  @IsOptional() @IsString() @MaxLength(100) operator?: string;
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Also replay messages whose latest replay was delivered (a second booking.create books twice)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  includeReplayed?: boolean;
+  @ApiPropertyOptional({ maxLength: 500, description: 'Why, recorded on the run and its replays' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+  @ApiPropertyOptional({ maxLength: 100, description: 'Who, recorded as operator:<name> (default admin)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  operator?: string;
 }
 
 /** Validates an admin body or query; a problem is a 400 naming the field (text the store cannot hold included). */
