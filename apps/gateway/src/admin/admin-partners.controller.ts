@@ -11,7 +11,17 @@ import {
   Put,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import {
   mappingCompileError,
@@ -26,43 +36,109 @@ import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { BadInput } from '../http-error.filter';
 import { PartnerImport } from '../partner-import';
 import { parse } from './admin.dto';
+import { ApiErrors } from '../openapi/error.schemas';
+import {
+  AddedWebhookSecretSchema,
+  ApiKeySchema,
+  EnabledBodySchema,
+  IssuedApiKeySchema,
+  PartnerMappingSchema,
+  PartnerProfileBodySchema,
+  PartnerSchema,
+  PartnerWithKeysSchema,
+  SftpUserSchema,
+  WebhookSecretSchema,
+} from '../openapi/partner.schemas';
 
 class AddSecretDto {
-  @IsString() @MinLength(1) @MaxLength(100) label: string;
+  @ApiProperty({ minLength: 1, maxLength: 100, description: 'Tells secrets apart', example: '2026 rotation' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  label: string;
   /** Omit to have a Standard Webhooks secret (`whsec_…`) generated; it is shown in this answer only. */
-  @IsOptional() @IsString() @MinLength(16) @MaxLength(500) secret?: string;
-  @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
+  @ApiPropertyOptional({
+    minLength: 16,
+    maxLength: 500,
+    description: 'Omit to have a Standard Webhooks secret (whsec_…) generated; shown in this answer only',
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  @MaxLength(500)
+  secret?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'When it stops verifying; never when absent' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expiresAt?: string;
 }
 
 class ExpireSecretDto {
   /** When the secret stops verifying (the end of a rotation's overlap); now when absent. */
-  @IsOptional() @IsISO8601({ strict: true }) at?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: "When the secret stops verifying (the end of a rotation's overlap); now when absent",
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  at?: string;
 }
 
 class PublishMappingDto {
-  @IsString() @MinLength(1) @MaxLength(200_000) expression: string;
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 200_000,
+    description: 'A JSONata expression turning a webhook body into {operations: [...]} (checked to compile)',
+  })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200_000)
+  expression: string;
 }
 
 class SftpUserDto {
+  @ApiProperty({
+    pattern: '^[a-z0-9][a-z0-9._-]{1,62}$',
+    description: '2 to 63 lowercase letters, digits, dots, underscores or hyphens',
+    example: 'acme',
+  })
   @IsString()
   @Matches(/^[a-z0-9][a-z0-9._-]{1,62}$/, {
     message: 'username must be 2 to 63 lowercase letters, digits, dots, underscores or hyphens',
   })
   username: string;
   /** At least 12 characters; stored as a scrypt hash. */
-  @IsOptional() @IsString() password?: string;
+  @ApiPropertyOptional({ minLength: 12, description: 'At least 12 characters; stored as a scrypt hash' })
+  @IsOptional()
+  @IsString()
+  password?: string;
   /** An OpenSSH public key line (`ssh-ed25519 AAAA… comment`). */
-  @IsOptional() @IsString() publicKey?: string;
+  @ApiPropertyOptional({ description: 'An OpenSSH public key line', example: 'ssh-ed25519 AAAA… acme' })
+  @IsOptional()
+  @IsString()
+  publicKey?: string;
 }
 
 class IssueKeyDto {
-  @IsString() @MinLength(1) @MaxLength(100) label: string;
-  @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
+  @ApiProperty({ minLength: 1, maxLength: 100, description: 'Tells keys apart', example: 'production' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  label: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When it stops authenticating (in the future); never when absent',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expiresAt?: string;
 }
 
 /** Partner profiles and their API keys. A new key is shown once, in the answer that creates it. */
 @ApiTags('admin')
 @ApiBearerAuth()
+@ApiParam({ name: 'id', description: "The partner's id (a slug)", example: 'acme-wms' })
+@ApiErrors([401, 'Missing or wrong admin token'])
 @Controller('v1/admin/partners')
 @UseGuards(AdminTokenGuard)
 export class AdminPartnersController {
@@ -76,11 +152,16 @@ export class AdminPartnersController {
 
   /** Every partner with `source` (who owns it: 'file' or 'api'), `file` and `conflict` (a file the last start ignored). */
   @Get()
+  @ApiOperation({ summary: 'Every partner, by id' })
+  @ApiOkResponse({ type: [PartnerSchema] })
   list() {
     return this.partners.list();
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'A partner profile with its API keys (never the keys themselves)' })
+  @ApiOkResponse({ type: PartnerWithKeysSchema })
+  @ApiErrors([404, 'No such partner'])
   async get(@Param('id') id: string) {
     const partner = await this.partners.findById(id);
     if (!partner) {
@@ -91,6 +172,12 @@ export class AdminPartnersController {
 
   @Put(':id')
   @ApiOperation({ summary: 'Create or replace a partner profile (409 when its file owns it: adopt it first)' })
+  @ApiBody({ type: PartnerProfileBodySchema })
+  @ApiOkResponse({ type: PartnerSchema, description: 'The profile as stored' })
+  @ApiErrors(
+    [400, 'Invalid profile; `details` names each field (unknown fields included)'],
+    [409, 'A partner file owns it: edit the file, or adopt it first'],
+  )
   async put(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PartnerProfileDto, { ...(body as object), id }, 'partner profile');
     return this.partners.upsertFromApi(dto);
@@ -102,6 +189,8 @@ export class AdminPartnersController {
     summary:
       'Take a file-owned partner over: source becomes api, its file is ignored (reported as a conflict at each start)',
   })
+  @ApiOkResponse({ type: PartnerSchema, description: 'The partner, now source api' })
+  @ApiErrors([404, 'No such partner'])
   async adopt(@Param('id') id: string) {
     return this.partners.adopt(id);
   }
@@ -111,6 +200,8 @@ export class AdminPartnersController {
   @ApiOperation({
     summary: 'Give an API-owned partner back to its file: the file is applied now (profile, mapping, credentials)',
   })
+  @ApiOkResponse({ type: PartnerSchema, description: 'The partner as its file defines it' })
+  @ApiErrors([404, 'No such partner'], [409, 'No partner file defines it'])
   async release(@Param('id') id: string) {
     const released = await this.partnerImport.release(id);
     if (!released) {
@@ -122,6 +213,9 @@ export class AdminPartnersController {
   @Post(':id/api-keys')
   @HttpCode(201)
   @ApiOperation({ summary: 'Issue an API key; the key is in this answer only' })
+  @ApiBody({ type: IssueKeyDto })
+  @ApiResponse({ status: 201, type: IssuedApiKeySchema })
+  @ApiErrors([400, 'Invalid label, or an expiry that is not in the future'], [404, 'No such partner'])
   async issueKey(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(IssueKeyDto, body, 'API key request');
     try {
@@ -140,6 +234,9 @@ export class AdminPartnersController {
 
   @Delete(':id/api-keys/:keyId')
   @ApiOperation({ summary: 'Revoke an API key' })
+  @ApiParam({ name: 'keyId', format: 'uuid', description: "The key's id" })
+  @ApiOkResponse({ type: ApiKeySchema, description: 'The key, revoked (revoking twice is harmless)' })
+  @ApiErrors([404, 'No such key of this partner'])
   async revokeKey(@Param('id') id: string, @Param('keyId') keyId: string) {
     return this.partners.revokeApiKey(id, keyId);
   }
@@ -149,6 +246,9 @@ export class AdminPartnersController {
   @ApiOperation({
     summary: 'Add a webhook secret (rotation: add the new one, then expire the old one at the end of the overlap)',
   })
+  @ApiBody({ type: AddSecretDto })
+  @ApiResponse({ status: 201, type: AddedWebhookSecretSchema })
+  @ApiErrors([400, 'Invalid label, secret or expiry'], [404, 'No such partner'])
   async addSecret(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(AddSecretDto, body, 'webhook secret');
     await this.existing(id);
@@ -160,6 +260,9 @@ export class AdminPartnersController {
   }
 
   @Get(':id/webhook-secrets')
+  @ApiOperation({ summary: "A partner's webhook secrets, by fingerprint (never the secrets)" })
+  @ApiOkResponse({ type: [WebhookSecretSchema] })
+  @ApiErrors([404, 'No such partner'])
   async listSecrets(@Param('id') id: string) {
     await this.existing(id);
     return this.secrets.list(id);
@@ -167,6 +270,11 @@ export class AdminPartnersController {
 
   @Post(':id/webhook-secrets/:secretId/expire')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Set when a webhook secret stops verifying (the end of a rotation)' })
+  @ApiParam({ name: 'secretId', format: 'uuid', description: "The secret's id" })
+  @ApiBody({ type: ExpireSecretDto, required: false })
+  @ApiOkResponse({ type: WebhookSecretSchema, description: 'The secret with its expiry' })
+  @ApiErrors([400, 'Invalid secretId or time'], [404, 'No such partner or secret'])
   async expireSecret(
     @Param('id') id: string,
     @Param('secretId', new ParseUUIDPipe()) secretId: string,
@@ -185,6 +293,13 @@ export class AdminPartnersController {
     summary:
       "Publish a new version of the partner's JSONata webhook mapping (checked to compile; 409 when its file owns the partner)",
   })
+  @ApiBody({ type: PublishMappingDto })
+  @ApiOkResponse({ type: PartnerMappingSchema, description: 'The new version' })
+  @ApiErrors(
+    [400, 'The expression is missing or does not compile'],
+    [404, 'No such partner'],
+    [409, 'A partner file owns the partner (and its mapping)'],
+  )
   async publishMapping(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PublishMappingDto, body, 'mapping');
     await this.existing(id);
@@ -196,6 +311,9 @@ export class AdminPartnersController {
   }
 
   @Get(':id/mapping/versions')
+  @ApiOperation({ summary: "Every version of the partner's webhook mapping" })
+  @ApiOkResponse({ type: [PartnerMappingSchema] })
+  @ApiErrors([404, 'No such partner'])
   async mappingVersions(@Param('id') id: string) {
     await this.existing(id);
     return this.mappings.list(id);
@@ -214,6 +332,9 @@ export class AdminPartnersController {
   @ApiOperation({
     summary: 'Give a partner an SFTP user (password and/or public key); it sees only its inbound/ and outbound/',
   })
+  @ApiBody({ type: SftpUserDto })
+  @ApiResponse({ status: 201, type: SftpUserSchema })
+  @ApiErrors([400, 'Invalid username, password or public key; or neither given'], [404, 'No such partner'])
   async addSftpUser(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(SftpUserDto, body, 'SFTP user');
     if (!dto.password && !dto.publicKey) {
@@ -233,18 +354,29 @@ export class AdminPartnersController {
   }
 
   @Get(':id/sftp-users')
+  @ApiOperation({ summary: "A partner's SFTP users (never their passwords)" })
+  @ApiOkResponse({ type: [SftpUserSchema] })
+  @ApiErrors([404, 'No such partner'])
   async listSftpUsers(@Param('id') id: string) {
     await this.existing(id);
     return this.sftp.list(id);
   }
 
   @Delete(':id/sftp-users/:username')
+  @ApiOperation({ summary: 'Revoke an SFTP user (revoking twice is harmless)' })
+  @ApiParam({ name: 'username', description: 'The SFTP username' })
+  @ApiOkResponse({ type: SftpUserSchema, description: 'The user, revoked' })
+  @ApiErrors([404, 'No such SFTP user of this partner'])
   async revokeSftpUser(@Param('id') id: string, @Param('username') username: string) {
     return this.sftp.revoke(id, username);
   }
 
   @Post(':id/enabled')
   @HttpCode(200)
+  @ApiOperation({ summary: "Enable or disable a partner (a disabled partner's traffic is refused)" })
+  @ApiBody({ type: EnabledBodySchema })
+  @ApiOkResponse({ type: PartnerSchema })
+  @ApiErrors([400, 'enabled is not true or false'], [404, 'No such partner'])
   async setEnabled(@Param('id') id: string, @Body() body: { enabled?: unknown }) {
     if (typeof body?.enabled !== 'boolean') {
       throw new BadInput('Invalid request', ['enabled must be true or false']);
