@@ -17,7 +17,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiProduces,
   ApiQuery,
   ApiResponse,
   ApiTags,
@@ -121,10 +120,13 @@ export class AdminMessagesController {
       "A message's payload exactly as received (the detail shows its first MiB: payloadTruncated), streamed with its content type",
   })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The message' })
-  @ApiProduces('application/octet-stream', 'application/json', 'application/edi-x12')
   @ApiOkResponse({
     description: 'The payload bytes, with the content type they were received with and their content-length',
-    schema: { type: 'string', format: 'binary' },
+    content: {
+      'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+      'application/json': { schema: { type: 'string', format: 'binary' } },
+      'application/edi-x12': { schema: { type: 'string', format: 'binary' } },
+    },
   })
   @ApiErrors([400, 'The id is not a UUID'], [404, 'No such message'])
   async payload(@Param('id', new ParseUUIDPipe()) id: string, @Res() reply: FastifyReply): Promise<void> {

@@ -1,5 +1,14 @@
 import { Body, Controller, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { storableText } from '@dockbridge/audit';
 import { translateEdi } from '@dockbridge/mapping';
 import { isPartnerFileName, PARTNER_FILE_NAME_MAX, type PartnerProfile } from '@dockbridge/partners';
@@ -16,6 +25,15 @@ import {
 } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput } from '../http-error.filter';
+import { ApiErrors } from '../openapi/error.schemas';
+import { EdiPreviewSchema } from '../openapi/ingress.schemas';
+import { AcceptedSchema } from '../openapi/message.schemas';
+
+/** An X12 body as the OpenAPI shows it. */
+const X12_BODY = {
+  description: 'The X12 interchange(s), as text (application/edi-x12, application/edi, text/plain or octet-stream)',
+  schema: { type: 'string', example: 'ISA*00*          *00*          *ZZ*KETTLE ...~' },
+} as const;
 
 /** Content types an X12 body may come with; each is read as text. */
 export const X12_BODY_TYPES = ['application/edi-x12', 'application/edi', 'text/plain', 'application/octet-stream'];
@@ -62,6 +80,7 @@ function setPageOf(after: string | undefined, limit: string | undefined): SetPag
 /** X12 over HTTP: the same flow as an SFTP upload, and a dry run that delivers nothing. */
 @ApiTags('edi')
 @ApiHeader({ name: 'X-API-Key', description: 'The partner API key' })
+@ApiErrors([401, 'Missing, unknown, expired or revoked API key (the connection is closed)'])
 @Controller('v1/edi')
 @UseGuards(PartnerApiKeyGuard)
 export class EdiController {
@@ -69,15 +88,24 @@ export class EdiController {
 
   @Post()
   @HttpCode(202)
-  @ApiConsumes('application/edi-x12')
-  @ApiBody({ schema: { type: 'string', example: 'ISA*00*          *00*          *ZZ*KETTLE ...~' } })
+  @ApiConsumes(...X12_BODY_TYPES)
+  @ApiBody(X12_BODY)
   @ApiOperation({ summary: 'Upload an X12 file (850/856); the 997 lands in the partner outbound folder' })
   @ApiQuery({
     name: 'fileName',
     required: false,
+    type: String,
     description: "The file's name, recorded so the message can be found by it (admin search fileName)",
   })
-  @ApiResponse({ status: 202, description: 'Recorded durably; translation, acknowledgment and delivery follow' })
+  @ApiResponse({
+    status: 202,
+    type: AcceptedSchema,
+    description: 'Recorded durably; translation, acknowledgment and delivery follow',
+  })
+  @ApiErrors(
+    [400, 'An empty body, or a fileName an SFTP file could not have'],
+    [413, 'Body over gateway.bodyLimitBytes'],
+  )
   async upload(
     @CurrentPartner() partner: PartnerProfile,
     @Body() body: unknown,
@@ -102,11 +130,29 @@ export class EdiController {
 
   @Post('preview')
   @HttpCode(200)
-  @ApiConsumes('application/edi-x12')
+  @ApiConsumes(...X12_BODY_TYPES)
   @ApiOperation({
     summary:
       'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered. The file is counted whole (summary); its sets come a page at a time (setsLimit 1–1000, default 100; setsAfter = nextSetsAfter), each with its documents',
   })
+  @ApiBody(X12_BODY)
+  @ApiQuery({
+    name: 'setsAfter',
+    required: false,
+    type: 'integer',
+    description: 'The nextSetsAfter of the previous page (sets skipped, from 0)',
+  })
+  @ApiQuery({
+    name: 'setsLimit',
+    required: false,
+    type: 'integer',
+    description: 'Transaction sets per page, 1–1000 (default 100)',
+  })
+  @ApiOkResponse({ type: EdiPreviewSchema })
+  @ApiErrors(
+    [400, 'An empty body, an invalid page, or a partner without settings.edi'],
+    [413, 'Body over gateway.bodyLimitBytes'],
+  )
   async preview(
     @CurrentPartner() partner: PartnerProfile,
     @Body() body: unknown,

@@ -12,13 +12,26 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PartnerProfile } from '@dockbridge/partners';
 import { MessageQueries, ReceiveApiMessage } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { operationPage } from '../admin/operation-page';
 import { BadInput, ErrorBody } from '../http-error.filter';
+import { ApiErrors } from '../openapi/error.schemas';
+import { CanonicalMessageSchema, CanonicalOperationSchema } from '../openapi/ingress.schemas';
+import { AcceptedSchema, PartnerMessageStatusSchema } from '../openapi/message.schemas';
 
 /** Idempotency keys a client may choose: visible ASCII, as HTTP headers carry it. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -26,6 +39,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** Canonical JSON ingress: a partner posts a list of operations; dockbridge records, then delivers them. */
 @ApiTags('messages')
 @ApiHeader({ name: 'X-API-Key', description: 'The partner API key (or Authorization: Bearer <key>)' })
+@ApiExtraModels(CanonicalOperationSchema)
+@ApiErrors([401, 'Missing, unknown, expired or revoked API key (the connection is closed)'])
 @Controller('v1/messages')
 @UseGuards(PartnerApiKeyGuard)
 export class MessagesController {
@@ -37,38 +52,33 @@ export class MessagesController {
   @Post()
   @HttpCode(202)
   @ApiOperation({ summary: 'Submit operations (document upserts and deletes, booking changes) for delivery' })
-  @ApiBody({
-    schema: {
-      example: {
-        operations: [
-          {
-            kind: 'document.upsert',
-            organisationId: '<location uuid>',
-            document: { id: 'PO-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
-          },
-        ],
-      },
-    },
-  })
+  @ApiBody({ type: CanonicalMessageSchema })
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
     description:
       'Makes a retry safe: a repeat with the same key and the same body is answered 200 with the original messageId and records nothing; the same key with another body is 422. 1–255 visible ASCII characters, unique per partner.',
   })
-  @ApiResponse({ status: 202, description: 'Recorded durably; delivery follows. Body: {messageId, status}' })
+  @ApiResponse({
+    status: 202,
+    type: AcceptedSchema,
+    description: 'Recorded durably; delivery follows. Body: {messageId, status}',
+  })
   @ApiResponse({
     status: 200,
+    type: AcceptedSchema,
     description:
       'A repeat of an Idempotency-Key with the same body: nothing new recorded. Body: {messageId, status: current status, repeat: true}',
   })
-  @ApiResponse({ status: 422, description: 'The Idempotency-Key was used before with a different body' })
-  @ApiResponse({
-    status: 400,
-    description:
+  @ApiErrors(
+    [422, 'The Idempotency-Key was used before with a different body'],
+    [
+      400,
       "Invalid body, or an operation on an organisation outside the partner's profile; `details` names each offending field or operation. Nothing is accepted.",
-  })
-  @ApiResponse({ status: 415, description: 'The body is not sent as application/json' })
+    ],
+    [413, 'Body over gateway.bodyLimitBytes'],
+    [415, 'The body is not sent as application/json'],
+  )
   async submit(
     @CurrentPartner() partner: PartnerProfile,
     @Req() request: FastifyRequest & { rawBody?: Buffer },
@@ -99,6 +109,21 @@ export class MessagesController {
     summary:
       "A partner's own message: its status, its operations counted by status, and one page of them with each one's outcome (`retrying` with nextAttemptAt and the last error while a retryable failure waits for its next try); limit 1–1000 (default 200), after = nextAfter for the next page",
   })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The messageId the submission answered' })
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    type: 'integer',
+    description: 'The nextAfter of the previous page (an operation seq, from 0)',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    type: 'integer',
+    description: 'Operations per page, 1–1000 (default 200)',
+  })
+  @ApiOkResponse({ type: PartnerMessageStatusSchema })
+  @ApiErrors([400, 'The id is not a UUID, or the page is invalid'], [404, 'No such message of this partner'])
   async status(
     @CurrentPartner() partner: PartnerProfile,
     @Param('id', new ParseUUIDPipe()) id: string,

@@ -1,11 +1,12 @@
 import { Controller, Get, Headers, Res, UnauthorizedException } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@dockbridge/config';
 import { MessageQueues, PipelineMetrics } from '@dockbridge/pipeline';
 import { BearerToken } from '../auth/admin-token.guard';
+import { ApiErrors } from '../openapi/error.schemas';
 
 type Counts = { label: string | null; n: string }[];
 
@@ -84,6 +85,13 @@ export class MetricsController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'Prometheus metrics: what this process counted, then the store and queue counts' })
+  @ApiBearerAuth()
+  @ApiOkResponse({
+    description: 'Prometheus text exposition format',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  })
+  @ApiErrors([401, 'gateway.metricsToken is set and the bearer token is missing or wrong'])
   async metrics(
     @Headers('authorization') authorization: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -1,7 +1,9 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ReceiveWebhook } from '@dockbridge/pipeline';
+import { ApiErrors } from '../openapi/error.schemas';
+import { WebhookReceivedSchema } from '../openapi/message.schemas';
 
 /**
  * Partner webhooks: the exact bytes go to ReceiveWebhook (verify, deduplicate, record, queue);
@@ -17,14 +19,54 @@ export class WebhooksController {
   @ApiOperation({
     summary: "Receive a partner's webhook (verified, deduplicated, recorded, then mapped with its JSONata mapping)",
   })
-  @ApiResponse({ status: 202, description: 'Recorded; {messageId}' })
+  @ApiParam({ name: 'partner', description: "The partner's id", example: 'fast-freight' })
+  @ApiHeader({
+    name: 'webhook-id',
+    required: false,
+    description:
+      "Standard Webhooks: the message id, signed, and the idempotency key (a repeat answers 200); or the header the partner's settings.webhook.idempotencyHeader names",
+  })
+  @ApiHeader({
+    name: 'webhook-timestamp',
+    required: false,
+    description: 'Standard Webhooks: seconds since the epoch, signed; within settings.webhook.toleranceSeconds (300)',
+  })
+  @ApiHeader({
+    name: 'webhook-signature',
+    required: false,
+    description:
+      'Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with one of the partner\'s secrets',
+  })
+  @ApiHeader({
+    name: 'X-Signature',
+    required: false,
+    description:
+      "hmac verification: the HMAC of the body with one of the partner's secrets, in the header its settings.webhook.signatureHeader names (e.g. x-tms-signature; algorithm, encoding and prefix as set there)",
+  })
+  @ApiHeader({
+    name: 'X-Webhook-Key',
+    required: false,
+    description:
+      "api-key verification: one of the partner's secrets, in the header its settings.webhook.apiKeyHeader names",
+  })
+  @ApiBody({
+    description:
+      'Any JSON: its exact bytes are verified and recorded, then mapped with the partner’s JSONata mapping (a body that is not JSON is recorded and rejected with the reason)',
+    schema: { type: 'object', additionalProperties: true },
+  })
+  @ApiResponse({ status: 202, type: WebhookReceivedSchema, description: 'Recorded; {messageId, status: received}' })
   @ApiResponse({
     status: 200,
-    description: 'A repeat of an earlier webhook-id: {messageId} of the original, not processed again',
+    type: WebhookReceivedSchema,
+    description:
+      'A repeat of an earlier webhook-id: {messageId} of the original, {duplicate: true}, not processed again',
   })
-  @ApiResponse({ status: 400, description: 'Verified, but the body is not UTF-8 text (recorded with the reason)' })
-  @ApiResponse({ status: 401, description: 'Verification failed (recorded with the reason)' })
-  @ApiResponse({ status: 413, description: 'Body over the partner limit (recorded as a rejected request)' })
+  @ApiErrors(
+    [400, 'Verified, but the body is not UTF-8 text (recorded with the reason)'],
+    [401, 'Verification failed (recorded with the reason)'],
+    [404, 'No such partner, disabled, or without settings.webhook'],
+    [413, 'Body over the partner limit (recorded as a rejected request)'],
+  )
   async receive(
     @Param('partner') partnerId: string,
     @Req() request: FastifyRequest & { rawBody?: Buffer },
