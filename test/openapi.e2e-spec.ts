@@ -149,6 +149,11 @@ function lacks(document: Document, route: Route): string[] {
     problems.push('a requestBody with a schema');
   }
   const parameters = operation.parameters ?? [];
+  const inPath = parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  const templated = [...route.path.matchAll(/{(\w+)}/g)].map((m) => m[1]);
+  if (inPath.sort().join() !== templated.sort().join()) {
+    problems.push(`path parameters ${templated.join(', ') || '(none)'} (it documents ${inPath.join(', ') || 'none'})`);
+  }
   for (const name of route.query) {
     const parameter = parameters.find((p) => p.in === 'query' && p.name === name);
     if (!parameter) {

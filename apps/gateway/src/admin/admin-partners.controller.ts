@@ -50,6 +50,9 @@ import {
   WebhookSecretSchema,
 } from '../openapi/partner.schemas';
 
+/** The path's partner id, as every route under /v1/admin/partners/{id} documents it. */
+const PartnerIdParam = () => ApiParam({ name: 'id', description: "The partner's id (a slug)", example: 'acme-wms' });
+
 class AddSecretDto {
   @ApiProperty({ minLength: 1, maxLength: 100, description: 'Tells secrets apart', example: '2026 rotation' })
   @IsString()
@@ -137,7 +140,6 @@ class IssueKeyDto {
 /** Partner profiles and their API keys. A new key is shown once, in the answer that creates it. */
 @ApiTags('admin')
 @ApiBearerAuth()
-@ApiParam({ name: 'id', description: "The partner's id (a slug)", example: 'acme-wms' })
 @ApiErrors([401, 'Missing or wrong admin token'])
 @Controller('v1/admin/partners')
 @UseGuards(AdminTokenGuard)
@@ -159,6 +161,7 @@ export class AdminPartnersController {
   }
 
   @Get(':id')
+  @PartnerIdParam()
   @ApiOperation({ summary: 'A partner profile with its API keys (never the keys themselves)' })
   @ApiOkResponse({ type: PartnerWithKeysSchema })
   @ApiErrors([404, 'No such partner'])
@@ -171,6 +174,7 @@ export class AdminPartnersController {
   }
 
   @Put(':id')
+  @PartnerIdParam()
   @ApiOperation({ summary: 'Create or replace a partner profile (409 when its file owns it: adopt it first)' })
   @ApiBody({ type: PartnerProfileBodySchema })
   @ApiOkResponse({ type: PartnerSchema, description: 'The profile as stored' })
@@ -184,6 +188,7 @@ export class AdminPartnersController {
   }
 
   @Post(':id/adopt')
+  @PartnerIdParam()
   @HttpCode(200)
   @ApiOperation({
     summary:
@@ -196,6 +201,7 @@ export class AdminPartnersController {
   }
 
   @Post(':id/release')
+  @PartnerIdParam()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Give an API-owned partner back to its file: the file is applied now (profile, mapping, credentials)',
@@ -211,6 +217,7 @@ export class AdminPartnersController {
   }
 
   @Post(':id/api-keys')
+  @PartnerIdParam()
   @HttpCode(201)
   @ApiOperation({ summary: 'Issue an API key; the key is in this answer only' })
   @ApiBody({ type: IssueKeyDto })
@@ -233,6 +240,7 @@ export class AdminPartnersController {
   }
 
   @Delete(':id/api-keys/:keyId')
+  @PartnerIdParam()
   @ApiOperation({ summary: 'Revoke an API key' })
   @ApiParam({ name: 'keyId', format: 'uuid', description: "The key's id" })
   @ApiOkResponse({ type: ApiKeySchema, description: 'The key, revoked (revoking twice is harmless)' })
@@ -242,6 +250,7 @@ export class AdminPartnersController {
   }
 
   @Post(':id/webhook-secrets')
+  @PartnerIdParam()
   @HttpCode(201)
   @ApiOperation({
     summary: 'Add a webhook secret (rotation: add the new one, then expire the old one at the end of the overlap)',
@@ -260,6 +269,7 @@ export class AdminPartnersController {
   }
 
   @Get(':id/webhook-secrets')
+  @PartnerIdParam()
   @ApiOperation({ summary: "A partner's webhook secrets, by fingerprint (never the secrets)" })
   @ApiOkResponse({ type: [WebhookSecretSchema] })
   @ApiErrors([404, 'No such partner'])
@@ -269,6 +279,7 @@ export class AdminPartnersController {
   }
 
   @Post(':id/webhook-secrets/:secretId/expire')
+  @PartnerIdParam()
   @HttpCode(200)
   @ApiOperation({ summary: 'Set when a webhook secret stops verifying (the end of a rotation)' })
   @ApiParam({ name: 'secretId', format: 'uuid', description: "The secret's id" })
@@ -289,6 +300,7 @@ export class AdminPartnersController {
   }
 
   @Put(':id/mapping')
+  @PartnerIdParam()
   @ApiOperation({
     summary:
       "Publish a new version of the partner's JSONata webhook mapping (checked to compile; 409 when its file owns the partner)",
@@ -311,6 +323,7 @@ export class AdminPartnersController {
   }
 
   @Get(':id/mapping/versions')
+  @PartnerIdParam()
   @ApiOperation({ summary: "Every version of the partner's webhook mapping" })
   @ApiOkResponse({ type: [PartnerMappingSchema] })
   @ApiErrors([404, 'No such partner'])
@@ -328,6 +341,7 @@ export class AdminPartnersController {
   }
 
   @Post(':id/sftp-users')
+  @PartnerIdParam()
   @HttpCode(201)
   @ApiOperation({
     summary: 'Give a partner an SFTP user (password and/or public key); it sees only its inbound/ and outbound/',
@@ -354,6 +368,7 @@ export class AdminPartnersController {
   }
 
   @Get(':id/sftp-users')
+  @PartnerIdParam()
   @ApiOperation({ summary: "A partner's SFTP users (never their passwords)" })
   @ApiOkResponse({ type: [SftpUserSchema] })
   @ApiErrors([404, 'No such partner'])
@@ -363,6 +378,7 @@ export class AdminPartnersController {
   }
 
   @Delete(':id/sftp-users/:username')
+  @PartnerIdParam()
   @ApiOperation({ summary: 'Revoke an SFTP user (revoking twice is harmless)' })
   @ApiParam({ name: 'username', description: 'The SFTP username' })
   @ApiOkResponse({ type: SftpUserSchema, description: 'The user, revoked' })
@@ -372,6 +388,7 @@ export class AdminPartnersController {
   }
 
   @Post(':id/enabled')
+  @PartnerIdParam()
   @HttpCode(200)
   @ApiOperation({ summary: "Enable or disable a partner (a disabled partner's traffic is refused)" })
   @ApiBody({ type: EnabledBodySchema })
