@@ -91,6 +91,12 @@ describe('classifyGraphqlCode: every code the platform sends', () => {
   ])('%s is %s', (code, errorClass) => {
     expect(classifyGraphqlCode(code)).toBe(errorClass);
   });
+
+  it('reads an unknown code, or the name of an object member, as permanent', () => {
+    for (const code of ['SOMETHING_NEW', 'constructor', 'toString', '__proto__', undefined]) {
+      expect([code, classifyGraphqlCode(code)]).toEqual([code, 'permanent']);
+    }
+  });
 });
 
 describe('fromTransportFailure', () => {
