@@ -16,23 +16,15 @@ export class MessagePayloads {
     private readonly messages: MessageRepository,
   ) {}
 
-  /** The message with its payload text in `rawPayload`. */
+  /** The message with its payload text in `rawPayload` (translators that take their text whole). */
   async withText<M extends WithPayload>(message: M): Promise<M> {
-    const fileId = message.metadata?.payloadFile;
-    if (!fileId) {
+    if (!message.metadata?.payloadFile) {
       return message;
     }
-    const decoder = new TextDecoder(message.metadata.encoding === 'latin1' ? 'latin1' : 'utf-8', { ignoreBOM: true });
     const parts: string[] = [];
-    let bytes = 0;
-    for await (const slice of this.files.slicesOf(message.partnerId, fileId)) {
-      parts.push(decoder.decode(slice, { stream: true }));
-      bytes += slice.length;
+    for await (const part of this.textOf(message)) {
+      parts.push(part);
     }
-    if (bytes !== message.metadata.size) {
-      throw new Error(`the stored file ${fileId} of the message holds ${bytes} bytes, not ${message.metadata.size}`);
-    }
-    parts.push(decoder.decode());
     return { ...message, rawPayload: parts.join('') };
   }
 
