@@ -25,6 +25,7 @@ import {
 } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput } from '../http-error.filter';
+import { pageQuery } from '../page-query';
 import { ApiErrors } from '../openapi/error.schemas';
 import { EdiPreviewSchema } from '../openapi/ingress.schemas';
 import { AcceptedSchema } from '../openapi/message.schemas';
@@ -62,19 +63,15 @@ const fileNameOf = (fileName: unknown): string | undefined => {
 
 /** A page of a preview's sets from its query parameters. */
 function setPageOf(after: string | undefined, limit: string | undefined): SetPage {
-  const problems: string[] = [];
-  const from = after === undefined ? 0 : Number(after);
-  if (!(Number.isInteger(from) && from >= 0)) {
-    problems.push('setsAfter must be a whole number from 0 (the nextSetsAfter of a previous page)');
-  }
-  const size = limit === undefined ? PREVIEW_SETS_DEFAULT : Number(limit);
-  if (!(Number.isInteger(size) && size >= 1 && size <= PREVIEW_SETS_MAX)) {
-    problems.push(`setsLimit must be a whole number from 1 to ${PREVIEW_SETS_MAX}`);
-  }
-  if (problems.length) {
-    throw new BadInput('Invalid page of transaction sets', problems);
-  }
-  return { after: from, limit: size };
+  const page = pageQuery(after, limit, {
+    what: 'transaction sets',
+    afterName: 'setsAfter',
+    afterIs: 'a whole number from 0 (the nextSetsAfter of a previous page)',
+    limitName: 'setsLimit',
+    defaultLimit: PREVIEW_SETS_DEFAULT,
+    maxLimit: PREVIEW_SETS_MAX,
+  });
+  return { after: page.after ?? 0, limit: page.limit };
 }
 
 /** X12 over HTTP: the same flow as an SFTP upload, and a dry run that delivers nothing. */
