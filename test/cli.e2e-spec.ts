@@ -373,4 +373,28 @@ describe('dockbridge CLI against a real gateway', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('issues, lists and revokes operator tokens, and shows who did what', async () => {
+    const created = await dockbridge(['operators', 'create', 'cli-dana', '--role', 'viewer', '--json'], env);
+    expect(created.code).toBe(0);
+    const issued = JSON.parse(created.stdout);
+    expect(issued).toMatchObject({ name: 'cli-dana', role: 'viewer', token: expect.stringMatching(/^dbo_/) });
+    const asDana = { ...env, DOCKBRIDGE_ADMIN_TOKEN: issued.token };
+    expect((await dockbridge(['whoami'], asDana)).stdout.trim()).toBe('cli-dana (viewer)');
+    // A viewer may not issue tokens: the gateway's reason, exit 1.
+    const refused = await dockbridge(['operators', 'create', 'eve', '--role', 'admin'], asDana);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/cli-dana is a viewer: this needs the admin role/);
+    const list = await dockbridge(['operators', 'list'], env);
+    expect(list.stdout).toMatch(new RegExp(`cli-dana +viewer +${issued.hint.replace('…', '.')} +active`));
+    expect(list.stdout).not.toContain(issued.token);
+    expect((await dockbridge(['operators', 'revoke', issued.id], env)).stdout).toMatch(
+      /^Revoked cli-dana's viewer token/,
+    );
+    expect((await dockbridge(['whoami'], asDana)).code).toBe(1);
+    const activity = await dockbridge(['activity', '--target', `operator:${issued.id}`], env);
+    expect(activity.stdout).toMatch(
+      /operator:admin \(admin\) {2}operator\.revoke {2}operator:\S+ {2}revoked cli-dana's viewer token/,
+    );
+    expect(activity.stdout).toMatch(/operator\.create .* issued viewer token dbo_\S+ to cli-dana/);
+  });
 });

@@ -26,6 +26,8 @@ const WHOLE_QUERY: Record<string, string[]> = {
     'limit',
     'cursor',
   ],
+  // ActivityQueryDto (admin-operators.controller.ts)
+  'AdminOperatorsController.activity': ['limit', 'cursor', 'target'],
 };
 
 /** POST/PUT routes that read no body (every other one must describe its request body). */

@@ -92,6 +92,7 @@ describe('partner store on Postgres', () => {
         'ReplayRuns1768572800000',
         'PartnerFileChunks1768700000000',
         'PartnerFileFetched1768700000001',
+        'OperatorAccounts1768800000000',
       ]);
     });
 

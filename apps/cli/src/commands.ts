@@ -29,6 +29,17 @@ import {
   ReplayResult,
 } from './format';
 import {
+  Activity,
+  formatActivity,
+  formatIssued,
+  formatMe,
+  formatOperatorList,
+  formatRevoked,
+  IssuedOperator,
+  Me,
+  Operator,
+} from './format-operators';
+import {
   detailRequest,
   payloadRequest,
   ListOptions,
@@ -44,6 +55,11 @@ import {
   searchRequest,
   sendRequest,
   UsageError,
+  activityRequest,
+  issueOperatorRequest,
+  meRequest,
+  operatorsRequest,
+  revokeOperatorRequest,
 } from './requests';
 
 /** The gateway's default listen address (libs/config: gateway.port = 3000). */
@@ -344,6 +360,62 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .action(async (options: { limit?: string; json?: boolean }, command: Command) => {
       const page = await admin(command).send<{ items: ReplayRun[] }>(replayRunsRequest(options.limit));
       print(page, options.json, (p) => formatReplayRunList(p.items));
+    });
+
+  program
+    .command('whoami')
+    .description("the token's holder and role (viewer, operator or admin)")
+    .option('--json', 'print the API answer as JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      print(await admin(command).send<Me>(meRequest()), options.json, formatMe);
+    });
+
+  const operators = program
+    .command('operators')
+    .description('named admin API tokens with a role: viewer (read), operator (also replay, preview), admin (all)');
+
+  operators
+    .command('list')
+    .description('every token, active first (names, roles and hints; never the tokens)')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      print(await admin(command).send<Operator[]>(operatorsRequest()), options.json, (list) =>
+        formatOperatorList(list),
+      );
+    });
+
+  operators
+    .command('create')
+    .description('issue a token to a person; it is printed once')
+    .argument('<name>', 'who holds it (letters, digits, . _ @ -)')
+    .requiredOption('--role <role>', 'viewer, operator or admin')
+    .option('--expires <date-time>', 'refused from then on (ISO 8601)')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (name: string, options: { role: string; expires?: string; json?: boolean }, command: Command) => {
+      const issued = await admin(command).send<IssuedOperator>(
+        issueOperatorRequest(name, options.role, options.expires),
+      );
+      print(issued, options.json, formatIssued);
+    });
+
+  operators
+    .command('revoke')
+    .description('revoke a token: refused from its next call')
+    .argument('<id>', "the token's id (operators list)")
+    .option('--json', 'print the API answer as JSON')
+    .action(async (id: string, options: { json?: boolean }, command: Command) => {
+      print(await admin(command).send<Operator>(revokeOperatorRequest(id)), options.json, formatRevoked);
+    });
+
+  program
+    .command('activity')
+    .description('who changed what through the admin API (replays, partners, keys, secrets, tokens), newest first')
+    .option('--target <target>', 'only changes to this: partner:<id>, message:<id>, operator:<id>')
+    .option('--limit <n>', 'how many, 1 to 200 (default 50)')
+    .option('--cursor <cursor>', 'the next page (printed at the end of the previous one)')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (options: { target?: string; limit?: string; cursor?: string; json?: boolean }, command: Command) => {
+      print(await admin(command).send<Activity>(activityRequest(options)), options.json, formatActivity);
     });
 
   const partners = program

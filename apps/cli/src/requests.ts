@@ -8,7 +8,7 @@ import type { X12_CONTENT_TYPE as X12 } from '@dockbridge/pipeline';
 
 /** An HTTP request to the gateway, relative to its base URL. */
 export interface GatewayRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   /** A JSON body (object) or a raw text body (string, sent with `contentType`). */
   body?: unknown;
@@ -238,4 +238,34 @@ export function sendRequest(text: string, fileName?: string): GatewayRequest {
 /** A partner's own view of one message (its status and each operation's outcome). */
 export function messageStatusRequest(id: string): GatewayRequest {
   return { method: 'GET', path: `/v1/messages/${encodeURIComponent(id)}` };
+}
+
+/** Who the token belongs to. */
+export function meRequest(): GatewayRequest {
+  return { method: 'GET', path: '/v1/admin/me' };
+}
+
+export function operatorsRequest(): GatewayRequest {
+  return { method: 'GET', path: '/v1/admin/operators' };
+}
+
+/** A named token with a role; `expires` is an ISO 8601 date-time (the gateway checks it). */
+export function issueOperatorRequest(name: string, role: string, expires?: string): GatewayRequest {
+  return { method: 'POST', path: '/v1/admin/operators', body: { name, role, ...(expires && { expiresAt: expires }) } };
+}
+
+export function revokeOperatorRequest(id: string): GatewayRequest {
+  return { method: 'DELETE', path: `/v1/admin/operators/${encodeURIComponent(id)}` };
+}
+
+/** The activity log, newest first; `target` such as partner:acme or message:<id>. */
+export function activityRequest(options: { target?: string; limit?: string; cursor?: string }): GatewayRequest {
+  const query = new URLSearchParams();
+  for (const key of ['target', 'limit', 'cursor'] as const) {
+    if (options[key] !== undefined) {
+      query.set(key, options[key]);
+    }
+  }
+  const text = query.toString();
+  return { method: 'GET', path: `/v1/admin/activity${text ? `?${text}` : ''}` };
 }

@@ -6,7 +6,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@dockbridge/config';
 import { PartnerRepository } from '@dockbridge/partners';
-import { CoreModule, WorkerRunner } from '@dockbridge/pipeline';
+import { CoreModule, OperatorAccess, WorkerRunner } from '@dockbridge/pipeline';
 
 import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
@@ -71,11 +71,11 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   logRequests(fastify, PinoLogger.root);
   limitRequestTime(fastify, gateway.requestTimeoutMs);
   refuseUnknownRoutesFirst(fastify);
-  authenticateFirst(fastify, app.get(PartnerRepository), gateway.adminToken);
+  authenticateFirst(fastify, app.get(PartnerRepository), app.get(OperatorAccess));
   limitBodiesByCredential(fastify, gateway.bodyLimitBytes);
   capConnectionsPerAddress(app.getHttpServer(), gateway.maxConnectionsPerAddress);
   applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
-  await mountQueueDashboard(app, options.config.gateway.adminToken);
+  await mountQueueDashboard(app, app.get(OperatorAccess));
   // Only these: hooking every signal Nest knows (SIGILL, SIGTRAP among them) turns a V8 fatal error into a spin instead of an exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   const document = SwaggerModule.createDocument(

@@ -2,8 +2,9 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AdminMessagesController } from './admin/admin-messages.controller';
+import { AdminOperatorsController } from './admin/admin-operators.controller';
 import { AdminPartnersController } from './admin/admin-partners.controller';
-import { AdminTokenGuard } from './auth/admin-token.guard';
+import { OperatorRoleGuard } from './auth/operator-role.guard';
 import { PartnerApiKeyGuard } from './auth/partner-api-key.guard';
 import { EdiController } from './edi/edi.controller';
 import { HealthController } from './health/health.controller';
@@ -23,12 +24,13 @@ import { SftpServer } from './sftp/sftp.server';
     WebhooksController,
     AdminMessagesController,
     AdminPartnersController,
+    AdminOperatorsController,
     HealthController,
     MetricsController,
   ],
   providers: [
     PartnerApiKeyGuard,
-    AdminTokenGuard,
+    OperatorRoleGuard,
     PartnerImport,
     SftpServer,
     { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -6,6 +6,8 @@ import { InterchangeRepository } from './interchange.repository';
 import { MessageRepository } from './message.repository';
 import { OperationRepository } from './operation.repository';
 import { ReplayRunRepository } from './replay-run.repository';
+import { OperatorActivityRepository } from './operators/operator-activity.repository';
+import { OperatorTokenRepository } from './operators/operator-token.repository';
 
 export interface AuditModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
@@ -59,8 +61,25 @@ export class AuditModule {
           inject: [DataSource],
           useFactory: (ds: DataSource) => new ReplayRunRepository(ds),
         },
+        {
+          provide: OperatorTokenRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new OperatorTokenRepository(ds),
+        },
+        {
+          provide: OperatorActivityRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new OperatorActivityRepository(ds),
+        },
       ],
-      exports: [MessageRepository, OperationRepository, InterchangeRepository, ReplayRunRepository],
+      exports: [
+        MessageRepository,
+        OperationRepository,
+        InterchangeRepository,
+        ReplayRunRepository,
+        OperatorTokenRepository,
+        OperatorActivityRepository,
+      ],
     };
   }
 }

@@ -13,3 +13,4 @@ export * from './audit.module';
 export { migrate } from './migrate';
 export * from './interchange.repository';
 export * from './domain-error';
+export * from './operators';

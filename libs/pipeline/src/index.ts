@@ -31,3 +31,5 @@ export * from './admin/message-queries';
 export * from './ingress/inbound-upload';
 export * from './translate/message-payloads';
 export * from './pipeline-metrics';
+export * from './admin/bearer-token';
+export * from './admin/operator-access';

@@ -4,6 +4,7 @@ import { RunExport } from './export/run-export';
 import { AppConfig } from '@dockbridge/config';
 import { PlatformAccounts } from '@dockbridge/platform';
 import { MessageQueries } from './admin/message-queries';
+import { OperatorAccess } from './admin/operator-access';
 import { AcceptMessage } from './ingress/accept-message';
 import { ReceiveApiMessage } from './ingress/receive-api-message';
 import { ReceiveUpload } from './ingress/receive-upload';
@@ -77,6 +78,7 @@ const SERVICES = [
   ReceiveWebhook,
   ReceiveApiMessage,
   MessageQueries,
+  OperatorAccess,
   RunExport,
   Schedules,
   PipelineJobHandlers,

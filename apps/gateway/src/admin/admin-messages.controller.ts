@@ -34,8 +34,11 @@ import {
   ReplayMessage,
   ReplayResultView,
   ReplayRunView,
+  actorOf,
 } from '@dockbridge/pipeline';
-import { AdminTokenGuard } from '../auth/admin-token.guard';
+import type { OperatorIdentity } from '@dockbridge/audit';
+import { CurrentOperator, OperatorRoleGuard, RequiresRole } from '../auth/operator-role.guard';
+import { Records } from './activity';
 import { BadInput } from '../http-error.filter';
 import { operationPage } from './operation-page';
 import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
@@ -50,6 +53,13 @@ import {
   ReplayRunSchema,
 } from '../openapi/message.schemas';
 
+/**
+ * Who a replay is recorded as: a named token's holder; with the shared bootstrap token, the name the
+ * request gives (`operator`), as before operator accounts.
+ */
+const replayActor = (operator: OperatorIdentity, claimed: string | undefined) =>
+  operator.tokenId === null && claimed ? (`operator:${claimed}` as const) : actorOf(operator);
+
 /** Where a bulk replay run is read. */
 const runPath = (runId: string) => `/v1/admin/replays/${runId}`;
 
@@ -59,9 +69,9 @@ const runPath = (runId: string) => `/v1/admin/replays/${runId}`;
  */
 @ApiTags('admin')
 @ApiBearerAuth()
-@ApiErrors([401, 'Missing or wrong admin token'])
+@ApiErrors([401, 'Missing or wrong admin token'], [403, "The token's role does not allow this"])
 @Controller('v1/admin')
-@UseGuards(AdminTokenGuard)
+@UseGuards(OperatorRoleGuard)
 export class AdminMessagesController {
   constructor(
     private readonly queries: MessageQueries,
@@ -151,7 +161,16 @@ export class AdminMessagesController {
     [404, 'No such message'],
     [422, 'Not replayable: nothing to retry (failed-only), refused at ingress, organisations outside the profile, ...'],
   )
-  async replay(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: unknown): Promise<ReplayResultView> {
+  @RequiresRole('operator')
+  @Records('message.replay', ({ params, body, result }) => ({
+    target: `message:${params.id}`,
+    summary: `replayed as ${result.messageId} (${(body as { mode?: string } | undefined)?.mode ?? 'rerun'}${(body as { payload?: unknown } | undefined)?.payload === undefined ? '' : ', edited payload'})`,
+  }))
+  async replay(
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() body: unknown,
+    @CurrentOperator() operator: OperatorIdentity,
+  ): Promise<ReplayResultView> {
     const dto = parse(ReplayDto, body, 'replay request');
     const payload =
       dto.payload === undefined
@@ -163,7 +182,7 @@ export class AdminMessagesController {
       mode: dto.mode ?? 'rerun',
       payload,
       mapping: dto.mapping,
-      actor: `operator:${dto.operator ?? 'admin'}`,
+      actor: replayActor(operator, dto.operator),
       reason: dto.reason,
       overrideOrganisations: dto.overrideOrganisations,
       force: dto.force,
@@ -195,7 +214,15 @@ export class AdminMessagesController {
     [400, 'Invalid filter or options; `details` names each'],
     [503, 'The run could not be queued (Redis away); it is recorded failed with the reason'],
   )
-  async replayMany(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<BulkReplayView> {
+  @RequiresRole('operator')
+  @Records('message.bulk-replay', ({ result }) =>
+    result.dryRun ? null : { target: `replay-run:${result.runId}`, summary: `started bulk replay run ${result.runId}` },
+  )
+  async replayMany(
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentOperator() operator: OperatorIdentity,
+  ): Promise<BulkReplayView> {
     const dto = parse(BulkReplayDto, body, 'bulk replay request');
     const filter = toFilter(dto);
     const options = {
@@ -204,7 +231,7 @@ export class AdminMessagesController {
       force: dto.force,
       includeReplayed: dto.includeReplayed,
     } as const;
-    const actor = `operator:${dto.operator ?? 'admin'}` as const;
+    const actor = replayActor(operator, dto.operator);
     if (dto.dryRun !== false) {
       // A dry run counts exactly what the real run would replay, and says what it would skip and why.
       const result = await this.replays.dryRun(filter, { ...options, actor, reason: dto.reason });

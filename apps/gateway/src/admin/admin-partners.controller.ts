@@ -32,9 +32,10 @@ import {
   WebhookSecretRepository,
   parsePublicKeyLine,
 } from '@dockbridge/partners';
-import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { OperatorRoleGuard } from '../auth/operator-role.guard';
 import { BadInput } from '../http-error.filter';
 import { PartnerImport } from '../partner-import';
+import { Records } from './activity';
 import { parse } from './admin.dto';
 import { ApiErrors } from '../openapi/error.schemas';
 import {
@@ -140,9 +141,9 @@ class IssueKeyDto {
 /** Partner profiles and their API keys. A new key is shown once, in the answer that creates it. */
 @ApiTags('admin')
 @ApiBearerAuth()
-@ApiErrors([401, 'Missing or wrong admin token'])
+@ApiErrors([401, 'Missing or wrong admin token'], [403, "The token's role does not allow this"])
 @Controller('v1/admin/partners')
-@UseGuards(AdminTokenGuard)
+@UseGuards(OperatorRoleGuard)
 export class AdminPartnersController {
   constructor(
     private readonly partners: PartnerRepository,
@@ -182,6 +183,10 @@ export class AdminPartnersController {
     [400, 'Invalid profile; `details` names each field (unknown fields included)'],
     [409, 'A partner file owns it: edit the file, or adopt it first'],
   )
+  @Records('partner.save', ({ params }) => ({
+    target: `partner:${params.id}`,
+    summary: `saved the profile of ${params.id}`,
+  }))
   async put(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PartnerProfileDto, { ...(body as object), id }, 'partner profile');
     return this.partners.upsertFromApi(dto);
@@ -196,6 +201,10 @@ export class AdminPartnersController {
   })
   @ApiOkResponse({ type: PartnerSchema, description: 'The partner, now source api' })
   @ApiErrors([404, 'No such partner'])
+  @Records('partner.adopt', ({ params }) => ({
+    target: `partner:${params.id}`,
+    summary: `took ${params.id} over from its partner file`,
+  }))
   async adopt(@Param('id') id: string) {
     return this.partners.adopt(id);
   }
@@ -208,6 +217,10 @@ export class AdminPartnersController {
   })
   @ApiOkResponse({ type: PartnerSchema, description: 'The partner as its file defines it' })
   @ApiErrors([404, 'No such partner'], [409, 'No partner file defines it'])
+  @Records('partner.release', ({ params }) => ({
+    target: `partner:${params.id}`,
+    summary: `gave ${params.id} back to its partner file`,
+  }))
   async release(@Param('id') id: string) {
     const released = await this.partnerImport.release(id);
     if (!released) {
@@ -223,6 +236,10 @@ export class AdminPartnersController {
   @ApiBody({ type: IssueKeyDto })
   @ApiResponse({ status: 201, type: IssuedApiKeySchema })
   @ApiErrors([400, 'Invalid label, or an expiry that is not in the future'], [404, 'No such partner'])
+  @Records('api-key.issue', ({ params, result }) => ({
+    target: `partner:${params.id}`,
+    summary: `issued API key dbk_${result.record.keyPrefix}… (${result.record.label})`,
+  }))
   async issueKey(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(IssueKeyDto, body, 'API key request');
     try {
@@ -245,6 +262,10 @@ export class AdminPartnersController {
   @ApiParam({ name: 'keyId', format: 'uuid', description: "The key's id" })
   @ApiOkResponse({ type: ApiKeySchema, description: 'The key, revoked (revoking twice is harmless)' })
   @ApiErrors([404, 'No such key of this partner'])
+  @Records('api-key.revoke', ({ params, result }) => ({
+    target: `partner:${params.id}`,
+    summary: `revoked API key ${result.keyPrefix ? `dbk_${result.keyPrefix}…` : result.id} (${result.label})`,
+  }))
   async revokeKey(@Param('id') id: string, @Param('keyId') keyId: string) {
     return this.partners.revokeApiKey(id, keyId);
   }
@@ -258,6 +279,10 @@ export class AdminPartnersController {
   @ApiBody({ type: AddSecretDto })
   @ApiResponse({ status: 201, type: AddedWebhookSecretSchema })
   @ApiErrors([400, 'Invalid label, secret or expiry'], [404, 'No such partner'])
+  @Records('webhook-secret.add', ({ params, result }) => ({
+    target: `partner:${params.id}`,
+    summary: `added webhook secret ${result.record.fingerprint} (${result.record.label})`,
+  }))
   async addSecret(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(AddSecretDto, body, 'webhook secret');
     await this.existing(id);
@@ -286,6 +311,10 @@ export class AdminPartnersController {
   @ApiBody({ type: ExpireSecretDto, required: false })
   @ApiOkResponse({ type: WebhookSecretSchema, description: 'The secret with its expiry' })
   @ApiErrors([400, 'Invalid secretId or time'], [404, 'No such partner or secret'])
+  @Records('webhook-secret.expire', ({ params, result }) => ({
+    target: `partner:${params.id}`,
+    summary: `set webhook secret ${result.fingerprint} to expire at ${new Date(result.expiresAt).toISOString()}`,
+  }))
   async expireSecret(
     @Param('id') id: string,
     @Param('secretId', new ParseUUIDPipe()) secretId: string,
@@ -312,6 +341,10 @@ export class AdminPartnersController {
     [404, 'No such partner'],
     [409, 'A partner file owns the partner (and its mapping)'],
   )
+  @Records('mapping.publish', ({ params, result }) => ({
+    target: `partner:${params.id}`,
+    summary: `published mapping version ${result.version}`,
+  }))
   async publishMapping(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(PublishMappingDto, body, 'mapping');
     await this.existing(id);
@@ -349,6 +382,10 @@ export class AdminPartnersController {
   @ApiBody({ type: SftpUserDto })
   @ApiResponse({ status: 201, type: SftpUserSchema })
   @ApiErrors([400, 'Invalid username, password or public key; or neither given'], [404, 'No such partner'])
+  @Records('sftp-user.set', ({ params, body, result }) => ({
+    target: `partner:${params.id}`,
+    summary: `set SFTP user ${result.username}: ${[(body as { password?: unknown }).password ? 'password' : '', result.publicKeyFingerprint ? `public key ${result.publicKeyFingerprint}` : ''].filter(Boolean).join(' and ')}`,
+  }))
   async addSftpUser(@Param('id') id: string, @Body() body: unknown) {
     const dto = parse(SftpUserDto, body, 'SFTP user');
     if (!dto.password && !dto.publicKey) {
@@ -383,6 +420,10 @@ export class AdminPartnersController {
   @ApiParam({ name: 'username', description: 'The SFTP username' })
   @ApiOkResponse({ type: SftpUserSchema, description: 'The user, revoked' })
   @ApiErrors([404, 'No such SFTP user of this partner'])
+  @Records('sftp-user.revoke', ({ params }) => ({
+    target: `partner:${params.id}`,
+    summary: `revoked SFTP user ${params.username}`,
+  }))
   async revokeSftpUser(@Param('id') id: string, @Param('username') username: string) {
     return this.sftp.revoke(id, username);
   }
@@ -394,6 +435,10 @@ export class AdminPartnersController {
   @ApiBody({ type: EnabledBodySchema })
   @ApiOkResponse({ type: PartnerSchema })
   @ApiErrors([400, 'enabled is not true or false'], [404, 'No such partner'])
+  @Records('partner.enable', ({ params, result }) => ({
+    target: `partner:${params.id}`,
+    summary: result.enabled ? `enabled ${params.id}` : `disabled ${params.id}`,
+  }))
   async setEnabled(@Param('id') id: string, @Body() body: { enabled?: unknown }) {
     if (typeof body?.enabled !== 'boolean') {
       throw new BadInput('Invalid request', ['enabled must be true or false']);

@@ -131,7 +131,11 @@ export class ReplayDto {
   @IsString()
   @MaxLength(500)
   reason?: string;
-  @ApiPropertyOptional({ maxLength: 100, description: 'Who, recorded as operator:<name> (default admin)' })
+  @ApiPropertyOptional({
+    maxLength: 100,
+    description:
+      'With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -191,7 +195,11 @@ export class BulkReplayDto extends MessageFilterDto {
   @IsString()
   @MaxLength(500)
   reason?: string;
-  @ApiPropertyOptional({ maxLength: 100, description: 'Who, recorded as operator:<name> (default admin)' })
+  @ApiPropertyOptional({
+    maxLength: 100,
+    description:
+      'With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(100)

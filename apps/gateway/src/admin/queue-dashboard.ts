@@ -3,8 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BoardAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MessageQueues } from '@dockbridge/pipeline';
-import { BearerToken } from '../auth/admin-token.guard';
+import { bearerOf, MessageQueues, OperatorAccess } from '@dockbridge/pipeline';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -14,7 +13,7 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
  */
 function presentedToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization ?? '';
-  const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  const bearer = bearerOf(header);
   if (bearer) {
     return bearer;
   }
@@ -28,10 +27,10 @@ function presentedToken(request: FastifyRequest): string | undefined {
 
 /**
  * bull-board at /admin/queues: every queue's jobs (waiting, active, delayed, failed, completed) with
- * their data and errors, behind the admin token. Read-only: changes go through the admin API and
+ * their data and errors, for any operator token (every role may read). Read-only: changes go through the admin API and
  * the CLI (replay), so the audit log stays the one record of what operators did.
  */
-export async function mountQueueDashboard(app: NestFastifyApplication, adminToken: string | undefined): Promise<void> {
+export async function mountQueueDashboard(app: NestFastifyApplication, operators: OperatorAccess): Promise<void> {
   const board = new BoardAdapter();
   board.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({
@@ -41,21 +40,21 @@ export async function mountQueueDashboard(app: NestFastifyApplication, adminToke
       .map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })),
     serverAdapter: board,
   });
-  const token = new BearerToken(adminToken);
   await app
     .getHttpAdapter()
     .getInstance()
     .register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-        if (!token.enabled) {
+        const access = await operators.identify(presentedToken(request));
+        if ('identity' in access) {
+          return;
+        }
+        if (access.refused === 'disabled') {
           return reply.status(503).send({
             statusCode: 503,
             error: 'Service Unavailable',
             details: ['the queue dashboard is disabled: set ADMIN_TOKEN (gateway.adminToken)'],
           });
-        }
-        if (token.matches(presentedToken(request))) {
-          return;
         }
         return reply
           .status(401)

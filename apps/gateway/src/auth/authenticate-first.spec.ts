@@ -1,6 +1,9 @@
 import { connect } from 'node:net';
 import Fastify, { FastifyInstance } from 'fastify';
+import type { OperatorActivityRepository, OperatorTokenRepository } from '@dockbridge/audit';
+import type { AppConfig } from '@dockbridge/config';
 import type { PartnerRepository } from '@dockbridge/partners';
+import { OperatorAccess } from '@dockbridge/pipeline';
 import { limitBodiesByCredential } from '../http-limits';
 import { authenticateFirst, credentialOf, refuseUnknownRoutesFirst } from './authenticate-first';
 
@@ -13,7 +16,14 @@ const partners = {
 async function appWith(adminToken: string | undefined): Promise<{ app: FastifyInstance; port: number }> {
   const app = Fastify({ bodyLimit: 64 * 1024 });
   refuseUnknownRoutesFirst(app);
-  authenticateFirst(app, partners, adminToken);
+  // No named tokens here: the e2e suites cover those against Postgres.
+  const noTokens = { identify: async () => null } as unknown as OperatorTokenRepository;
+  const operators = new OperatorAccess(
+    { gateway: { adminToken } } as AppConfig,
+    noTokens,
+    {} as OperatorActivityRepository,
+  );
+  authenticateFirst(app, partners, operators);
   limitBodiesByCredential(app, 10 * 1024 * 1024);
   for (const url of ['/v1/messages', '/v1/admin/messages/replay', '/open']) {
     app.post(url, async (request) => ({ got: JSON.stringify(request.body).length }));

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthorizedException } from '@nestjs/common';
 import type { PartnerRepository } from '@dockbridge/partners';
-import { BearerToken } from './admin-token.guard';
+import { bearerOf, type OperatorAccess } from '@dockbridge/pipeline';
+import type { OperatorRequest } from './operator-role.guard';
 import { partnerOf } from './partner-api-key.guard';
 
-/** The credential a route takes from the headers: a partner API key, the admin token, or none (webhooks verify their body; health, metrics, docs). */
+/** The credential a route takes from the headers: a partner API key, an admin or operator token, or none (webhooks verify their body; health, metrics, docs). */
 export type RouteCredential = 'partner' | 'admin' | null;
 
 /**
@@ -33,29 +34,33 @@ export function credentialOf(pattern: string | undefined): RouteCredential {
 export function authenticateFirst(
   fastify: FastifyInstance,
   partners: PartnerRepository,
-  adminToken: string | undefined,
+  operators: OperatorAccess,
 ): void {
-  const admin = new BearerToken(adminToken);
-  fastify.addHook('onRequest', async (request: FastifyRequest & { partner?: unknown }, reply: FastifyReply) => {
-    const credential = credentialOf(request.routeOptions.url);
-    if (credential === 'partner') {
-      try {
-        request.partner = await partnerOf(request.headers, partners);
-      } catch (error) {
-        if (!(error instanceof UnauthorizedException)) {
-          throw error;
+  fastify.addHook(
+    'onRequest',
+    async (request: FastifyRequest & { partner?: unknown } & OperatorRequest, reply: FastifyReply) => {
+      const credential = credentialOf(request.routeOptions.url);
+      if (credential === 'partner') {
+        try {
+          request.partner = await partnerOf(request.headers, partners);
+        } catch (error) {
+          if (!(error instanceof UnauthorizedException)) {
+            throw error;
+          }
+          return refuse(reply, 401, error.message);
         }
-        return refuse(reply, 401, error.message);
+      } else if (credential === 'admin') {
+        const access = await operators.identify(bearerOf(request.headers.authorization));
+        if ('identity' in access) {
+          request.operator = access.identity;
+        } else if (access.refused === 'disabled') {
+          return refuse(reply, 503, 'the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
+        } else {
+          return refuse(reply, 401, 'missing or invalid admin token');
+        }
       }
-    } else if (credential === 'admin') {
-      if (!admin.enabled) {
-        return refuse(reply, 503, 'the admin API is disabled: set ADMIN_TOKEN (gateway.adminToken)');
-      }
-      if (!admin.matches(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1])) {
-        return refuse(reply, 401, 'missing or invalid admin token');
-      }
-    }
-  });
+    },
+  );
 }
 
 /**

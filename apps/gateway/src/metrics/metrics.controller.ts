@@ -4,8 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@dockbridge/config';
-import { MessageQueues, PipelineMetrics } from '@dockbridge/pipeline';
-import { BearerToken } from '../auth/admin-token.guard';
+import { BearerToken, MessageQueues, PipelineMetrics } from '@dockbridge/pipeline';
 import { ApiErrors } from '../openapi/error.schemas';
 
 type Counts = { label: string | null; n: string }[];

@@ -21,6 +21,7 @@ export class ErrorBodySchema implements ErrorBody {
 const DEFAULT_REASONS: Record<number, string> = {
   400: 'Invalid request; `details` names each offending field',
   401: 'Missing or invalid credentials',
+  403: "The token's role does not allow this",
   404: 'No such resource',
   409: 'Conflicts with the current state',
   413: 'Body over the limit',

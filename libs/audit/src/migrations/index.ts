@@ -10,6 +10,7 @@ import { IndexMessageReplayOf1768176000000 } from './1768176000000-index-message
 import { OperationRetryState1768262400000 } from './1768262400000-operation-retry-state';
 import { AttemptRecordedBeforeCall1768400000000 } from './1768400000000-attempt-recorded-before-call';
 import { ReplayRuns1768572800000 } from './1768572800000-replay-runs';
+import { OperatorAccounts1768800000000 } from './1768800000000-operator-accounts';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const AUDIT_MIGRATIONS = [
   OperationRetryState1768262400000,
   AttemptRecordedBeforeCall1768400000000,
   ReplayRuns1768572800000,
+  OperatorAccounts1768800000000,
 ];

@@ -1,0 +1,4 @@
+export * from './operator-role';
+export * from './operator-token';
+export * from './operator-token.repository';
+export * from './operator-activity.repository';
