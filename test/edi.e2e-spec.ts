@@ -11,7 +11,7 @@ import {
 import { parseX12 } from '@dockbridge/x12';
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO, TestResponse } from './support/sandbox';
-import { Spine, startSpine } from './support/spine';
+import { ADMIN_TOKEN, Spine, startSpine } from './support/spine';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures/edi', name), 'utf8');
 const PARTNER = 'kettle-edi';
@@ -384,6 +384,39 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     ]);
     const good = await (await post('/v1/edi/preview', fixture('kettle-850-856.edi'))).json();
     expect(good.documents.map((d: { document: { id: string } }) => d.document.id)).toEqual(['PO-7001', 'ASN-7001']);
+    expect(await spine.messages.countBy({ partnerId: PARTNER })).toBe(before);
+  });
+
+  it('lets an operator preview a file as any partner would be told, and a viewer not', async () => {
+    const before = await spine.messages.countBy({ partnerId: PARTNER });
+    const admin = (path: string, body: string, token = ADMIN_TOKEN): Promise<TestResponse> =>
+      fetch(`${spine.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/edi-x12' },
+        body,
+      });
+    const asPartner = await (await post('/v1/edi/preview', fixture('kettle-850-bad-quantity.edi'))).json();
+    const response = await admin(`/v1/admin/edi/preview?partner=${PARTNER}`, fixture('kettle-850-bad-quantity.edi'));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(asPartner);
+    const missing = await admin('/v1/admin/edi/preview', fixture('kettle-850-856.edi'));
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).details).toEqual([expect.stringMatching(/^partner: /)]);
+    expect((await admin('/v1/admin/edi/preview?partner=nobody-here', fixture('kettle-850-856.edi'))).status).toBe(404);
+    // test-wms has no settings.edi: said so, not a crash.
+    const unset = await admin('/v1/admin/edi/preview?partner=test-wms', fixture('kettle-850-856.edi'));
+    expect(unset.status).toBe(400);
+    expect((await unset.json()).details).toEqual(['partner test-wms has no settings.edi (senderIds, coreName)']);
+    const viewer = await (
+      await fetch(`${spine.url}/v1/admin/operators`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'edi-viewer', role: 'viewer' }),
+      })
+    ).json();
+    expect(
+      (await admin(`/v1/admin/edi/preview?partner=${PARTNER}`, fixture('kettle-850-856.edi'), viewer.token)).status,
+    ).toBe(403);
     expect(await spine.messages.countBy({ partnerId: PARTNER })).toBe(before);
   });
 

@@ -765,6 +765,31 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect((await (await documentAt('PO-9011')).json()).status.name).toBe('Open (v2)');
     expect((await spine.messages.findById(current.messageId))?.metadata).toMatchObject({ mappingVersion: 2 });
   });
+  it('runs a mapping on a sample without recording anything: the operations, or the error at its position', async () => {
+    const trial = (body: unknown) =>
+      spine.call('POST', '/v1/admin/partners/acme-wms/mapping/test', { auth: 'admin', body });
+    const before = await spine.messages.countBy({ partnerId: 'acme-wms' });
+    const published = await trial({ sample: purchaseOrder('PO-TRY-1') });
+    expect(published.status).toBe(200);
+    const result = await published.json();
+    expect(result.mappingVersion).toEqual(expect.any(Number));
+    expect(result.operations).toEqual([
+      expect.objectContaining({ kind: 'document.upsert', document: expect.objectContaining({ id: 'PO-TRY-1' }) }),
+    ]);
+    // A draft that does not parse: JSONata's message and where in the expression.
+    const broken = await (await trial({ sample: {}, expression: '{ "a": data.( }' })).json();
+    expect(broken).toEqual({ mappingVersion: null, error: expect.objectContaining({ position: expect.any(Number) }) });
+    const nothing = await (await trial({ sample: { event: 'x' }, expression: 'data.nothing' })).json();
+    expect(nothing.error.message).toBe('produced no operations for this payload');
+    const invalid = await (await trial({ sample: {}, expression: '{"kind": "document.upsert"}' })).json();
+    expect(invalid.error.message).toMatch(/^produced invalid operations: operations\[0\]/);
+    expect((await trial({ expression: '1' })).status).toBe(400);
+    expect(
+      (await spine.call('POST', '/v1/admin/partners/nobody/mapping/test', { auth: 'admin', body: { sample: {} } }))
+        .status,
+    ).toBe(404);
+    expect(await spine.messages.countBy({ partnerId: 'acme-wms' })).toBe(before);
+  });
 });
 
 /**

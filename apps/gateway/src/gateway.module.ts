@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AdminMessagesController } from './admin/admin-messages.controller';
+import { AdminDryRunsController } from './admin/admin-dry-runs.controller';
 import { AdminOperatorsController } from './admin/admin-operators.controller';
 import { AdminPartnersController } from './admin/admin-partners.controller';
 import { OperatorRoleGuard } from './auth/operator-role.guard';
@@ -25,6 +26,7 @@ import { SftpServer } from './sftp/sftp.server';
     AdminMessagesController,
     AdminPartnersController,
     AdminOperatorsController,
+    AdminDryRunsController,
     HealthController,
     MetricsController,
   ],

@@ -33,3 +33,4 @@ export * from './translate/message-payloads';
 export * from './pipeline-metrics';
 export * from './admin/bearer-token';
 export * from './admin/operator-access';
+export * from './admin/dry-runs';

@@ -5,6 +5,7 @@ import { AppConfig } from '@dockbridge/config';
 import { PlatformAccounts } from '@dockbridge/platform';
 import { MessageQueries } from './admin/message-queries';
 import { OperatorAccess } from './admin/operator-access';
+import { DryRuns } from './admin/dry-runs';
 import { AcceptMessage } from './ingress/accept-message';
 import { ReceiveApiMessage } from './ingress/receive-api-message';
 import { ReceiveUpload } from './ingress/receive-upload';
@@ -79,6 +80,7 @@ const SERVICES = [
   ReceiveApiMessage,
   MessageQueries,
   OperatorAccess,
+  DryRuns,
   RunExport,
   Schedules,
   PipelineJobHandlers,

@@ -1,11 +1,17 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants';
+import { AdminDryRunsController } from './admin-dry-runs.controller';
 import { AdminMessagesController } from './admin-messages.controller';
 import { AdminOperatorsController } from './admin-operators.controller';
 import { AdminPartnersController } from './admin-partners.controller';
 import { declaresActivity } from './activity';
 
-const ADMIN_CONTROLLERS = [AdminMessagesController, AdminPartnersController, AdminOperatorsController];
+const ADMIN_CONTROLLERS = [
+  AdminMessagesController,
+  AdminPartnersController,
+  AdminOperatorsController,
+  AdminDryRunsController,
+];
 
 /** Every route handler of a controller with its HTTP method. */
 const routes = (controller: { prototype: object; name: string }) =>

@@ -9,44 +9,17 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { storableText } from '@dockbridge/audit';
-import { translateEdi } from '@dockbridge/mapping';
 import { isPartnerFileName, PARTNER_FILE_NAME_MAX, type PartnerProfile } from '@dockbridge/partners';
-import {
-  AcceptMessage,
-  directoryOf,
-  ediPreviewView,
-  EdiPreviewView,
-  ediSettingsOf,
-  PREVIEW_SETS_DEFAULT,
-  PREVIEW_SETS_MAX,
-  type SetPage,
-  X12_CONTENT_TYPE,
-} from '@dockbridge/pipeline';
+import { AcceptMessage, DryRuns, EdiPreviewView, X12_CONTENT_TYPE } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput } from '../http-error.filter';
-import { pageQuery } from '../page-query';
 import { ApiErrors } from '../openapi/error.schemas';
 import { EdiPreviewSchema } from '../openapi/ingress.schemas';
 import { AcceptedSchema } from '../openapi/message.schemas';
-
-/** An X12 body as the OpenAPI shows it. */
-const X12_BODY = {
-  description: 'The X12 interchange(s), as text (application/edi-x12, application/edi, text/plain or octet-stream)',
-  schema: { type: 'string', example: 'ISA*00*          *00*          *ZZ*KETTLE ...~' },
-} as const;
+import { setPageOf, textOf, X12_BODY } from './x12-body';
 
 /** Content types an X12 body may come with; each is read as text. */
 export const X12_BODY_TYPES = ['application/edi-x12', 'application/edi', 'text/plain', 'application/octet-stream'];
-
-const textOf = (body: unknown): string => {
-  if (typeof body === 'string' && body.trim() !== '') {
-    return storableText(body);
-  }
-  throw new BadInput('Invalid EDI upload', [
-    'body: send the X12 interchange as the request body (content-type application/edi-x12)',
-  ]);
-};
 
 /** The upload's file name, optional (found again by it, as SFTP uploads are): the rules of an SFTP file name. */
 const fileNameOf = (fileName: unknown): string | undefined => {
@@ -61,19 +34,6 @@ const fileNameOf = (fileName: unknown): string | undefined => {
   ]);
 };
 
-/** A page of a preview's sets from its query parameters. */
-function setPageOf(after: string | undefined, limit: string | undefined): SetPage {
-  const page = pageQuery(after, limit, {
-    what: 'transaction sets',
-    afterName: 'setsAfter',
-    afterIs: 'a whole number from 0 (the nextSetsAfter of a previous page)',
-    limitName: 'setsLimit',
-    defaultLimit: PREVIEW_SETS_DEFAULT,
-    maxLimit: PREVIEW_SETS_MAX,
-  });
-  return { after: page.after ?? 0, limit: page.limit };
-}
-
 /** X12 over HTTP: the same flow as an SFTP upload, and a dry run that delivers nothing. */
 @ApiTags('edi')
 @ApiHeader({ name: 'X-API-Key', description: 'The partner API key' })
@@ -81,7 +41,10 @@ function setPageOf(after: string | undefined, limit: string | undefined): SetPag
 @Controller('v1/edi')
 @UseGuards(PartnerApiKeyGuard)
 export class EdiController {
-  constructor(private readonly accept: AcceptMessage) {}
+  constructor(
+    private readonly accept: AcceptMessage,
+    private readonly dryRuns: DryRuns,
+  ) {}
 
   @Post()
   @HttpCode(202)
@@ -157,20 +120,6 @@ export class EdiController {
     @Query('setsLimit') limit?: string,
   ): Promise<EdiPreviewView> {
     const page = setPageOf(after, limit);
-    const raw = textOf(body);
-    const settings = ediSettingsOf(partner);
-    if (!settings) {
-      throw new BadInput('No EDI settings', [`partner ${partner.id} has no settings.edi (senderIds, coreName)`]);
-    }
-    let control = 0;
-    const result = await translateEdi({
-      raw,
-      settings,
-      senderIds: partner.settings.edi!.senderIds,
-      directory: directoryOf(partner),
-      nextControlNumber: async () => ++control,
-      now: new Date(),
-    });
-    return ediPreviewView(result, page);
+    return this.dryRuns.previewEdi(partner, textOf(body), page);
   }
 }

@@ -241,3 +241,27 @@ export class SftpUserSchema implements AsJson<SftpCredentialSummary> {
 export class EnabledBodySchema {
   @ApiProperty({ description: 'true to accept its traffic, false to refuse it' }) enabled!: boolean;
 }
+
+export class MappingErrorSchema {
+  @ApiProperty({ example: 'Expected ")", got end of expression' }) message!: string;
+  @ApiPropertyOptional({ type: 'integer', description: 'Character offset in the expression' }) position?: number;
+  @ApiPropertyOptional({ description: 'The token JSONata stopped at' }) token?: string;
+}
+
+/** MappingTrial: one of operations or error is present. */
+export class MappingTrialSchema {
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'The canonical operations the mapping makes of the sample',
+  })
+  operations?: unknown[];
+  @ApiPropertyOptional({ type: () => MappingErrorSchema, description: 'Why it makes none' })
+  error?: MappingErrorSchema;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The published version tried; null: the given expression',
+  })
+  mappingVersion!: number | null;
+}

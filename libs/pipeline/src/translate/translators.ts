@@ -231,33 +231,57 @@ export const translateWebhook: Translator = async (message, context) => {
   } catch (error) {
     return { ...empty(), rejection: `payload is not valid JSON: ${(error as Error).message}` };
   }
-  let result: unknown;
-  try {
-    result = await boundedJsonata(mapping.expression, MAPPING_TIMEOUT_MS).evaluate(body);
-  } catch (error) {
-    const e = error as { message?: string; position?: number; token?: string };
+  const mapped = await runMapping(mapping.expression, body);
+  if ('error' in mapped) {
+    const e = mapped.error;
     return {
       ...empty(),
-      rejection: `mapping v${mapping.version} failed: ${e.message}${e.position !== undefined ? ` at position ${e.position}${e.token ? ` (${e.token})` : ''}` : ''}`,
-    };
-  }
-  const operations = result === undefined ? [] : Array.isArray(result) ? result : [result];
-  if (operations.length === 0) {
-    return { ...empty(), rejection: `mapping v${mapping.version} produced no operations for this payload` };
-  }
-  const check = checkCanonicalMessage({ operations });
-  if (!check.ok) {
-    return {
-      ...empty(),
-      rejection: `mapping v${mapping.version} produced invalid operations: ${check.problems.join('; ')}`,
+      rejection: `mapping v${mapping.version} ${mapped.stage === 'evaluate' ? 'failed: ' : ''}${e.message}${e.position !== undefined ? ` at position ${e.position}${e.token ? ` (${e.token})` : ''}` : ''}`,
     };
   }
   return {
     ...empty(),
-    operations: check.operations.map((operation) => ({ operation })),
+    operations: mapped.operations.map((operation) => ({ operation })),
     mappingVersion: mapping.version,
   };
 };
+
+/** Why a mapping gave no operations: where it went wrong (evaluate, or what it produced), and JSONata's position. */
+export interface MappingError {
+  message: string;
+  /** Character offset in the expression, when JSONata gives one. */
+  position?: number;
+  token?: string;
+}
+
+export type MappingRun = { operations: CanonicalOperation[] } | { stage: 'evaluate' | 'result'; error: MappingError };
+
+/**
+ * A partner's JSONata mapping over one webhook body: the canonical operations it yields, or why it
+ * yields none (a failure at a position, no operations, invalid ones). Pure but for the clock of its
+ * guardrail; the console's mapping editor runs the same function on a sample.
+ */
+export async function runMapping(expression: string, body: unknown): Promise<MappingRun> {
+  let result: unknown;
+  try {
+    result = await boundedJsonata(expression, MAPPING_TIMEOUT_MS).evaluate(body);
+  } catch (error) {
+    const e = error as { message?: string; position?: number; token?: string };
+    return {
+      stage: 'evaluate',
+      error: { message: e.message ?? String(error), position: e.position, token: e.token },
+    };
+  }
+  const operations = result === undefined ? [] : Array.isArray(result) ? result : [result];
+  if (operations.length === 0) {
+    return { stage: 'result', error: { message: 'produced no operations for this payload' } };
+  }
+  const check = checkCanonicalMessage({ operations });
+  if (!check.ok) {
+    return { stage: 'result', error: { message: `produced invalid operations: ${check.problems.join('; ')}` } };
+  }
+  return { operations: check.operations };
+}
 
 /** Translators by content type. */
 export const TRANSLATORS: Readonly<Record<string, Translator>> = {
