@@ -408,11 +408,7 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(unset.status).toBe(400);
     expect((await unset.json()).details).toEqual(['partner test-wms has no settings.edi (senderIds, coreName)']);
     const viewer = await (
-      await fetch(`${spine.url}/v1/admin/operators`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'edi-viewer', role: 'viewer' }),
-      })
+      await spine.call('POST', '/v1/admin/operators', { auth: 'admin', body: { name: 'edi-viewer', role: 'viewer' } })
     ).json();
     expect(
       (await admin(`/v1/admin/edi/preview?partner=${PARTNER}`, fixture('kettle-850-856.edi'), viewer.token)).status,

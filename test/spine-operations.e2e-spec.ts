@@ -65,6 +65,7 @@ describe('gateway operations surface', () => {
     const calls = 'dockbridge_delivery_call_seconds_count{kind="document.upsert",outcome="success"}';
     const translated =
       'dockbridge_translate_seconds_count{content_type="application/vnd.dockbridge.operations+json",outcome="queued"}';
+    const settled = 'dockbridge_messages_settled_total{partner="test-wms",channel="api",outcome="delivered"}';
     const before = await counted();
     const { messageId } = await (
       await spine.call('POST', '/v1/messages', { body: { operations: [upsert('M-2'), upsert('M-3')] } })
@@ -89,12 +90,15 @@ describe('gateway operations surface', () => {
     expect(value(after, received) - value(before, received)).toBe(1);
     expect(value(after, calls) - value(before, calls)).toBe(2);
     expect(value(after, translated) - value(before, translated)).toBe(1);
+    expect(value(after, settled) - value(before, settled)).toBe(1);
     const refused = 'dockbridge_webhooks_refused_total{partner="metrics-wms",kind="verification failed"}';
     expect(value(after, refused) - value(before, refused)).toBe(1);
     expect(after).toMatch(
       /^dockbridge_delivery_call_seconds_bucket\{le="0\.5",kind="document\.upsert",outcome="success"\} \d+/m,
     );
     expect(after).toMatch(/^dockbridge_process_resident_memory_bytes \d+/m);
+    // Nothing waits once the message is delivered: the deliver queue's oldest waiting job is 0 s old.
+    expect(after).toMatch(/^dockbridge_queue_oldest_waiting_seconds\{queue="deliver"\} 0$/m);
   });
 
   it('serves the read-only queue dashboard behind the admin token (Bearer, or Basic for browsers)', async () => {

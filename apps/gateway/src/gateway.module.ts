@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { AdminMessagesController } from './admin/admin-messages.controller';
 import { AdminDryRunsController } from './admin/admin-dry-runs.controller';
 import { AdminOperatorsController } from './admin/admin-operators.controller';
+import { AdminStatsController } from './admin/admin-stats.controller';
 import { AdminPartnersController } from './admin/admin-partners.controller';
 import { OperatorRoleGuard } from './auth/operator-role.guard';
 import { PartnerApiKeyGuard } from './auth/partner-api-key.guard';
@@ -27,6 +28,7 @@ import { SftpServer } from './sftp/sftp.server';
     AdminPartnersController,
     AdminOperatorsController,
     AdminDryRunsController,
+    AdminStatsController,
     HealthController,
     MetricsController,
   ],

@@ -6,6 +6,7 @@ import { InterchangeRepository } from './interchange.repository';
 import { MessageRepository } from './message.repository';
 import { OperationRepository } from './operation.repository';
 import { ReplayRunRepository } from './replay-run.repository';
+import { MessageStatsRepository } from './message-stats.repository';
 import { OperatorActivityRepository } from './operators/operator-activity.repository';
 import { OperatorTokenRepository } from './operators/operator-token.repository';
 
@@ -62,6 +63,11 @@ export class AuditModule {
           useFactory: (ds: DataSource) => new ReplayRunRepository(ds),
         },
         {
+          provide: MessageStatsRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new MessageStatsRepository(ds),
+        },
+        {
           provide: OperatorTokenRepository,
           inject: [DataSource],
           useFactory: (ds: DataSource) => new OperatorTokenRepository(ds),
@@ -79,6 +85,7 @@ export class AuditModule {
         ReplayRunRepository,
         OperatorTokenRepository,
         OperatorActivityRepository,
+        MessageStatsRepository,
       ],
     };
   }

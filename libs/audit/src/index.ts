@@ -9,6 +9,7 @@ export * from './storable-text';
 export * from './message.repository';
 export * from './operation.repository';
 export * from './replay-run.repository';
+export * from './message-stats.repository';
 export * from './audit.module';
 export { migrate } from './migrate';
 export * from './interchange.repository';

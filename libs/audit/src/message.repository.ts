@@ -126,6 +126,19 @@ function failureSummary(
 /** Statuses translation decides; delivery outcomes never override them. */
 const FINAL_BEFORE_DELIVERY: readonly MessageStatus[] = ['rejected', 'duplicate'];
 
+/** Statuses a message ends in: nothing more happens to it unless someone replays it. */
+export const SETTLED_STATUSES: readonly MessageStatus[] = [
+  'delivered',
+  'partially_failed',
+  'failed',
+  'rejected',
+  'duplicate',
+  'superseded',
+];
+
+/** Told of each message that has just settled (its new status), e.g. to count it. */
+export type SettledListener = (message: Pick<MessageSummary, 'partnerId' | 'channel' | 'status'>) => void;
+
 /** Every property but the payload (which may be megabytes), for lists and status changes. */
 const SUMMARY_PROPERTIES = [
   'id',
@@ -219,7 +232,14 @@ export interface RecordedMessage {
 
 /** Messages and their lifecycle events in the audit store. */
 export class MessageRepository {
+  private readonly settledListeners: SettledListener[] = [];
+
   constructor(private readonly dataSource: DataSource) {}
+
+  /** Calls `listener` each time this process moves a message into a settled status. */
+  onSettled(listener: SettledListener): void {
+    this.settledListeners.push(listener);
+  }
 
   /** Stores a message (`received` unless told otherwise) with its first event, in one statement. */
   async record(input: NewMessage): Promise<Message> {
@@ -633,6 +653,11 @@ export class MessageRepository {
     }
     await manager.update(Message, { id: message.id }, { status: toStatus, statusReason: reason });
     await this.appendEvent(manager, message.id, message.status, toStatus, actor, reason);
+    if (SETTLED_STATUSES.includes(toStatus) && !SETTLED_STATUSES.includes(message.status)) {
+      for (const listener of this.settledListeners) {
+        listener({ partnerId: message.partnerId, channel: message.channel, status: toStatus });
+      }
+    }
     return manager.findOneOrFail(Message, { where: { id: message.id }, select: SUMMARY_SELECT });
   }
 

@@ -34,3 +34,4 @@ export * from './pipeline-metrics';
 export * from './admin/bearer-token';
 export * from './admin/operator-access';
 export * from './admin/dry-runs';
+export * from './admin/dashboard-stats';

@@ -196,10 +196,37 @@ export class MessageQueues {
     return Object.fromEntries(entries);
   }
 
+  /** Each queue's job counts and how long its oldest waiting job has waited (null: none waits). */
+  async states(now = Date.now()): Promise<QueueState[]> {
+    return Promise.all(
+      this.all().map(async (queue) => {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+        const [oldest] = await queue.getJobs(['wait'], 0, 0, true);
+        return {
+          name: queue.name,
+          waiting: counts.waiting ?? 0,
+          active: counts.active ?? 0,
+          delayed: counts.delayed ?? 0,
+          failed: counts.failed ?? 0,
+          oldestWaitingSeconds: oldest ? Math.max(0, Math.round((now - oldest.timestamp) / 1000)) : null,
+        };
+      }),
+    );
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.all().map((queue) => queue.close()));
     this.connection.disconnect();
   }
+}
+
+export interface QueueState {
+  name: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  oldestWaitingSeconds: number | null;
 }
 
 export type Processor<T> = (job: Job<T>, token?: string) => Promise<unknown>;

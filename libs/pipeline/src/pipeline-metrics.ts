@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MessageRepository } from '@dockbridge/audit';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /** Seconds: a platform call takes tens of ms to a timeout of 30 s; a translation up to minutes for a large file. */
@@ -7,7 +8,7 @@ const TRANSLATE_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 5, 15, 60, 300];
 
 /**
  * What this process did, counted as it happens (not read back from the database at scrape time):
- * messages received, webhooks refused, platform calls with their outcome class and duration,
+ * messages received and settled, webhooks refused, platform calls with their outcome class and duration,
  * translations with their outcome and duration, and Node's own process metrics. Every process
  * (gateway, worker, one-machine) has one; Prometheus sums the replicas.
  */
@@ -45,7 +46,17 @@ export class PipelineMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  readonly settled = new Counter({
+    name: 'dockbridge_messages_settled_total',
+    help: 'Messages that reached a final status in this process, by partner, channel and outcome (delivered, partially_failed, failed, rejected, duplicate, superseded)',
+    labelNames: ['partner', 'channel', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(messages: MessageRepository) {
     collectDefaultMetrics({ register: this.registry, prefix: 'dockbridge_' });
+    messages.onSettled((message) =>
+      this.settled.inc({ partner: message.partnerId, channel: message.channel, outcome: message.status }),
+    );
   }
 }

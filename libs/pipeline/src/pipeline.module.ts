@@ -6,6 +6,7 @@ import { PlatformAccounts } from '@dockbridge/platform';
 import { MessageQueries } from './admin/message-queries';
 import { OperatorAccess } from './admin/operator-access';
 import { DryRuns } from './admin/dry-runs';
+import { DashboardStats } from './admin/dashboard-stats';
 import { AcceptMessage } from './ingress/accept-message';
 import { ReceiveApiMessage } from './ingress/receive-api-message';
 import { ReceiveUpload } from './ingress/receive-upload';
@@ -81,6 +82,7 @@ const SERVICES = [
   MessageQueries,
   OperatorAccess,
   DryRuns,
+  DashboardStats,
   RunExport,
   Schedules,
   PipelineJobHandlers,

@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@dockbridge/config';
-import { BearerToken, MessageQueues, PipelineMetrics } from '@dockbridge/pipeline';
+import { BearerToken, MessageQueues, PipelineMetrics, type QueueState } from '@dockbridge/pipeline';
 import { ApiErrors } from '../openapi/error.schemas';
 
 type Counts = { label: string | null; n: string }[];
@@ -14,6 +14,7 @@ interface Snapshot {
   attempts: Counts;
   failed: Counts;
   queues: Record<string, Record<string, number>> | null;
+  queueStates: QueueState[] | null;
 }
 
 /**
@@ -81,6 +82,19 @@ export class MetricsController {
         }
       },
     });
+    new Gauge({
+      name: 'dockbridge_queue_oldest_waiting_seconds',
+      help: 'Age of the oldest job waiting in each queue (0: none waits); a growing age means the workers do not keep up',
+      labelNames: ['queue'],
+      registers: [this.registry],
+      async collect() {
+        const states = (await read()).queueStates;
+        this.reset();
+        for (const queue of states ?? []) {
+          this.set({ queue: queue.name }, queue.oldestWaitingSeconds ?? 0);
+        }
+      },
+    });
   }
 
   @Get()
@@ -121,12 +135,13 @@ export class MetricsController {
 
   private async query(): Promise<Snapshot> {
     const counts = (sql: string): Promise<Counts> => this.dataSource.query(sql);
-    const [messages, attempts, failed, queues] = await Promise.all([
+    const [messages, attempts, failed, queues, queueStates] = await Promise.all([
       counts('SELECT status AS label, count(*) AS n FROM message GROUP BY status'),
       counts('SELECT outcome AS label, count(*) AS n FROM attempt GROUP BY outcome'),
       counts("SELECT error_class AS label, count(*) AS n FROM operation WHERE status = 'failed' GROUP BY error_class"),
       this.queues.depths().catch(() => null),
+      this.queues.states().catch(() => null),
     ]);
-    return { messages, attempts, failed, queues };
+    return { messages, attempts, failed, queues, queueStates };
   }
 }
