@@ -59,6 +59,15 @@ module.exports = {
       to: { path: '^libs/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'console-is-an-http-client',
+      severity: 'error',
+      comment:
+        'The console (a browser app) reaches the gateway through the admin API only, typed by the types generated ' +
+        'from its OpenAPI document: nothing of the libs or the other apps is bundled into it.',
+      from: { path: '^apps/console/' },
+      to: { path: ['^libs/', '^apps/(?!console/)'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve (a typo, a package missing from package.json).',
@@ -74,7 +83,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.cjs', '.mjs', '.json', '.d.ts'],
+      extensions: ['.ts', '.tsx', '.js', '.cjs', '.mjs', '.json', '.d.ts'],
     },
   },
 };

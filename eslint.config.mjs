@@ -12,7 +12,7 @@ const REPOSITORY_IMPORTS_TODAY = ['apps/gateway/src/sftp/sftp.server.ts', 'apps/
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
   {
-    files: ['{apps,libs,test,bench}/**/*.ts'],
+    files: ['{apps,libs,test,bench}/**/*.{ts,tsx,mts}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },

@@ -11,6 +11,7 @@ import { CoreModule, OperatorAccess, WorkerRunner } from '@dockbridge/pipeline';
 import { X12_BODY_TYPES } from './edi/edi.controller';
 import { GatewayModule } from './gateway.module';
 import { mountQueueDashboard } from './admin/queue-dashboard';
+import { mountConsole } from './console/console-static';
 import { authenticateFirst, refuseUnknownRoutesFirst } from './auth/authenticate-first';
 import { capConnectionsPerAddress, limitBodiesByCredential, limitRequestTime } from './http-limits';
 import { logRequests } from './request-log';
@@ -76,6 +77,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   capConnectionsPerAddress(app.getHttpServer(), gateway.maxConnectionsPerAddress);
   applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
   await mountQueueDashboard(app, app.get(OperatorAccess));
+  await mountConsole(app);
   // Only these: hooking every signal Nest knows (SIGILL, SIGTRAP among them) turns a V8 fatal error into a spin instead of an exit.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   const document = SwaggerModule.createDocument(
