@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '@dockbridge/config';
 import { PartnerRepository } from '@dockbridge/partners';
 import { createSandboxApp } from '../../sandbox/src/sandbox.app';
 import { readSeed } from '../../sandbox/src/state/seed';
+import { consoleDirectory } from './console/console-static';
 import { createGatewayApp } from './gateway.app';
 
 /**
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
 
   console.log(`dockbridge is running on one machine
   gateway     ${url}   (OpenAPI: ${url}/docs, health: ${url}/health, metrics: ${url}/metrics)
+  console     ${url}/console${consoleDirectory() ? '   (sign in with the admin token below)' : '   (not built: npm run build:console)'}
   sftp        ${config.sftp.enabled ? `sftp://${config.sftp.host}:${config.sftp.port}   (users: POST ${url}/v1/admin/partners/{id}/sftp-users)` : 'off'}
   sandbox     ${sandboxUrl}${usesSandbox ? '   (the platform for this run)' : ''}
   database    ${config.database.url ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir}`}
