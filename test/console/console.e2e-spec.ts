@@ -40,8 +40,8 @@ describe('operator console', () => {
     );
     return messageId;
   };
-  const shoot = async (name: string) => {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  const shoot = async (name: string, of: Page = page) => {
+    await of.screenshot({ path: join(SHOTS, `${name}.png`) });
     if (process.env.CONSOLE_DOCS) {
       copyFileSync(join(SHOTS, `${name}.png`), join(DOCS, `${name}.png`));
     }
@@ -106,7 +106,7 @@ describe('operator console', () => {
       await first.setViewportSize({ width: 1280, height: 860 });
       await first.goto(`${spine.url}/console/`);
       await first.getByLabel('Operator token').waitFor();
-      await first.screenshot({ path: join(SHOTS, 'sign-in.png') });
+      await shoot('sign-in', first);
       await first.close();
     });
     await signIn(await issueToken('vera', 'viewer'));
@@ -115,6 +115,9 @@ describe('operator console', () => {
     await page.getByTestId('x12').waitFor();
     expect(await page.getByRole('button', { name: /^Replay/ }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Operators' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Bulk replay' }).click();
+    await page.getByText('Replays need the operator role.').waitFor();
+    expect(await page.getByRole('button', { name: 'Count (dry run)' }).count()).toBe(0);
   });
 
   it('finds a failed message by file name as an operator, with the X12 problem at its segment and the attempts', async () => {
@@ -198,6 +201,7 @@ describe('operator console', () => {
     await page.getByLabel('Sample webhook payload (JSON)').fill('{"order": {"id": "PO-77", "carrier": "FFRT"}}');
     await page.getByRole('button', { name: 'Run on the sample' }).click();
     expect(await page.getByTestId('mapping-result').textContent()).toContain('PO-77');
+    await shoot('mapping');
     await page.getByLabel(/^Expression/).fill('{"operations": [ order.id ');
     await page.getByRole('button', { name: 'Run on the sample' }).click();
     expect(await page.getByTestId('mapping-error').textContent()).toMatch(/line 1, column/);
