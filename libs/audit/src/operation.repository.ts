@@ -176,6 +176,14 @@ function settled(settlement: OperationSettlement | undefined) {
   };
 }
 
+/** A second translation of the message took over (a stalled job run again): this one stops. */
+export class StreamedWriteTakenOverError extends Error {
+  constructor(readonly messageId: string) {
+    super(`another translation of message ${messageId} took over: this one stops`);
+    this.name = 'StreamedWriteTakenOverError';
+  }
+}
+
 /** Rows per INSERT: 8 parameters a row stays far below Postgres' 65,535 per statement. */
 const INSERT_CHUNK = 1000;
 
@@ -191,43 +199,144 @@ export class OperationRepository {
   async addMany(messageId: string, operations: readonly NewOperation[]): Promise<DocumentOperation[]> {
     return this.dataSource.transaction(async (manager) => {
       // A replay orders as its original (metadata.orderArrival) unless the operator forced it.
-      const [locked]: { order_arrival: string }[] = isUuid(messageId)
-        ? await manager.query(
-            `SELECT coalesce((metadata->>'orderArrival')::bigint, arrival) AS order_arrival FROM message WHERE id = $1 FOR UPDATE`,
-            [messageId],
-          )
-        : [];
-      if (!locked) {
-        throw new AuditRecordNotFoundError('message', messageId);
-      }
+      const locked = await this.lockMessage(manager, messageId);
       const existing = await this.listWith(manager, messageId);
       if (existing.length > 0) {
         return existing;
       }
 
-      const rows = operations.map((op, i) => ({
-        id: newId(),
-        messageId,
-        seq: i + 1,
-        kind: op.kind,
-        organisationId: op.organisationId ?? null,
-        targetId: op.targetId ?? null,
-        orderKey: op.failed ? null : (op.orderKey ?? null),
-        orderArrival: locked.order_arrival,
-        inFlightUntil: null,
-        nextAttemptAt: null,
-        supersededBy: null,
-        payload: op.payload,
-        status: op.failed ? ('failed' as const) : ('pending' as const),
-        lastError: op.failed ? excerpt(op.failed.lastError) : null,
-        errorClass: op.failed ? ('permanent' as const) : null,
-      }));
+      const rows = operations.map((op, i) => this.newRow(messageId, i + 1, locked.order_arrival, op));
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         // TypeORM merges the columns Postgres fills in (attempt_count, created_at, updated_at) into the rows given.
         await manager.insert(DocumentOperation, rows.slice(i, i + INSERT_CHUNK));
       }
       return rows.map(({ orderArrival: _notRead, ...row }) => manager.create(DocumentOperation, row));
     });
+  }
+
+  /**
+   * Starts storing a message's operations batch by batch: removes any a translation interrupted
+   * before it finished (none was queued: queueing follows the last batch) and names this run, so
+   * a second translation of the message (a stalled job run again) makes the first stop.
+   */
+  async beginStreamedWrite(messageId: string): Promise<string> {
+    const run = newId();
+    await this.dataSource.transaction(async (manager) => {
+      await this.lockMessage(manager, messageId);
+      await manager.query(`DELETE FROM operation WHERE message_id = $1`, [messageId]);
+      await manager.query(
+        `UPDATE message SET metadata = metadata || jsonb_build_object('translationRun', $2::text) WHERE id = $1`,
+        [messageId, run],
+      );
+    });
+    return run;
+  }
+
+  /** Stores one batch of a streamed write, numbered from `firstSeq`; refused when another run took the message over. */
+  async appendStreamed(
+    messageId: string,
+    run: string,
+    firstSeq: number,
+    operations: readonly NewOperation[],
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const locked = await this.lockMessage(manager, messageId);
+      if (locked.run !== run) {
+        throw new StreamedWriteTakenOverError(messageId);
+      }
+      const rows = operations.map((op, i) => this.newRow(messageId, firstSeq + i, locked.order_arrival, op));
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await manager.insert(DocumentOperation, rows.slice(i, i + INSERT_CHUNK));
+      }
+    });
+  }
+
+  /** Removes the message's operations numbered `fromSeq` and later (an interchange refused at its end), or in [fromSeq, toSeq). */
+  async removeSeqRange(messageId: string, fromSeq: number, toSeq?: number): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM operation WHERE message_id = $1 AND seq >= $2${toSeq === undefined ? '' : ' AND seq < $3'}`,
+      toSeq === undefined ? [messageId, fromSeq] : [messageId, fromSeq, toSeq],
+    );
+  }
+
+  /**
+   * Within one message, a later document upsert or delete of the same document makes earlier ones
+   * moot (dropSupersededWrites, done in the database for a message stored batch by batch): removes
+   * them and says which.
+   */
+  async removeSupersededWrites(messageId: string): Promise<string[]> {
+    const rows: { seq: number; target_id: string; by: number }[] = await this.dataSource.query(
+      `WITH moot AS (
+         SELECT id, seq, target_id, max(seq) OVER (PARTITION BY organisation_id, target_id) AS by
+         FROM operation
+         WHERE message_id = $1 AND status = 'pending' AND kind IN ('document.upsert', 'document.delete')
+           AND target_id IS NOT NULL
+       ), removed AS (
+         DELETE FROM operation WHERE id IN (SELECT id FROM moot WHERE by > seq) RETURNING id
+       )
+       SELECT seq, target_id, by FROM moot WHERE by > seq ORDER BY seq`,
+      [messageId],
+    );
+    return rows.map(
+      (r) => `operation ${r.seq} (document ${r.target_id}) is superseded by operation ${r.by} of the same message`,
+    );
+  }
+
+  /** A message's operations a page at a time, in order: for work over a message too large to hold at once. */
+  async *pagesOf(messageId: string, pageSize = 2000): AsyncGenerator<DocumentOperation[]> {
+    if (!isUuid(messageId)) {
+      return;
+    }
+    for (let after = 0; ;) {
+      const page = await this.dataSource.manager
+        .createQueryBuilder(DocumentOperation, 'o')
+        .where('o.message_id = :messageId AND o.seq > :after', { messageId, after })
+        .orderBy('o.seq', 'ASC')
+        .limit(pageSize)
+        .getMany();
+      if (page.length === 0) {
+        return;
+      }
+      yield page;
+      after = page[page.length - 1].seq;
+    }
+  }
+
+  private async lockMessage(
+    manager: EntityManager,
+    messageId: string,
+  ): Promise<{ order_arrival: string; run: string | null }> {
+    const [locked]: { order_arrival: string; run: string | null }[] = isUuid(messageId)
+      ? await manager.query(
+          `SELECT coalesce((metadata->>'orderArrival')::bigint, arrival) AS order_arrival, metadata->>'translationRun' AS run
+           FROM message WHERE id = $1 FOR UPDATE`,
+          [messageId],
+        )
+      : [];
+    if (!locked) {
+      throw new AuditRecordNotFoundError('message', messageId);
+    }
+    return locked;
+  }
+
+  private newRow(messageId: string, seq: number, orderArrival: string, op: NewOperation) {
+    return {
+      id: newId(),
+      messageId,
+      seq,
+      kind: op.kind,
+      organisationId: op.organisationId ?? null,
+      targetId: op.targetId ?? null,
+      orderKey: op.failed ? null : (op.orderKey ?? null),
+      orderArrival,
+      inFlightUntil: null,
+      nextAttemptAt: null,
+      supersededBy: null,
+      payload: op.payload,
+      status: op.failed ? ('failed' as const) : ('pending' as const),
+      lastError: op.failed ? excerpt(op.failed.lastError) : null,
+      errorClass: op.failed ? ('permanent' as const) : null,
+    };
   }
 
   async findById(id: string): Promise<DocumentOperation | null> {

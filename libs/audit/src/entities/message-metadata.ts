@@ -68,6 +68,12 @@ export interface MessageMetadata {
   /** A repeated webhook: the message that was first. */
   duplicateOf?: string;
 
+  /**
+   * The translation storing this message's operations batch by batch (a large X12 file): a second
+   * one (a stalled job run again) takes over and the first stops at its next batch.
+   */
+  translationRun?: string;
+
   /** The mapping version translated with (webhooks); `current` asks a replay for today's. */
   mappingVersion?: number | 'current' | null;
   interchanges?: InterchangeFact[];

@@ -75,16 +75,28 @@ const OUTSIDE_INTERCHANGES = new Set(['NO_INTERCHANGE', 'ISA_TRUNCATED', 'ISA_IN
 const describe = (p: { message: string; line?: number; column?: number }) =>
   p.line ? `${p.message} (line ${p.line}, column ${p.column})` : p.message;
 
+/** What translating a payload yields, in file order: each set as it is mapped, each interchange as it ends. */
+export type EdiEvent =
+  /** A set, mapped (or refused with its interchange); its operation is final only if its interchange is not refused at its end. */
+  | { type: 'set'; set: SetOutcome }
+  /** An interchange ended: refused now (TA1, envelope errors found at IEA) means none of its sets goes out. */
+  | { type: 'interchange'; outcome: InterchangeOutcome; acknowledgment?: Acknowledgment; refusedAtEnd: boolean }
+  /** A problem outside any interchange, readable. */
+  | { type: 'problem'; message: string };
+
 /**
  * Reads every interchange of an X12 payload, checks envelopes and the sender, maps each 850/856,
  * and writes one acknowledgment per interchange: a 997 (AK5 per set: mapping rejections become
- * AK3/AK4 segment errors), or a TA1 when the envelope itself is refused. Streams one set at a time.
+ * AK3/AK4 segment errors), or a TA1 when the envelope itself is refused. Streams one set at a time
+ * and holds nothing of a set once it is yielded, so a caller that stores each set as it comes
+ * translates a file of any size in flat memory.
  */
-export async function translateEdi(input: EdiTranslationInput): Promise<EdiTranslation> {
-  const result: EdiTranslation = { interchanges: [], sets: [], operations: [], acknowledgments: [], problems: [] };
-  const pending = new Map<Interchange, { outcome: InterchangeOutcome; sets: SetOutcome[] }>();
+export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGenerator<EdiEvent> {
+  const pending = new Map<Interchange, InterchangeOutcome>();
   const allowed = new Set(input.senderIds.map((id) => id.trim()));
   const seen = new Set<string>();
+  let found = false;
+  let problems = false;
 
   for await (const event of readX12(typeof input.raw === 'string' ? [input.raw] : input.raw)) {
     if (event.type === 'interchange') {
@@ -104,34 +116,79 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
         outcome.reason = `interchange ${outcome.control} from ${senderId} appears twice in this file; the second copy is not delivered`;
       }
       seen.add(outcome.key);
-      pending.set(event.interchange, { outcome, sets: [] });
+      pending.set(event.interchange, outcome);
     } else if (event.type === 'transactionSet') {
-      const entry = pending.get(event.interchange);
-      if (!entry) {
+      const outcome = pending.get(event.interchange);
+      if (!outcome) {
         continue;
       }
       // A refused sender's (or a repeated) interchange is not mapped, only listed: what it carried, and why it is not delivered.
-      entry.sets.push(
-        entry.outcome.refused
-          ? refusedSet(event.transactionSet, entry.outcome)
-          : mapSet(event.interchange, event.group.control, event.transactionSet, input, entry.outcome.key),
-      );
+      yield {
+        type: 'set',
+        set: outcome.refused
+          ? refusedSet(event.transactionSet, outcome)
+          : mapSet(event.interchange, event.group.control, event.transactionSet, input, outcome.key),
+      };
     } else if (event.type === 'interchangeEnd') {
-      const entry = pending.get(event.interchange);
-      if (!entry) {
+      const outcome = pending.get(event.interchange);
+      if (!outcome) {
         continue;
       }
       pending.delete(event.interchange);
-      await finish(event.interchange, entry.outcome, entry.sets, input, result);
+      found = true;
+      yield await finish(event.interchange, outcome, input);
     } else if (event.type === 'problem' && OUTSIDE_INTERCHANGES.has(event.problem.code)) {
-      result.problems.push(describe(event.problem));
+      problems = true;
+      yield { type: 'problem', message: describe(event.problem) };
     }
   }
-  if (result.interchanges.length === 0 && result.problems.length === 0) {
-    result.problems.push('no X12 interchange found (the payload must start with ISA)');
+  if (!found && !problems) {
+    yield { type: 'problem', message: 'no X12 interchange found (the payload must start with ISA)' };
   }
   forgetScannedSegment(); // the mappers read segments after the reader finished
+}
+
+/** The whole translation of a payload at once: for previews and small payloads (it holds every set). */
+export async function translateEdi(input: EdiTranslationInput): Promise<EdiTranslation> {
+  const result: EdiTranslation = { interchanges: [], sets: [], operations: [], acknowledgments: [], problems: [] };
+  let sets: SetOutcome[] = [];
+  for await (const event of translateEdiEvents(input)) {
+    if (event.type === 'set') {
+      sets.push(event.set);
+    } else if (event.type === 'problem') {
+      result.problems.push(event.message);
+    } else {
+      const { outcome } = event;
+      if (event.refusedAtEnd) {
+        sets = sets.map((set) => refusedAtEnd(set, outcome));
+      }
+      if (event.acknowledgment) {
+        result.acknowledgments.push(event.acknowledgment);
+      }
+      if (!outcome.refused) {
+        for (const set of sets) {
+          if (set.operation) {
+            result.operations.push({ interchangeKey: outcome.key, operation: set.operation });
+          }
+        }
+      }
+      result.interchanges.push(outcome);
+      result.sets.push(...sets);
+      sets = [];
+    }
+  }
   return result;
+}
+
+/** A set mapped before its interchange's end showed the envelope broken: none of it goes out. */
+export function refusedAtEnd(set: SetOutcome, outcome: InterchangeOutcome): SetOutcome {
+  const { operation: _dropped, ...rest } = set;
+  return {
+    ...rest,
+    rejected: true,
+    interchangeRefused: true,
+    diagnostics: [...rest.diagnostics, refusedDiagnostic(rest.transactionControl, outcome)],
+  };
 }
 
 function mapSet(
@@ -268,32 +325,20 @@ function refusedDiagnostic(control: string, outcome: InterchangeOutcome): SetOut
 async function finish(
   interchange: Interchange,
   outcome: InterchangeOutcome,
-  sets: SetOutcome[],
   input: EdiTranslationInput,
-  result: EdiTranslation,
-): Promise<void> {
+): Promise<Extract<EdiEvent, { type: 'interchange' }>> {
   const note = outcome.duplicate ? '025' : outcome.refused ? '006' : ta1NoteCode(interchange);
+  let refusedAtEnd = false;
   if (note && !outcome.refused) {
     outcome.refused = true;
     outcome.reason = envelopeErrorsOf(interchange).map(describe).join('; ');
-    // Mapped before the interchange's end showed its envelope broken: none of it goes out.
-    for (let i = 0; i < sets.length; i++) {
-      const { operation: _dropped, ...set } = sets[i];
-      sets[i] = {
-        ...set,
-        rejected: true,
-        interchangeRefused: true,
-        diagnostics: [...set.diagnostics, refusedDiagnostic(set.transactionControl, outcome)],
-      };
-    }
+    refusedAtEnd = true;
   }
   // Acknowledgments are never acknowledged (X12 997 notes): an interchange of only 997s gets no answer.
   const onlyAcknowledgments =
     interchange.groups.length > 0 && interchange.groups.every((g) => g.functionalId.trim() === 'FA');
   if (onlyAcknowledgments && !outcome.refused) {
-    result.interchanges.push(outcome);
-    result.sets.push(...sets);
-    return;
+    return { type: 'interchange', outcome, refusedAtEnd };
   }
   const settings = input.settings;
   const ourId = settings.acknowledgment?.interchangeId;
@@ -306,27 +351,21 @@ async function finish(
     rejectSetsWithSegmentErrors: settings.rejectSetsWithSegmentErrors ?? false,
   };
   if (outcome.refused) {
-    result.acknowledgments.push({
+    const acknowledgment: Acknowledgment = {
       kind: 'TA1',
       acknowledges: outcome.control,
       content: buildTA1(interchange, note, options),
-    });
-  } else {
-    // A 999 exists from 5010 on: a partner set to 999 still gets a 997 for a 4010 interchange.
-    const kind = settings.acknowledgment?.kind === '999' && interchange.fields.version >= '00501' ? '999' : '997';
-    result.acknowledgments.push({
-      kind,
-      acknowledges: outcome.control,
-      content: kind === '999' ? build999(interchange, options) : build997(interchange, options),
-    });
-    for (const set of sets) {
-      if (set.operation) {
-        result.operations.push({ interchangeKey: outcome.key, operation: set.operation });
-      }
-    }
+    };
+    return { type: 'interchange', outcome, acknowledgment, refusedAtEnd };
   }
-  result.interchanges.push(outcome);
-  result.sets.push(...sets);
+  // A 999 exists from 5010 on: a partner set to 999 still gets a 997 for a 4010 interchange.
+  const kind = settings.acknowledgment?.kind === '999' && interchange.fields.version >= '00501' ? '999' : '997';
+  const acknowledgment: Acknowledgment = {
+    kind,
+    acknowledges: outcome.control,
+    content: kind === '999' ? build999(interchange, options) : build997(interchange, options),
+  };
+  return { type: 'interchange', outcome, acknowledgment, refusedAtEnd };
 }
 
 /**

@@ -27,54 +27,83 @@ const bodyBytesOf = (payload: CanonicalOperation): number =>
  */
 export function planDelivery(
   messageId: string,
-  operations: readonly DocumentOperation[],
+  operations: readonly PlannedOperation[],
   threshold: number,
   batchSize: number,
   maxBytes = BATCH_MAX_BYTES,
 ): DeliveryPlan {
-  const groups = new Map<
+  const planner = new DeliveryPlanner(messageId, threshold, batchSize, maxBytes);
+  planner.addAll(operations);
+  return planner.plan();
+}
+
+/** What planning reads of an operation. */
+export type PlannedOperation = Pick<DocumentOperation, 'id' | 'status' | 'payload'>;
+
+/** planDelivery a page of operations at a time: it keeps ids and sizes, never the payloads. */
+export class DeliveryPlanner {
+  private readonly groups = new Map<
     string,
     { organisationId: string; kind: BatchJobData['kind']; ids: string[]; bytes: number[] }
   >();
-  const single: string[] = [];
-  for (const op of operations) {
-    if (op.status !== 'pending' && op.status !== 'delivering') {
-      continue;
-    }
-    const payload = op.payload as CanonicalOperation;
-    if (payload.kind !== 'document.upsert' && payload.kind !== 'document.delete') {
-      single.push(op.id);
-      continue;
-    }
-    const options = payload.kind === 'document.upsert' ? JSON.stringify(payload.options ?? {}) : '';
-    const key = `${payload.kind}|${payload.organisationId}|${options}`;
-    const group = groups.get(key) ?? { organisationId: payload.organisationId, kind: payload.kind, ids: [], bytes: [] };
-    group.ids.push(op.id);
-    group.bytes.push(bodyBytesOf(payload));
-    groups.set(key, group);
-  }
-  const batches: DeliveryPlan['batches'] = [];
-  for (const group of groups.values()) {
-    if (group.ids.length < threshold) {
-      single.push(...group.ids);
-      continue;
-    }
-    for (let start = 0; start < group.ids.length;) {
-      let end = start + 1;
-      let bytes = group.bytes[start];
-      while (end < group.ids.length && end - start < batchSize && bytes + group.bytes[end] <= maxBytes) {
-        bytes += group.bytes[end++];
+  private readonly single: string[] = [];
+
+  constructor(
+    private readonly messageId: string,
+    private readonly threshold: number,
+    private readonly batchSize: number,
+    private readonly maxBytes = BATCH_MAX_BYTES,
+  ) {}
+
+  addAll(operations: readonly PlannedOperation[]): void {
+    for (const op of operations) {
+      if (op.status !== 'pending' && op.status !== 'delivering') {
+        continue;
       }
-      batches.push({
-        messageId,
-        organisationId: group.organisationId,
-        kind: group.kind,
-        operationIds: group.ids.slice(start, end),
-      });
-      start = end;
+      const payload = op.payload as CanonicalOperation;
+      if (payload.kind !== 'document.upsert' && payload.kind !== 'document.delete') {
+        this.single.push(op.id);
+        continue;
+      }
+      const options = payload.kind === 'document.upsert' ? JSON.stringify(payload.options ?? {}) : '';
+      const key = `${payload.kind}|${payload.organisationId}|${options}`;
+      const group = this.groups.get(key) ?? {
+        organisationId: payload.organisationId,
+        kind: payload.kind,
+        ids: [],
+        bytes: [],
+      };
+      group.ids.push(op.id);
+      group.bytes.push(bodyBytesOf(payload));
+      this.groups.set(key, group);
     }
   }
-  return { single, batches };
+
+  plan(): DeliveryPlan {
+    const single = [...this.single];
+    const batches: DeliveryPlan['batches'] = [];
+    for (const group of this.groups.values()) {
+      if (group.ids.length < this.threshold) {
+        single.push(...group.ids);
+        continue;
+      }
+      for (let start = 0; start < group.ids.length;) {
+        let end = start + 1;
+        let bytes = group.bytes[start];
+        while (end < group.ids.length && end - start < this.batchSize && bytes + group.bytes[end] <= this.maxBytes) {
+          bytes += group.bytes[end++];
+        }
+        batches.push({
+          messageId: this.messageId,
+          organisationId: group.organisationId,
+          kind: group.kind,
+          operationIds: group.ids.slice(start, end),
+        });
+        start = end;
+      }
+    }
+    return { single, batches };
+  }
 }
 
 /**

@@ -17,10 +17,19 @@ import {
 import { MessageQueues } from '../message-queues';
 import { ACKNOWLEDGMENT_OUTBOX, TRANSLATE_OPTIONS } from '../pipeline.options';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
-import { dropSupersededWrites, planDelivery } from './delivery-plan';
+import { DeliveryPlan, DeliveryPlanner, dropSupersededWrites } from './delivery-plan';
 import { PipelineMetrics } from '../pipeline-metrics';
 import { MessagePayloads } from './message-payloads';
-import { Acknowledgment, Translation, TRANSLATORS, X12_CONTENT_TYPE } from './translators';
+import { StoredOperations } from './stored-operations';
+import {
+  Acknowledgment,
+  NoteList,
+  streamX12,
+  Translation,
+  TranslationContext,
+  TRANSLATORS,
+  X12_CONTENT_TYPE,
+} from './translators';
 
 export interface TranslateOptions {
   batchThreshold: number;
@@ -126,11 +135,9 @@ export class TranslateMessage {
       await this.messages.transition(messageId, 'translating', 'worker');
     }
 
-    const existing = await this.operations.listByMessage(messageId);
-    if (existing.length > 0) {
-      // A retry after the rows were written: only the queueing may be missing, or nothing at all.
-      await this.messages.transition(messageId, 'delivering', 'worker');
-      await this.enqueueDelivery(message, existing);
+    if (message.status === 'delivering') {
+      // A retry after the rows were written and the message moved on: only the queueing may be missing.
+      await this.enqueueStored(message);
       if (!(await this.operations.hasUnsettled(messageId))) {
         await this.messages.settleMessage(messageId, 'worker');
       }
@@ -138,22 +145,26 @@ export class TranslateMessage {
     }
 
     const partner = await this.partners.findById(message.partnerId);
+    const context: TranslationContext = {
+      partner,
+      mapping: (version) =>
+        version === 'current'
+          ? this.mappings.current(message.partnerId)
+          : this.mappings.get(message.partnerId, version),
+      nextControlNumber: () => this.interchanges.nextControlNumber(),
+      now: new Date(),
+      text: () => this.payloads.textOf(message),
+    };
+    if (message.contentType === X12_CONTENT_TYPE) {
+      return this.translateX12(message, partner, context);
+    }
     // A stored upload is read as a stream (X12); the other translators take their text whole.
-    if (message.metadata?.payloadFile && message.contentType !== X12_CONTENT_TYPE) {
+    if (message.metadata?.payloadFile) {
       message = await this.payloads.withText(message);
     }
     const translate = TRANSLATORS[message.contentType];
     const translation: Translation = translate
-      ? await translate(message, {
-          partner,
-          mapping: (version) =>
-            version === 'current'
-              ? this.mappings.current(message.partnerId)
-              : this.mappings.get(message.partnerId, version),
-          nextControlNumber: () => this.interchanges.nextControlNumber(),
-          now: new Date(),
-          text: () => this.payloads.textOf(message),
-        })
+      ? await translate(message, context)
       : {
           operations: [],
           refused: [],
@@ -162,28 +173,8 @@ export class TranslateMessage {
           rejection: `no translator for content type ${message.contentType}`,
         };
 
-    if (this.outbox) {
-      for (const ack of translation.acknowledgments) {
-        await this.outbox.deliver(message.partnerId, messageId, ack);
-      }
-    }
-    // What the message is found and replayed by: the mapping version (webhooks); the interchanges, refused
-    // ones too, for the ISA13 a carrier quotes (MessageFilter.interchange).
-    const facts: MessageMetadata = {};
-    if (translation.mappingVersion !== undefined) {
-      facts.mappingVersion = translation.mappingVersion;
-    }
-    if (translation.interchanges.length > 0) {
-      facts.interchanges = translation.interchanges.map((i) => ({
-        sender: i.senderId,
-        control: i.control,
-        refused: i.refused,
-      }));
-    }
-    if (Object.keys(facts).length > 0) {
-      await this.messages.annotate(messageId, facts);
-    }
-    const scope = organisationScope(message, partner, translation);
+    await this.acknowledgeAndRecord(message, translation);
+    const scope = organisationScope(message, partner, scopeProblemsOf(partner, translation));
     const rejection = translation.rejection ?? scope.rejection;
     if (rejection) {
       await this.messages.transition(messageId, 'rejected', 'worker', rejection);
@@ -237,6 +228,104 @@ export class TranslateMessage {
   }
 
   /**
+   * X12: the operations are stored batch by batch as the file is read (StoredOperations), so a file
+   * of any size is translated in flat memory; nothing is queued until the last batch is stored, and
+   * a translation interrupted half-way starts again from the first (beginStreamedWrite removes what
+   * it stored), so no operation is stored or delivered twice.
+   */
+  private async translateX12(
+    message: Message,
+    partner: PartnerProfile | null,
+    context: TranslationContext,
+  ): Promise<'queued' | 'rejected' | 'duplicate'> {
+    const messageId = message.id;
+    const run = await this.operations.beginStreamedWrite(messageId);
+    const stored = new StoredOperations(
+      this.operations,
+      messageId,
+      run,
+      partner ? organisationsOf(partner) : new Set<string>(),
+    );
+    const translation = await streamX12(message, context, stored);
+    await stored.flush();
+    await this.acknowledgeAndRecord(message, translation);
+    const scope = organisationScope(message, partner, stored.scopeProblems());
+    const rejection = translation.rejection ?? scope.rejection;
+    if (rejection) {
+      await stored.removeAll();
+      await this.messages.transition(messageId, 'rejected', 'worker', rejection);
+      return 'rejected';
+    }
+    // A replay re-sends an interchange on purpose: it is not a duplicate of its original.
+    const keys = message.replayOf ? [] : translation.interchanges.filter((i) => !i.refused).map((i) => i.key);
+    const duplicates = await this.interchanges.claim(
+      message.partnerId,
+      keys,
+      messageId,
+      translation.duplicateWindowDays ?? 30,
+    );
+    if (duplicates.size > 0 && duplicates.size === keys.length) {
+      await stored.removeAll();
+      await this.messages.transition(
+        messageId,
+        'duplicate',
+        'worker',
+        `interchange ${[...duplicates].join(', ')} was received before; not delivered again`,
+      );
+      return 'duplicate';
+    }
+    await stored.removeInterchanges(duplicates);
+    await stored.storeRefused(translation.refused);
+    const superseded = await this.operations.removeSupersededWrites(messageId);
+    const notes = new NoteList();
+    notes.add(...(translation.notes ?? []), ...superseded, ...scope.notes);
+    const reason = notes.list;
+    await this.messages.transition(messageId, 'delivering', 'worker', reason.length ? reason.join('; ') : null);
+    await this.enqueueStored(message, partner);
+    if (!(await this.operations.hasUnsettled(messageId))) {
+      await this.messages.settleMessage(messageId, 'worker');
+    }
+    return 'queued';
+  }
+
+  /** Writes the 997/TA1s to the partner's outbound folder and records what the message is found by. */
+  private async acknowledgeAndRecord(message: Message, translation: Omit<Translation, 'operations'>): Promise<void> {
+    if (this.outbox) {
+      for (const ack of translation.acknowledgments) {
+        await this.outbox.deliver(message.partnerId, message.id, ack);
+      }
+    }
+    // What the message is found and replayed by: the mapping version (webhooks); the interchanges, refused
+    // ones too, for the ISA13 a carrier quotes (MessageFilter.interchange).
+    const facts: MessageMetadata = {};
+    if (translation.mappingVersion !== undefined) {
+      facts.mappingVersion = translation.mappingVersion;
+    }
+    if (translation.interchanges.length > 0) {
+      facts.interchanges = translation.interchanges.map((i) => ({
+        sender: i.senderId,
+        control: i.control,
+        refused: i.refused,
+      }));
+    }
+    if (Object.keys(facts).length > 0) {
+      await this.messages.annotate(message.id, facts);
+    }
+  }
+
+  /** enqueueDelivery over the message's stored operations, read a page at a time. */
+  private async enqueueStored(
+    message: Pick<Message, 'id' | 'partnerId'>,
+    partner?: PartnerProfile | null,
+  ): Promise<void> {
+    const planner = await this.planner(message, partner);
+    for await (const page of this.operations.pagesOf(message.id)) {
+      planner.addAll(page);
+    }
+    await this.enqueuePlan(planner.plan(), false);
+  }
+
+  /**
    * Queues delivery of a message's unsettled operations under their stable job ids. With `redrive`,
    * finished jobs whose operations never settled (lost with a Redis restart) are removed first, so
    * they can be queued again; live jobs are left alone (same id: BullMQ adds nothing). The batch
@@ -248,15 +337,22 @@ export class TranslateMessage {
     redrive = false,
     partner?: PartnerProfile | null,
   ): Promise<void> {
-    const messageId = message.id;
+    const planner = await this.planner(message, partner);
+    planner.addAll(rows);
+    await this.enqueuePlan(planner.plan(), redrive);
+  }
+
+  private async planner(message: Pick<Message, 'id' | 'partnerId'>, partner?: PartnerProfile | null) {
     const profile = partner === undefined ? await this.partners.findById(message.partnerId) : partner;
-    const plan = planDelivery(
-      messageId,
-      rows,
+    return new DeliveryPlanner(
+      message.id,
       profile?.settings.batchThreshold ?? this.options.batchThreshold,
       this.options.batchSize,
       this.options.batchMaxBytes,
     );
+  }
+
+  private async enqueuePlan(plan: DeliveryPlan, redrive: boolean): Promise<void> {
     if (redrive) {
       await this.queues.removeFinishedMany(QUEUES.deliver, plan.single.map(deliverJobId));
       await this.queues.removeFinishedMany(
@@ -279,15 +375,11 @@ export class TranslateMessage {
 function organisationScope(
   message: Message,
   partner: PartnerProfile | null,
-  translation: Translation,
+  problems: readonly string[],
 ): { rejection?: string; notes: string[] } {
   if (!partner) {
     return { rejection: `partner ${message.partnerId} does not exist: nothing can be delivered for it`, notes: [] };
   }
-  const problems = organisationScopeProblems(
-    translation.operations.map((o) => o.operation),
-    organisationsOf(partner),
-  );
   if (problems.length === 0) {
     return { notes: [] };
   }
@@ -301,4 +393,14 @@ function organisationScope(
     rejection: `operations outside the organisations partner ${partner.id} may act on: ${problems.join('; ')}`,
     notes: [],
   };
+}
+
+/** The operations of a whole translation on organisations the partner may not act on. */
+function scopeProblemsOf(partner: PartnerProfile | null, translation: Translation): string[] {
+  return partner
+    ? organisationScopeProblems(
+        translation.operations.map((o) => o.operation),
+        organisationsOf(partner),
+      )
+    : [];
 }

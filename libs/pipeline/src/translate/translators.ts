@@ -3,8 +3,10 @@ import {
   CanonicalOperation,
   checkCanonicalMessage,
   EdiMappingSettings,
+  type InterchangeOutcome,
   PartyDirectory,
-  translateEdi,
+  type SetOutcome,
+  translateEdiEvents,
 } from '@dockbridge/mapping';
 import type { OrgRef } from '@dockbridge/platform';
 import { boundedJsonata, type PartnerProfile } from '@dockbridge/partners';
@@ -128,7 +130,67 @@ export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | und
   };
 }
 
-export const translateX12: Translator = async (message, context) => {
+/** Where a streamed X12 translation puts each operation and refused set as it comes, in file order. */
+export interface OperationSink {
+  operation(interchangeKey: string, operation: CanonicalOperation): Promise<void>;
+  /** A set refused on its own (mapping or envelope errors): stored failed, after the operations. */
+  refusedSet(interchangeKey: string, unit: RefusedUnit): Promise<void>;
+  /** The interchange `key` was refused at its end (IEA showed its envelope broken): forget what it gave. */
+  discardInterchange(key: string): Promise<void>;
+}
+
+/** A translation whose operations and refused sets went to a sink; `refused` holds the refused interchanges. */
+export type StreamedTranslation = Omit<Translation, 'operations'>;
+
+/** Notes kept on a message, at most: the count of the rest is said instead. */
+const MAX_NOTES = 50;
+
+/** Keeps the first MAX_NOTES notes and counts the rest. */
+export class NoteList {
+  private readonly kept: string[] = [];
+  private more = 0;
+
+  add(...notes: string[]): void {
+    for (const note of notes) {
+      if (this.kept.length < MAX_NOTES) {
+        this.kept.push(note);
+      } else {
+        this.more++;
+      }
+    }
+  }
+
+  get list(): string[] {
+    return this.more > 0 ? [...this.kept, `and ${this.more} more notes`] : [...this.kept];
+  }
+}
+
+const refusedUnitOf = (set: SetOutcome, organisationId: string): RefusedUnit => ({
+  kind: 'document.upsert',
+  organisationId,
+  targetId: set.documentId || null,
+  description: {
+    setId: set.setId,
+    transactionControl: set.transactionControl,
+    documentId: set.documentId ?? null,
+    interchangeKey: set.interchangeKey,
+  },
+  // An envelope-rejected set is found by its document id (targetId) but reasoned about by its control number.
+  reason: `${set.setId} ${set.transactionControl}${set.documentId && !set.envelopeRejected ? ` (${set.documentId})` : ''}: ${set.diagnostics
+    .filter((d) => d.level === 'error')
+    .map((d) => d.message)
+    .join('; ')}`,
+});
+
+/**
+ * X12 → canonical operations, each handed to `sink` as its set is mapped (a file of any size is
+ * translated without holding its operations), with the 997/TA1 of each interchange.
+ */
+export async function streamX12(
+  message: Message,
+  context: TranslationContext,
+  sink: OperationSink,
+): Promise<StreamedTranslation> {
   const partner = context.partner;
   const settings = partner && ediSettingsOf(partner);
   if (!partner || !settings) {
@@ -137,74 +199,113 @@ export const translateX12: Translator = async (message, context) => {
       rejection: `partner ${message.partnerId} has no EDI settings (settings.edi): add senderIds and coreName to its profile`,
     };
   }
-  const result = await translateEdi({
+  const interchanges: InterchangeOutcome[] = [];
+  const acknowledgments: Acknowledgment[] = [];
+  const problems: string[] = [];
+  const notes = new NoteList();
+  let pendingNotes: string[] = [];
+  for await (const event of translateEdiEvents({
     raw: context.text?.() ?? message.rawPayload,
     settings,
     senderIds: partner.settings.edi!.senderIds,
     directory: directoryOf(partner),
     nextControlNumber: context.nextControlNumber,
     now: context.now,
-  });
-  const refused: RefusedUnit[] = result.sets
-    // A refused interchange is recorded as one unit, below: its sets were never the partner's to refuse.
-    .filter((set) => set.rejected && !set.interchangeRefused)
-    .map((set) => ({
-      kind: 'document.upsert',
-      organisationId: settings.organisationId,
-      targetId: set.documentId || null,
-      description: {
-        setId: set.setId,
-        transactionControl: set.transactionControl,
-        documentId: set.documentId ?? null,
-        interchangeKey: set.interchangeKey,
-      },
-      // An envelope-rejected set is found by its document id (targetId) but reasoned about by its control number.
-      reason: `${set.setId} ${set.transactionControl}${set.documentId && !set.envelopeRejected ? ` (${set.documentId})` : ''}: ${set.diagnostics
-        .filter((d) => d.level === 'error')
-        .map((d) => d.message)
-        .join('; ')}`,
-    }));
-  const refusedInterchanges = result.interchanges.filter((i) => i.refused);
-  const wholeMessageRefused = refusedInterchanges.length === result.interchanges.length;
-  // An interchange refused among accepted ones is recorded as a failed unit, so the message shows it.
-  if (!wholeMessageRefused) {
-    for (const i of refusedInterchanges) {
-      refused.push({
-        kind: 'document.upsert',
-        organisationId: settings.organisationId,
-        targetId: null,
-        description: { interchangeKey: i.key },
-        reason: `interchange ${i.control}: ${i.reason}`,
-      });
+  })) {
+    if (event.type === 'set') {
+      const set = event.set;
+      if (set.operation) {
+        await sink.operation(set.interchangeKey, set.operation);
+      } else if (set.rejected && !set.interchangeRefused) {
+        // A refused interchange is recorded as one unit, below: its sets were never the partner's to refuse.
+        await sink.refusedSet(set.interchangeKey, refusedUnitOf(set, settings.organisationId));
+      }
+      if (!set.rejected) {
+        pendingNotes.push(...set.notes);
+      }
+    } else if (event.type === 'interchange') {
+      if (event.refusedAtEnd) {
+        await sink.discardInterchange(event.outcome.key);
+      } else if (!event.outcome.refused) {
+        notes.add(...pendingNotes);
+      }
+      pendingNotes = [];
+      if (event.acknowledgment) {
+        // Named after the message, so a retried translation replaces its acknowledgments instead of adding more.
+        // Named by the message id's random tail (its head is a timestamp: two messages acknowledging the same
+        // ISA13 within a minute would share a name and the later 997 would replace the earlier).
+        const ack = event.acknowledgment;
+        acknowledgments.push({
+          kind: ack.kind,
+          name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${acknowledgments.length + 1}.x12`,
+          content: ack.content,
+        });
+      }
+      interchanges.push(event.outcome);
+    } else {
+      problems.push(event.message);
     }
   }
-  const translation: Translation = {
-    operations: result.operations,
-    refused,
-    // Named after the message, so a retried translation replaces its acknowledgments instead of adding more.
-    // Named by the message id's random tail (its head is a timestamp: two messages acknowledging the same
-    // ISA13 within a minute would share a name and the later 997 would replace the earlier).
-    acknowledgments: result.acknowledgments.map((ack, i) => ({
-      kind: ack.kind,
-      name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${i + 1}.x12`,
-      content: ack.content,
-    })),
-    interchanges: result.interchanges.map((i) => ({
+  const refusedInterchanges = interchanges.filter((i) => i.refused);
+  const wholeMessageRefused = refusedInterchanges.length === interchanges.length;
+  const translation: StreamedTranslation = {
+    // An interchange refused among accepted ones is recorded as a failed unit, so the message shows it.
+    refused: wholeMessageRefused
+      ? []
+      : refusedInterchanges.map((i) => ({
+          kind: 'document.upsert' as const,
+          organisationId: settings.organisationId,
+          targetId: null,
+          description: { interchangeKey: i.key },
+          reason: `interchange ${i.control}: ${i.reason}`,
+        })),
+    acknowledgments,
+    interchanges: interchanges.map((i) => ({
       key: i.key,
       senderId: i.senderId,
       control: i.control,
       refused: i.refused,
     })),
     duplicateWindowDays: partner.settings.edi!.duplicateWindowDays ?? 30,
-    notes: result.sets.flatMap((set) => (set.rejected ? [] : set.notes)),
+    notes: notes.list,
   };
-  if (result.interchanges.length === 0) {
-    translation.rejection = result.problems.join('; ') || 'no X12 interchange found';
+  if (interchanges.length === 0) {
+    translation.rejection = problems.join('; ') || 'no X12 interchange found';
   } else if (wholeMessageRefused) {
     translation.rejection = refusedInterchanges.map((i) => `interchange ${i.control}: ${i.reason}`).join('; ');
   }
   return translation;
+}
+
+/** The whole X12 translation in memory (previews, small payloads): streamX12 into arrays. */
+export const translateX12: Translator = async (message, context) => {
+  const operations: Translation['operations'] = [];
+  const refusedSets: (RefusedUnit & { interchangeKey: string })[] = [];
+  const translation = await streamX12(message, context, {
+    operation: async (interchangeKey, operation) => void operations.push({ interchangeKey, operation }),
+    refusedSet: async (interchangeKey, unit) => void refusedSets.push({ ...unit, interchangeKey }),
+    discardInterchange: async (key) => {
+      remove(operations, (o) => o.interchangeKey === key);
+      remove(refusedSets, (u) => u.interchangeKey === key);
+    },
+  });
+  return {
+    ...translation,
+    operations,
+    refused: [...refusedSets.map(({ interchangeKey: _key, ...unit }) => unit), ...translation.refused],
+  };
 };
+
+/** Removes the items that match, in place. */
+function remove<T>(items: T[], matches: (item: T) => boolean): void {
+  let kept = 0;
+  for (const item of items) {
+    if (!matches(item)) {
+      items[kept++] = item;
+    }
+  }
+  items.length = kept;
+}
 
 /** A partner webhook (`POST /v1/webhooks/{partner}`): mapped by the partner's JSONata expression. */
 export const WEBHOOK_CONTENT_TYPE = 'application/vnd.dockbridge.webhook+json';

@@ -1,0 +1,152 @@
+import type { NewOperation, OperationRepository } from '@dockbridge/audit';
+import { type CanonicalOperation, orderKeyOf, targetOf } from '@dockbridge/mapping';
+import type { OperationSink, RefusedUnit } from './translators';
+
+/** Operations stored per transaction while a file is translated: a few MiB of rows at a time. */
+export const STREAM_BATCH = 500;
+
+/** Out-of-scope operations named one by one; the rest are counted. */
+const MAX_SCOPE_PROBLEMS = 20;
+
+const refusedRow = (unit: RefusedUnit): NewOperation => ({
+  kind: unit.kind,
+  organisationId: unit.organisationId,
+  targetId: unit.targetId,
+  payload: { kind: unit.kind, refused: unit.description },
+  failed: { lastError: unit.reason },
+});
+
+/**
+ * A streamed X12 translation's operations, stored in numbered batches as the sets are mapped
+ * (seq 1, 2, ... in file order), then the refused sets and interchanges after them, as a whole
+ * translation stores them. Holds one batch, the refused units (small) and the seq range of each
+ * interchange, never the file's operations.
+ */
+export class StoredOperations implements OperationSink {
+  private buffer: NewOperation[] = [];
+  /** The seq of buffer[0]. */
+  private bufferStart = 1;
+  private nextSeq = 1;
+  private refused: RefusedUnit[] = [];
+  private current?: { key: string; fromSeq: number; refusedMark: number };
+  private readonly ranges = new Map<string, { fromSeq: number; toSeq: number }>();
+  /** Operations on organisations the partner may not act on: every seq, the first few whole. */
+  private outOfScopeSeqs: number[] = [];
+  private outOfScope: { seq: number; operation: CanonicalOperation }[] = [];
+
+  constructor(
+    private readonly operations: OperationRepository,
+    private readonly messageId: string,
+    private readonly run: string,
+    private readonly allowed: ReadonlySet<string>,
+    private readonly batchSize = STREAM_BATCH,
+  ) {}
+
+  async operation(interchangeKey: string, operation: CanonicalOperation): Promise<void> {
+    this.enter(interchangeKey);
+    const seq = this.nextSeq++;
+    if (!this.allowed.has(String(operation.organisationId).toLowerCase())) {
+      this.outOfScopeSeqs.push(seq);
+      if (this.outOfScope.length < MAX_SCOPE_PROBLEMS) {
+        this.outOfScope.push({ seq, operation });
+      }
+    }
+    this.buffer.push({
+      kind: operation.kind,
+      organisationId: operation.organisationId,
+      targetId: targetOf(operation),
+      orderKey: orderKeyOf(operation),
+      payload: operation,
+    });
+    if (this.buffer.length >= this.batchSize) {
+      await this.flush();
+    }
+  }
+
+  async refusedSet(interchangeKey: string, unit: RefusedUnit): Promise<void> {
+    this.enter(interchangeKey);
+    this.refused.push(unit);
+  }
+
+  async discardInterchange(key: string): Promise<void> {
+    if (this.current?.key !== key) {
+      return; // it gave nothing
+    }
+    const { fromSeq, refusedMark } = this.current;
+    this.current = undefined;
+    this.refused.length = refusedMark;
+    if (fromSeq >= this.bufferStart) {
+      this.buffer.length = fromSeq - this.bufferStart;
+    } else {
+      await this.operations.removeSeqRange(this.messageId, fromSeq);
+      this.buffer = [];
+      this.bufferStart = fromSeq;
+    }
+    this.nextSeq = fromSeq;
+    this.ranges.delete(key);
+    this.outOfScopeSeqs = this.outOfScopeSeqs.filter((seq) => seq < fromSeq);
+    this.outOfScope = this.outOfScope.filter((o) => o.seq < fromSeq);
+  }
+
+  /** Stores what is still held of the operations. */
+  async flush(): Promise<void> {
+    this.closeInterchange();
+    if (this.buffer.length > 0) {
+      await this.operations.appendStreamed(this.messageId, this.run, this.bufferStart, this.buffer);
+    }
+    this.bufferStart = this.nextSeq;
+    this.buffer = [];
+  }
+
+  /** Removes the operations of these interchanges (duplicates of earlier messages). */
+  async removeInterchanges(keys: ReadonlySet<string>): Promise<void> {
+    for (const key of keys) {
+      const range = this.ranges.get(key);
+      if (range) {
+        await this.operations.removeSeqRange(this.messageId, range.fromSeq, range.toSeq);
+      }
+    }
+  }
+
+  /** Removes everything stored: the message is not delivered at all. */
+  async removeAll(): Promise<void> {
+    await this.operations.removeSeqRange(this.messageId, 1);
+  }
+
+  /** Stores the refused sets, then `more` (the refused interchanges), after the operations. */
+  async storeRefused(more: readonly RefusedUnit[]): Promise<void> {
+    await this.flush();
+    const rows = [...this.refused, ...more].map(refusedRow);
+    for (let i = 0; i < rows.length; i += this.batchSize) {
+      await this.operations.appendStreamed(this.messageId, this.run, this.nextSeq, rows.slice(i, i + this.batchSize));
+      this.nextSeq += Math.min(this.batchSize, rows.length - i);
+    }
+  }
+
+  /** Operations on organisations the partner may not act on, as organisationScopeProblems names them. */
+  scopeProblems(): string[] {
+    const problems = this.outOfScope.map(
+      ({ seq, operation }) =>
+        `operations[${seq - 1}] (${operation.kind}) acts on organisation ${operation.organisationId}, which this partner may not act on`,
+    );
+    const more = this.outOfScopeSeqs.length - problems.length;
+    return more > 0
+      ? [...problems, `and ${more} more operations on organisations this partner may not act on`]
+      : problems;
+  }
+
+  private enter(key: string): void {
+    if (this.current?.key === key) {
+      return;
+    }
+    this.closeInterchange();
+    this.current = { key, fromSeq: this.nextSeq, refusedMark: this.refused.length };
+  }
+
+  private closeInterchange(): void {
+    if (this.current) {
+      const known = this.ranges.get(this.current.key);
+      this.ranges.set(this.current.key, { fromSeq: known?.fromSeq ?? this.current.fromSeq, toSeq: this.nextSeq });
+    }
+  }
+}
