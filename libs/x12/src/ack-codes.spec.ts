@@ -2,7 +2,7 @@ import { ELEMENT_ERROR, SEGMENT_ERROR } from './acknowledgment-codes';
 import { acknowledgeSet, build997, build999 } from './acknowledgment';
 import { parseX12 } from './reader';
 import { Segment } from './segment';
-import { checkSyntaxNotes } from './syntax-notes';
+import { ak4CodeForNote, checkSyntaxNotes, SYNTAX_NOTES } from './syntax-notes';
 import type { Problem, TransactionSetSummary } from './x12.types';
 
 /**
@@ -257,5 +257,68 @@ describe('syntax notes as the reader finds them: the element at fault and the on
     const e = [...filled];
     e[10] = '';
     expect(check(e)).toEqual([{ note: 'R1112', element: 11, trigger: undefined, code: '2' }]);
+  });
+});
+
+describe('the syntax notes of the segments dockbridge maps', () => {
+  const pairs = (first: number, last: number) =>
+    Array.from({ length: (last - first + 1) / 2 }, (_, i) => {
+      const n = first + 2 * i;
+      return `P${String(n).padStart(2, '0')}${String(n + 1).padStart(2, '0')}`;
+    });
+
+  it('are those of X12 for N1, REF, PO1, LIN, SLN, PO4 and SN1', () => {
+    expect(SYNTAX_NOTES).toEqual({
+      N1: ['R0203', 'P0304'],
+      REF: ['R0203'],
+      PO1: pairs(6, 25),
+      LIN: pairs(4, 31),
+      SLN: pairs(9, 28),
+      PO4: ['C0506', 'P0607'],
+      SN1: ['P0506'],
+    });
+    expect(SYNTAX_NOTES.PO1.at(-1)).toBe('P2425');
+    expect(SYNTAX_NOTES.LIN.at(-1)).toBe('P3031');
+  });
+
+  it.each([
+    ['N1', ['ST'], 'R0203', 2],
+    ['REF', ['DP'], 'R0203', 2],
+    ['N1', ['ST', 'X', '92'], 'P0304', 4],
+    ['SN1', ['', '12', 'EA', '', '3'], 'P0506', 6],
+    ['PO4', ['1', '', '', '', '2'], 'C0506', 6],
+    ['LIN', ['1', 'UP', '0123', 'VP'], 'P0405', 5],
+  ])('%s*%s breaks %s at element %s', (tag, elements, note, element) => {
+    expect(checkSyntaxNotes(Segment.of(tag, elements), 3).map((p) => [p.note, p.element])).toEqual([[note, element]]);
+  });
+
+  it('finds nothing wrong with segments that keep them', () => {
+    for (const [tag, elements] of [
+      ['N1', ['ST', 'ACME']],
+      ['N1', ['ST', '', '92', 'DC01']],
+      ['REF', ['DP', '', 'text']],
+      ['LIN', ['1', 'UP', '0123', 'VP', 'K-1']],
+      ['PO1', ['1', '12', 'EA', '9.5', 'PE', 'SK', 'KET-100']],
+    ] as const) {
+      expect(checkSyntaxNotes(Segment.of(tag, [...elements]), 3)).toEqual([]);
+    }
+  });
+
+  it('gives an exclusion 10 and any other note 2 (table 723)', () => {
+    expect(['P0102', 'R0102', 'C0102', 'L010203', 'E0102', undefined, 'X0102'].map(ak4CodeForNote)).toEqual([
+      '2',
+      '2',
+      '2',
+      '2',
+      '10',
+      '2',
+      '2',
+    ]);
+  });
+
+  it('checks notes of a key that is no tag slot', () => {
+    const table = { n1x: ['R0102'] };
+    expect(checkSyntaxNotes(Segment.of('n1x', ['', '']), 2, table).map((p) => p.note)).toEqual(['R0102']);
+    expect(checkSyntaxNotes(Segment.of('n1x', ['A', '']), 2, table)).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acknowledgeGroup, build997, buildTA1, ta1NoteCode } from './acknowledgment';
+import { acknowledgeGroup, acknowledgeSet, build997, build999, buildTA1, ta1NoteCode } from './acknowledgment';
 import { parseX12 } from './reader';
-import type { Segment } from './x12.types';
+import type { Problem, Segment } from './x12.types';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 const options = { senderId: 'DOCKBRIDGE', controlNumber: 42, date: new Date('2026-01-02T03:04:00Z') };
@@ -132,5 +132,283 @@ describe('TA1 interchange acknowledgment', () => {
     expect(buildTA1(parseX12(text).interchanges[0], undefined, options).split('\n')[1]).toBe(
       'TA1*000000101*260105*0930*A*000~',
     );
+  });
+});
+
+describe('acknowledgment codes by problem (X12 tables 717, 716 and TA105)', () => {
+  const problem = (code: Problem['code'], more: Partial<Problem> = {}): Problem => ({
+    code,
+    severity: 'error',
+    message: code,
+    ...more,
+  });
+  const set = (problems: Problem[]) => acknowledgeSet({ id: '850', control: '0001', segmentCount: 5, problems });
+
+  it.each([
+    ['SET_NOT_SUPPORTED', {}, '1'],
+    ['MISSING_SE', {}, '2'],
+    ['ST02_SE02_MISMATCH', {}, '3'],
+    ['SE01_SEGMENT_COUNT', {}, '4'],
+    ['SEGMENT_TOO_LONG', {}, '5'],
+    ['INVALID_SEGMENT_TAG', { setPosition: 3, tag: 'ZZZZ' }, '5'],
+    ['ST_INVALID', { element: 1 }, '6'],
+    ['ST_INVALID', { element: 2 }, '7'],
+    ['DUPLICATE_ST02', {}, '23'],
+  ] as const)('AK5 rejects a set with %s %j: code %s', (code, more, ak5) => {
+    const ack = set([problem(code, more)]);
+    expect([ack.status, ack.codes]).toEqual(['R', [ak5]]);
+  });
+
+  it('says an unrecognized segment in AK3 (code 1, its tag cut to 3), with no AK4', () => {
+    const ack = set([problem('INVALID_SEGMENT_TAG', { setPosition: 3, tag: 'ZZZZ', element: 2 })]);
+    expect(ack.segmentErrors).toEqual([{ tag: 'ZZZ', position: 3, code: '1', elements: [] }]);
+    expect(set([problem('INVALID_SEGMENT_TAG', { setPosition: 4 })]).segmentErrors[0].tag).toBe('');
+  });
+
+  it('gives AK502..AK506 at most: five codes', () => {
+    const ack = set(
+      [
+        'SET_NOT_SUPPORTED',
+        'MISSING_SE',
+        'ST02_SE02_MISMATCH',
+        'SE01_SEGMENT_COUNT',
+        'SEGMENT_TOO_LONG',
+        'DUPLICATE_ST02',
+      ].map((c) => problem(c as Problem['code'])),
+    );
+    expect(ack.codes).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('gives an implementation reference (ST03) back when the set had one', () => {
+    expect(
+      acknowledgeSet({ id: '850', control: '1', segmentCount: 3, problems: [], implementationReference: 'X1' }),
+    ).toEqual({
+      id: '850',
+      control: '1',
+      implementationReference: 'X1',
+      status: 'A',
+      codes: [],
+      segmentErrors: [],
+      problems: [],
+    });
+  });
+
+  const received = parseX12(fixture('star-tilde-lf-850.edi')).interchanges[0];
+  const group = (problems: Problem[]) => acknowledgeGroup({ ...received.groups[0], problems });
+
+  it.each([
+    ['MISSING_GE', {}, ['3']],
+    ['GS06_GE02_MISMATCH', {}, ['4']],
+    ['GE01_SET_COUNT', {}, ['5']],
+    ['GS_INVALID', { element: 6 }, ['6']],
+    ['GS_INVALID', { element: 2 }, []],
+  ] as const)('AK9 rejects a group with %s %j: codes %j', (code, more, codes) => {
+    const ack = group([problem(code, more)]);
+    expect([ack.status, ack.codes, ack.accepted]).toEqual(['R', codes, 0]);
+  });
+
+  it('accepts with errors a group with segments between its sets, or with a warning', () => {
+    expect(group([problem('SEGMENT_OUTSIDE_SET')])).toMatchObject({ status: 'E', codes: [], accepted: 1 });
+    expect(group([problem('GE01_SET_COUNT', { severity: 'warning' })])).toMatchObject({
+      status: 'E',
+      codes: [],
+      accepted: 1,
+    });
+  });
+
+  it('partly accepts a group where some sets are rejected (AK9 P), and rejects one where all are', () => {
+    const ok = received.groups[0].summaries[0];
+    const bad = { ...ok, control: '0002', problems: [problem('MISSING_SE')] };
+    expect(acknowledgeGroup({ ...received.groups[0], summaries: [ok, bad] })).toMatchObject({
+      status: 'P',
+      included: 1, // GE01 says 1
+      received: 2,
+      accepted: 1,
+    });
+    expect(acknowledgeGroup({ ...received.groups[0], summaries: [bad] })).toMatchObject({ status: 'R', accepted: 0 });
+    expect(acknowledgeGroup({ ...received.groups[0], summaries: [] })).toMatchObject({ status: 'A', received: 0 });
+    const withErrors = {
+      ...ok,
+      problems: [problem('SYNTAX_NOTE', { setPosition: 4, tag: 'N1', element: 2, note: 'R0203' })],
+    };
+    expect(acknowledgeGroup({ ...received.groups[0], summaries: [withErrors] })).toMatchObject({
+      status: 'E',
+      accepted: 1,
+    });
+  });
+
+  const interchange = (problems: Problem[]) => ({ ...received, problems });
+  it.each([
+    [1, '010'],
+    [2, '011'],
+    [3, '012'],
+    [4, '013'],
+    [5, '005'],
+    [6, '006'],
+    [7, '007'],
+    [8, '008'],
+    [9, '014'],
+    [10, '015'],
+    [11, '016'],
+    [12, '017'],
+    [13, '018'],
+    [14, '019'],
+    [15, '020'],
+    [16, '027'],
+    [17, '022'],
+    [undefined, '022'],
+  ])('TA105 for a bad ISA%s is %s', (element, note) => {
+    expect(ta1NoteCode(interchange([problem('ISA_FIELD_INVALID', element ? { element } : {})]))).toBe(note);
+  });
+
+  it.each([
+    ['ISA13_IEA02_MISMATCH', '001'],
+    ['IEA01_GROUP_COUNT', '021'],
+    ['MISSING_IEA', '023'],
+    ['SEGMENT_OUTSIDE_GROUP', '024'],
+    ['GE_WITHOUT_GS', '024'],
+    ['MISSING_GE', undefined],
+  ] as const)('TA105 for %s is %s', (code, note) => {
+    expect(ta1NoteCode(interchange([problem(code)]))).toBe(note);
+  });
+
+  it('leaves warnings out of the TA1', () => {
+    expect(
+      ta1NoteCode(interchange([problem('ISA_FIELD_INVALID', { severity: 'warning', element: 9 })])),
+    ).toBeUndefined();
+    expect(ta1NoteCode(interchange([problem('MISSING_IEA', { severity: 'warning' }), problem('MISSING_IEA')]))).toBe(
+      '023',
+    );
+  });
+});
+
+describe('acknowledgment envelopes', () => {
+  const date = new Date('2026-01-02T03:04:00Z');
+  const text = fixture('star-tilde-lf-850.edi')
+    .replace('*ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *', '*01*KETTLESUPPLY   *08*DOCKBRIDGE     *')
+    .replace('GS*PO*KETTLESUPPLY*DOCKBRIDGE*', 'GS*PO* KETTLESUPPLY * DOCKBRIDGE *')
+    .replace('ST*850*0001~', 'ST*850*0001*X1~')
+    .replace('*T*>~', '*X*>~');
+  const received = parseX12(text).interchanges[0];
+
+  it('answers a 4010 interchange in 5010 when asked, with its repetition separator, ST03 and GS08 in AK2/AK1', () => {
+    expect(
+      build997(received, { controlNumber: 999_999_999, date, version: '00501', delimiters: { repetition: '!' } }).split(
+        '\n',
+      ),
+    ).toEqual([
+      'ISA*00*          *00*          *08*DOCKBRIDGE     *01*KETTLESUPPLY   *260102*0304*!*00501*999999999*0*P*>~',
+      'GS*FA*DOCKBRIDGE*KETTLESUPPLY*20260102*0304*999999999*X*005010~',
+      'ST*997*0001~',
+      'AK1*PO*1*004010~',
+      'AK2*850*0001*X1~',
+      'AK5*A~',
+      'AK9*A*1*1*1~',
+      'SE*6*0001~',
+      'GE*1*999999999~',
+      'IEA*1*999999999~',
+    ]);
+  });
+
+  it('answers a 4010 interchange in 4010 by default: no ST03, no GS08 in AK1, ISA11 U', () => {
+    const lines = build997(received, { controlNumber: 1, date }).split('\n');
+    expect(lines[0]).toBe(
+      'ISA*00*          *00*          *08*DOCKBRIDGE     *01*KETTLESUPPLY   *260102*0304*U*00401*000000001*0*P*>~',
+    );
+    expect(lines.slice(1, 5)).toEqual([
+      'GS*FA*DOCKBRIDGE*KETTLESUPPLY*20260102*0304*1*X*004010~',
+      'ST*997*0001~',
+      'AK1*PO*1~',
+      'AK2*850*0001~',
+    ]);
+  });
+
+  it('answers an interchange without groups from its ISA ids', () => {
+    expect(
+      build997({ ...received, groups: [] }, { controlNumber: 1, date })
+        .split('\n')
+        .slice(1),
+    ).toEqual(['GS*FA*DOCKBRIDGE*KETTLESUPPLY*20260102*0304*1*X*004010~', 'GE*0*1~', 'IEA*1*000000001~']);
+    const blank = { ...received.groups[0], senderCode: ' ', receiverCode: '' };
+    expect(
+      build997({ ...received, groups: [blank] }, { controlNumber: 1, date, receiverId: 'THEM' }).split('\n')[1],
+    ).toBe('GS*FA*DOCKBRIDGE*THEM*20260102*0304*1*X*004010~');
+  });
+
+  it('writes the 999 in 5010, with ids of at most 15 characters and the qualifiers and usage given', () => {
+    const lines = build999(received, {
+      controlNumber: 3,
+      date,
+      senderId: 'S'.repeat(20),
+      receiverId: 'R'.repeat(20),
+      senderQualifier: 'ZZ',
+      receiverQualifier: '12',
+      usage: 'I',
+    }).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'ISA*00*          *00*          *ZZ*SSSSSSSSSSSSSSS*12*RRRRRRRRRRRRRRR*260102*0304*^*00501*000000003*0*I*>~',
+      'GS*FA*DOCKBRIDGE*KETTLESUPPLY*20260102*0304*3*X*005010X231A1~',
+      'ST*999*0001*005010X231A1~',
+    ]);
+  });
+
+  it('answers with ZZ and DOCKBRIDGE when the ISA has no qualifiers or receiver id', () => {
+    const fields = { ...received.fields, senderQualifier: '  ', receiverQualifier: '  ', receiverId: ' '.repeat(15) };
+    expect(build997({ ...received, fields, groups: [] }, { controlNumber: 1, date }).split('\n')[0]).toBe(
+      'ISA*00*          *00*          *ZZ*DOCKBRIDGE     *ZZ*KETTLESUPPLY   *260102*0304*U*00401*000000001*0*P*>~',
+    );
+  });
+
+  it('writes a TA1 with ISA13, ISA09 and ISA10 of the interchange it answers, trimmed', () => {
+    const fields = {
+      ...received.fields,
+      controlNumber: ' 000000101',
+      date: '260105 ',
+      time: ' 0930',
+      version: '00501',
+    };
+    expect(buildTA1({ ...received, fields }, '005', { controlNumber: 12, date }).split('\n')).toEqual([
+      'ISA*00*          *00*          *08*DOCKBRIDGE     *01*KETTLESUPPLY   *260102*0304*^*00501*000000012*0*P*>~',
+      'TA1*000000101*260105*0930*R*005~',
+      'IEA*0*000000012~',
+    ]);
+  });
+
+  it.each([0, -1, 1.5, 1_000_000_000])('refuses control number %s', (n) => {
+    expect(() => build997(received, { controlNumber: n, date })).toThrow(
+      new RangeError(`control number ${n} must be an integer in 1..999999999`),
+    );
+  });
+
+  it('copies bad data into AK404 only when it has no separator of the acknowledgment or control character', () => {
+    const copy = (value: string, version?: '00401' | '00501', delimiters?: { segment: string }) => {
+      const summary = {
+        ...received.groups[0].summaries[0],
+        problems: [
+          {
+            code: 'APPLICATION_ERROR',
+            severity: 'error',
+            message: 'bad',
+            setPosition: 4,
+            tag: 'REF',
+            element: 2,
+            value,
+          } as Problem,
+        ],
+      };
+      const ack = build997(
+        { ...received, groups: [{ ...received.groups[0], summaries: [summary] }] },
+        { controlNumber: 1, date, version, delimiters },
+      );
+      return ack.split('\n').find((l) => l.startsWith('AK4'));
+    };
+    expect(copy('A B')).toBe('AK4*2**7*A B~');
+    expect(copy('A^B')).toBe('AK4*2**7*A^B~');
+    expect(copy('A^B', '00501')).toBe('AK4*2**7~');
+    expect(copy('A!B', '00501')).toBe('AK4*2**7*A!B~');
+    expect(copy('A~B', '00401', { segment: "'" })).toBe("AK4*2**7*A~B'");
+    expect(copy('A\tB')).toBe('AK4*2**7~');
+    expect(copy('A\x7fB')).toBe('AK4*2**7~');
+    expect(copy('Aé')).toBe('AK4*2**7~');
   });
 });

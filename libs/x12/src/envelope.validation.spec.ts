@@ -1,7 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { interchangeKey, parseCount, sameControl, validateIsa } from './envelope.validation';
+import {
+  interchangeKey,
+  isaFields,
+  parseCount,
+  sameControl,
+  validateGroupHeader,
+  validateGroupTrailer,
+  validateInterchangeTrailer,
+  validateIsa,
+  validateSetHeader,
+  validateSetTrailer,
+} from './envelope.validation';
 import { parseX12, tokenizeX12 } from './reader';
+import { Segment } from './segment';
 import type { Problem } from './x12.types';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
@@ -127,5 +139,235 @@ describe('envelope validation', () => {
     expect(sameControl('0001', '1')).toBe(true);
     expect(sameControl('000003438', '000000049')).toBe(false);
     expect(sameControl('', '')).toBe(false);
+  });
+});
+
+describe('envelope checks, problem by problem', () => {
+  const located = { index: 3, line: 4, column: 5 };
+  const where = { segmentIndex: 3, line: 4, column: 5, severity: 'error' };
+  const isaOf = (elements: string[]) => Segment.of('ISA', elements, located);
+  const good = [
+    '00',
+    ' '.repeat(10),
+    '00',
+    ' '.repeat(10),
+    'ZZ',
+    'A'.padEnd(15),
+    'ZZ',
+    'B'.padEnd(15),
+    '260105',
+    '0930',
+    'U',
+    '00401',
+    '000000001',
+    '0',
+    'P',
+    '>',
+  ];
+
+  it('reads the ISA fields by position, empty when the ISA is short', () => {
+    expect(isaFields(isaOf(good))).toEqual({
+      authorizationQualifier: '00',
+      authorizationInfo: ' '.repeat(10),
+      securityQualifier: '00',
+      securityInfo: ' '.repeat(10),
+      senderQualifier: 'ZZ',
+      senderId: 'A'.padEnd(15),
+      receiverQualifier: 'ZZ',
+      receiverId: 'B'.padEnd(15),
+      date: '260105',
+      time: '0930',
+      standardsIdOrRepetition: 'U',
+      version: '00401',
+      controlNumber: '000000001',
+      acknowledgmentRequested: '0',
+      usage: 'P',
+      componentSeparator: '>',
+    });
+    const none = isaFields(isaOf([]));
+    expect(Object.values(none)).toEqual(Array(16).fill(''));
+  });
+
+  it.each([
+    [9, '26010A', 'a YYMMDD date'],
+    [9, 'A26010', 'a YYMMDD date'],
+    [10, 'x930', 'an HHMM time'],
+    [12, 'V0401', 'a 5-digit version'],
+    [10, '09:3', 'an HHMM time'],
+    [12, '0040A', 'a 5-digit version'],
+    [13, '00000000A', '9 digits'],
+    [14, '2', '0 or 1'],
+    [15, 'X', 'P, T or I'],
+  ])('ISA%s "%s" must be %s', (n, value, what) => {
+    const elements = [...good];
+    elements[n - 1] = value;
+    expect(validateIsa(isaOf(elements))).toEqual([
+      {
+        code: 'ISA_FIELD_INVALID',
+        ...where,
+        message: `ISA${String(n).padStart(2, '0')} "${value}" must be ${what}`,
+        tag: 'ISA',
+        element: n,
+      },
+    ]);
+  });
+
+  it('reports the width of an ISA field and the count of elements', () => {
+    const elements = [...good];
+    elements[5] = 'A';
+    expect(validateIsa(isaOf(elements))).toEqual([
+      {
+        code: 'ISA_FIELD_INVALID',
+        ...where,
+        message: 'ISA06 "A" is 1 characters, 15 expected',
+        tag: 'ISA',
+        element: 6,
+      },
+    ]);
+    expect(validateIsa(isaOf(good.slice(0, 15)))).toEqual([
+      { code: 'ISA_FIELD_INVALID', ...where, message: 'ISA has 15 elements, 16 expected', tag: 'ISA' },
+    ]);
+    expect(validateIsa(isaOf(good))).toEqual([]);
+  });
+
+  const gs = (elements: string[]) => Segment.of('GS', elements, located);
+  it('names every GS element a group header lacks', () => {
+    expect(validateGroupHeader(gs(['PO', '', 'B', '20260105', ' ', '1', 'X', '004010']))).toEqual([
+      { code: 'GS_INVALID', ...where, message: 'GS without GS02, GS05', tag: 'GS', element: 2 },
+    ]);
+    expect(validateGroupHeader(gs(['PO', 'A', 'B', '20260105', '0930', '1', 'X']))).toEqual([
+      { code: 'GS_INVALID', ...where, message: 'GS without GS08', tag: 'GS', element: 8 },
+    ]);
+    expect(validateGroupHeader(gs(['PO', 'A', 'B', '20260105', '0930', '1', 'X', '004010']))).toEqual([]);
+  });
+
+  const st = (elements: string[]) => Segment.of('ST', elements, located);
+  it('checks ST01 (3 digits or capitals) and ST02 (present, unique in the group), padding aside', () => {
+    expect(validateSetHeader(st([' 850 ', ' 0001 ']), new Set(['0002']))).toEqual([]);
+    expect(validateSetHeader(st(['850', '0001']), new Set(['0001']))).toEqual([
+      {
+        code: 'DUPLICATE_ST02',
+        ...where,
+        message: 'ST02 "0001" is used twice in this group',
+        tag: 'ST',
+        element: 2,
+        setPosition: 1,
+      },
+    ]);
+    expect(validateSetHeader(st(['850', ' 0001 ']), new Set(['0001'])).map((p) => p.code)).toEqual(['DUPLICATE_ST02']);
+    for (const id of ['85', '8500', 'x850', '850x', '85a']) {
+      expect(validateSetHeader(st([id, ' ']), new Set())).toEqual([
+        {
+          code: 'ST_INVALID',
+          ...where,
+          message: `ST01 "${id}" is not a transaction set id`,
+          tag: 'ST',
+          element: 1,
+          setPosition: 1,
+        },
+        {
+          code: 'ST_INVALID',
+          ...where,
+          message: 'ST02 (control number) is missing',
+          tag: 'ST',
+          element: 2,
+          setPosition: 1,
+        },
+      ]);
+    }
+  });
+
+  it('says what each trailer gets wrong, at the trailer, or where the input ended', () => {
+    const doc = parseX12(fixture('star-tilde-lf-850.edi'));
+    const interchange = doc.interchanges[0];
+    const group = interchange.groups[0];
+    const set = group.transactionSets[0];
+    const last = Segment.of('PID', ['F'], located);
+    expect(validateSetTrailer(set, undefined, last)).toEqual([
+      { code: 'MISSING_SE', ...where, message: 'transaction set 850 0001 has no SE', tag: 'PID' },
+    ]);
+    expect(validateSetTrailer(set, undefined)[0]).toMatchObject({ line: set.header.line, tag: 'ST' });
+    expect(validateSetTrailer(set, Segment.of('SE', ['17', '2'], located))).toEqual([
+      {
+        code: 'ST02_SE02_MISMATCH',
+        ...where,
+        message: 'SE02 "2" does not match ST02 "0001"',
+        tag: 'SE',
+        element: 2,
+        setPosition: 17,
+      },
+    ]);
+    expect(validateSetTrailer(set, Segment.of('SE', ['16', '0001'], located))[0].message).toBe(
+      'SE01 "16" but the set has 17 segments (ST..SE)',
+    );
+    expect(validateGroupTrailer(group, undefined, last)).toEqual([
+      { code: 'MISSING_GE', ...where, message: 'functional group 1 has no GE', tag: 'PID' },
+    ]);
+    expect(validateGroupTrailer(group, undefined)[0]).toMatchObject({ tag: 'GS' });
+    expect(validateGroupTrailer(group, Segment.of('GE', ['2', '7'], located))).toEqual([
+      {
+        code: 'GE01_SET_COUNT',
+        ...where,
+        message: 'GE01 "2" but the group has 1 transaction set(s)',
+        tag: 'GE',
+        element: 1,
+      },
+      { code: 'GS06_GE02_MISMATCH', ...where, message: 'GE02 "7" does not match GS06 "1"', tag: 'GE', element: 2 },
+    ]);
+    expect(validateInterchangeTrailer(interchange, undefined, last)).toEqual([
+      { code: 'MISSING_IEA', ...where, message: 'interchange 000000101 has no IEA (truncated?)', tag: 'PID' },
+    ]);
+    expect(validateInterchangeTrailer(interchange, undefined)[0]).toMatchObject({ tag: 'ISA', line: 1 });
+    expect(validateInterchangeTrailer(interchange, Segment.of('IEA', ['2', '102'], located))).toEqual([
+      {
+        code: 'IEA01_GROUP_COUNT',
+        ...where,
+        message: 'IEA01 "2" but the interchange has 1 group(s)',
+        tag: 'IEA',
+        element: 1,
+      },
+      {
+        code: 'ISA13_IEA02_MISMATCH',
+        ...where,
+        message: 'IEA02 "102" does not match ISA13 "000000101"',
+        tag: 'IEA',
+        element: 2,
+      },
+    ]);
+  });
+
+  it('counts as a number written with padding or zeros, nothing else', () => {
+    expect([' 26 ', '0000000026', '7', '0'].map(parseCount)).toEqual([26, 26, 7, 0]);
+    for (const bad of ['x26', '26x', '2 6', '-1', '1.5', '', undefined, '1234567890123456789']) {
+      expect(parseCount(bad)).toBeNaN();
+    }
+    expect(parseCount('000000000000000042')).toBe(42); // 18 digits
+  });
+
+  it('matches control numbers equal, or equal as numbers, padding aside; never two empty ones', () => {
+    const same: [string | undefined, string | undefined][] = [
+      ['0001', '1'],
+      [' 1', '1 '],
+      ['A1 ', ' A1'],
+      ['000000101', '101'],
+    ];
+    const differ: [string | undefined, string | undefined][] = [
+      ['', ''],
+      [undefined, undefined],
+      [' ', undefined],
+      ['A01', 'A1'],
+      ['1x', '01x'],
+      ['x1', '1'],
+      ['1', 'x1'],
+      ['12', '13'],
+      ['1', undefined],
+    ];
+    expect(same.map(([a, b]) => sameControl(a, b))).toEqual(same.map(() => true));
+    expect(differ.map(([a, b]) => sameControl(a, b))).toEqual(differ.map(() => false));
+  });
+
+  it('keys an interchange by sender qualifier, sender and ISA13, padding aside', () => {
+    const fields = isaFields(isaOf(good.map((e, i) => (i === 4 ? 'Z ' : i === 12 ? '000000001 ' : e))));
+    expect(interchangeKey(fields)).toBe('Z/A/000000001');
   });
 });

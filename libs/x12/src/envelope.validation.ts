@@ -16,13 +16,14 @@ import type {
 /** Fixed widths of ISA01..ISA16. */
 export const ISA_WIDTHS = [2, 10, 2, 10, 2, 15, 2, 15, 6, 4, 1, 5, 9, 1, 1, 1] as const;
 
+/** What ISA fields of their width (checked first) must hold. */
 const ISA_FORMATS: Record<number, [RegExp, string]> = {
-  9: [/^\d{6}$/, 'a YYMMDD date'],
-  10: [/^\d{4}$/, 'an HHMM time'],
-  12: [/^\d{5}$/, 'a 5-digit version'],
-  13: [/^\d{9}$/, '9 digits'],
-  14: [/^[01]$/, '0 or 1'],
-  15: [/^[PTI]$/, 'P, T or I'],
+  9: [/^\d+$/, 'a YYMMDD date'],
+  10: [/^\d+$/, 'an HHMM time'],
+  12: [/^\d+$/, 'a 5-digit version'],
+  13: [/^\d+$/, '9 digits'],
+  14: [/[01]/, '0 or 1'],
+  15: [/[PTI]/, 'P, T or I'],
 };
 
 export function isaFields(isa: Pick<Segment, 'elements'>): IsaFields {

@@ -99,3 +99,181 @@ describe('readX12 (streaming)', () => {
     expect(events.at(-1)?.type).toBe('interchangeEnd');
   });
 });
+
+describe('readX12 of a chunk larger than what the tokenizer is given at a time (64 KiB)', () => {
+  it('reads it in slices, with the same sets and problems as parseX12', async () => {
+    const file = fixture('star-tilde-lf-850.edi');
+    const set = file.slice(file.indexOf('\nST*') + 1, file.indexOf('\nGE*') + 1);
+    const copies = Math.ceil((150 * 1024) / set.length);
+    const text = file.replace(set, set.repeat(copies)).replace('\nGE*1*', `\nGE*${copies}*`);
+    const events = await collect([text]);
+    const sets = events.flatMap((e) => (e.type === 'transactionSet' ? [e.transactionSet] : []));
+    const whole = parseX12(text);
+    expect(sets).toHaveLength(copies);
+    expect(events.filter((e) => e.type === 'problem')).toEqual(
+      whole.problems.map((problem) => ({ type: 'problem', problem })),
+    );
+    expect(whole.problems.map((p) => p.code)).toEqual(['DUPLICATE_ST02', ...Array(copies - 2).fill('DUPLICATE_ST02')]);
+    const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
+    expect(plain(sets.at(-1))).toEqual(plain(whole.interchanges[0].groups[0].transactionSets.at(-1)));
+    expect(sets.map((s) => s.segments[0].line)).toEqual(
+      whole.interchanges[0].groups[0].transactionSets.map((s) => s.header.line),
+    );
+  });
+});
+
+describe('the envelope around the segments', () => {
+  const ISA =
+    'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260105*0930*U*00401*000000101*0*T*>~';
+  const GS = 'GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260105*0930*1*X*004010~';
+  const read = (lines: string[], options = {}) => parseX12(lines.join('\n'), options);
+  const where = (p: { code: string; line: number; tag?: string; setPosition?: number }) => [
+    p.code,
+    p.line,
+    p.tag,
+    p.setPosition,
+  ];
+
+  it('makes a reading problem inside a set a problem of the set, at its place in the set', () => {
+    const doc = read(
+      [
+        ISA,
+        GS,
+        'ST*850*0001~',
+        'BEG*00*SA*1~',
+        '~',
+        'ref*x~',
+        `REF*DP*${'9'.repeat(70)}~`,
+        'SE*4*0001~',
+        'GE*1*1~',
+        'IEA*1*000000101~',
+      ],
+      { maxSegmentLength: 60 },
+    );
+    const set = doc.interchanges[0].groups[0].transactionSets[0];
+    expect(set.problems.map(where)).toEqual([
+      ['INVALID_SEGMENT_TAG', 6, 'ref', 3],
+      ['SEGMENT_TOO_LONG', 7, undefined, 4],
+    ]);
+    expect(doc.problems.map((p) => p.code)).toEqual(['EMPTY_SEGMENT', 'INVALID_SEGMENT_TAG', 'SEGMENT_TOO_LONG']);
+    const outside = read([ISA, GS, 'ref*x~', 'ST*850*0001~', 'SE*2*0001~', 'GE*1*1~', 'IEA*1*000000101~']);
+    expect(outside.interchanges[0].groups[0].transactionSets[0].problems).toEqual([]);
+  });
+
+  it('checks syntax notes unless asked not to', () => {
+    const lines = [ISA, GS, 'ST*850*0001~', 'N1*ST~', 'SE*3*0001~', 'GE*1*1~', 'IEA*1*000000101~'];
+    expect(read(lines).problems.map((p) => p.code)).toEqual(['SYNTAX_NOTE']);
+    expect(read(lines, { checkSyntaxNotes: false }).problems).toEqual([]);
+  });
+
+  it('takes a TA1 between ISA and GS, nowhere else', () => {
+    expect(read([ISA, 'TA1*000000100*260105*0930*A*000~', GS, 'GE*0*1~', 'IEA*1*000000101~']).problems).toEqual([]);
+    const inGroup = read([ISA, GS, 'TA1*1~', 'GE*0*1~', 'IEA*1*000000101~']);
+    expect(inGroup.problems.map((p) => [p.code, p.message])).toEqual([
+      ['SEGMENT_OUTSIDE_SET', 'TA1 outside a transaction set (no open ST)'],
+    ]);
+    expect(read(['TA1*1~']).problems.map((p) => p.code)).toEqual(['NO_INTERCHANGE']);
+  });
+
+  it('says where each envelope segment is out of place', () => {
+    const doc = read([
+      ISA,
+      'ST*850*1~',
+      'BEG*00~',
+      'GE*1*1~',
+      'IEA*1*000000101~',
+      'IEA*1*000000101~',
+      'GS*PO~',
+      'SE*1*1~',
+    ]);
+    expect(doc.problems.map((p) => [p.code, p.message, p.line])).toEqual([
+      ['SEGMENT_OUTSIDE_GROUP', 'ST outside a functional group (no open GS)', 2],
+      ['GE_WITHOUT_GS', 'GE without an open functional group', 4],
+      ['IEA01_GROUP_COUNT', 'IEA01 "1" but the interchange has 0 group(s)', 5],
+      ['IEA_WITHOUT_ISA', 'IEA without an open interchange', 6],
+      ['NO_INTERCHANGE', 'GS outside any interchange (no open ISA)', 7],
+    ]);
+    expect(doc.interchanges[0].problems.map((p) => p.code)).toEqual([
+      'SEGMENT_OUTSIDE_GROUP',
+      'GE_WITHOUT_GS',
+      'IEA01_GROUP_COUNT',
+    ]);
+  });
+
+  it('reports misplaced segments once in a group, and again once it is closed', () => {
+    const doc = read([
+      ISA,
+      GS,
+      'BEG*1~',
+      'BEG*2~',
+      'ST*850*0001~',
+      'SE*2*0001~',
+      'REF*1~',
+      'REF*2~',
+      'GE*1*1~',
+      'N1*1~',
+      'IEA*1*000000101~',
+    ]);
+    expect(doc.problems.map((p) => [p.code, p.line])).toEqual([
+      ['SEGMENT_OUTSIDE_SET', 3], // and not again in this group (REF at 7)
+      ['SEGMENT_OUTSIDE_GROUP', 10],
+    ]);
+  });
+
+  it('closes what is open at the segment that opens the next, there', () => {
+    const doc = read([
+      ISA,
+      GS,
+      'ST*850*0001~',
+      'BEG*00~',
+      'ST*850*0002~',
+      'SE*2*0002~',
+      GS.replace('*1*X', '*2*X'),
+      'GE*0*2~',
+      ISA,
+      GS,
+      'ST*850*0001~',
+      'SE*2*0001~',
+      'GE*1*1~',
+      'IEA*1*000000101~',
+    ]);
+    expect(doc.problems.map((p) => [p.code, p.line, p.tag])).toEqual([
+      ['MISSING_SE', 5, 'ST'],
+      ['MISSING_GE', 7, 'GS'],
+      ['MISSING_IEA', 9, 'ISA'],
+    ]);
+    expect(doc.interchanges).toHaveLength(2);
+    expect(doc.interchanges[0].groups.map((g) => g.control)).toEqual(['1', '2']);
+  });
+
+  it('places what the input left open at its last segment', () => {
+    const doc = read([ISA, GS, 'ST*850*0001~', 'BEG*00~', 'REF*DP*1~']);
+    expect(doc.problems.map((p) => [p.code, p.line, p.tag])).toEqual([
+      ['MISSING_SE', 5, 'REF'],
+      ['MISSING_GE', 5, 'REF'],
+      ['MISSING_IEA', 5, 'REF'],
+    ]);
+    const afterGe = read([ISA, GS, 'ST*850*0001~', 'SE*2*0001~', 'GE*1*1~']);
+    expect(afterGe.problems.map((p) => [p.code, p.line, p.tag])).toEqual([['MISSING_IEA', 5, 'GE']]);
+  });
+
+  it('trims the ids and control numbers of GS and ST, and keeps ST03 in the summary', () => {
+    const doc = read([
+      ISA,
+      GS.replace('*1*X', '* 7 *X'),
+      'ST* 850 * 0001 *X1~',
+      'SE*2*0001~',
+      'ST*850*0002~',
+      'SE*2*0002~',
+      'GE*2*7~',
+      'IEA*1*000000101~',
+    ]);
+    const group = doc.interchanges[0].groups[0];
+    expect(doc.problems).toEqual([]);
+    expect(group.control).toBe('7');
+    expect(group.summaries).toEqual([
+      { id: '850', control: '0001', implementationReference: 'X1', segmentCount: 2, problems: [] },
+      { id: '850', control: '0002', segmentCount: 2, problems: [] },
+    ]);
+  });
+});

@@ -63,7 +63,7 @@ describe('Segment: elements as X12 numbers them', () => {
 });
 
 describe('Segment.hasValue: an element that is there and not blank', () => {
-  const n1 = inText('~', 'N1*ST*   *92* A *\t*é*\u00a0*~', '~');
+  const n1 = inText('ST*850*0001~BEG*00*SA~', 'N1*ST*   *92* A *\t*é*\u00a0*~', '~');
   it.each([
     [1, true],
     [2, false], // spaces only: a blank value is not a value
@@ -78,6 +78,18 @@ describe('Segment.hasValue: an element that is there and not blank', () => {
     [0, false],
   ])('N1%s: %s', (n, expected) => {
     expect(n1.hasValue(n)).toBe(expected);
+  });
+
+  it('is false past the last element when the cache slot held a longer segment before', () => {
+    const long = Segment.of('REF', ['A', 'B', 'C', 'D', 'E', 'F'], { index: 7 });
+    expect(long.hasValue(6)).toBe(true);
+    const short = Segment.of('REF', ['X'.repeat(20)], { index: 7 + 256 });
+    expect([short.hasValue(1), short.hasValue(2), short.hasValue(5), short.element(5)]).toEqual([
+      true,
+      false,
+      false,
+      '',
+    ]);
   });
 
   it('does not read past the segment into the next one', () => {
@@ -190,7 +202,15 @@ describe('Segment: element positions kept for the segments read last', () => {
       'ABC',
       'A',
     ]);
-    expect(Segment.of('N1', ['1é']).element(1)).toBe('1é');
+    expect(Segment.of('N1', ['1i', 'i1']).element(1)).toBe('1i');
+    expect(Segment.of('N1', ['1é', 'é1', '\u0101', '\u0080A']).elements).toEqual(['1é', 'é1', '\u0101', '\u0080A']);
+    const mixed = Segment.of('N1', ['1é', 'é1', '\u00801', 'Ai']);
+    expect([mixed.element(1), mixed.element(2), mixed.element(3), mixed.element(4)]).toEqual([
+      '1é',
+      'é1',
+      '\u00801',
+      'Ai',
+    ]);
   });
 });
 

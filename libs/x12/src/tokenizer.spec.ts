@@ -308,21 +308,23 @@ describe('X12 tokenizer: text split anywhere reads as the whole text', () => {
     ['delimiters changing at each ISA', mixed, {}],
   ];
 
-  it.each(texts)('%s, in pieces of 1, 2, 3, 5, 64 and 100 characters', (_, text, options) => {
+  it.each(texts)('%s, in pieces of 1, 5 and 64 characters', (_, text, options) => {
     const whole = sinkSees([text], options);
-    for (const size of [1, 2, 3, 5, 64, 100]) {
+    for (const size of [1, 5, 64]) {
       expect(sinkSees(inPiecesOf(text, size), options)).toEqual(whole);
     }
   });
 
-  it('delimiters changing at each ISA, in two pieces split at any place', () => {
+  it('delimiters changing at each ISA, in two pieces split anywhere in the ISA that changes them', () => {
     const whole = sinkSees([mixed]);
     expect(whole.filter((s) => (s as { tag?: string }).tag === 'REF')).toEqual([
       expect.objectContaining({ elements: ['DP', 'A~B'] }),
       expect.objectContaining({ elements: ['DP', '012'] }),
     ]);
-    for (let at = 1; at < mixed.length; at++) {
-      expect(sinkSees([mixed.slice(0, at), mixed.slice(at)])).toEqual(whole);
+    const json = JSON.stringify(whole);
+    const second = mixed.indexOf('ISA+');
+    for (let at = second - 2; at < second + 110; at++) {
+      expect([at, JSON.stringify(sinkSees([mixed.slice(0, at), mixed.slice(at)]))]).toEqual([at, json]);
     }
   });
 
