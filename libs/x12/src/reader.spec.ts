@@ -127,7 +127,7 @@ describe('the envelope around the segments', () => {
     'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260105*0930*U*00401*000000101*0*T*>~';
   const GS = 'GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260105*0930*1*X*004010~';
   const read = (lines: string[], options = {}) => parseX12(lines.join('\n'), options);
-  const where = (p: { code: string; line: number; tag?: string; setPosition?: number }) => [
+  const where = (p: { code: string; line?: number; tag?: string; setPosition?: number }) => [
     p.code,
     p.line,
     p.tag,
