@@ -169,6 +169,26 @@ describe('PlatformClient against the sandbox over HTTP', () => {
       expect((await client.listJobs(DEMO.mainDc)).map((j) => j.id)).toEqual([job.id, deletion.id]);
       expect(await client.cancelJob(DEMO.mainDc, deletion.id)).toMatchObject({ status: 'Cancelled' });
       expect((await failure(client.cancelJob(DEMO.mainDc, deletion.id))).status).toBe(409);
+      await sandbox.call('POST', '/__sandbox/jobs', { token: null, body: { paused: false } });
+    });
+
+    it('sends a job of documents read as a stream of their JSON, in the order read', async () => {
+      const ids = Array.from({ length: 3000 }, (_, i) => `STREAM-${i}`);
+      async function* texts() {
+        for (const id of ids) {
+          // jsonb's text form, as the operation rows give it (spaces after the separators).
+          yield JSON.stringify(doc(id)).replaceAll('":', '": ').replaceAll(',"', ', "');
+        }
+      }
+      const job = await client.submitUpsertJob(DEMO.mainDc, { json: texts(), bytes: 3000 * 150 });
+      expect(job).toMatchObject({ documentCount: 3000 });
+      let current = job;
+      while (!current.completedAt) {
+        current = await client.getJob(DEMO.mainDc, job.id);
+      }
+      const result = await client.getJobResult(DEMO.mainDc, job.id);
+      expect(result.map((e) => e.id)).toEqual(ids);
+      expect(result.every((e) => e.status === 'Created')).toBe(true);
     });
   });
 });

@@ -176,6 +176,27 @@ function settled(settlement: OperationSettlement | undefined) {
   };
 }
 
+/** An operation as delivery planning reads it (no payload): what it is, where, and its batch body bytes. */
+export interface PlanEntry {
+  id: string;
+  status: OperationStatus;
+  kind: OperationKind;
+  organisationId: string | null;
+  /** An upsert's reference options (batched only with the same ones). */
+  options: JsonObject | null;
+  /** Bytes of its part of a batch body: its document (upserts) or id (deletes) as JSON. */
+  bytes: number;
+}
+
+/** An operation of a batch job, as the job reads it before sending (BatchEntriesOf). */
+export interface BatchEntry {
+  id: string;
+  status: OperationStatus;
+  /** Bytes of its part of the body. */
+  bytes: number;
+  options: JsonObject | null;
+}
+
 /** A second translation of the message took over (a stalled job run again): this one stops. */
 export class StreamedWriteTakenOverError extends Error {
   constructor(readonly messageId: string) {
@@ -282,26 +303,6 @@ export class OperationRepository {
     );
   }
 
-  /** A message's operations a page at a time, in order: for work over a message too large to hold at once. */
-  async *pagesOf(messageId: string, pageSize = 2000): AsyncGenerator<DocumentOperation[]> {
-    if (!isUuid(messageId)) {
-      return;
-    }
-    for (let after = 0; ;) {
-      const page = await this.dataSource.manager
-        .createQueryBuilder(DocumentOperation, 'o')
-        .where('o.message_id = :messageId AND o.seq > :after', { messageId, after })
-        .orderBy('o.seq', 'ASC')
-        .limit(pageSize)
-        .getMany();
-      if (page.length === 0) {
-        return;
-      }
-      yield page;
-      after = page[page.length - 1].seq;
-    }
-  }
-
   private async lockMessage(
     manager: EntityManager,
     messageId: string,
@@ -352,25 +353,6 @@ export class OperationRepository {
       return [];
     }
     return this.listWith(this.dataSource.manager, messageId);
-  }
-
-  /** The operations still to deliver (pending or delivering) of these messages, in one query, by message. */
-  async unsettledByMessage(messageIds: readonly string[]): Promise<Map<string, DocumentOperation[]>> {
-    const ids = messageIds.filter(isUuid);
-    const rows =
-      ids.length === 0
-        ? []
-        : await this.dataSource.manager
-            .createQueryBuilder(DocumentOperation, 'o')
-            .where('o.message_id = ANY(CAST(:ids AS uuid[]))', { ids })
-            .andWhere("o.status IN ('pending', 'delivering')")
-            .orderBy('o.seq', 'ASC')
-            .getMany();
-    const byMessage = new Map<string, DocumentOperation[]>(ids.map((id) => [id, []]));
-    for (const row of rows) {
-      byMessage.get(row.messageId)!.push(row);
-    }
-    return byMessage;
   }
 
   async findFailedByMessage(messageId: string): Promise<DocumentOperation[]> {
@@ -523,6 +505,63 @@ export class OperationRepository {
   async setTarget(id: string, targetId: string): Promise<void> {
     if (isUuid(id)) {
       await this.dataSource.manager.update(DocumentOperation, { id }, { targetId });
+    }
+  }
+
+  /** The operations of these messages as delivery planning reads them, in order; `unsettled`: only pending or delivering ones. */
+  async planEntriesOf(messageIds: readonly string[], unsettled = false): Promise<Map<string, PlanEntry[]>> {
+    const ids = messageIds.filter(isUuid);
+    const byMessage = new Map<string, PlanEntry[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) {
+      return byMessage;
+    }
+    const rows: (PlanEntry & { message_id: string; organisation_id: string | null })[] = await this.dataSource.query(
+      `SELECT message_id, id, status, kind, organisation_id, payload->'options' AS options,
+         coalesce(octet_length(coalesce(payload->'document', payload->'documentId')::text), 0)::int AS bytes
+       FROM operation WHERE message_id = ANY($1::uuid[])${unsettled ? ` AND status IN ('pending', 'delivering')` : ''}
+       ORDER BY message_id, seq`,
+      [ids],
+    );
+    for (const { message_id, organisation_id, ...row } of rows) {
+      byMessage.get(message_id)!.push({ ...row, organisationId: organisation_id });
+    }
+    return byMessage;
+  }
+
+  /**
+   * What a batch job reads of its operations before it sends them: status, the body bytes of each
+   * (its document or id as JSON) and the reference options, in message order, never the payloads.
+   */
+  async batchEntriesOf(ids: readonly string[]): Promise<BatchEntry[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) {
+      return [];
+    }
+    const rows: { id: string; status: OperationStatus; bytes: number; options: JsonObject | null }[] =
+      await this.dataSource.query(
+        `SELECT id, status, octet_length(coalesce(payload->'document', payload->'documentId')::text)::int AS bytes,
+           payload->'options' AS options
+         FROM operation WHERE id = ANY($1::uuid[]) ORDER BY message_id, seq`,
+        [valid],
+      );
+    return rows;
+  }
+
+  /**
+   * The JSON text of each operation's `field` (`document` of an upsert, `documentId` of a delete), in
+   * the order of `ids`, read `pageSize` rows at a time: a batch body built without holding it.
+   */
+  async *jsonOf(ids: readonly string[], field: 'document' | 'documentId', pageSize = 1000): AsyncGenerator<string> {
+    for (let start = 0; start < ids.length; start += pageSize) {
+      const page = ids.slice(start, start + pageSize);
+      const rows: { id: string; json: string }[] = await this.dataSource.query(
+        `SELECT id, (payload->$2)::text AS json FROM operation WHERE id = ANY($1::uuid[])`,
+        [page, field],
+      );
+      const byId = new Map(rows.map((row) => [row.id, row.json]));
+      for (const id of page) {
+        yield byId.get(id) ?? 'null';
+      }
     }
   }
 

@@ -82,3 +82,12 @@ export interface PlatformErrorBody {
   error: string;
   details: string[];
 }
+
+/**
+ * Documents already serialised, one JSON text each, read as they are sent (a batch of 25,000 is
+ * never one string); `bytes` is about what they add up to, for the request's time budget.
+ */
+export interface DocumentStream {
+  json: AsyncIterable<string>;
+  bytes: number;
+}

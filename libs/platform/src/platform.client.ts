@@ -11,7 +11,15 @@ import type {
   UpdateBookingTasksInput,
   VehicleInput,
 } from './booking.types';
-import type { Document, DocumentInput, DocumentJob, DocumentJobResultEntry, DocumentQuery } from './document.types';
+import { Readable } from 'node:stream';
+import type {
+  Document,
+  DocumentInput,
+  DocumentJob,
+  DocumentJobResultEntry,
+  DocumentQuery,
+  DocumentStream,
+} from './document.types';
 import {
   classifyGraphqlCode,
   classifyStatus,
@@ -54,6 +62,24 @@ interface RawResponse {
 
 /** The slowest upload the timeout allows for: 1 MiB/s (bytes per millisecond). */
 const SLOWEST_UPLOAD_BYTES_PER_MS = 1024;
+
+/** Bytes of a streamed body gathered per write: fewer, larger writes than one per document. */
+const STREAM_WRITE_BYTES = 64 * 1024;
+
+/** `[a,b,...]` from the JSON texts of its items, in writes of about STREAM_WRITE_BYTES. */
+async function* jsonArray(items: AsyncIterable<string>): AsyncGenerator<string> {
+  let pending = '[';
+  let first = true;
+  for await (const item of items) {
+    pending += first ? item : `,${item}`;
+    first = false;
+    if (pending.length >= STREAM_WRITE_BYTES) {
+      yield pending;
+      pending = '';
+    }
+  }
+  yield `${pending}]`;
+}
 
 /**
  * Typed client for every platform operation: REST documents, batch jobs and bookings export
@@ -141,14 +167,16 @@ export class PlatformClient {
 
   // ---- REST batch jobs ------------------------------------------------------------------------
 
+  /** A batch job of documents: given whole, or as a stream of their JSON (sent as it is read, never one string). */
   async submitUpsertJob(
     organisationId: string,
-    documents: DocumentInput[],
+    documents: DocumentInput[] | DocumentStream,
     options: ReferenceOptions = {},
   ): Promise<DocumentJob> {
     const path = `/api/v2/organisations/${enc(organisationId)}/document-jobs/`;
+    const body = Array.isArray(documents) ? { body: documents } : { stream: documents };
     return JSON.parse(
-      (await this.rest('submit upsert job', 'POST', path, { query: references(options), body: documents })).text,
+      (await this.rest('submit upsert job', 'POST', path, { query: references(options), ...body })).text,
     );
   }
 
@@ -293,7 +321,11 @@ export class PlatformClient {
     operation: string,
     method: string,
     path: string,
-    { query, body }: { query?: Record<string, string | number | boolean | undefined>; body?: unknown } = {},
+    {
+      query,
+      body,
+      stream,
+    }: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; stream?: DocumentStream } = {},
   ): Promise<RawResponse> {
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query ?? {})) {
@@ -304,7 +336,8 @@ export class PlatformClient {
     const url = `${this.baseUrl}${path}${search.size ? `?${search}` : ''}`;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     // A 25,000-document batch is ~52 MiB: the time to send it is added to the timeout, or it would always run out.
-    const timeoutMs = this.timeoutMs + Math.ceil((payload?.length ?? 0) / SLOWEST_UPLOAD_BYTES_PER_MS);
+    const bytes = stream?.bytes ?? payload?.length ?? 0;
+    const timeoutMs = this.timeoutMs + Math.ceil(bytes / SLOWEST_UPLOAD_BYTES_PER_MS);
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
@@ -314,9 +347,9 @@ export class PlatformClient {
         headers: {
           authorization: `Bearer ${this.options.token}`,
           accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(body === undefined && !stream ? {} : { 'content-type': 'application/json' }),
         },
-        body: payload,
+        body: stream ? Readable.from(jsonArray(stream.json)) : payload,
         dispatcher: this.agent,
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -2,7 +2,9 @@ import { UnrecoverableError } from 'bullmq';
 import type { AttemptRecord, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import {
   PlatformCallError,
+  type DocumentInput,
   type DocumentJob,
+  type DocumentStream,
   type DocumentJobResultEntry,
   type PlatformAccounts,
   type PlatformClient,
@@ -29,7 +31,20 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
   const attempts: AttemptRecord[] = [];
   const remembered: Partial<BatchJobData>[] = [];
   const operations = {
-    findByIds: async (ids: string[]) => ops.filter((op) => ids.includes(op.id)),
+    batchEntriesOf: async (ids: string[]) =>
+      ops
+        .filter((op) => ids.includes(op.id))
+        .map((op) => ({
+          id: op.id,
+          status: op.status,
+          bytes: JSON.stringify(op.payload).length,
+          options: (op.payload as { options?: object }).options ?? null,
+        })),
+    jsonOf: async function* (ids: string[], field: string) {
+      for (const id of ids) {
+        yield JSON.stringify((ops.find((op) => op.id === id)!.payload as Record<string, unknown>)[field]);
+      }
+    },
     gate: async (ids: string[], leaseMs: number) => {
       calls.push(['gate', ids, leaseMs]);
       return ids.map((id) => ({ id, verdict: ops.find((op) => op.id === id)!.verdict ?? 'go' }));
@@ -80,13 +95,22 @@ const job = (id: string, extra: Partial<DocumentJob> = {}): DocumentJob => ({
   ...extra,
 });
 
+/** The documents a stream carries, as the platform would read them. */
+async function parsed(stream: DocumentStream): Promise<unknown[]> {
+  const documents: unknown[] = [];
+  for await (const json of stream.json) {
+    documents.push(JSON.parse(json));
+  }
+  return documents;
+}
+
 /** A platform whose jobs complete at once with `entries`, recording what it is asked. */
 function platformAnswering(entries: DocumentJobResultEntry[], asked: unknown[][] = []) {
   return {
     asked,
     client: {
-      submitUpsertJob: async (org: string, documents: unknown[], options: unknown) => {
-        asked.push(['submitUpsertJob', org, documents, options]);
+      submitUpsertJob: async (org: string, documents: DocumentInput[] | DocumentStream, options: unknown) => {
+        asked.push(['submitUpsertJob', org, Array.isArray(documents) ? documents : await parsed(documents), options]);
         return job('job-1');
       },
       submitDeleteJob: async (org: string, ids: string[]) => {

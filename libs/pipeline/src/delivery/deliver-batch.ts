@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AttemptRecord, DocumentOperation, MessageRepository, OperationRepository } from '@dockbridge/audit';
-import type { CanonicalOperation } from '@dockbridge/mapping';
+import { AttemptRecord, BatchEntry, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import {
   DocumentJob,
   DocumentJobResultEntry,
   PlatformAccounts,
   PlatformCallError,
   PlatformClient,
+  type ReferenceOptions,
 } from '@dockbridge/platform';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MessageQueues } from '../message-queues';
@@ -54,7 +54,7 @@ export class DeliverBatch {
     attempt: DeliveryTry,
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
   ): Promise<{ delivered: number; failed: number }> {
-    let open = (await this.operations.findByIds(data.operationIds)).filter(
+    let open = (await this.operations.batchEntriesOf(data.operationIds)).filter(
       (op) => op.status === 'pending' || op.status === 'delivering',
     );
     if (open.length === 0) {
@@ -144,9 +144,9 @@ export class DeliverBatch {
    */
   private async claim(
     data: BatchJobData,
-    open: DocumentOperation[],
+    open: BatchEntry[],
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
-  ): Promise<DocumentOperation[]> {
+  ): Promise<BatchEntry[]> {
     const verdicts = await this.operations.gate(
       open.map((op) => op.id),
       this.options.maxWaitMs + BATCH_LEASE_MARGIN_MS,
@@ -196,20 +196,21 @@ export class DeliverBatch {
     return undefined;
   }
 
-  private submit(client: PlatformClient, data: BatchJobData, open: DocumentOperation[]): Promise<DocumentJob> {
-    const payloads = open.map((op) => op.payload as CanonicalOperation);
+  /** The body is read from the operation rows as it is sent: a batch of 25,000 documents is never held whole. */
+  private async submit(client: PlatformClient, data: BatchJobData, open: BatchEntry[]): Promise<DocumentJob> {
+    const ids = open.map((op) => op.id);
     if (data.kind === 'document.delete') {
-      return client.submitDeleteJob(
-        data.organisationId,
-        payloads.map((p) => (p.kind === 'document.delete' ? p.documentId : '')),
-      );
+      const documentIds: string[] = [];
+      for await (const json of this.operations.jsonOf(ids, 'documentId')) {
+        documentIds.push(JSON.parse(json) as string);
+      }
+      return client.submitDeleteJob(data.organisationId, documentIds);
     }
-    const first = payloads[0];
-    const options = first.kind === 'document.upsert' ? (first.options ?? {}) : {};
+    const bytes = open.reduce((sum, op) => sum + op.bytes + 1, 2);
     return client.submitUpsertJob(
       data.organisationId,
-      payloads.map((p) => (p.kind === 'document.upsert' ? p.document : (undefined as never))),
-      options,
+      { json: this.operations.jsonOf(ids, 'document'), bytes },
+      (open[0].options ?? {}) as ReferenceOptions,
     );
   }
 
@@ -233,7 +234,7 @@ export class DeliverBatch {
 
   /** Result entries come in submission order; each settles the operation at its position. */
   private async settle(
-    open: DocumentOperation[],
+    open: BatchEntry[],
     entries: DocumentJobResultEntry[],
     data: BatchJobData,
     startedAt: Date,

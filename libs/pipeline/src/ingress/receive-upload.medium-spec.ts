@@ -79,6 +79,15 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     }
     expect(slices.filter(Boolean).length).toBeGreaterThan(1);
     expect(slices.join('')).toBe(content.toString('utf8'));
+    // Any slice size reads the same bytes, across the 1 MiB chunks it was stored in.
+    for (const sliceBytes of [300_000, FILE_CHUNK_BYTES, 3 * FILE_CHUNK_BYTES + 7]) {
+      const parts: Buffer[] = [];
+      for await (const part of files.slicesOf('carrier', message.metadata!.payloadFile!, sliceBytes)) {
+        expect(part.length).toBeLessThanOrEqual(sliceBytes);
+        parts.push(part);
+      }
+      expect(Buffer.concat(parts).equals(content)).toBe(true);
+    }
   });
 
   it('commits the file and its message together: a failed message insert leaves no file', async () => {

@@ -88,7 +88,10 @@ export class SweepStuck {
       },
     );
     await this.pages({ olderThan, statuses: ['delivering'] }, deadline, async (page) => {
-      const unsettled = await this.operations.unsettledByMessage(page.map((m) => m.id));
+      const unsettled = await this.operations.planEntriesOf(
+        page.map((m) => m.id),
+        true,
+      );
       for (const message of page) {
         const rows = unsettled.get(message.id) ?? [];
         if (rows.length === 0) {

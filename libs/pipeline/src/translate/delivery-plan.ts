@@ -1,4 +1,4 @@
-import type { DocumentOperation } from '@dockbridge/audit';
+import type { DocumentOperation, PlanEntry } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import type { BatchJobData } from '../queues';
 
@@ -37,8 +37,23 @@ export function planDelivery(
   return planner.plan();
 }
 
-/** What planning reads of an operation. */
-export type PlannedOperation = Pick<DocumentOperation, 'id' | 'status' | 'payload'>;
+/** What planning reads of an operation: no payload, so a message's worth fits in little memory. */
+export type PlannedOperation = PlanEntry;
+
+/** An operation row as planning reads it, from memory (planEntryOf) or from the database (OperationRepository.planEntriesOf). */
+export function planEntryOf(
+  op: Pick<DocumentOperation, 'id' | 'status' | 'kind' | 'organisationId' | 'payload'>,
+): PlanEntry {
+  const payload = op.payload as CanonicalOperation;
+  return {
+    id: op.id,
+    status: op.status,
+    kind: op.kind,
+    organisationId: op.organisationId,
+    options: payload.kind === 'document.upsert' ? ((payload.options ?? null) as PlanEntry['options']) : null,
+    bytes: payload.kind === 'document.upsert' || payload.kind === 'document.delete' ? bodyBytesOf(payload) - 1 : 0,
+  };
+}
 
 /** planDelivery a page of operations at a time: it keeps ids and sizes, never the payloads. */
 export class DeliveryPlanner {
@@ -55,26 +70,20 @@ export class DeliveryPlanner {
     private readonly maxBytes = BATCH_MAX_BYTES,
   ) {}
 
-  addAll(operations: readonly PlannedOperation[]): void {
+  addAll(operations: readonly PlanEntry[]): void {
     for (const op of operations) {
       if (op.status !== 'pending' && op.status !== 'delivering') {
         continue;
       }
-      const payload = op.payload as CanonicalOperation;
-      if (payload.kind !== 'document.upsert' && payload.kind !== 'document.delete') {
+      if ((op.kind !== 'document.upsert' && op.kind !== 'document.delete') || !op.organisationId) {
         this.single.push(op.id);
         continue;
       }
-      const options = payload.kind === 'document.upsert' ? JSON.stringify(payload.options ?? {}) : '';
-      const key = `${payload.kind}|${payload.organisationId}|${options}`;
-      const group = this.groups.get(key) ?? {
-        organisationId: payload.organisationId,
-        kind: payload.kind,
-        ids: [],
-        bytes: [],
-      };
+      const options = op.kind === 'document.upsert' ? JSON.stringify(op.options ?? {}) : '';
+      const key = `${op.kind}|${op.organisationId}|${options}`;
+      const group = this.groups.get(key) ?? { organisationId: op.organisationId, kind: op.kind, ids: [], bytes: [] };
       group.ids.push(op.id);
-      group.bytes.push(bodyBytesOf(payload));
+      group.bytes.push(op.bytes + 1);
       this.groups.set(key, group);
     }
   }

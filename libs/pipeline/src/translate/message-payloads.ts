@@ -6,6 +6,14 @@ import { PartnerFileRepository } from '@dockbridge/partners';
 type WithPayload = Pick<Message, 'partnerId' | 'rawPayload' | 'metadata'>;
 
 /**
+ * Bytes decoded at a time for translation. Small on purpose: the reader keeps slices of the text
+ * it is given, each of which holds its whole string alive, and strings of over ~1 MiB live outside
+ * V8's heap, where the garbage collector notices them late: 4 MiB slices made a 100 MiB file cost
+ * the worker ~250 MiB of such memory at its peak (bench/README.md).
+ */
+const TEXT_SLICE_BYTES = 256 * 1024;
+
+/**
  * A message's payload, wherever it is kept: its text column, or the stored file an upload became
  * (`metadata.payloadFile`), read a slice at a time and decoded as it was received.
  */
@@ -36,7 +44,7 @@ export class MessagePayloads {
       return;
     }
     const decoder = new TextDecoder(message.metadata.encoding === 'latin1' ? 'latin1' : 'utf-8', { ignoreBOM: true });
-    for await (const slice of this.files.slicesOf(message.partnerId, fileId)) {
+    for await (const slice of this.files.slicesOf(message.partnerId, fileId, TEXT_SLICE_BYTES)) {
       yield decoder.decode(slice, { stream: true });
     }
     yield decoder.decode();

@@ -1,10 +1,10 @@
 import {
-  DocumentOperation,
   InterchangeRepository,
   Message,
   MessageMetadata,
   MessageRepository,
   OperationRepository,
+  type PlanEntry,
 } from '@dockbridge/audit';
 import { orderKeyOf, organisationScopeProblems, targetOf } from '@dockbridge/mapping';
 import { Inject, Injectable, Optional } from '@nestjs/common';
@@ -17,7 +17,7 @@ import {
 import { MessageQueues } from '../message-queues';
 import { ACKNOWLEDGMENT_OUTBOX, TRANSLATE_OPTIONS } from '../pipeline.options';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
-import { DeliveryPlan, DeliveryPlanner, dropSupersededWrites } from './delivery-plan';
+import { DeliveryPlan, DeliveryPlanner, dropSupersededWrites, planEntryOf } from './delivery-plan';
 import { PipelineMetrics } from '../pipeline-metrics';
 import { MessagePayloads } from './message-payloads';
 import { StoredOperations } from './stored-operations';
@@ -220,7 +220,7 @@ export class TranslateMessage {
       })),
     ]);
     await this.messages.transition(messageId, 'delivering', 'worker', notes.length ? notes.join('; ') : null);
-    await this.enqueueDelivery(message, rows, false, partner);
+    await this.enqueueDelivery(message, rows.map(planEntryOf), false, partner);
     if (!(await this.operations.hasUnsettled(messageId))) {
       await this.messages.settleMessage(messageId, 'worker');
     }
@@ -313,15 +313,13 @@ export class TranslateMessage {
     }
   }
 
-  /** enqueueDelivery over the message's stored operations, read a page at a time. */
+  /** enqueueDelivery over the message's stored operations, read without their payloads. */
   private async enqueueStored(
     message: Pick<Message, 'id' | 'partnerId'>,
     partner?: PartnerProfile | null,
   ): Promise<void> {
     const planner = await this.planner(message, partner);
-    for await (const page of this.operations.pagesOf(message.id)) {
-      planner.addAll(page);
-    }
+    planner.addAll((await this.operations.planEntriesOf([message.id])).get(message.id) ?? []);
     await this.enqueuePlan(planner.plan(), false);
   }
 
@@ -333,7 +331,7 @@ export class TranslateMessage {
    */
   async enqueueDelivery(
     message: Pick<Message, 'id' | 'partnerId'>,
-    rows: readonly DocumentOperation[],
+    rows: readonly PlanEntry[],
     redrive = false,
     partner?: PartnerProfile | null,
   ): Promise<void> {
