@@ -53,6 +53,24 @@ describe("the console's dashboard figures", () => {
     ]);
   });
 
+  it('counts messages by status for a filter, and finds them by words of their reason', async () => {
+    const counts = await (
+      await spine.call('GET', '/v1/admin/messages/counts?partner=test-wms', { auth: 'admin' })
+    ).json();
+    expect(counts.byStatus).toMatchObject({ delivered: 2, failed: 1, received: 0, rejected: 0 });
+    const none = await (await spine.call('GET', '/v1/admin/messages/counts?partner=nobody', { auth: 'admin' })).json();
+    expect(Object.values(none.byStatus).every((n) => n === 0)).toBe(true);
+    const found = await (await spine.call('GET', '/v1/admin/messages?text=injected%20FAULT', { auth: 'admin' })).json();
+    expect(found.items.map((m: { status: string }) => m.status)).toEqual(['failed']);
+    // % and _ are letters here, not wildcards.
+    const literal = await (await spine.call('GET', '/v1/admin/messages?text=%25', { auth: 'admin' })).json();
+    expect(literal.items).toEqual([]);
+    const faultCounts = await (
+      await spine.call('GET', '/v1/admin/messages/counts?text=Injected', { auth: 'admin' })
+    ).json();
+    expect(faultCounts.byStatus).toMatchObject({ failed: 1, delivered: 0 });
+  });
+
   it('widens the buckets for a long window, and refuses a window it does not keep', async () => {
     const day = await (await spine.call('GET', '/v1/admin/stats?hours=48', { auth: 'admin' })).json();
     expect(day.bucketSeconds).toBe(480);

@@ -23,8 +23,21 @@ const WHOLE_QUERY: Record<string, string[]> = {
     'documentId',
     'fileName',
     'interchange',
+    'text',
     'limit',
     'cursor',
+  ],
+  // MessageFilterDto (admin.dto.ts)
+  'AdminMessagesController.counts': [
+    'status',
+    'partner',
+    'channel',
+    'from',
+    'to',
+    'documentId',
+    'fileName',
+    'interchange',
+    'text',
   ],
   // ActivityQueryDto (admin-operators.controller.ts)
   'AdminOperatorsController.activity': ['limit', 'cursor', 'target'],

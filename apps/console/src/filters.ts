@@ -26,9 +26,11 @@ export interface MessageFilter {
   documentId?: string;
   fileName?: string;
   interchange?: string;
+  /** Words in the message's reason. */
+  text?: string;
 }
 
-export const FILTER_KEYS = ['partner', 'from', 'to', 'documentId', 'fileName', 'interchange'] as const;
+export const FILTER_KEYS = ['partner', 'from', 'to', 'documentId', 'fileName', 'interchange', 'text'] as const;
 
 export function filterOf(query: URLSearchParams): MessageFilter {
   const list = <T extends string>(key: string, allowed: T[]) => {

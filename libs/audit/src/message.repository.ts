@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { DataSource, EntityManager, FindOptionsSelect, SelectQueryBuilder } from 'typeorm';
 import { AuditRecordNotFoundError, isUuid } from './audit.errors';
-import { Actor, MessageChannel, MessageStatus, OperationStatus } from './audit.types';
+import { Actor, MESSAGE_STATUSES, MessageChannel, MessageStatus, OperationStatus } from './audit.types';
 import { deriveMessageStatus } from './derive-message-status';
 import { excerpt } from './excerpt';
 import { DeliveryAttempt, DocumentOperation, Message, MessageEvent, MessageMetadata, MessageSummary } from './entities';
@@ -45,6 +45,8 @@ export interface MessageFilter {
    * digits is padded with zeros: `123` finds `000000123`.
    */
   interchange?: string;
+  /** Words in the message's reason (`status_reason`: why it failed or was rejected), case-insensitive. */
+  text?: string;
 }
 
 export interface MessageSearch extends MessageFilter {
@@ -627,7 +629,25 @@ export class MessageRepository {
         },
       );
     }
+    if (filter.text !== undefined) {
+      const pattern = `%${filter.text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(`m.status_reason ILIKE :text`, { text: pattern });
+    }
     return qb;
+  }
+
+  /** How many messages match `filter` (its status left out), by status; every status present, 0 when none. */
+  async countByStatus(filter: MessageFilter): Promise<Record<MessageStatus, number>> {
+    const rows: { status: MessageStatus; n: string }[] = await this.filtered({ ...filter, status: undefined })
+      .select('m.status', 'status')
+      .addSelect('count(*)', 'n')
+      .groupBy('m.status')
+      .getRawMany();
+    const counts = Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, 0])) as Record<MessageStatus, number>;
+    for (const row of rows) {
+      counts[row.status] = Number(row.n);
+    }
+    return counts;
   }
 
   /** Locks the message row (FOR UPDATE) and reads it without its payload. */

@@ -152,6 +152,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/messages/counts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How many messages match a filter, by status (the same filters as the search; its status is left out). Give a time range (from/to) on a large store */
+    get: operations['AdminMessagesController_counts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/messages/replay': {
     parameters: {
       query?: never;
@@ -771,6 +788,11 @@ export interface components {
         | 'superseded'
       )[];
       /**
+       * @description Words in the message's reason (why it failed or was rejected), case-insensitive
+       * @example DocumentNotFound
+       */
+      text?: string;
+      /**
        * Format: date-time
        * @description Received before (ISO 8601)
        */
@@ -1057,6 +1079,19 @@ export interface components {
       mappingVersion: number | null;
       /** @description The canonical operations the mapping makes of the sample */
       operations?: Record<string, never>[];
+    };
+    MessageCountsSchema: {
+      /**
+       * @description Every message status with how many messages match
+       * @example {
+       *       "received": 0,
+       *       "delivered": 412,
+       *       "failed": 3
+       *     }
+       */
+      byStatus: {
+        [key: string]: number;
+      };
     };
     MessageDetailSchema: {
       events: components['schemas']['MessageEventSchema'][];
@@ -1353,7 +1388,7 @@ export interface components {
        * Format: date-time
        * @description When it last sent anything (any time)
        */
-      lastReceivedAt: Record<string, never> | null;
+      lastReceivedAt: string | null;
       /** @example acme-wms */
       partner: string;
       received: number;
@@ -2200,6 +2235,8 @@ export interface operations {
           | 'duplicate'
           | 'superseded'
         )[];
+        /** @description Words in the message's reason (why it failed or was rejected), case-insensitive */
+        text?: string;
         /** @description Received before (ISO 8601) */
         to?: string;
       };
@@ -2433,6 +2470,81 @@ export interface operations {
       };
       /** @description Not replayable: nothing to retry (failed-only), refused at ingress, organisations outside the profile, ... */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AdminMessagesController_counts: {
+    parameters: {
+      query?: {
+        /** @description Any of these channels (repeated, or one comma list) */
+        channel?: ('api' | 'sftp' | 'http-edi' | 'webhook' | 'replay' | 'export')[];
+        /** @description A document id one of its operations writes */
+        documentId?: string;
+        /** @description The file it came in or went out as, exactly (SFTP and HTTP uploads, export files) */
+        fileName?: string;
+        /** @description Received at or after (ISO 8601) */
+        from?: string;
+        /** @description An interchange control number (ISA13); `123` finds `000000123` */
+        interchange?: string;
+        /** @description The partner's id */
+        partner?: string;
+        /** @description Any of these statuses (repeated, or one comma list) */
+        status?: (
+          | 'received'
+          | 'translating'
+          | 'delivering'
+          | 'delivered'
+          | 'partially_failed'
+          | 'failed'
+          | 'rejected'
+          | 'duplicate'
+          | 'superseded'
+        )[];
+        /** @description Words in the message's reason (why it failed or was rejected), case-insensitive */
+        text?: string;
+        /** @description Received before (ISO 8601) */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageCountsSchema'];
+        };
+      };
+      /** @description A filter is invalid; `details` names each */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing or wrong admin token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token's role does not allow this */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -13,7 +13,11 @@ export function FilterForm({ initial, onApply }: { initial: MessageFilter; onApp
     event.preventDefault();
     onApply(filter);
   };
-  const text = (key: 'partner' | 'documentId' | 'fileName' | 'interchange', label: string, placeholder?: string) => (
+  const text = (
+    key: 'partner' | 'documentId' | 'fileName' | 'interchange' | 'text',
+    label: string,
+    placeholder?: string,
+  ) => (
     <div className="field">
       <label htmlFor={`filter-${key}`}>{label}</label>
       <input
@@ -31,6 +35,7 @@ export function FilterForm({ initial, onApply }: { initial: MessageFilter; onApp
         {text('fileName', 'File name', 'exact name')}
         {text('documentId', 'Document id', 'PO-1')}
         {text('interchange', 'Interchange (ISA13)', '000000123')}
+        {text('text', 'Reason contains', 'DocumentNotFound')}
         <div className="field">
           <label htmlFor="filter-from">Received from</label>
           <input

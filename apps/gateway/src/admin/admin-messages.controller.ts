@@ -41,11 +41,12 @@ import { CurrentOperator, OperatorRoleGuard, RequiresRole } from '../auth/operat
 import { Records } from './activity';
 import { BadInput } from '../http-error.filter';
 import { operationPage } from './operation-page';
-import { BulkReplayDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
+import { BulkReplayDto, MessageFilterDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
 import { ApiErrors } from '../openapi/error.schemas';
 import {
   BulkReplayDryRunSchema,
   BulkReplayStartedSchema,
+  MessageCountsSchema,
   MessageDetailSchema,
   MessagePageSchema,
   ReplayResultSchema,
@@ -90,6 +91,19 @@ export class AdminMessagesController {
   async search(@Query() query: Record<string, unknown>): Promise<MessagePageView> {
     const dto = parse(MessageSearchDto, query, 'search');
     return this.queries.search({ ...toFilter(dto), limit: dto.limit, cursor: dto.cursor });
+  }
+
+  @Get('messages/counts')
+  @ApiOperation({
+    summary:
+      'How many messages match a filter, by status (the same filters as the search; its status is left out). Give a time range (from/to) on a large store',
+  })
+  @ApiQuery({ type: MessageFilterDto })
+  @ApiOkResponse({ type: MessageCountsSchema })
+  @ApiErrors([400, 'A filter is invalid; `details` names each'])
+  async counts(@Query() query: Record<string, unknown>): Promise<MessageCountsSchema> {
+    const dto = parse(MessageFilterDto, query, 'message counts');
+    return { byStatus: await this.queries.countByStatus(toFilter(dto)) };
   }
 
   @Get('messages/:id')

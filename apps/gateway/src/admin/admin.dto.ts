@@ -85,6 +85,16 @@ export class MessageFilterDto {
   @MinLength(1)
   @MaxLength(15)
   interchange?: string;
+  @ApiPropertyOptional({
+    maxLength: 200,
+    description: "Words in the message's reason (why it failed or was rejected), case-insensitive",
+    example: 'DocumentNotFound',
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  text?: string;
 }
 
 export class MessageSearchDto extends MessageFilterDto {
@@ -229,5 +239,6 @@ export function toFilter(dto: MessageFilterDto): MessageFilter {
     documentId: dto.documentId,
     fileName: dto.fileName,
     interchange: dto.interchange,
+    text: dto.text,
   };
 }

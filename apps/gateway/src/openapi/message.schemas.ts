@@ -7,6 +7,7 @@ import {
   OPERATION_KINDS,
   OPERATION_STATUSES,
   REPLAY_RUN_STATUSES,
+  type MessageStatus,
 } from '@dockbridge/audit';
 import type {
   AsJson,
@@ -261,4 +262,15 @@ export class WebhookReceivedSchema {
   messageId!: string;
   @ApiPropertyOptional({ enum: ['received'], description: 'A new webhook (202)' }) status?: 'received';
   @ApiPropertyOptional({ enum: [true], description: 'A repeat of an earlier webhook-id (200)' }) duplicate?: true;
+}
+
+/** Messages matching a filter, by status: every status, 0 when none. */
+export class MessageCountsSchema {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Every message status with how many messages match',
+    example: { received: 0, delivered: 412, failed: 3 },
+  })
+  byStatus!: Record<MessageStatus, number>;
 }

@@ -44,7 +44,12 @@ export class PartnerActivitySchema implements Partner {
   @ApiProperty({ type: 'integer' }) received!: number;
   @ApiProperty({ type: 'integer' }) delivered!: number;
   @ApiProperty({ type: 'integer' }) failed!: number;
-  @ApiProperty({ format: 'date-time', nullable: true, description: 'When it last sent anything (any time)' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it last sent anything (any time)',
+  })
   lastReceivedAt!: string | null;
 }
 

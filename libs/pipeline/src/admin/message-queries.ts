@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { MessageRepository, MessageSearch, OperationPage, ReplayRunRepository } from '@dockbridge/audit';
+import {
+  MessageFilter,
+  MessageRepository,
+  MessageSearch,
+  MessageStatus,
+  OperationPage,
+  ReplayRunRepository,
+} from '@dockbridge/audit';
 import { PartnerFileRepository } from '@dockbridge/partners';
 import { MessagePayloads } from '../translate/message-payloads';
 import {
@@ -25,6 +32,11 @@ export class MessageQueries {
     private readonly runs: ReplayRunRepository,
     private readonly payloads: MessagePayloads,
   ) {}
+
+  /** How many messages match the filter (its status left out), by status. */
+  countByStatus(filter: MessageFilter): Promise<Record<MessageStatus, number>> {
+    return this.messages.countByStatus(filter);
+  }
 
   async search(query: MessageSearch): Promise<MessagePageView> {
     const page = await this.messages.search(query);
