@@ -41,8 +41,6 @@ const ROOT = join(__dirname, '../..');
 const DIST = join(__dirname, '..');
 const LOCATION = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const PLATFORM_TOKEN = 'sandbox-demo-location-token';
-/** The worker's node flags as deployed (npm run worker, docker-compose.yml); WORKER_NODE_ARGS replaces them. */
-const DEPLOYED_WORKER_ARGS = '--max-old-space-size=192';
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 const PARTNER = 'kettle-foods';
 const SFTP_PASSWORD = `bench-${randomBytes(12).toString('hex')}`;
@@ -449,7 +447,7 @@ async function main(): Promise<void> {
     'worker',
     'apps/worker/src/main.js',
     { ...common, DATABASE_MIGRATE_ON_START: 'off' },
-    (env.WORKER_NODE_ARGS ?? DEPLOYED_WORKER_ARGS).split(' ').filter(Boolean),
+    (env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
   );
   await db.connect();
   cleanups.push(() => db.end());
