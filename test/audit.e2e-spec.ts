@@ -56,6 +56,7 @@ describe('audit store on Postgres', () => {
     'OperationRetryState1768262400000',
     'AttemptRecordedBeforeCall1768400000000',
     'ReplayRuns1768572800000',
+    'OperatorAccounts1768800000000',
   ];
 
   beforeAll(async () => {
