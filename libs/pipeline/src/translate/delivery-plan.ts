@@ -27,7 +27,7 @@ const bodyBytesOf = (payload: CanonicalOperation): number =>
  */
 export function planDelivery(
   messageId: string,
-  operations: readonly PlannedOperation[],
+  operations: readonly PlanEntry[],
   threshold: number,
   batchSize: number,
   maxBytes = BATCH_MAX_BYTES,
@@ -36,9 +36,6 @@ export function planDelivery(
   planner.addAll(operations);
   return planner.plan();
 }
-
-/** What planning reads of an operation: no payload, so a message's worth fits in little memory. */
-export type PlannedOperation = PlanEntry;
 
 /** An operation row as planning reads it, from memory (planEntryOf) or from the database (OperationRepository.planEntriesOf). */
 export function planEntryOf(
