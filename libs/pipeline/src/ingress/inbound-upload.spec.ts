@@ -11,6 +11,9 @@ import {
 } from './inbound-upload';
 
 const MiB = 1024 * 1024;
+/** What the bench's ssh2 client writes at once, and the most data one of its WRITE packets carries (34,000 - 2,048). */
+const SSH2_WRITE_BYTES = 32 * 1024;
+const SSH2_MAX_WRITE_LEN = 34_000 - 2048;
 
 /** Chunks kept in memory, as the partner_file_chunk table keeps them; `slow` delays each append. */
 class MemoryChunks implements ChunkStore {
@@ -96,6 +99,34 @@ describe('InboundUpload', () => {
       most = Math.max(most, inner.storingChunks);
     }
     expect(most).toBeLessThanOrEqual(5);
+  });
+
+  it('never refuses an ssh2 client that keeps 64 writes in flight, however slow the store (the bench at load 6)', async () => {
+    // ssh2 sends a 32 KiB write as two requests, the second only once the first is answered (its packets hold
+    // 31,952 bytes of data), and counts writes, not a window: while the first part of one write waited for the
+    // store and writes ahead of it were answered at once, the client kept writing ahead of the hole it left.
+    const store = new MemoryChunks(20);
+    const up = new InboundUpload(store, 'p1', 'big.edi', 64 * MiB);
+    const bytes = Buffer.alloc(48 * MiB, 0x41);
+    const inFlight = new Set<Promise<void>>();
+    let most = 0;
+    for (let offset = 0; offset < bytes.length; offset += SSH2_WRITE_BYTES) {
+      const end = Math.min(bytes.length, offset + SSH2_WRITE_BYTES);
+      const split = Math.min(end, offset + SSH2_MAX_WRITE_LEN);
+      const write: Promise<void> = up
+        .write(offset, bytes.subarray(offset, split))
+        .then(() => (split < end ? up.write(split, bytes.subarray(split, end)) : undefined))
+        .then(() => void inFlight.delete(write));
+      inFlight.add(write);
+      if (inFlight.size >= 64) {
+        await Promise.race(inFlight);
+      }
+      most = Math.max(most, held(up));
+    }
+    await Promise.all(inFlight);
+    const { done } = await finished(store, up);
+    expect(done.size).toBe(bytes.length);
+    expect(most).toBeLessThanOrEqual(2 * FILE_CHUNK_BYTES + 64 * SSH2_WRITE_BYTES); // the tail and one client's writes
   });
 
   it('reads back what was written in order, stored or not', async () => {

@@ -141,6 +141,8 @@ export class InboundUpload {
   private readonly text = new UploadTextCheck();
   private storing: Promise<void> = Promise.resolve();
   private storingChunks = 0;
+  /** Writes whose answer waits for the store, first come first; all go once it is back to MAX_STORING_CHUNKS. */
+  private held: (() => void)[] = [];
   private failure: Error | null = null;
   private discarded = false;
 
@@ -199,8 +201,10 @@ export class InboundUpload {
         this.storeChunk(FILE_CHUNK_BYTES);
       }
     }
-    if (this.storingChunks > MAX_STORING_CHUNKS) {
-      await this.storing;
+    // Answers wait in the order their writes came: one answered before an earlier one lets a client that sends a
+    // write's rest only once its first part is answered (ssh2) run on ahead of the hole that rest would fill.
+    if (this.storingChunks > MAX_STORING_CHUNKS || this.held.length) {
+      await new Promise<void>((resolve) => this.held.push(resolve));
       this.throwIfFailed();
     }
   }
@@ -258,6 +262,7 @@ export class InboundUpload {
     this.failure ??= new Error('the upload was discarded');
     this.tail = Buffer.alloc(0);
     this.ahead = [];
+    this.release();
     await this.storing;
     await this.store.discardChunks(this.fileId);
   }
@@ -286,8 +291,18 @@ export class InboundUpload {
         this.failure = error as Error;
       } finally {
         this.storingChunks--;
+        this.release();
       }
     });
+  }
+
+  /** Answers the held writes when the store has caught up (or failed: they learn why). */
+  private release(): void {
+    if (this.storingChunks <= MAX_STORING_CHUNKS || this.failure) {
+      const held = this.held;
+      this.held = [];
+      held.forEach((answer) => answer());
+    }
   }
 
   /** Writes `data` at `offset` (at or before `inOrder`, not before `stored`) into the tail. */
