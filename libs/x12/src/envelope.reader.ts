@@ -7,6 +7,7 @@ import {
   validateSetHeader,
   validateSetTrailer,
 } from './envelope.validation';
+import { Segment } from './segment';
 import { checkSyntaxNotes, SYNTAX_NOTES } from './syntax-notes';
 import type { TokenizerSink } from './tokenizer';
 import type {
@@ -14,7 +15,6 @@ import type {
   FunctionalGroup,
   Interchange,
   Problem,
-  Segment,
   TransactionSet,
   TransactionSetSummary,
   X12Event,
@@ -117,10 +117,11 @@ export class EnvelopeReader implements TokenizerSink {
     this.closeInterchange(undefined, set ? set.segments[set.segments.length - 1] : this.last);
   }
 
-  private openInterchange(isa: Segment, delimiters: Delimiters): void {
+  private openInterchange(read: Segment, delimiters: Delimiters): void {
     if (this.interchange) {
-      this.closeInterchange(undefined, isa);
+      this.closeInterchange(undefined, read);
     }
+    const isa = kept(read);
     const interchange: Interchange = { header: isa, fields: isaFields(isa), delimiters, groups: [], problems: [] };
     this.interchange = interchange;
     this.misplacedReported = false;
@@ -139,20 +140,21 @@ export class EnvelopeReader implements TokenizerSink {
       }
       return;
     }
-    interchange.trailer = iea;
+    interchange.trailer = iea && kept(iea);
     this.reportAll(validateInterchangeTrailer(interchange, iea, where ?? this.last), interchange.problems);
     this.interchange = undefined;
     this.misplacedReported = false;
     this.emit({ type: 'interchangeEnd', interchange });
   }
 
-  private openGroup(gs: Segment): void {
+  private openGroup(read: Segment): void {
     if (!this.interchange) {
-      return this.misplaced(gs);
+      return this.misplaced(read);
     }
     if (this.group) {
-      this.closeGroup(undefined, gs);
+      this.closeGroup(undefined, read);
     }
+    const gs = kept(read);
     const e = (n: number) => gs.element(n);
     const group: FunctionalGroup = {
       header: gs,
@@ -187,7 +189,7 @@ export class EnvelopeReader implements TokenizerSink {
       }
       return;
     }
-    group.trailer = ge;
+    group.trailer = ge && kept(ge);
     this.reportAll(validateGroupTrailer(group, ge, where ?? this.last), group.problems);
     this.group = undefined;
     this.misplacedReported = false;
@@ -270,6 +272,16 @@ export class EnvelopeReader implements TokenizerSink {
     into?.push(problem);
     this.emit({ type: 'problem', problem });
   }
+}
+
+/**
+ * A copy of a segment that its interchange or group keeps: read segments lie in a slice of the file
+ * (256 KiB), which one kept substring would hold in memory for as long as the interchange lasts.
+ */
+function kept(segment: Segment): Segment {
+  // JSON.parse allocates a string of its own; a slice or a concatenation may point into the original.
+  const text: string = JSON.parse(JSON.stringify(segment.text.slice(segment.start, segment.end)));
+  return new Segment(text, 0, text.length, segment.tag, segment.index, segment.line, segment.column);
 }
 
 function at(segment: Segment, code: Problem['code'], message: string): Problem {
