@@ -177,6 +177,9 @@ function settled(settlement: OperationSettlement | undefined) {
 }
 
 /** An operation as delivery planning reads it (no payload): what it is, where, and its batch body bytes. */
+/** Operations a planning query reads at a time (PlanEntry rows: ~100 bytes each). */
+export const PLAN_PAGE_ROWS = 5_000;
+
 export interface PlanEntry {
   id: string;
   status: OperationStatus;
@@ -508,24 +511,31 @@ export class OperationRepository {
     }
   }
 
-  /** The operations of these messages as delivery planning reads them, in order; `unsettled`: only pending or delivering ones. */
-  async planEntriesOf(messageIds: readonly string[], unsettled = false): Promise<Map<string, PlanEntry[]>> {
-    const ids = messageIds.filter(isUuid);
-    const byMessage = new Map<string, PlanEntry[]>(ids.map((id) => [id, []]));
-    if (ids.length === 0) {
-      return byMessage;
+  /**
+   * A message's operations as planning reads them (no payloads), in message order, `pageSize` rows
+   * a query: a message of 200,000 operations is planned without ever holding its rows at once.
+   * `unsettled`: only those still to deliver.
+   */
+  async *planEntryPages(messageId: string, unsettled = false, pageSize = PLAN_PAGE_ROWS): AsyncGenerator<PlanEntry[]> {
+    if (!isUuid(messageId)) {
+      return;
     }
-    const rows: (PlanEntry & { message_id: string; organisation_id: string | null })[] = await this.dataSource.query(
-      `SELECT message_id, id, status, kind, organisation_id, payload->'options' AS options,
-         coalesce(octet_length(coalesce(payload->'document', payload->'documentId')::text), 0)::int AS bytes
-       FROM operation WHERE message_id = ANY($1::uuid[])${unsettled ? ` AND status IN ('pending', 'delivering')` : ''}
-       ORDER BY message_id, seq`,
-      [ids],
-    );
-    for (const { message_id, organisation_id, ...row } of rows) {
-      byMessage.get(message_id)!.push({ ...row, organisationId: organisation_id });
+    for (let after = 0; ;) {
+      const rows: (PlanEntry & { seq: number })[] = await this.dataSource.query(
+        `SELECT seq, id, status, kind, organisation_id AS "organisationId", payload->'options' AS options,
+           coalesce(octet_length(coalesce(payload->'document', payload->'documentId')::text), 0)::int AS bytes
+         FROM operation WHERE message_id = $1 AND seq > $2${unsettled ? ` AND status IN ('pending', 'delivering')` : ''}
+         ORDER BY seq LIMIT $3`,
+        [messageId, after, pageSize],
+      );
+      if (rows.length > 0) {
+        after = rows[rows.length - 1].seq;
+        yield rows.map(({ seq: _seq, ...entry }) => entry);
+      }
+      if (rows.length < pageSize) {
+        return;
+      }
     }
-    return byMessage;
   }
 
   /**

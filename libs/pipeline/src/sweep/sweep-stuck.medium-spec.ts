@@ -55,7 +55,7 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
       { batchThreshold: 1_000, batchSize: 100 },
       new MessagePayloads(new PartnerFileRepository(dataSource), messages),
     );
-    sweep = new SweepStuck(messages, operations, queues.asQueues(), translate, { staleMs: STALE_MS, limit: 2 }, runs);
+    sweep = new SweepStuck(messages, queues.asQueues(), translate, { staleMs: STALE_MS, limit: 2 }, runs);
   });
 
   const message = (metadata: MessageMetadata = {}, channel: MessageChannel = 'api') =>

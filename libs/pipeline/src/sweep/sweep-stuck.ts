@@ -1,10 +1,4 @@
-import {
-  MessageRepository,
-  MessageSummary,
-  OperationRepository,
-  ReplayRunRepository,
-  StuckQuery,
-} from '@dockbridge/audit';
+import { MessageRepository, MessageSummary, ReplayRunRepository, StuckQuery } from '@dockbridge/audit';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MessageQueues, translateJobOf } from '../message-queues';
 import { SWEEP_OPTIONS } from '../pipeline.options';
@@ -40,15 +34,14 @@ export interface SweepReport {
  * Nothing accepted is lost: messages recorded while Redis was down (or whose jobs a Redis restart
  * lost) are queued again. Received/translating messages without a live translate job (their own,
  * or their ingress commit's) get one; delivering messages get their unsettled operations re-queued
- * under the same job ids, or are settled when nothing is left. Set-based: a page of messages costs
- * one query for their operations, one pipelined Redis round trip for their jobs' states and one
- * bulk enqueue, so a backlog of thousands is recovered in seconds.
+ * under the same job ids (read a page of operations at a time), or are settled when nothing is left.
+ * Set-based for received messages: a page costs one pipelined Redis round trip for their jobs'
+ * states and one bulk enqueue, so a backlog of thousands is recovered in seconds.
  */
 @Injectable()
 export class SweepStuck {
   constructor(
     private readonly messages: MessageRepository,
-    private readonly operations: OperationRepository,
     private readonly queues: MessageQueues,
     private readonly translate: TranslateMessage,
     @Inject(SWEEP_OPTIONS) private readonly options: SweepOptions,
@@ -88,19 +81,14 @@ export class SweepStuck {
       },
     );
     await this.pages({ olderThan, statuses: ['delivering'] }, deadline, async (page) => {
-      const unsettled = await this.operations.planEntriesOf(
-        page.map((m) => m.id),
-        true,
-      );
       for (const message of page) {
-        const rows = unsettled.get(message.id) ?? [];
-        if (rows.length === 0) {
+        const queued = await this.translate.enqueueStored(message, undefined, true);
+        if (queued === 0) {
           await this.messages.settleMessage(message.id, 'sweeper');
           report.settled++;
           continue;
         }
-        await this.translate.enqueueDelivery(message, rows, true);
-        report.deliveries += rows.length;
+        report.deliveries += queued;
       }
     });
     report.replayRuns = await this.requeueReplayRuns(olderThan);

@@ -37,7 +37,7 @@ export function planDelivery(
   return planner.plan();
 }
 
-/** An operation row as planning reads it, from memory (planEntryOf) or from the database (OperationRepository.planEntriesOf). */
+/** An operation row as planning reads it, from memory (planEntryOf) or from the database (OperationRepository.planEntryPages). */
 export function planEntryOf(
   op: Pick<DocumentOperation, 'id' | 'status' | 'kind' | 'organisationId' | 'payload'>,
 ): PlanEntry {

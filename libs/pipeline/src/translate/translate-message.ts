@@ -313,14 +313,23 @@ export class TranslateMessage {
     }
   }
 
-  /** enqueueDelivery over the message's stored operations, read without their payloads. */
-  private async enqueueStored(
+  /**
+   * enqueueDelivery over the message's stored operations still to deliver, read a page at a time
+   * without their payloads. Answers how many it planned: 0 when nothing is left to deliver.
+   */
+  async enqueueStored(
     message: Pick<Message, 'id' | 'partnerId'>,
     partner?: PartnerProfile | null,
-  ): Promise<void> {
+    redrive = false,
+  ): Promise<number> {
     const planner = await this.planner(message, partner);
-    planner.addAll((await this.operations.planEntriesOf([message.id])).get(message.id) ?? []);
-    await this.enqueuePlan(planner.plan(), false);
+    let planned = 0;
+    for await (const page of this.operations.planEntryPages(message.id, true)) {
+      planner.addAll(page);
+      planned += page.length;
+    }
+    await this.enqueuePlan(planner.plan(), redrive);
+    return planned;
   }
 
   /**

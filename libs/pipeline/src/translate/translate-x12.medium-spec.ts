@@ -210,4 +210,25 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     await sink.discardInterchange('only');
     expect(sink.scopeProblems()).toEqual([]);
   });
+  it('plans delivery a page of rows at a time, in file order, without the settled ones', async () => {
+    const message = await upload(interchange(401, ['PO-1', 'PO-2', 'PO-3', 'PO-4', 'PO-5']));
+    expect(await translate.execute(message.id)).toBe('queued');
+    const ops = await operations.listByMessage(message.id);
+    await database.dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [ops[1].id]);
+
+    const pages: string[][] = [];
+    for await (const page of operations.planEntryPages(message.id, true, 2)) {
+      pages.push(page.map((entry) => entry.id));
+      expect(Object.keys(page[0]).sort()).toEqual(['bytes', 'id', 'kind', 'options', 'organisationId', 'status']);
+    }
+    expect(pages).toEqual([
+      [ops[0].id, ops[2].id],
+      [ops[3].id, ops[4].id],
+    ]);
+
+    // Re-queued from those pages: every unsettled operation once, nothing settled.
+    queues.delivered.length = 0;
+    expect(await translate.enqueueStored(message)).toBe(4);
+    expect(queues.delivered).toEqual([ops[0].id, ops[2].id, ops[3].id, ops[4].id]);
+  });
 });
