@@ -57,6 +57,7 @@ describe('audit store on Postgres', () => {
     'AttemptRecordedBeforeCall1768400000000',
     'ReplayRuns1768572800000',
     'OperatorAccounts1768800000000',
+    'OperationPayloadOutOfLine1768900000000',
   ];
 
   beforeAll(async () => {

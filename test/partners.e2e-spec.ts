@@ -93,6 +93,7 @@ describe('partner store on Postgres', () => {
         'PartnerFileChunks1768700000000',
         'PartnerFileFetched1768700000001',
         'OperatorAccounts1768800000000',
+        'OperationPayloadOutOfLine1768900000000',
       ]);
     });
 

@@ -11,6 +11,7 @@ import { OperationRetryState1768262400000 } from './1768262400000-operation-retr
 import { AttemptRecordedBeforeCall1768400000000 } from './1768400000000-attempt-recorded-before-call';
 import { ReplayRuns1768572800000 } from './1768572800000-replay-runs';
 import { OperatorAccounts1768800000000 } from './1768800000000-operator-accounts';
+import { OperationPayloadOutOfLine1768900000000 } from './1768900000000-operation-payload-out-of-line';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const AUDIT_MIGRATIONS = [
   AttemptRecordedBeforeCall1768400000000,
   ReplayRuns1768572800000,
   OperatorAccounts1768800000000,
+  OperationPayloadOutOfLine1768900000000,
 ];

@@ -1,0 +1,72 @@
+import { DataSource } from 'typeorm';
+import { startMediumDatabase } from '../../../test/support/medium';
+import { MessageRepository } from './message.repository';
+import { OperationRepository } from './operation.repository';
+
+const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
+const ROWS = 200;
+
+/** An ASN's document of 40 loads, as the 856 mapping writes it: ~2.7 KB of JSON, ~1.1 KB compressed. */
+const asn = (n: number) => ({
+  kind: 'document.upsert',
+  organisationId: ORG,
+  document: {
+    id: `ASN-${n}`,
+    direction: 'Inbound',
+    occupant: { coreName: 'KETTLE', coreId: 'DC01' },
+    offsite: { coreName: 'KETTLE', coreId: 'SUP-KETTLE' },
+    loads: Array.from({ length: 40 }, (_, i) => ({ name: `Item ${i + 1}`, quantity: i + 1, loadTag: `SKU-${n + i}` })),
+  },
+});
+
+/**
+ * What the database keeps of an operation as it is delivered (medium: real Postgres). Every update
+ * writes a new version of the row; the document must not be copied into each one.
+ */
+describe('operation rows on their way to delivered (medium: real Postgres)', () => {
+  let database: { dataSource: DataSource; close(): Promise<void> };
+  let operations: OperationRepository;
+
+  beforeAll(async () => {
+    database = await startMediumDatabase();
+    operations = new OperationRepository(database.dataSource);
+  }, 60_000);
+  afterAll(() => database?.close());
+
+  it('claimed and settled, an operation adds a few hundred bytes to its table, not a copy of its document', async () => {
+    const message = await new MessageRepository(database.dataSource).record({
+      partnerId: 'kettle',
+      channel: 'api',
+      rawPayload: '{}',
+      contentType: 'application/json',
+    });
+    const rows = await operations.addMany(
+      message.id,
+      Array.from({ length: ROWS }, (_, n) => ({
+        kind: 'document.upsert' as const,
+        organisationId: ORG,
+        targetId: `ASN-${n}`,
+        orderKey: `document|${ORG}|ASN-${n}`,
+        payload: asn(n * 40),
+      })),
+    );
+    const heapBytes = async () =>
+      Number((await database.dataSource.query(`SELECT pg_relation_size('operation') AS bytes`))[0].bytes as string);
+    const written = await heapBytes();
+
+    const verdicts = await operations.gate(
+      rows.map((row) => row.id),
+      60_000,
+    );
+    expect(verdicts.every((v) => v.verdict === 'go')).toBe(true);
+    for (const row of rows) {
+      await operations.settle(row.id, { status: 'delivered' });
+    }
+    const settled = await heapBytes();
+
+    // Out of line: ~250 bytes a row. Inline, the new versions carried the compressed document: ~1,200.
+    expect((settled - written) / ROWS).toBeLessThan(600);
+    const [{ payload }] = await database.dataSource.query(`SELECT payload FROM operation WHERE id = $1`, [rows[7].id]);
+    expect(payload).toEqual(asn(7 * 40));
+  });
+});
