@@ -4,9 +4,11 @@ const SPEC = '\\.(spec|e2e-spec)\\.ts$';
 
 /** I/O that the pure domain (libs/x12, libs/mapping) must not reach: files, sockets, processes,
  *  the database, Redis and queues, HTTP clients, and Nest (which brings a container and a lifecycle). */
+const IO_PACKAGES =
+  'node_modules/(pg|pg-[^/]+|typeorm|typeorm-pglite|@electric-sql/pglite|ioredis|bullmq|@nestjs/[^/]+|undici|graphql-request|ssh2|ssh2-sftp-client)/';
 const IO_MODULES = [
   '^(node:)?(fs|fs/promises|net|tls|http|https|http2|dgram|dns|child_process|cluster|worker_threads|readline)$',
-  'node_modules/(pg|pg-[^/]+|typeorm|typeorm-pglite|@electric-sql/pglite|ioredis|bullmq|@nestjs/[^/]+|undici|graphql-request|ssh2|ssh2-sftp-client)/',
+  IO_PACKAGES,
 ];
 
 module.exports = {
@@ -62,10 +64,26 @@ module.exports = {
       name: 'console-is-an-http-client',
       severity: 'error',
       comment:
-        'The console (a browser app) reaches the gateway through the admin API only, typed by the types generated ' +
-        'from its OpenAPI document: nothing of the libs or the other apps is bundled into it.',
+        'The console (a browser app) reaches the gateway through the admin API only, with the client and types ' +
+        'generated from its OpenAPI document (libs/api-client): nothing else of the libs or the other apps is bundled into it.',
       from: { path: '^apps/console/' },
-      to: { path: ['^libs/', '^apps/(?!console/)'] },
+      to: { path: ['^libs/(?!api-client/src/)', '^apps/(?!console/)'] },
+    },
+    {
+      name: 'api-client-is-browser-safe',
+      severity: 'error',
+      comment:
+        'libs/api-client is bundled into the console: no I/O packages, nothing of the ' +
+        'other libs or the apps (its generator script, run by Node, is outside src/).',
+      from: { path: '^libs/api-client/src/', pathNot: SPEC },
+      to: { path: [IO_PACKAGES, '^libs/(?!api-client/)', '^apps/'] },
+    },
+    {
+      name: 'api-client-uses-no-node-builtins',
+      severity: 'error',
+      comment: 'A Node built-in (node:fs, node:url, ...) does not exist in the browser the console runs in.',
+      from: { path: '^libs/api-client/src/', pathNot: SPEC },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'not-to-unresolvable',

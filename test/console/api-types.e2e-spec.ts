@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Spine, startSpine } from '../support/spine';
 import { API_TYPES_PATH, apiTypesOf } from './api-types';
 
-/* The console's client is typed by apps/console/src/api/schema.d.ts, generated from the OpenAPI document: a change
+/* The console and the CLI are typed by libs/api-client/src/schema.d.ts, generated from the OpenAPI document: a change
    to the document that is not regenerated (`npm run console:api`) fails here, not in a support engineer's browser. */
-describe('console API types', () => {
+describe('API client types', () => {
   let spine: Spine;
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { startSpine } from '../support/spine';
 import { API_TYPES_PATH, apiTypesOf } from './api-types';
 
-/** `npm run console:api`: a gateway on loopback (Postgres, Redis), its /docs-json, the console's types rewritten. */
+/** `npm run console:api`: a gateway on loopback (Postgres, Redis), its /docs-json, the API types (libs/api-client) rewritten. */
 async function main(): Promise<void> {
   const spine = await startSpine({ 'log.level': 'error' });
   try {

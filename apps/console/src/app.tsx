@@ -11,7 +11,7 @@ import { EdiPreviewPage } from './pages/edi-preview';
 import { DashboardPage } from './pages/dashboard';
 import { ActivityPage } from './pages/activity';
 import { OperatorsPage } from './pages/operators';
-import type { Role } from './api/pending';
+import type { Role } from './api/client';
 
 interface NavItem {
   path: string;

@@ -1,6 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api, ApiError, ok, tokenStore } from './api/client';
-import type { Me, Role } from './api/pending';
+import { api, ApiError, ok, tokenStore, type Me, type Role } from './api/client';
 
 const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
 

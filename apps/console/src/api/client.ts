@@ -1,10 +1,9 @@
-import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
-import type { PendingPaths } from './pending';
+import { createApiClient, type Schemas } from '@dockbridge/api-client';
 
-export type Schemas = components['schemas'];
-/** The gateway's paths: generated from its OpenAPI document, and the agreed ones not in it yet. */
-export type ApiPaths = paths & Omit<PendingPaths, keyof paths>;
+export type { Schemas };
+export type Me = Schemas['OperatorMeSchema'];
+export type Role = Me['role'];
+export type MappingTestResult = Schemas['MappingTrialSchema'];
 
 const TOKEN_KEY = 'dockbridge.console.token';
 
@@ -15,7 +14,7 @@ export const tokenStore = {
   clear: () => sessionStorage.removeItem(TOKEN_KEY),
 };
 
-export const api = createClient<ApiPaths>({ baseUrl: window.location.origin });
+export const api = createApiClient({ baseUrl: window.location.origin });
 
 api.use({
   onRequest({ request }) {

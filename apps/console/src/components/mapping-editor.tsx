@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api, describeError, ok } from '../api/client';
-import type { MappingTestResult } from '../api/pending';
+import { api, describeError, ok, type MappingTestResult } from '../api/client';
 import { diffLines } from '../diff';
 import { useSession } from '../session';
 import { ErrorNote, Panel, Time, useLoad } from '../ui';

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, describeError, ok } from '../api/client';
-import type { Role } from '../api/pending';
+import { api, describeError, ok, type Role } from '../api/client';
 import { Badge, ErrorNote, Panel, ShownOnce, Time, useLoad } from '../ui';
 
 /** Named operator tokens (admin): who may read, replay or administer; a token is shown once. */

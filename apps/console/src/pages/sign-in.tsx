@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { describeError, tokenStore } from '../api/client';
-import type { Me } from '../api/pending';
+import { describeError, tokenStore, type Me } from '../api/client';
 import { whoAmI } from '../session';
 
 /** A pasted operator token (or the bootstrap admin token), kept in session storage only. */

@@ -726,14 +726,14 @@ export interface components {
        * @description true (default): only count what would be replayed (200)
        * @default true
        */
-      dryRun: boolean;
+      dryRun?: boolean;
       /** @description The file it came in or went out as, exactly (SFTP and HTTP uploads, export files) */
       fileName?: string;
       /**
        * @description Deliver even over newer writes to the same targets
        * @default false
        */
-      force: boolean;
+      force?: boolean;
       /**
        * Format: date-time
        * @description Received at or after (ISO 8601)
@@ -743,7 +743,7 @@ export interface components {
        * @description Also replay messages whose latest replay was delivered (a second booking.create books twice)
        * @default false
        */
-      includeReplayed: boolean;
+      includeReplayed?: boolean;
       /**
        * @description An interchange control number (ISA13); `123` finds `000000123`
        * @example 000000123
@@ -754,13 +754,13 @@ export interface components {
        * @default original
        * @enum {string}
        */
-      mapping: 'original' | 'current';
+      mapping?: 'original' | 'current';
       /**
        * @description As for one replay
        * @default rerun
        * @enum {string}
        */
-      mode: 'rerun' | 'failed-only';
+      mode?: 'rerun' | 'failed-only';
       /** @description With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name */
       operator?: string;
       /**
@@ -1651,19 +1651,19 @@ export interface components {
        * @description Deliver even over newer writes to the same targets (default: a replay orders as its original)
        * @default false
        */
-      force: boolean;
+      force?: boolean;
       /**
        * @description Webhook messages: the mapping version to translate with, the original's or the current one
        * @default original
        * @enum {string}
        */
-      mapping: 'original' | 'current';
+      mapping?: 'original' | 'current';
       /**
        * @description rerun: every operation from the raw payload; failed-only: only the operations that failed
        * @default rerun
        * @enum {string}
        */
-      mode: 'rerun' | 'failed-only';
+      mode?: 'rerun' | 'failed-only';
       /** @description With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name */
       operator?: string;
       /** @description Deliver even operations on organisations outside the partner's profile (recorded with operator and reason) */
