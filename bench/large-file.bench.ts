@@ -10,8 +10,12 @@
  * growth, and the peak RSS of the gateway and of the worker (VmHWM from /proc, reset between sizes
  * through clear_refs). Sizes run one after the other on the same processes.
  *
+ * Also: the largest event-loop delay of gateway and worker (their /metrics, scraped every second),
+ * the message detail's answer time during the run and after it, and the time covered by the
+ * platform's batch jobs (the sandbox's job timeline), so dockbridge's own time is settled minus that.
+ *
  * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
- * per ASN), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
+ * per ASN), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
  * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, WORKER_NODE_ARGS, GATEWAY_NODE_ARGS, BENCH_GLIBC_DEFAULTS=1
  * (children without MALLOC_MMAP_THRESHOLD_=131072, which the Dockerfile and npm scripts set).
  */
@@ -49,6 +53,8 @@ const MiB = 1024 * 1024;
 const env = process.env;
 const SIZES = (env.SIZE_MIB ?? env.SIZES_MIB ?? '1,10,100').split(',').map(Number);
 const ITEMS = Number(env.ITEMS ?? 40);
+/** Files of each size uploaded at once (issue 14: four 100 MiB files within the same memory bound). */
+const COPIES = Number(env.COPIES ?? 1);
 const POSTGRES_ADMIN_URL = env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Writes in flight, 32 KiB each, as OpenSSH's sftp keeps them. */
@@ -56,6 +62,8 @@ const WRITES_IN_FLIGHT = 64;
 const WRITE_BYTES = 32 * 1024;
 const TARGET_RSS_MIB = 250;
 const TARGET_CLOSE_MS = 1000;
+const TARGET_LOOP_MS = 100;
+const TARGET_DETAIL_MS = 200;
 
 // ---------------------------------------------------------------- the file
 
@@ -235,6 +243,8 @@ interface Context {
   db: Client;
   gatewayProcess: Child;
   workerProcess: Child;
+  gatewayMetrics: string;
+  workerMetrics: string;
 }
 
 const admin = (ctx: Context, path: string, init: RequestInit = {}) =>
@@ -295,10 +305,55 @@ const TABLES = ['operation', 'attempt', 'message_event', 'message'];
 const dbBytes = async (ctx: Context) =>
   Number((await ctx.db.query<{ size: string }>(`SELECT pg_database_size(current_database()) AS size`)).rows[0].size);
 
+/** The largest event-loop delay a process saw since its last scrape (prom-client's monitorEventLoopDelay). */
+async function loopLagMaxMs(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  return Number(/^dockbridge_nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
+}
+
+/** Milliseconds of one admin read of a message's detail (its first page of operations and attempts). */
+async function detailMs(ctx: Context, messageId: string): Promise<number> {
+  const started = performance.now();
+  const answer = await admin(ctx, `/v1/admin/messages/${messageId}`);
+  await answer.arrayBuffer();
+  if (answer.status !== 200) {
+    throw new Error(`message detail: ${answer.status}`);
+  }
+  return performance.now() - started;
+}
+
+/** Wall time covered by at least one of the platform's batch jobs created since `since` (submitted to completed). */
+async function platformJobMs(ctx: Context, since: number): Promise<{ ms: number; jobs: number }> {
+  const stats = (await (await fetch(`${ctx.sandbox}/__sandbox/stats`)).json()) as {
+    jobs: { timeline: { createdAt: string; completedAt: string | null }[] };
+  };
+  const spans = stats.jobs.timeline
+    .map((job) => [Date.parse(job.createdAt), job.completedAt ? Date.parse(job.completedAt) : Date.now()])
+    .filter(([from]) => from >= since)
+    .sort((a, b) => a[0] - b[0]);
+  let ms = 0;
+  let reach = -Infinity;
+  for (const [from, to] of spans) {
+    ms += Math.max(0, to - Math.max(from, reach));
+    reach = Math.max(reach, to);
+  }
+  return { ms, jobs: spans.length };
+}
+
+const medianAndMax = (values: number[]) =>
+  values.length === 0
+    ? '-'
+    : `${Math.round([...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)])}/${Math.round(Math.max(...values))}`;
+
 async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<string, string | number>> {
-  const path = join(dir, `asn-${mib}mib.edi`);
-  const { bytes, asns } = await generate(path, mib);
-  const name = `ASN-${mib}MiB-${randomBytes(3).toString('hex')}.edi`;
+  const files = await Promise.all(
+    Array.from({ length: COPIES }, async (_, i) => {
+      const path = join(dir, `asn-${mib}mib-${i}.edi`);
+      return { path, name: `ASN-${mib}MiB-${randomBytes(3).toString('hex')}.edi`, ...(await generate(path, mib)) };
+    }),
+  );
+  const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
+  const asns = files.reduce((sum, f) => sum + f.asns, 0);
   resetPeak(ctx.gatewayProcess);
   resetPeak(ctx.workerProcess);
   await ctx.db.query('CHECKPOINT');
@@ -306,40 +361,70 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   const chunksBefore = await chunkBytes(ctx);
   const tablesBefore = await Promise.all(TABLES.map((t) => tableBytes(ctx, t)));
   const docsBefore = await documentsAtSandbox(ctx);
+  // Scraped every second from here on: each scrape reads and resets the process's delay histogram.
+  await Promise.all([loopLagMaxMs(ctx.gatewayMetrics), loopLagMaxMs(ctx.workerMetrics)]);
   const started = Date.now();
   let uploadPeak = 0;
   const sampler = setInterval(() => (uploadPeak = Math.max(uploadPeak, rssMib(ctx.gatewayProcess))), 50);
-  const { uploadMs, closeMs } = await upload(ctx, path, name).finally(() => clearInterval(sampler));
-  const search = async () =>
+  const lag = { gateway: 0, worker: 0 };
+  const detailsDuring: number[] = [];
+  const ids: string[] = [];
+  let sampling = true;
+  const sampleLoop = (async () => {
+    while (sampling) {
+      await sleep(1000);
+      const [gateway, worker] = await Promise.all([loopLagMaxMs(ctx.gatewayMetrics), loopLagMaxMs(ctx.workerMetrics)]);
+      lag.gateway = Math.max(lag.gateway, gateway);
+      lag.worker = Math.max(lag.worker, worker);
+      if (ids.length > 0) {
+        detailsDuring.push(await detailMs(ctx, ids[0]));
+      }
+    }
+  })();
+  const uploads = await Promise.all(files.map((f) => upload(ctx, f.path, f.name))).finally(() =>
+    clearInterval(sampler),
+  );
+  const uploadMs = Math.max(...uploads.map((u) => u.uploadMs));
+  const closeMs = Math.max(...uploads.map((u) => u.closeMs));
+  const search = async (name: string) =>
     (
       (await (await admin(ctx, `/v1/admin/messages?fileName=${encodeURIComponent(name)}`)).json()) as {
         items: { id: string; status: string }[];
       }
     ).items[0];
-  const recorded = await search();
+  const recorded = await Promise.all(files.map((f) => search(f.name)));
   const recordedMs = Date.now() - started;
+  ids.push(...recorded.filter(Boolean).map((r) => r.id));
   let translatedMs = 0;
-  let status = recorded?.status ?? 'missing';
+  let statuses = recorded.map((r) => r?.status ?? 'missing');
+  const settledStatus = (status: string) =>
+    ['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate'].includes(status);
   const deadline = Date.now() + 30 * 60_000;
-  while (
-    !['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate'].includes(status) &&
-    Date.now() < deadline
-  ) {
+  while (!statuses.every(settledStatus) && Date.now() < deadline) {
     await sleep(250);
-    status = (await search())?.status ?? 'missing';
-    if (!translatedMs && !['received', 'translating'].includes(status)) {
+    statuses = await Promise.all(files.map(async (f) => (await search(f.name))?.status ?? 'missing'));
+    if (!translatedMs && statuses.every((status) => !['received', 'translating'].includes(status))) {
       translatedMs = Date.now() - started;
     }
   }
   const settledMs = Date.now() - started;
-  if (status !== 'delivered' && recorded) {
-    const detail = (await (await admin(ctx, `/v1/admin/messages/${recorded.id}?operationsLimit=1`)).json()) as {
-      message: { statusReason: string | null };
-      operations: { lastError: string | null }[];
-    };
-    console.log(
-      `  ${status}: ${detail.message.statusReason ?? ''}; first operation: ${detail.operations[0]?.lastError ?? '-'}`,
-    );
+  sampling = false;
+  await sampleLoop;
+  const platform = await platformJobMs(ctx, started);
+  for (const [i, status] of statuses.entries()) {
+    if (status !== 'delivered' && recorded[i]) {
+      const detail = (await (await admin(ctx, `/v1/admin/messages/${recorded[i].id}?operationsLimit=1`)).json()) as {
+        message: { statusReason: string | null };
+        operations: { lastError: string | null }[];
+      };
+      console.log(
+        `  ${status}: ${detail.message.statusReason ?? ''}; first operation: ${detail.operations[0]?.lastError ?? '-'}`,
+      );
+    }
+  }
+  const detailsAfter: number[] = [];
+  for (let i = 0; i < 5 && ids.length > 0; i++) {
+    detailsAfter.push(await detailMs(ctx, ids[0]));
   }
   const documents = (await documentsAtSandbox(ctx)) - docsBefore;
   await ctx.db.query('CHECKPOINT');
@@ -351,16 +436,22 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
       `SELECT n_dead_tup AS dead, n_live_tup AS live FROM pg_stat_user_tables WHERE relname = 'operation'`,
     )
   ).rows;
-  rmSync(path, { force: true });
+  for (const f of files) {
+    rmSync(f.path, { force: true });
+  }
   return {
     'size MiB': +(bytes / MiB).toFixed(1),
+    files: COPIES,
     ASNs: asns,
-    status,
+    status: [...new Set(statuses)].join(','),
     'upload s': +(uploadMs / 1000).toFixed(1),
     'CLOSE ms': closeMs,
     'recorded s': +(recordedMs / 1000).toFixed(1),
     'translated s': +(translatedMs / 1000).toFixed(1),
     'settled s': +(settledMs / 1000).toFixed(1),
+    'platform jobs': platform.jobs,
+    'platform job s': +(platform.ms / 1000).toFixed(1),
+    'own s (settled - platform jobs)': +((settledMs - platform.ms) / 1000).toFixed(1),
     'documents at sandbox': documents,
     'db growth MiB': +(growth / MiB).toFixed(1),
     'db / file': +(growth / bytes).toFixed(2),
@@ -370,6 +461,10 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
     'gateway peak RSS MiB': Math.round(peakRssMib(ctx.gatewayProcess)),
     'gateway RSS in upload MiB': Math.round(uploadPeak),
     'worker peak RSS MiB': Math.round(peakRssMib(ctx.workerProcess)),
+    'gateway loop delay max ms': Math.round(lag.gateway),
+    'worker loop delay max ms': Math.round(lag.worker),
+    'detail ms during (median/max)': medianAndMax(detailsDuring),
+    'detail ms after (median/max)': medianAndMax(detailsAfter),
   };
 }
 
@@ -404,7 +499,12 @@ async function main(): Promise<void> {
   const largest = Math.max(...SIZES);
   writeFileSync(join(dir, 'default.yaml'), `sftp:\n  maxFileBytes: ${Math.max(256, largest + 16) * MiB}\n`);
 
-  const [sandboxPort, gatewayPort, sftpPort] = [await freePort(), await freePort(), await freePort()];
+  const [sandboxPort, gatewayPort, sftpPort, workerHealthPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const ctxUrls = { sandbox: `http://127.0.0.1:${sandboxPort}`, gateway: `http://127.0.0.1:${gatewayPort}` };
   const common = {
     CONFIG_DIR: dir,
@@ -441,14 +541,23 @@ async function main(): Promise<void> {
     (env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
   );
   const db = new Client({ connectionString: dbUrl.toString() });
-  const ctx: Context = { ...ctxUrls, sftpPort, db, gatewayProcess, workerProcess: gatewayProcess };
+  const ctx: Context = {
+    ...ctxUrls,
+    sftpPort,
+    db,
+    gatewayProcess,
+    workerProcess: gatewayProcess,
+    gatewayMetrics: `${ctxUrls.gateway}/metrics`,
+    workerMetrics: `http://127.0.0.1:${workerHealthPort}/metrics`,
+  };
   await waitFor('gateway', async () => (await admin(ctx, '/v1/admin/partners')).status === 200);
   ctx.workerProcess = start(
     'worker',
     'apps/worker/src/main.js',
-    { ...common, DATABASE_MIGRATE_ON_START: 'off' },
+    { ...common, DATABASE_MIGRATE_ON_START: 'off', WORKER_HEALTH_PORT: String(workerHealthPort) },
     (env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
   );
+  await waitFor('worker', async () => (await fetch(ctx.workerMetrics)).status === 200);
   await db.connect();
   cleanups.push(() => db.end());
 
@@ -494,7 +603,10 @@ async function main(): Promise<void> {
   console.log(
     `targets: gateway peak RSS <= ${TARGET_RSS_MIB} MiB at every size: ${flat ? 'met' : 'NOT met'}; ` +
       `worker: ${rows.every((r) => Number(r['worker peak RSS MiB']) <= TARGET_RSS_MIB) ? 'met' : 'NOT met'}; ` +
-      `CLOSE <= ${TARGET_CLOSE_MS} ms: ${close ? 'met' : 'NOT met'}`,
+      `CLOSE <= ${TARGET_CLOSE_MS} ms: ${close ? 'met' : 'NOT met'}; ` +
+      `gateway event loop held <= ${TARGET_LOOP_MS} ms: ${rows.every((r) => Number(r['gateway loop delay max ms']) <= TARGET_LOOP_MS) ? 'met' : 'NOT met'}; ` +
+      `worker: ${rows.every((r) => Number(r['worker loop delay max ms']) <= TARGET_LOOP_MS) ? 'met' : 'NOT met'}; ` +
+      `detail <= ${TARGET_DETAIL_MS} ms: ${rows.every((r) => [r['detail ms during (median/max)'], r['detail ms after (median/max)']].every((d) => d === '-' || Number(String(d).split('/')[1]) <= TARGET_DETAIL_MS)) ? 'met' : 'NOT met'}`,
   );
   await finish(0);
 }

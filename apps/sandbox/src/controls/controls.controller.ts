@@ -53,7 +53,17 @@ export class ControlsController {
       documents,
       documentWrites: Object.fromEntries(this.state.documentWrites),
       bookings: this.state.bookings.size,
-      jobs: { total: this.state.jobs.size, pending: this.jobs.pending, paused: this.jobs.paused },
+      jobs: {
+        total: this.state.jobs.size,
+        pending: this.jobs.pending,
+        paused: this.jobs.paused,
+        // When each job was submitted and completed: the time a client spent waiting on the platform (benchmarks).
+        timeline: [...this.state.jobs.values()].map(({ createdAt, completedAt, documentCount }) => ({
+          createdAt,
+          completedAt,
+          documentCount,
+        })),
+      },
     };
   }
 
