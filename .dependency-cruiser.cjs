@@ -55,10 +55,10 @@ module.exports = {
       name: 'cli-is-an-http-client',
       severity: 'error',
       comment:
-        'The CLI talks to the gateway over HTTP and reads its answers with the API views of @dockbridge/pipeline: ' +
-        'types only (migrate.ts, which runs the migrations itself, is the exception).',
+        'The CLI talks to the gateway through the client generated from its OpenAPI document (libs/api-client); ' +
+        'of the other libs it takes types only (migrate.ts, which runs the migrations itself, is the exception).',
       from: { path: '^apps/cli/', pathNot: [SPEC, '^apps/cli/src/migrate\\.ts$'] },
-      to: { path: '^libs/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^libs/(?!api-client/)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'console-is-an-http-client',
@@ -73,7 +73,7 @@ module.exports = {
       name: 'api-client-is-browser-safe',
       severity: 'error',
       comment:
-        'libs/api-client is bundled into the console: no I/O packages, nothing of the ' +
+        'libs/api-client is bundled into the console and loaded by the CLI: no I/O packages, nothing of the ' +
         'other libs or the apps (its generator script, run by Node, is outside src/).',
       from: { path: '^libs/api-client/src/', pathNot: SPEC },
       to: { path: [IO_PACKAGES, '^libs/(?!api-client/)', '^apps/'] },

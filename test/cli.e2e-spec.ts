@@ -60,10 +60,11 @@ describe('dockbridge CLI against a real gateway', () => {
   let failedBody: string;
 
   beforeAll(async () => {
-    // The binary under test is the swc build of apps/cli/src, exactly what `npm run build` emits there.
+    // The binary under test is the swc build of apps/cli/src and the client it loads (libs/api-client), exactly
+    // what `npm run build` emits there.
     execFileSync(
       join(ROOT, 'node_modules/.bin/swc'),
-      ['apps/cli/src', '--out-dir', 'dist', '--config-file', '.swcrc', '-q'],
+      ['apps/cli/src', 'libs/api-client/src', '--out-dir', 'dist', '--config-file', '.swcrc', '-q'],
       { cwd: ROOT, stdio: 'pipe' },
     );
     spine = await startSpine();

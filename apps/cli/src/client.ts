@@ -1,4 +1,4 @@
-import type { GatewayRequest } from './requests';
+import { createApiClient, type ApiClient } from '@dockbridge/api-client';
 
 /** A non-2xx answer: the gateway's ErrorBody ({statusCode, error, details}) or what a proxy sent instead. */
 export class GatewayError extends Error {
@@ -28,7 +28,7 @@ export interface ClientOptions {
   /** Sent as `X-API-Key` (partner endpoints such as /v1/edi/preview). */
   apiKey?: string;
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  fetch?: (request: Request) => Promise<Response>;
   /** Called once per request with a line that never contains a header (so never a secret). */
   trace?: (line: string) => void;
 }
@@ -73,50 +73,71 @@ async function errorOf(response: Response): Promise<GatewayError> {
   return new GatewayError(response.status, response.statusText || 'Error', excerpt ? [excerpt] : []);
 }
 
-/** A thin fetch wrapper: JSON in and out, one error type per failure kind. */
-export class GatewayClient {
-  private readonly baseUrl: string;
-
-  constructor(private readonly options: ClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+/** A query as URLSearchParams writes it; a list is one comma list (`status=failed%2Crejected`). */
+function queryOf(query: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) {
+      search.set(name, Array.isArray(value) ? value.join(',') : String(value));
+    }
   }
+  return search.toString();
+}
 
-  async send<T = unknown>(request: GatewayRequest): Promise<T> {
-    const headers: Record<string, string> = { accept: request.raw ? '*/*' : 'application/json' };
-    if (this.options.adminToken) {
-      headers.authorization = `Bearer ${this.options.adminToken}`;
-    }
-    if (this.options.apiKey) {
-      headers['x-api-key'] = this.options.apiKey;
-    }
-    let body: string | undefined;
-    if (request.body !== undefined) {
-      body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
-      headers['content-type'] = request.contentType ?? 'application/json';
-    }
-    const url = this.baseUrl + request.path;
-    const started = Date.now();
-    let response: Response;
-    try {
-      response = await (this.options.fetch ?? fetch)(url, {
-        method: request.method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
-      });
-    } catch (error) {
-      this.options.trace?.(`${request.method} ${displayUrl(url)} failed after ${Date.now() - started} ms`);
-      // fetch names the whole URL in some errors (one with user:password in it, say): never print its credentials.
-      throw new ConnectionError(displayUrl(this.baseUrl), reasonOf(error).split(url).join(displayUrl(url)));
-    }
-    this.options.trace?.(`${request.method} ${displayUrl(url)} -> ${response.status} (${Date.now() - started} ms)`);
-    if (!response.ok) {
-      throw await errorOf(response);
-    }
-    const text = await response.text();
-    if (request.raw) {
-      return text as T;
-    }
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
+/**
+ * The gateway's client: openapi-fetch typed by the OpenAPI document (@dockbridge/api-client), so paths,
+ * parameters, bodies and answers are the document's. Underneath, one error type per failure kind: a
+ * non-2xx answer is thrown as GatewayError, no answer at all as ConnectionError.
+ */
+export function gatewayClient(options: ClientOptions): ApiClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const send = options.fetch ?? fetch;
+  const failed = (method: string, url: string, started: number, error: unknown) => {
+    options.trace?.(`${method} ${displayUrl(url)} failed after ${Date.now() - started} ms`);
+    // fetch names the whole URL in some errors (one with user:password in it, say): never print its credentials.
+    return new ConnectionError(displayUrl(baseUrl), reasonOf(error).split(url).join(displayUrl(url)));
+  };
+  return createApiClient({
+    baseUrl,
+    headers: {
+      accept: 'application/json',
+      authorization: options.adminToken ? `Bearer ${options.adminToken}` : undefined,
+      'x-api-key': options.apiKey || undefined,
+    },
+    querySerializer: queryOf,
+    // A text body (X12, a JSON file as written) goes as it is, an object as JSON.
+    bodySerializer: (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body)),
+    // The request itself refuses some URLs (one with user:password): said as fetch's own refusals are.
+    Request: class extends Request {
+      constructor(url: string, init: RequestInit) {
+        const started = Date.now();
+        try {
+          super(url, init);
+        } catch (error) {
+          throw failed(init.method ?? 'GET', url, started, error);
+        }
+      }
+    },
+    fetch: async (request: Request) => {
+      const started = Date.now();
+      let response: Response;
+      try {
+        response = await send(new Request(request, { signal: AbortSignal.timeout(options.timeoutMs ?? 60_000) }));
+      } catch (error) {
+        throw failed(request.method, request.url, started, error);
+      }
+      options.trace?.(
+        `${request.method} ${displayUrl(request.url)} -> ${response.status} (${Date.now() - started} ms)`,
+      );
+      if (!response.ok) {
+        throw await errorOf(response);
+      }
+      return response;
+    },
+  });
+}
+
+/** The data of an answer (a refusal never gets here: the client threw it as a GatewayError). */
+export async function answer<T>(call: Promise<{ data?: T }>): Promise<T> {
+  return (await call).data as T;
 }

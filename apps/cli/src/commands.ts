@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { ConnectionError, GatewayClient, GatewayError } from './client';
+import type { ApiClient } from '@dockbridge/api-client';
+import { answer, ConnectionError, gatewayClient, GatewayError } from './client';
 import {
-  BulkReplayResult,
-  BulkReplayStarted,
-  EdiPreview,
   formatBulkReplay,
   formatReplayRun,
   formatReplayRunList,
@@ -20,46 +18,22 @@ import {
   formatPartnerList,
   formatReplay,
   formatSent,
-  MessageDetail,
-  MessagePage,
-  PartnerMessageStatus,
-  PartnerSummary,
-  ApiKeyView,
   redact,
-  ReplayResult,
 } from './format';
+import { formatActivity, formatIssued, formatMe, formatOperatorList, formatRevoked } from './format-operators';
 import {
-  Activity,
-  formatActivity,
-  formatIssued,
-  formatMe,
-  formatOperatorList,
-  formatRevoked,
-  IssuedOperator,
-  Me,
-  Operator,
-} from './format-operators';
-import {
-  detailRequest,
-  payloadRequest,
+  activityQuery,
+  asTyped,
   ListOptions,
   MAPPING_CHOICES,
-  messageStatusRequest,
-  partnerRequest,
-  partnersRequest,
-  previewRequest,
+  operatorBody,
   replayRequest,
   ReplayOptions,
-  replayRunRequest,
-  replayRunsRequest,
-  searchRequest,
-  sendRequest,
+  replayRunsLimit,
+  searchQuery,
+  upload,
   UsageError,
-  activityRequest,
-  issueOperatorRequest,
-  meRequest,
-  operatorsRequest,
-  revokeOperatorRequest,
+  X12_CONTENT_TYPE,
 } from './requests';
 
 /** The gateway's default listen address (libs/config: gateway.port = 3000). */
@@ -76,7 +50,8 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: Record<string, string | undefined>;
-  fetch?: typeof fetch;
+  /** Sends one request (default: the global fetch). */
+  fetch?: (request: Request) => Promise<Response>;
   readFile?(path: string): string;
   /** Whether stderr is a terminal: a bulk replay's progress is then one bar redrawn in place, otherwise a line per change. */
   isTTY?: boolean;
@@ -148,17 +123,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const trace = (globals: GlobalOptions) => (globals.verbose ? (line: string) => err([`> ${line}`]) : undefined);
 
   /** A client of the admin API; the token is required before anything is sent. */
-  const admin = (command: Command): GatewayClient => {
+  const admin = (command: Command): ApiClient => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const token = globals.token ?? io.env.DOCKBRIDGE_ADMIN_TOKEN;
     if (!token) {
       throw new UsageError("no admin token: set DOCKBRIDGE_ADMIN_TOKEN (the gateway's ADMIN_TOKEN) or pass --token");
     }
-    return new GatewayClient({ baseUrl: baseUrl(globals), adminToken: token, fetch: io.fetch, trace: trace(globals) });
+    return gatewayClient({ baseUrl: baseUrl(globals), adminToken: token, fetch: io.fetch, trace: trace(globals) });
   };
 
   /** A client acting as a partner (its API key), for sending and previewing. */
-  const partner = (command: Command, apiKeyOption: string | undefined): GatewayClient => {
+  const partner = (command: Command, apiKeyOption: string | undefined): ApiClient => {
     const globals = command.optsWithGlobals<GlobalOptions>();
     const apiKey = apiKeyOption ?? io.env.DOCKBRIDGE_API_KEY;
     if (!apiKey) {
@@ -167,20 +142,22 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       );
     }
     credentialHint = '(check DOCKBRIDGE_API_KEY or --api-key)';
-    return new GatewayClient({ baseUrl: baseUrl(globals), apiKey, fetch: io.fetch, trace: trace(globals) });
+    return gatewayClient({ baseUrl: baseUrl(globals), apiKey, fetch: io.fetch, trace: trace(globals) });
   };
 
   /**
    * Reads a bulk replay run until it ends, showing its progress on stderr (stdout keeps the result
    * alone, for scripts); a few failed reads in a row are waited out, since the run goes on regardless.
    */
-  const waitForRun = async (client: GatewayClient, runId: string): Promise<ReplayRun> => {
+  const readRun = (client: ApiClient, runId: string) =>
+    answer(client.GET('/v1/admin/replays/{runId}', { params: { path: { runId } } }));
+  const waitForRun = async (client: ApiClient, runId: string): Promise<ReplayRun> => {
     err([`Waiting for bulk replay run ${runId} (Ctrl-C stops waiting, not the run: dockbridge replays show ${runId})`]);
     let shown = '';
     for (let failures = 0; ;) {
       let run: ReplayRun;
       try {
-        run = await client.send<ReplayRun>(replayRunRequest(runId));
+        run = await readRun(client, runId);
         failures = 0;
       } catch (error) {
         if (!(error instanceof ConnectionError) || ++failures >= MAX_POLL_FAILURES) {
@@ -234,7 +211,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--cursor <id>', 'the next page: the cursor printed under the previous page')
     .option('--json', 'print the API answer as JSON')
     .action(async (options: ListOptions & { json?: boolean }, command: Command) => {
-      const page = await admin(command).send<MessagePage>(searchRequest(options));
+      const page = await answer(admin(command).GET('/v1/admin/messages', { params: { query: searchQuery(options) } }));
       print(page, options.json, formatMessageList);
     });
 
@@ -255,10 +232,19 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         throw new UsageError('--json and --payload are alternatives; give one');
       }
       if (options.payload) {
-        io.stdout(await admin(command).send<string>(payloadRequest(id)));
+        const payload = admin(command).GET('/v1/admin/messages/{id}/payload', {
+          params: { path: { id } },
+          headers: { accept: '*/*' },
+          parseAs: 'text',
+        });
+        io.stdout(await answer(payload));
         return;
       }
-      const detail = await admin(command).send<MessageDetail>(detailRequest(id, options.after));
+      const detail = await answer(
+        admin(command).GET('/v1/admin/messages/{id}', {
+          params: { path: { id }, query: { operationsAfter: asTyped<number>(options.after) } },
+        }),
+      );
       if (options.json) {
         json(detail);
       } else {
@@ -319,16 +305,21 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         const payload = payloadFile === undefined ? undefined : readText(readFile, payloadFile);
         const request = replayRequest(id, { ...rest, payload });
         const client = admin(command);
-        const result = await client.send<ReplayResult | BulkReplayResult>(request);
-        if (id !== undefined || (result as BulkReplayResult).dryRun !== false || options.detach) {
-          if (asJson) {
-            json(result);
-          } else {
-            out(id === undefined ? formatBulkReplay(result as BulkReplayResult) : formatReplay(result as ReplayResult));
-          }
+        if (!request.bulk) {
+          const path = { id: request.id };
+          print(
+            await answer(client.POST('/v1/admin/messages/{id}/replay', { params: { path }, body: request.body })),
+            asJson,
+            formatReplay,
+          );
           return;
         }
-        printRun(await waitForRun(client, (result as BulkReplayStarted).runId), asJson);
+        const result = await answer(client.POST('/v1/admin/messages/replay', { body: request.body }));
+        if (result.dryRun !== false || options.detach) {
+          print(result, asJson, formatBulkReplay);
+          return;
+        }
+        printRun(await waitForRun(client, result.runId), asJson);
       },
     );
 
@@ -349,7 +340,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       if (options.wait) {
         return printRun(await waitForRun(client, runId), options.json);
       }
-      print(await client.send<ReplayRun>(replayRunRequest(runId)), options.json, formatReplayRun);
+      print(await readRun(client, runId), options.json, formatReplayRun);
     });
 
   replays
@@ -358,7 +349,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--limit <n>', 'how many, 1 to 100 (gateway default 20)')
     .option('--json', 'print the API answer as JSON')
     .action(async (options: { limit?: string; json?: boolean }, command: Command) => {
-      const page = await admin(command).send<{ items: ReplayRun[] }>(replayRunsRequest(options.limit));
+      const page = await answer(
+        admin(command).GET('/v1/admin/replays', { params: { query: { limit: replayRunsLimit(options.limit) } } }),
+      );
       print(page, options.json, (p) => formatReplayRunList(p.items));
     });
 
@@ -367,7 +360,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .description("the token's holder and role (viewer, operator or admin)")
     .option('--json', 'print the API answer as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      print(await admin(command).send<Me>(meRequest()), options.json, formatMe);
+      print(await answer(admin(command).GET('/v1/admin/me')), options.json, formatMe);
     });
 
   const operators = program
@@ -379,9 +372,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .description('every token, active first (names, roles and hints; never the tokens)')
     .option('--json', 'print the API answer as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      print(await admin(command).send<Operator[]>(operatorsRequest()), options.json, (list) =>
-        formatOperatorList(list),
-      );
+      print(await answer(admin(command).GET('/v1/admin/operators')), options.json, (list) => formatOperatorList(list));
     });
 
   operators
@@ -392,8 +383,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--expires <date-time>', 'refused from then on (ISO 8601)')
     .option('--json', 'print the API answer as JSON')
     .action(async (name: string, options: { role: string; expires?: string; json?: boolean }, command: Command) => {
-      const issued = await admin(command).send<IssuedOperator>(
-        issueOperatorRequest(name, options.role, options.expires),
+      const issued = await answer(
+        admin(command).POST('/v1/admin/operators', { body: operatorBody(name, options.role, options.expires) }),
       );
       print(issued, options.json, formatIssued);
     });
@@ -404,7 +395,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .argument('<id>', "the token's id (operators list)")
     .option('--json', 'print the API answer as JSON')
     .action(async (id: string, options: { json?: boolean }, command: Command) => {
-      print(await admin(command).send<Operator>(revokeOperatorRequest(id)), options.json, formatRevoked);
+      const revoked = await answer(admin(command).DELETE('/v1/admin/operators/{id}', { params: { path: { id } } }));
+      print(revoked, options.json, formatRevoked);
     });
 
   program
@@ -415,7 +407,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--cursor <cursor>', 'the next page (printed at the end of the previous one)')
     .option('--json', 'print the API answer as JSON')
     .action(async (options: { target?: string; limit?: string; cursor?: string; json?: boolean }, command: Command) => {
-      print(await admin(command).send<Activity>(activityRequest(options)), options.json, formatActivity);
+      const page = await answer(
+        admin(command).GET('/v1/admin/activity', { params: { query: activityQuery(options) } }),
+      );
+      print(page, options.json, formatActivity);
     });
 
   const partners = program
@@ -427,7 +422,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .description('every partner: id, name, enabled, location, what it sends')
     .option('--json', 'print the API answer as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const list = await admin(command).send<PartnerSummary[]>(partnersRequest());
+      const list = await answer(admin(command).GET('/v1/admin/partners'));
       print(list, options.json, formatPartnerList);
     });
 
@@ -437,7 +432,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .argument('<id>', 'partner id')
     .option('--json', 'print the API answer as JSON')
     .action(async (id: string, options: { json?: boolean }, command: Command) => {
-      const partner = await admin(command).send<PartnerSummary & { apiKeys: ApiKeyView[] }>(partnerRequest(id));
+      const partner = await answer(admin(command).GET('/v1/admin/partners/{id}', { params: { path: { id } } }));
       print(partner, options.json, formatPartner);
     });
 
@@ -452,8 +447,18 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the API answer as JSON')
     .action(async (file: string, options: { apiKey?: string; wait?: boolean; json?: boolean }, command: Command) => {
       const client = partner(command, options.apiKey);
-      const request = sendRequest(readText(readFile, file), basename(file));
-      const accepted = await client.send<{ messageId: string; status: string }>(request);
+      const text = readText(readFile, file);
+      const sent = upload(text, basename(file));
+      const accepted = await answer(
+        sent.x12
+          ? client.POST('/v1/edi', {
+              params: { query: { fileName: sent.fileName } },
+              body: text,
+              headers: { 'content-type': X12_CONTENT_TYPE },
+            })
+          : // The file's own bytes, as its partner wrote them (the parsed message types the call).
+            client.POST('/v1/messages', { body: sent.message, bodySerializer: () => text }),
+      );
       if (!options.wait) {
         if (options.json) {
           json(accepted);
@@ -462,10 +467,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         }
         return;
       }
-      let status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
+      const readStatus = () =>
+        answer(client.GET('/v1/messages/{id}', { params: { path: { id: accepted.messageId } } }));
+      let status = await readStatus();
       for (const started = Date.now(); !SETTLED.includes(status.status) && Date.now() - started < WAIT_MS;) {
         await new Promise((resolve) => setTimeout(resolve, 500));
-        status = await client.send<PartnerMessageStatus>(messageStatusRequest(accepted.messageId));
+        status = await readStatus();
       }
       print(status, options.json, formatSent);
       if (!SETTLED.includes(status.status)) {
@@ -485,7 +492,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .action(async (file: string, options: { apiKey?: string; json?: boolean; after?: string }, command: Command) => {
       const client = partner(command, options.apiKey);
       const text = readText(readFile, file);
-      const preview = await client.send<EdiPreview>(previewRequest(text, options.after));
+      const preview = await answer(
+        client.POST('/v1/edi/preview', {
+          params: { query: { setsAfter: asTyped<number>(options.after) } },
+          body: text,
+          headers: { 'content-type': X12_CONTENT_TYPE },
+        }),
+      );
       print(preview, options.json, formatPreview);
     });
 

@@ -1,14 +1,10 @@
 /** Text output of `dockbridge operators`, `whoami` and `activity`. Pure: API answers in, lines out. */
-import type { ActivityPage, OperatorRole, OperatorToken } from '@dockbridge/audit';
-import type { AsJson } from '@dockbridge/pipeline';
+import type { Schemas } from '@dockbridge/api-client';
 
-export type Operator = AsJson<OperatorToken>;
-export type IssuedOperator = Operator & { token: string };
-export type Activity = AsJson<ActivityPage>;
-export interface Me {
-  name: string;
-  role: OperatorRole;
-}
+export type Operator = Schemas['OperatorTokenSchema'];
+export type IssuedOperator = Schemas['IssuedOperatorTokenSchema'];
+export type Activity = Schemas['ActivityPageSchema'];
+export type Me = Schemas['OperatorMeSchema'];
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '-');
 

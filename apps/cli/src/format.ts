@@ -1,36 +1,25 @@
 /**
  * Text output of the CLI. Pure: API answers in, lines out (unit-tested).
- * The types are the APIs' own response views (libs/pipeline/src/admin/views.ts) as JSON sends them.
+ * The types are the answers as the OpenAPI document describes them (@dockbridge/api-client).
  */
-import type {
-  ApiKeyView as ApiKeyRecord,
-  AsJson,
-  BulkReplayStartedView,
-  BulkReplayView,
-  EdiPreviewView,
-  MessageDetailView,
-  MessageFileView,
-  MessagePageView,
-  MessageSummaryView,
-  OperationView,
-  PartnerMessageStatusView,
-  PartnerView,
-  ReplayResultView,
-  ReplayRunView,
-} from '@dockbridge/pipeline';
+import type { Schemas } from '@dockbridge/api-client';
+import type { AsJson, EdiPreviewView } from '@dockbridge/pipeline';
 
-export type MessageSummary = AsJson<MessageSummaryView>;
-export type MessagePage = AsJson<MessagePageView>;
-export type Operation = AsJson<OperationView>;
-export type Attempt = Operation['attempts'][number];
-export type MessageFile = AsJson<MessageFileView>;
-export type MessageDetail = AsJson<MessageDetailView>;
-export type ReplayResult = AsJson<ReplayResultView>;
-export type BulkReplayResult = AsJson<BulkReplayView>;
-export type BulkReplayStarted = AsJson<BulkReplayStartedView>;
-export type ReplayRun = AsJson<ReplayRunView>;
-export type EdiPreview = AsJson<EdiPreviewView>;
-export type Diagnostic = EdiPreview['transactionSets'][number]['diagnostics'][number];
+export type MessageSummary = Schemas['MessageSummarySchema'];
+export type MessagePage = Schemas['MessagePageSchema'];
+export type Operation = Schemas['OperationSchema'];
+export type Attempt = Schemas['AttemptSchema'];
+export type MessageFile = Schemas['MessageFileSchema'];
+export type MessageDetail = Schemas['MessageDetailSchema'];
+export type ReplayResult = Schemas['ReplayResultSchema'];
+export type BulkReplayResult = Schemas['BulkReplayDryRunSchema'] | Schemas['BulkReplayStartedSchema'];
+export type BulkReplayStarted = Schemas['BulkReplayStartedSchema'];
+export type ReplayRun = Schemas['ReplayRunSchema'];
+export type EdiPreview = Schemas['EdiPreviewSchema'];
+// The document leaves a diagnostic and a document open ({[key]: unknown}): the preview's view names their fields.
+type PreviewView = AsJson<EdiPreviewView>;
+export type Diagnostic = PreviewView['transactionSets'][number]['diagnostics'][number];
+type PreviewDocument = PreviewView['documents'][number];
 
 /** Statuses a run ends in. */
 export const RUN_OVER: readonly string[] = ['completed', 'failed'];
@@ -320,7 +309,7 @@ export function formatPreview(preview: EdiPreview): string[] {
     lines.push(
       `  ${set.setId} control ${set.transactionControl}${set.documentId ? ` document ${set.documentId}` : ''}: ${verdict}`,
     );
-    for (const d of set.diagnostics) {
+    for (const d of set.diagnostics as Diagnostic[]) {
       lines.push(formatDiagnostic(d));
     }
     for (const note of set.notes ?? []) {
@@ -331,7 +320,7 @@ export function formatPreview(preview: EdiPreview): string[] {
     lines.push(`  more with --after ${preview.nextSetsAfter}`);
   }
   lines.push('', `Documents (${preview.documents.length})`);
-  for (const op of preview.documents) {
+  for (const op of preview.documents as PreviewDocument[]) {
     const id = 'document' in op ? op.document.id : 'documentId' in op ? op.documentId : '';
     lines.push(`  ${op.kind} ${id}${op.organisationId ? ` at ${op.organisationId}` : ''}`.trimEnd());
   }
@@ -360,8 +349,8 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   );
 }
 
-export type PartnerSummary = AsJson<PartnerView>;
-export type ApiKeyView = AsJson<ApiKeyRecord>;
+export type PartnerSummary = Schemas['PartnerSchema'];
+export type ApiKeyView = Schemas['ApiKeySchema'];
 
 /** What a partner can send: EDI (with its sender ids), webhooks (with the verification), exports. */
 function ingressOf(partner: PartnerSummary): string {
@@ -422,7 +411,7 @@ function ownerLines(partner: PartnerSummary): string[] {
   return [`  ${owner}`, ...conflict];
 }
 
-export function formatPartner(partner: PartnerSummary & { apiKeys: ApiKeyView[] }): string[] {
+export function formatPartner(partner: Schemas['PartnerWithKeysSchema']): string[] {
   const keyState = (k: ApiKeyView) =>
     k.revokedAt ? `revoked ${time(k.revokedAt)}` : k.expiresAt ? `expires ${time(k.expiresAt)}` : 'active';
   return [
@@ -439,7 +428,7 @@ export function formatPartner(partner: PartnerSummary & { apiKeys: ApiKeyView[] 
   ];
 }
 
-export type PartnerMessageStatus = AsJson<PartnerMessageStatusView>;
+export type PartnerMessageStatus = Schemas['PartnerMessageStatusSchema'];
 
 export function formatSent(status: PartnerMessageStatus): string[] {
   return [

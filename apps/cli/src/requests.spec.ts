@@ -1,18 +1,19 @@
 import {
-  detailRequest,
+  activityQuery,
   isX12,
-  previewRequest,
+  operatorBody,
   replayRequest,
-  replayRunRequest,
-  replayRunsRequest,
-  searchRequest,
-  sendRequest,
+  replayRunsLimit,
+  searchQuery,
+  upload,
   UsageError,
 } from './requests';
 
-describe('searchRequest', () => {
-  it('maps every filter to the query the admin search takes', () => {
-    const request = searchRequest({
+// What goes on the wire (paths, escaping, query strings, headers) is checked against a real HTTP server in client.spec.ts.
+
+describe('searchQuery', () => {
+  it('maps every filter to the query the admin search takes, in order', () => {
+    const query = searchQuery({
       status: 'failed, partially_failed',
       channel: 'webhook,api',
       partner: 'acme-wms',
@@ -24,45 +25,29 @@ describe('searchRequest', () => {
       limit: '20',
       cursor: 'c0ffee00-0000-4000-8000-000000000000',
     });
-    expect(request.method).toBe('GET');
-    const url = new URL(request.path, 'http://gateway');
-    expect(url.pathname).toBe('/v1/admin/messages');
-    expect(Object.fromEntries(url.searchParams)).toEqual({
-      status: 'failed,partially_failed',
-      channel: 'webhook,api',
-      partner: 'acme-wms',
-      from: '2026-11-01T00:00:00Z',
-      to: '2026-11-02T00:00:00Z',
-      documentId: 'PO 1',
-      fileName: 'ASN 0001.edi',
-      interchange: '123',
-      limit: '20',
-      cursor: 'c0ffee00-0000-4000-8000-000000000000',
-    });
+    expect(Object.entries(query)).toEqual(
+      Object.entries({
+        status: ['failed', 'partially_failed'],
+        channel: ['webhook', 'api'],
+        partner: 'acme-wms',
+        from: '2026-11-01T00:00:00Z',
+        to: '2026-11-02T00:00:00Z',
+        documentId: 'PO 1',
+        fileName: 'ASN 0001.edi',
+        interchange: '123',
+        limit: 20,
+        cursor: 'c0ffee00-0000-4000-8000-000000000000',
+      }),
+    );
   });
 
   it('sends no query without options, and drops an empty status list', () => {
-    expect(searchRequest({}).path).toBe('/v1/admin/messages');
-    expect(searchRequest({ status: ' , ' }).path).toBe('/v1/admin/messages');
+    expect(searchQuery({})).toEqual({});
+    expect(searchQuery({ status: ' , ' })).toEqual({});
   });
 
   it.each(['0', '501', '2.5', 'ten'])('refuses --limit %s as a usage error', (limit) => {
-    expect(() => searchRequest({ limit })).toThrow(UsageError);
-  });
-});
-
-describe('detailRequest and previewRequest', () => {
-  it('escapes the id into the path', () => {
-    expect(detailRequest('a/b')).toEqual({ method: 'GET', path: '/v1/admin/messages/a%2Fb' });
-  });
-
-  it('posts the file text as X12', () => {
-    expect(previewRequest('ISA*00~')).toEqual({
-      method: 'POST',
-      path: '/v1/edi/preview',
-      body: 'ISA*00~',
-      contentType: 'application/edi-x12',
-    });
+    expect(() => searchQuery({ limit })).toThrow(UsageError);
   });
 });
 
@@ -70,7 +55,7 @@ describe('replayRequest', () => {
   const id = '3f2c1d00-0000-4000-8000-000000000001';
 
   it('replays one message with the API defaults when no option is given (rerun, original mapping)', () => {
-    expect(replayRequest(id, {})).toEqual({ method: 'POST', path: `/v1/admin/messages/${id}/replay`, body: {} });
+    expect(replayRequest(id, {})).toEqual({ bulk: false, id, body: {} });
   });
 
   it('maps --failed-only, --mapping, the payload, --reason and --operator of one message', () => {
@@ -98,8 +83,7 @@ describe('replayRequest', () => {
 
   it('turns filters without an id into a bulk replay, a dry run unless told otherwise', () => {
     expect(replayRequest(undefined, { status: 'failed,partially_failed', partner: 'acme', document: 'PO-1' })).toEqual({
-      method: 'POST',
-      path: '/v1/admin/messages/replay',
+      bulk: true,
       body: { status: ['failed', 'partially_failed'], partner: 'acme', documentId: 'PO-1' },
     });
     expect(
@@ -145,11 +129,10 @@ describe('replayRequest', () => {
 });
 
 describe('replay runs', () => {
-  it('reads a run by id and lists the newest, --detach never sent', () => {
-    expect(replayRunRequest('run 1')).toEqual({ method: 'GET', path: '/v1/admin/replays/run%201' });
-    expect(replayRunsRequest()).toEqual({ method: 'GET', path: '/v1/admin/replays' });
-    expect(replayRunsRequest('5').path).toBe('/v1/admin/replays?limit=5');
-    expect(() => replayRunsRequest('101')).toThrow(UsageError);
+  it("lists the newest (the gateway's default count unless told), --detach never sent", () => {
+    expect(replayRunsLimit()).toBeUndefined();
+    expect(replayRunsLimit('5')).toBe(5);
+    expect(() => replayRunsLimit('101')).toThrow(UsageError);
     expect(replayRequest(undefined, { status: 'failed', dryRun: false, detach: true }).body).toEqual({
       status: ['failed'],
       dryRun: false,
@@ -157,31 +140,40 @@ describe('replay runs', () => {
   });
 });
 
-describe('sendRequest', () => {
+describe('upload', () => {
   it('tells X12 (ISA first, after a BOM or blank lines) from JSON, and refuses anything else', () => {
     expect(isX12('\uFEFF\r\n  ISA*00*')).toBe(true);
     expect(isX12('{"ISA":1}')).toBe(false);
-    expect(sendRequest('ISA*00*~')).toEqual({
-      method: 'POST',
-      path: '/v1/edi',
-      body: 'ISA*00*~',
-      contentType: 'application/edi-x12',
-    });
-    expect(sendRequest('{"operations":[]}')).toEqual({
-      method: 'POST',
-      path: '/v1/messages',
-      body: '{"operations":[]}',
-      contentType: 'application/json',
-    });
-    expect(() => sendRequest('GS*PO*')).toThrow(UsageError);
-    expect(() => sendRequest('GS*PO*')).toThrow(/neither X12 \(starting with ISA\) nor JSON/);
+    expect(upload('ISA*00*~')).toEqual({ x12: true });
+    expect(upload('{"operations":[]}')).toEqual({ x12: false, message: { operations: [] } });
+    expect(() => upload('GS*PO*')).toThrow(UsageError);
+    expect(() => upload('GS*PO*')).toThrow(/neither X12 \(starting with ISA\) nor JSON/);
   });
 
   it('names an X12 upload after its file (found again by it); JSON has no name to carry', () => {
-    expect(sendRequest('ISA*00*~', 'ASN 0001.edi').path).toBe('/v1/edi?fileName=ASN+0001.edi');
-    expect(sendRequest('{"operations":[]}', 'po.json').path).toBe('/v1/messages');
+    expect(upload('ISA*00*~', 'ASN 0001.edi')).toEqual({ x12: true, fileName: 'ASN 0001.edi' });
+    expect(upload('{"operations":[]}', 'po.json')).toEqual({ x12: false, message: { operations: [] } });
     // The gateway alone applies the file-name rule, and names the problem (400) for a name it refuses.
-    expect(sendRequest('ISA*00*~', 'tab\there.edi').path).toBe('/v1/edi?fileName=tab%09here.edi');
-    expect(sendRequest('ISA*00*~').path).toBe('/v1/edi');
+    expect(upload('ISA*00*~', 'tab\there.edi')).toEqual({ x12: true, fileName: 'tab\there.edi' });
+  });
+});
+
+describe('operators and activity', () => {
+  it('issues a token with a role, an expiry only when given', () => {
+    expect(operatorBody('dana', 'viewer')).toEqual({ name: 'dana', role: 'viewer' });
+    expect(operatorBody('dana', 'admin', '2027-01-01T00:00:00Z')).toEqual({
+      name: 'dana',
+      role: 'admin',
+      expiresAt: '2027-01-01T00:00:00Z',
+    });
+  });
+
+  it('reads the activity log with what was typed only, as typed (the gateway checks the limit)', () => {
+    expect(activityQuery({})).toEqual({});
+    expect(Object.entries(activityQuery({ cursor: 'c', limit: 'ten', target: 'partner:acme' }))).toEqual([
+      ['target', 'partner:acme'],
+      ['limit', 'ten'],
+      ['cursor', 'c'],
+    ]);
   });
 });

@@ -1,21 +1,10 @@
 /**
- * Command-line options → admin API requests. Pure: no I/O, so every mapping is unit-tested.
- * Options mirror apps/gateway/src/admin/admin.dto.ts; the gateway validates values and names the bad field.
+ * Command-line options → the query parameters and bodies of the admin API, typed by its OpenAPI document.
+ * Pure: no I/O, so every mapping is unit-tested. The gateway validates values and names the bad field.
  */
 
+import type { paths, Schemas } from '@dockbridge/api-client';
 import type { SEARCH_MAX_LIMIT as SEARCH_LIMIT } from '@dockbridge/audit';
-import type { X12_CONTENT_TYPE as X12 } from '@dockbridge/pipeline';
-
-/** An HTTP request to the gateway, relative to its base URL. */
-export interface GatewayRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  /** A JSON body (object) or a raw text body (string, sent with `contentType`). */
-  body?: unknown;
-  contentType?: string;
-  /** Answered with the body as text, not JSON (a payload download). */
-  raw?: boolean;
-}
 
 /** Something wrong with the command line itself: exit code 2, nothing sent. */
 export class UsageError extends Error {}
@@ -60,10 +49,21 @@ export interface ReplayOptions extends FilterOptions {
   detach?: boolean;
 }
 
-// Copies of the gateway's values (this thin client loads no lib), typed by them: a change there fails to compile here.
+export type SearchQuery = NonNullable<paths['/v1/admin/messages']['get']['parameters']['query']>;
+export type ActivityQuery = NonNullable<paths['/v1/admin/activity']['get']['parameters']['query']>;
+type Mapping = NonNullable<Schemas['ReplayDto']['mapping']>;
+type X12ContentType = keyof paths['/v1/edi']['post']['requestBody']['content'];
+
+// The search's cap is not in the document: a copy typed by the gateway's value (a change there fails to compile here).
 export const SEARCH_MAX_LIMIT: typeof SEARCH_LIMIT = 500;
-export const MAPPING_CHOICES = ['original', 'current'] as const;
-export const X12_CONTENT_TYPE: typeof X12 = 'application/edi-x12';
+export const MAPPING_CHOICES = ['original', 'current'] as const satisfies readonly Mapping[];
+export const X12_CONTENT_TYPE = 'application/edi-x12' satisfies X12ContentType;
+
+/**
+ * A value as the operator typed it, sent as typed: the gateway checks it against the type the document
+ * gives (a status, a number) and names the field, so the CLI does not check it a second time.
+ */
+export const asTyped = <T>(typed: string | string[] | undefined) => typed as T | undefined;
 
 const commaList = (typed: string | undefined) => {
   const list = typed
@@ -74,8 +74,8 @@ const commaList = (typed: string | undefined) => {
 };
 
 const filterOf = (options: FilterOptions) => ({
-  status: commaList(options.status),
-  channel: commaList(options.channel),
+  status: asTyped<SearchQuery['status']>(commaList(options.status)),
+  channel: asTyped<SearchQuery['channel']>(commaList(options.channel)),
   partner: options.partner,
   from: options.from,
   to: options.to,
@@ -87,54 +87,30 @@ const filterOf = (options: FilterOptions) => ({
 const hasFilter = (options: FilterOptions) => Object.values(filterOf(options)).some((v) => v !== undefined);
 
 /** Drops undefined members so bodies and queries carry only what the operator typed. */
-const defined = <T extends object>(value: T): Partial<T> =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
-export function searchRequest(options: ListOptions): GatewayRequest {
-  const query = new URLSearchParams();
-  const filter = filterOf(options);
-  if (filter.status) {
-    query.set('status', filter.status.join(','));
-  }
-  if (filter.channel) {
-    query.set('channel', filter.channel.join(','));
-  }
-  for (const key of ['partner', 'from', 'to', 'documentId', 'fileName', 'interchange'] as const) {
-    if (filter[key] !== undefined) {
-      query.set(key, filter[key]);
-    }
-  }
+export function searchQuery(options: ListOptions): SearchQuery {
+  let limit: number | undefined;
   if (options.limit !== undefined) {
-    const limit = Number(options.limit);
+    limit = Number(options.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT) {
       throw new UsageError(`--limit must be a whole number from 1 to ${SEARCH_MAX_LIMIT}`);
     }
-    query.set('limit', String(limit));
   }
-  if (options.cursor !== undefined) {
-    query.set('cursor', options.cursor);
-  }
-  const search = query.toString();
-  return { method: 'GET', path: `/v1/admin/messages${search ? `?${search}` : ''}` };
-}
-
-/** A message's detail; `after` pages through its operations (the seq a previous page ended at). */
-export function detailRequest(id: string, after?: string): GatewayRequest {
-  const query = after === undefined ? '' : `?${new URLSearchParams({ operationsAfter: after })}`;
-  return { method: 'GET', path: `/v1/admin/messages/${encodeURIComponent(id)}${query}` };
-}
-
-/** A message's whole payload, exactly as received (the detail carries its first MiB only). */
-export function payloadRequest(id: string): GatewayRequest {
-  return { method: 'GET', path: `/v1/admin/messages/${encodeURIComponent(id)}/payload`, raw: true };
+  return defined({ ...filterOf(options), limit, cursor: options.cursor });
 }
 
 /** One message (`id` given) or bulk by filter; options that the chosen endpoint does not take are usage errors. */
-export function replayRequest(id: string | undefined, options: ReplayOptions): GatewayRequest {
-  if (options.mapping !== undefined && !(MAPPING_CHOICES as readonly string[]).includes(options.mapping)) {
+export function replayRequest(
+  id: string | undefined,
+  options: ReplayOptions,
+): { bulk: false; id: string; body: Schemas['ReplayDto'] } | { bulk: true; body: Schemas['BulkReplayDto'] } {
+  const mapping = options.mapping;
+  if (mapping !== undefined && !(MAPPING_CHOICES as readonly string[]).includes(mapping)) {
     throw new UsageError(`--mapping must be one of ${MAPPING_CHOICES.join(', ')}`);
   }
-  const mode = options.failedOnly ? 'failed-only' : undefined; // undefined: the API's default, rerun
+  const mode = options.failedOnly ? ('failed-only' as const) : undefined; // undefined: the API's default, rerun
   const common = { mode, reason: options.reason, operator: options.operator, force: options.force };
   if (id !== undefined) {
     if (hasFilter(options)) {
@@ -150,11 +126,11 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
     }
     const body = {
       ...common,
-      mapping: options.mapping,
+      mapping: mapping as Mapping | undefined,
       payload: options.payload,
       overrideOrganisations: options.overrideOrganisations,
     };
-    return { method: 'POST', path: `/v1/admin/messages/${encodeURIComponent(id)}/replay`, body: defined(body) };
+    return { bulk: false, id, body: defined(body) };
   }
   if (options.detach && options.dryRun !== false) {
     throw new UsageError('--detach applies to a real bulk replay only (with --no-dry-run): a dry run answers at once');
@@ -171,47 +147,27 @@ export function replayRequest(id: string | undefined, options: ReplayOptions): G
     throw new UsageError('--override-organisations applies to one message only (give its id)');
   }
   return {
-    method: 'POST',
-    path: '/v1/admin/messages/replay',
+    bulk: true,
     body: defined({
       ...defined(filterOf(options)),
       ...common,
-      mapping: options.mapping,
+      mapping: mapping as Mapping | undefined,
       dryRun: options.dryRun,
       includeReplayed: options.includeReplayed,
     }),
   };
 }
 
-/** A bulk replay run: its status, progress and result. */
-export function replayRunRequest(runId: string): GatewayRequest {
-  return { method: 'GET', path: `/v1/admin/replays/${encodeURIComponent(runId)}` };
-}
-
-/** The newest bulk replay runs. */
-export function replayRunsRequest(limit?: string): GatewayRequest {
+/** How many bulk replay runs to list; none given: the gateway's default. */
+export function replayRunsLimit(limit?: string): number | undefined {
   if (limit === undefined) {
-    return { method: 'GET', path: '/v1/admin/replays' };
+    return undefined;
   }
   const n = Number(limit);
   if (!Number.isInteger(n) || n < 1 || n > 100) {
     throw new UsageError('--limit must be a whole number from 1 to 100');
   }
-  return { method: 'GET', path: `/v1/admin/replays?limit=${n}` };
-}
-
-/** An EDI dry run; `after` pages through its sets (the index a previous page ended at). */
-export function previewRequest(x12Text: string, after?: string): GatewayRequest {
-  const query = after === undefined ? '' : `?${new URLSearchParams({ setsAfter: after })}`;
-  return { method: 'POST', path: `/v1/edi/preview${query}`, body: x12Text, contentType: X12_CONTENT_TYPE };
-}
-
-export function partnersRequest(): GatewayRequest {
-  return { method: 'GET', path: '/v1/admin/partners' };
-}
-
-export function partnerRequest(id: string): GatewayRequest {
-  return { method: 'GET', path: `/v1/admin/partners/${encodeURIComponent(id)}` };
+  return n;
 }
 
 /** X12 starts with ISA (after a BOM or blank lines); anything else is sent as canonical JSON. */
@@ -221,51 +177,28 @@ export const isX12 = (text: string): boolean => /^[\uFEFF\s]*ISA/.test(text);
  * `send`: a file as its partner would send it: X12 to /v1/edi, anything else to /v1/messages (JSON).
  * `fileName` is recorded with an X12 upload, so the message is found by it (`messages list --file`).
  */
-export function sendRequest(text: string, fileName?: string): GatewayRequest {
+export function upload(
+  text: string,
+  fileName?: string,
+): { x12: true; fileName?: string } | { x12: false; message: Schemas['CanonicalMessageSchema'] } {
   if (isX12(text)) {
     // The gateway applies the file-name rule (isPartnerFileName) and says what is wrong with a name.
-    const query = fileName ? `?${new URLSearchParams({ fileName })}` : '';
-    return { method: 'POST', path: `/v1/edi${query}`, body: text, contentType: X12_CONTENT_TYPE };
+    return { x12: true, fileName: fileName || undefined };
   }
   try {
-    JSON.parse(text);
+    // Parsed to check it is JSON; the gateway checks it is a canonical message, and gets the file's own text.
+    return { x12: false, message: JSON.parse(text) };
   } catch (error) {
     throw new UsageError(`the file is neither X12 (starting with ISA) nor JSON: ${(error as Error).message}`);
   }
-  return { method: 'POST', path: '/v1/messages', body: text, contentType: 'application/json' };
 }
 
-/** A partner's own view of one message (its status and each operation's outcome). */
-export function messageStatusRequest(id: string): GatewayRequest {
-  return { method: 'GET', path: `/v1/messages/${encodeURIComponent(id)}` };
-}
-
-/** Who the token belongs to. */
-export function meRequest(): GatewayRequest {
-  return { method: 'GET', path: '/v1/admin/me' };
-}
-
-export function operatorsRequest(): GatewayRequest {
-  return { method: 'GET', path: '/v1/admin/operators' };
-}
-
-/** A named token with a role; `expires` is an ISO 8601 date-time (the gateway checks it). */
-export function issueOperatorRequest(name: string, role: string, expires?: string): GatewayRequest {
-  return { method: 'POST', path: '/v1/admin/operators', body: { name, role, ...(expires && { expiresAt: expires }) } };
-}
-
-export function revokeOperatorRequest(id: string): GatewayRequest {
-  return { method: 'DELETE', path: `/v1/admin/operators/${encodeURIComponent(id)}` };
+/** A named token with a role; `expires` is an ISO 8601 date-time (the gateway checks both). */
+export function operatorBody(name: string, role: string, expires?: string): Schemas['IssueOperatorTokenDto'] {
+  return { name, role: role as Schemas['IssueOperatorTokenDto']['role'], ...(expires && { expiresAt: expires }) };
 }
 
 /** The activity log, newest first; `target` such as partner:acme or message:<id>. */
-export function activityRequest(options: { target?: string; limit?: string; cursor?: string }): GatewayRequest {
-  const query = new URLSearchParams();
-  for (const key of ['target', 'limit', 'cursor'] as const) {
-    if (options[key] !== undefined) {
-      query.set(key, options[key]);
-    }
-  }
-  const text = query.toString();
-  return { method: 'GET', path: `/v1/admin/activity${text ? `?${text}` : ''}` };
+export function activityQuery(options: { target?: string; limit?: string; cursor?: string }): ActivityQuery {
+  return defined({ target: options.target, limit: asTyped<number>(options.limit), cursor: options.cursor });
 }
