@@ -131,6 +131,28 @@ describe('Segment.wholeNumber: HL01/HL02 as written plainly', () => {
   });
 });
 
+describe('Segment.elementOnce: element(n) without the scan cache', () => {
+  it.each([
+    ['HL*12*7*I', '~LIN*1~'],
+    ['HL*1**S', '~TD1~'],
+    ['PID*F****STEEL KETTLE', '*X~'], // the text goes on past the segment's end
+    ['PRF*PO-7*', '~'], // an empty last element
+    ['SE', '~GE*1*1~'], // no elements
+    ['SE*', '~GE*1*1~'], // one empty element
+    ['N1*ST*  ACME  *92*EA', '~'], // padded, and a shared two-character value
+  ])('%s gives what element(n) gives for every n', (segment, after) => {
+    const once = inText('ST*856*0001~', segment, after);
+    const cached = inText('ST*856*0001~', segment, after, 1);
+    for (let n = -1; n <= cached.elementCount + 2; n++) {
+      expect([n, once.elementOnce(n)]).toEqual([n, cached.element(n)]);
+    }
+  });
+
+  it('reads a segment with another separator than *', () => {
+    expect(Segment.of('HL', ['4', '3', 'O'], { separator: '|' }).elementOnce(3)).toBe('O');
+  });
+});
+
 describe('Segment: element positions kept for the segments read last', () => {
   /** Segment `index` of a text, with `count` elements V1..Vcount. */
   const wide = (index: number, count: number, prefix = 'V') =>

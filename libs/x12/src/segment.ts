@@ -40,6 +40,36 @@ export class Segment {
     return slice(this.text, starts[at + n], starts[at + n + 1] - 1);
   }
 
+  /**
+   * Element n as `element(n)` gives it, read straight from the text without the scan cache: for a
+   * segment of which one element is read once (HL03, PRF01, PID05), where filling the cache (and
+   * the store of the segment into it) costs more than walking to the element again.
+   */
+  elementOnce(n: number): string {
+    const text = this.text;
+    const end = this.end;
+    let i = this.start + this.tag.length; // the separator before element 01
+    if (n < 1 || i >= end) {
+      return '';
+    }
+    const separator = text.charCodeAt(i);
+    for (let k = 1; k < n; k++) {
+      i++;
+      while (i < end && text.charCodeAt(i) !== separator) {
+        i++;
+      }
+      if (i >= end) {
+        return '';
+      }
+    }
+    const from = i + 1;
+    let to = from;
+    while (to < end && text.charCodeAt(to) !== separator) {
+      to++;
+    }
+    return slice(text, from, to);
+  }
+
   /** Element n is there and not blank. */
   hasValue(n: number): boolean {
     const at = this.scanned();

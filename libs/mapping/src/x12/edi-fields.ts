@@ -5,7 +5,13 @@ export const el = (segment: EdiSegment | undefined, n: number): string => {
   if (!segment) {
     return '';
   }
-  const value = segment.element(n);
+  return trimmed(segment.element(n));
+};
+
+/** `el` for a segment of which only element `n` is read (`EdiSegment.elementOnce`). */
+export const elOnce = (segment: EdiSegment, n: number): string => trimmed(segment.elementOnce(n));
+
+function trimmed(value: string): string {
   // Mappers read hundreds of elements per set and almost none is padded: only call trim() when an
   // end is not a printable ASCII character (nothing in '!'..'~' is white space).
   const last = value.length - 1;
@@ -15,7 +21,7 @@ export const el = (segment: EdiSegment | undefined, n: number): string => {
   const a = value.charCodeAt(0);
   const b = value.charCodeAt(last);
   return a > 32 && a < 127 && b > 32 && b < 127 ? value : value.trim();
-};
+}
 
 /** Qualifier/id pairs starting at element `from` (PO106/PO107, PO108/PO109, ... or LIN02/LIN03, ...). */
 export function productIds(segment: EdiSegment, from: number): { qualifier: string; id: string }[] {

@@ -6,6 +6,8 @@ export interface EdiSegment {
   tag: string;
   /** Element n (1-based, as X12 numbers them) as sent; '' when absent. */
   element(n: number): string;
+  /** The same as `element(n)`, for a segment of which only this element is read (no scan kept for more). */
+  elementOnce(n: number): string;
   /** How many elements it has. */
   readonly elementCount: number;
   /** Element n as a positive whole number written plainly ("7", not "07" or " 7"); 0 when empty or absent; -1 otherwise. */

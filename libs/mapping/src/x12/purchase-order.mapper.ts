@@ -5,10 +5,11 @@ import {
   MAX_DOCUMENT_ID,
   Purpose,
   quantity,
+  quantityValue,
   SharedSegments,
   TransactionMapping,
 } from './document-builder';
-import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf, productIdError } from './edi-fields';
+import { DEFAULT_LOAD_TAG_QUALIFIERS, el, elOnce, loadTagOf, productIdError } from './edi-fields';
 import { PURCHASE_ORDER_DATES } from './dates';
 import type { EdiMappingSettings, EdiSegment, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
 
@@ -102,7 +103,8 @@ export function mapPurchaseOrder(
     if (segment.tag !== 'PO1') {
       continue;
     }
-    const qty = quantity(el(segment, 2), { control, position: i + 1, tag: 'PO1', element: 2 }, diagnostics);
+    const raw = el(segment, 2);
+    const qty = quantityValue(raw) ?? quantity(raw, { control, position: i + 1, tag: 'PO1', element: 2 }, diagnostics);
     if (qty === undefined) {
       continue;
     }
@@ -114,9 +116,11 @@ export function mapPurchaseOrder(
       if (next.tag === 'PO1' || next.tag === 'CTT' || next.tag === 'SE') {
         break;
       }
-      if (next.tag === 'PID' && el(next, 5)) {
-        description = el(next, 5);
-        break;
+      if (next.tag === 'PID') {
+        description = elOnce(next, 5);
+        if (description) {
+          break;
+        }
       }
     }
     const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };

@@ -9,7 +9,7 @@ import {
   SharedSegments,
   TransactionMapping,
 } from './document-builder';
-import { DEFAULT_LOAD_TAG_QUALIFIERS, el, loadTagOf, pairValue, productIdError } from './edi-fields';
+import { DEFAULT_LOAD_TAG_QUALIFIERS, el, elOnce, loadTagOf, pairValue, productIdError } from './edi-fields';
 import { SHIP_NOTICE_DATES } from './dates';
 import type { EdiMappingSettings, EdiSegment, EdiTransaction, MappingDiagnostic, PartyDirectory } from './edi-types';
 
@@ -102,7 +102,7 @@ export function mapShipNotice(
         parent: '',
         idNumber: segment.wholeNumber(1),
         parentNumber: segment.wholeNumber(2),
-        level: el(segment, 3),
+        level: elOnce(segment, 3),
         position: i + 1,
         lin: undefined,
         linOffset: 0,
@@ -132,10 +132,10 @@ export function mapShipNotice(
             current.sn1Offset = offset;
           }
         } else if (tag === 'PID' && !current.description) {
-          current.description = el(segment, 5);
+          current.description = elOnce(segment, 5);
         }
       } else if (tag === 'PRF' && current.level === 'O' && !current.order) {
-        current.order = el(segment, 1);
+        current.order = elOnce(segment, 1);
       }
       offset++;
     }
