@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
 import { DataSource } from 'typeorm';
 import {
+  FILE_CHUNK_BYTES,
   PartnerFileRepository,
   PartnerRepository,
   sshFingerprint,
@@ -16,6 +19,7 @@ import { ADMIN_TOKEN, Spine, startSpine } from './support/spine';
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures/edi', name), 'utf8');
 const PARTNER = 'kettle-edi';
 const PASSWORD = 'kettle sftp password 1';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', () => {
   let spine: Spine;
@@ -209,7 +213,15 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     expect(found.items.map((m: { id: string }) => m.id)).toEqual([refused]);
     expect(found.items[0].metadata.interchanges).toEqual([{ sender: 'STRANGER', control: '000000321', refused: true }]);
     const detail = await (await spine.call('GET', `/v1/admin/messages/${refused}`, { auth: 'admin' })).json();
-    expect(detail.files).toEqual([expect.objectContaining({ folder: 'outbound', kind: 'TA1' })]);
+    // An HTTP upload is stored as a file too, named after its id when it gave no name.
+    expect(detail.files).toEqual([
+      expect.objectContaining({
+        folder: 'inbound',
+        name: expect.stringMatching(/^http-[0-9a-f-]{36}\.x12$/),
+        kind: null,
+      }),
+      expect.objectContaining({ folder: 'outbound', kind: 'TA1' }),
+    ]);
   });
 
   it('records the file name an HTTP upload gives, and refuses one that is not a plain file name', async () => {
@@ -462,5 +474,262 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     const response = await post('/v1/edi', '');
     expect(response.status).toBe(400);
     expect((await response.json()).details[0]).toMatch(/^body/);
+  });
+});
+
+describe('EDI over HTTP: the body streamed into the upload store, under the SFTP size limit', () => {
+  const UPLOAD_LIMIT = 1536 * 1024;
+  let spine: Spine;
+  let key: string;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    // Bodies of other routes stop at 64 KiB here; an upload's at the (small) SFTP limit.
+    spine = await startSpine({
+      'gateway.bodyLimitBytes': 64 * 1024,
+      'sftp.maxFileBytes': UPLOAD_LIMIT,
+      'gateway.requestTimeoutMs': 5000,
+      'sftp.maxConcurrentUploads': 1, // an upload that kept its place would refuse the next
+    });
+    const partners = spine.app.get(PartnerRepository);
+    await partners.upsert(
+      {
+        id: PARTNER,
+        name: 'Kettle Foods (EDI)',
+        locationOrganisationId: DEMO.mainDc,
+        settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } },
+      },
+      'api',
+    );
+    key = (await partners.issueApiKey(PARTNER, { label: 'tests' })).key;
+    db = spine.app.get(DataSource);
+  }, 60_000);
+  afterAll(() => spine?.close());
+
+  /** An interchange of `asns` ASNs of 60 items each (~3.6 KB an ASN). */
+  const asnFile = (control: string, asns: number) => {
+    const sets = Array.from({ length: asns }, (_, n) => {
+      const segments = [
+        `ST*856*${String(n + 1).padStart(4, '0')}`,
+        `BSN*00*ASN-HTTP-${control}-${n}*20261201*1200`,
+        'HL*1**S',
+        'TD5*O*2*BLUE',
+        'N1*SF*Kettle Foods*92*SUP-KETTLE',
+        'N1*ST*Main DC*92*DC01',
+        'HL*2*1*O',
+        `PRF*PO-HTTP-${n}`,
+      ];
+      for (let i = 1; i <= 60; i++) {
+        segments.push(`HL*${i + 2}*2*I`, `LIN**SK*SKU-${i}`, `SN1**${i}*CA`, `PID*F****Item ${i}`);
+      }
+      segments.push('CTT*60');
+      segments.push(`SE*${segments.length + 1}*${String(n + 1).padStart(4, '0')}`);
+      return segments.map((s) => `${s}~\n`).join('');
+    });
+    return [
+      `ISA*00*          *00*          *ZZ*KETTLE         *ZZ*ACMEDC         *261120*0830*U*00401*${control}*0*T*>~\n`,
+      'GS*SH*KETTLE*ACMEDC*20261120*0830*1*X*004010~\n',
+      ...sets,
+      `GE*${asns}*1~\n`,
+      `IEA*1*${control}~\n`,
+    ].join('');
+  };
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number(((await db.query(sql, params)) as { n: string }[])[0].n);
+  /** Chunks no file owns: an upload in progress, or one left behind. */
+  const looseChunks = () =>
+    count(
+      `SELECT count(*) AS n FROM partner_file_chunk c WHERE NOT EXISTS (SELECT 1 FROM partner_file f WHERE f.id = c.file_id)`,
+    );
+  const filesNamed = (name: string) =>
+    count(`SELECT count(*) AS n FROM partner_file WHERE partner_id = $1 AND name = $2`, [PARTNER, name]);
+  const messagesNamed = async (name: string) => (await spine.messages.search({ fileName: name })).items.length;
+  const until = async (what: string, check: () => Promise<boolean>) => {
+    const deadline = Date.now() + 10_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) {
+        throw new Error(`${what}: not within 10 s`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  /**
+   * A POST whose body is written in pieces (chunked: no length declared). `holdAt`: past this many
+   * bytes, wait for the answer before writing more; `cutAt`: past this many, `beforeCut`, then the
+   * client goes away; `pace` after each piece.
+   */
+  const stream = (
+    path: string,
+    pieces: Buffer[],
+    options: {
+      holdAt?: number;
+      cutAt?: number;
+      beforeCut?: () => Promise<void>;
+      pace?: (sent: number) => Promise<void>;
+    } = {},
+  ): Promise<{ status: number; body: string; sent: number } | 'cut off'> =>
+    new Promise((resolve, reject) => {
+      let answered = false;
+      let cut = false;
+      let sent = 0;
+      const request = httpRequest(`${spine.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/edi-x12', 'transfer-encoding': 'chunked' },
+      });
+      request.on('response', (response) => {
+        answered = true;
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => {
+          resolve({ status: response.statusCode!, body: Buffer.concat(parts).toString(), sent });
+          request.destroy();
+        });
+      });
+      request.on('error', (error) => (answered || cut ? undefined : reject(error)));
+      const write = async () => {
+        for (const piece of pieces) {
+          if (answered || request.destroyed) {
+            return;
+          }
+          if (options.cutAt !== undefined && sent >= options.cutAt) {
+            await options.beforeCut?.();
+            cut = true;
+            request.destroy();
+            resolve('cut off');
+            return;
+          }
+          if (options.holdAt !== undefined && sent >= options.holdAt) {
+            return until('an answer', () => Promise.resolve(answered));
+          }
+          if (!request.write(piece)) {
+            await new Promise((drained) => request.once('drain', drained));
+          }
+          sent += piece.length;
+          await options.pace?.(sent);
+        }
+        request.end();
+      };
+      write().catch(reject);
+    });
+  const pieces = (text: string, size = 64 * 1024) => {
+    const bytes = Buffer.from(text);
+    return Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+  };
+
+  it('takes a body far over gateway.bodyLimitBytes, stores it in chunks as it arrives, and delivers it', async () => {
+    const file = asnFile('000000901', 330);
+    expect(Buffer.byteLength(file)).toBeGreaterThan(FILE_CHUNK_BYTES); // 1.2 MB: 18 times the body limit, two chunks
+    const answer = await stream('/v1/edi?fileName=big-asns.edi', pieces(file));
+    expect(answer).toMatchObject({ status: 202 });
+    const { messageId, status } = JSON.parse((answer as { body: string }).body) as {
+      messageId: string;
+      status: string;
+    };
+    expect(status).toBe('received');
+
+    const message = (await spine.messages.findById(messageId))!;
+    expect(message).toMatchObject({ channel: 'http-edi', rawPayload: '', sha256: sha256(file) });
+    expect(message.metadata).toMatchObject({ via: 'http', fileName: 'big-asns.edi', size: Buffer.byteLength(file) });
+    const fileId = message.metadata.payloadFile!;
+    expect(await count(`SELECT count(*) AS n FROM partner_file_chunk WHERE file_id = $1`, [fileId])).toBe(2);
+    const [stored] = await spine.app.get(PartnerFileRepository).listByMessage(messageId);
+    expect(stored).toMatchObject({
+      id: fileId,
+      folder: 'inbound',
+      name: 'big-asns.edi',
+      size: Buffer.byteLength(file),
+    });
+
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed', 'rejected'], 60_000)).toBe(
+      'delivered',
+    );
+    expect(
+      await count(`SELECT count(*) AS n FROM operation WHERE message_id = $1 AND status = 'delivered'`, [messageId]),
+    ).toBe(330);
+    const last = await spine.sandbox.call(
+      'GET',
+      `/api/v2/organisations/${DEMO.mainDc}/documents/ASN-HTTP-000000901-329`,
+    );
+    expect(last.status).toBe(200);
+    // Other routes keep their limit: the preview takes text up to gateway.bodyLimitBytes.
+    const preview = await fetch(`${spine.url}/v1/edi/preview`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/edi-x12' },
+      body: file,
+    });
+    expect(preview.status).toBe(413);
+  }, 90_000);
+
+  it('names a file without fileName after its id, and records no fileName for it', async () => {
+    const response = await fetch(`${spine.url}/v1/edi`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'text/plain' },
+      body: asnFile('000000902', 1),
+    });
+    expect(response.status).toBe(202);
+    const message = (await spine.messages.findById(((await response.json()) as { messageId: string }).messageId))!;
+    expect(message.metadata.fileName).toBeUndefined();
+    const [stored] = await spine.app.get(PartnerFileRepository).listByMessage(message.id);
+    expect(stored.name).toBe(`http-${message.metadata.payloadFile}.x12`);
+  });
+
+  it('refuses a body as it crosses the upload limit with 413 naming it, and keeps nothing', async () => {
+    const file = asnFile('000000903', 500); // 1.8 MB, over the 1.5 MiB limit
+    const answer = await stream('/v1/edi?fileName=too-big.edi', pieces(file, 16 * 1024), {
+      holdAt: UPLOAD_LIMIT + 64 * 1024, // the answer comes before the client is done
+    });
+    expect(answer).toMatchObject({ status: 413 });
+    const error = JSON.parse((answer as { body: string }).body) as { details: string[] };
+    expect(error.details).toEqual([
+      expect.stringMatching(new RegExp(`over the limit of ${UPLOAD_LIMIT} bytes \\(sftp\\.maxFileBytes\\)`)),
+    ]);
+    await until('its chunks removed', async () => (await looseChunks()) === 0);
+    expect(await filesNamed('too-big.edi')).toBe(0);
+    expect(await messagesNamed('too-big.edi')).toBe(0);
+
+    // A declared length over the limit is refused before a byte is read.
+    const declared = await fetch(`${spine.url}/v1/edi?fileName=too-big.edi`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/edi-x12' },
+      body: file,
+    });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { details: string[] }).details[0]).toMatch(/declares \d+ bytes, over the limit/);
+    expect(await filesNamed('too-big.edi')).toBe(0);
+  });
+
+  it('keeps nothing of a request cut off mid-body (the client gone, or the request timeout past), though it was being stored', async () => {
+    const file = asnFile('000000904', 400); // 1.4 MB
+    const answer = await stream('/v1/edi?fileName=cut-off.edi', pieces(file), {
+      cutAt: 1.2 * FILE_CHUNK_BYTES,
+      // The first MiB is stored while the body arrives; then the client goes away.
+      beforeCut: () => until('a chunk stored while the body arrives', async () => (await looseChunks()) > 0),
+    });
+    expect(answer).toBe('cut off');
+    await until('its chunks removed', async () => (await looseChunks()) === 0);
+    expect(await filesNamed('cut-off.edi')).toBe(0);
+    expect(await messagesNamed('cut-off.edi')).toBe(0);
+
+    // One that trickles is cut off at the request timeout (5 s here), keeping nothing either.
+    const slow = pieces(file, 256);
+    const started = Date.now();
+    const trickled = await stream('/v1/edi?fileName=trickled.edi', slow.slice(0, 4096 + 100), {
+      pace: async (sent) => {
+        if (sent > FILE_CHUNK_BYTES) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      },
+    });
+    expect(trickled).toMatchObject({ status: 408 });
+    expect(Date.now() - started).toBeLessThan(9000);
+    await until('its chunks removed', async () => (await looseChunks()) === 0);
+    expect(await filesNamed('trickled.edi')).toBe(0);
+    // Neither kept its place: the next upload goes through.
+    const next = await fetch(`${spine.url}/v1/edi?fileName=after.edi`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/edi-x12' },
+      body: asnFile('000000905', 1),
+    });
+    expect(next.status).toBe(202);
   });
 });

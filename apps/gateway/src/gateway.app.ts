@@ -8,12 +8,17 @@ import { AppConfig } from '@dockbridge/config';
 import { PartnerRepository } from '@dockbridge/partners';
 import { CoreModule, OperatorAccess, WorkerRunner } from '@dockbridge/pipeline';
 
-import { X12_BODY_TYPES } from './edi/edi.controller';
+import { parseX12Body, X12_BODY_TYPES } from './edi/x12-body';
 import { GatewayModule } from './gateway.module';
 import { mountQueueDashboard } from './admin/queue-dashboard';
 import { mountConsole } from './console/console-static';
 import { authenticateFirst, refuseUnknownRoutesFirst } from './auth/authenticate-first';
-import { capConnectionsPerAddress, limitBodiesByCredential, limitRequestTime } from './http-limits';
+import {
+  capConnectionsPerAddress,
+  closeWhenBodyUnread,
+  limitBodiesByCredential,
+  limitRequestTime,
+} from './http-limits';
 import { logRequests } from './request-log';
 import { applyWebhookBodyLimits, WEBHOOK_ROUTE } from './webhooks/webhook-body-limit';
 
@@ -54,13 +59,8 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   });
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
-  // X12 bodies are text, taken as sent (the durable record is the exact payload).
-  fastify.addContentTypeParser(
-    X12_BODY_TYPES,
-    { parseAs: 'string' },
-    (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) =>
-      done(null, body),
-  );
+  // X12 bodies are taken as sent: the upload's as the request stream, stored as it arrives; others as text.
+  fastify.addContentTypeParser(X12_BODY_TYPES, parseX12Body);
   // JSON as Fastify parses it, except that a webhook's body need not parse: its exact bytes are verified and
   // recorded whatever they hold, and translation rejects one that is not JSON with the reason (as when sent as text/plain).
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -74,6 +74,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   refuseUnknownRoutesFirst(fastify);
   authenticateFirst(fastify, app.get(PartnerRepository), app.get(OperatorAccess));
   limitBodiesByCredential(fastify, gateway.bodyLimitBytes);
+  closeWhenBodyUnread(fastify);
   capConnectionsPerAddress(app.getHttpServer(), gateway.maxConnectionsPerAddress);
   applyWebhookBodyLimits(app, options.config.gateway.bodyLimitBytes);
   await mountQueueDashboard(app, app.get(OperatorAccess));

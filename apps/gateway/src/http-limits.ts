@@ -24,6 +24,9 @@ export function limitRequestTime(fastify: FastifyInstance, ms: number): void {
               details: [`the request did not arrive whole within ${ms} ms`],
             });
         }
+        // Answered, the request is no longer the server's to end: a handler still reading it (an upload
+        // stored as it arrives) would wait for ever, so it ends, cut off, when its connection goes.
+        raw.socket.once('close', () => raw.destroy());
         raw.socket.destroySoon();
       }, ms).unref();
       raw.once('end', () => clearTimeout(timer));
@@ -71,5 +74,18 @@ export function limitBodiesByCredential(fastify: FastifyInstance, authenticated:
     if (route.bodyLimit === undefined && credentialOf(route.url) !== null) {
       route.bodyLimit = authenticated;
     }
+  });
+}
+
+/**
+ * An answer sent before its request's body arrived whole (a 413 as an upload crosses its limit, a
+ * 503 before it is read) closes the connection: keeping it open would mean reading the rest first.
+ */
+export function closeWhenBodyUnread(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.raw.complete && !reply.hasHeader('connection')) {
+      void reply.header('connection', 'close');
+    }
+    done(null, payload);
   });
 }

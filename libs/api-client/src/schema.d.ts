@@ -522,7 +522,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Upload an X12 file (850/856); the 997 lands in the partner outbound folder */
+    /**
+     * Upload an X12 file (850/856); the 997 lands in the partner outbound folder
+     * @description The body is stored as it arrives, as an SFTP upload is (1 MiB chunks, the same size limit: sftp.maxFileBytes), and the file is listed in the partner inbound folder under fileName (or http-<id>.x12). The answer comes once the whole file and its message are committed. The whole request must arrive within gateway.requestTimeoutMs (408 otherwise); SFTP suits slow links.
+     */
     post: operations['EdiController_upload'];
     delete?: never;
     options?: never;
@@ -3887,7 +3890,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description The X12 interchange(s), as text (application/edi-x12, application/edi, text/plain or octet-stream) */
+    /** @description The X12 file as sent (application/edi-x12, application/edi, text/plain or octet-stream): UTF-8, or kept as latin1; up to sftp.maxFileBytes (256 MiB by default), not gateway.bodyLimitBytes */
     requestBody: {
       content: {
         'application/edi': string;
@@ -3906,7 +3909,7 @@ export interface operations {
           'application/json': components['schemas']['AcceptedSchema'];
         };
       };
-      /** @description An empty body, or a fileName an SFTP file could not have */
+      /** @description An empty body, a body with a NUL byte (X12 is text), or a fileName an SFTP file could not have */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3924,8 +3927,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Body over gateway.bodyLimitBytes */
+      /** @description Body over sftp.maxFileBytes (256 MiB by default), naming the limit: refused as soon as it crosses it (a declared Content-Length over it before a byte is read), and the connection closed; nothing is recorded */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The gateway is receiving sftp.maxConcurrentUploads uploads (SFTP and HTTP) at once; try again shortly */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,4 +1,6 @@
-import { Body, Controller, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { Body, Controller, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import {
   ApiBody,
   ApiConsumes,
@@ -10,16 +12,16 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { isPartnerFileName, PARTNER_FILE_NAME_MAX, type PartnerProfile } from '@dockbridge/partners';
-import { AcceptMessage, DryRuns, EdiPreviewView, X12_CONTENT_TYPE } from '@dockbridge/pipeline';
+import { AppConfig } from '@dockbridge/config';
+import { DryRuns, EdiPreviewView, ReceiveUpload } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput } from '../http-error.filter';
 import { ApiErrors } from '../openapi/error.schemas';
 import { EdiPreviewSchema } from '../openapi/ingress.schemas';
 import { AcceptedSchema } from '../openapi/message.schemas';
-import { setPageOf, textOf, X12_BODY } from './x12-body';
+import { noX12Body, setPageOf, textOf, X12_BODY, X12_BODY_TYPES, X12_UPLOAD_BODY } from './x12-body';
 
-/** Content types an X12 body may come with; each is read as text. */
-export const X12_BODY_TYPES = ['application/edi-x12', 'application/edi', 'text/plain', 'application/octet-stream'];
+export { X12_BODY_TYPES } from './x12-body';
 
 /** The upload's file name, optional (found again by it, as SFTP uploads are): the rules of an SFTP file name. */
 const fileNameOf = (fileName: unknown): string | undefined => {
@@ -42,15 +44,20 @@ const fileNameOf = (fileName: unknown): string | undefined => {
 @UseGuards(PartnerApiKeyGuard)
 export class EdiController {
   constructor(
-    private readonly accept: AcceptMessage,
+    private readonly uploads: ReceiveUpload,
     private readonly dryRuns: DryRuns,
+    private readonly config: AppConfig,
   ) {}
 
   @Post()
   @HttpCode(202)
   @ApiConsumes(...X12_BODY_TYPES)
-  @ApiBody(X12_BODY)
-  @ApiOperation({ summary: 'Upload an X12 file (850/856); the 997 lands in the partner outbound folder' })
+  @ApiBody(X12_UPLOAD_BODY)
+  @ApiOperation({
+    summary: 'Upload an X12 file (850/856); the 997 lands in the partner outbound folder',
+    description:
+      'The body is stored as it arrives, as an SFTP upload is (1 MiB chunks, the same size limit: sftp.maxFileBytes), and the file is listed in the partner inbound folder under fileName (or http-<id>.x12). The answer comes once the whole file and its message are committed. The whole request must arrive within gateway.requestTimeoutMs (408 otherwise); SFTP suits slow links.',
+  })
   @ApiQuery({
     name: 'fileName',
     required: false,
@@ -63,29 +70,32 @@ export class EdiController {
     description: 'Recorded durably; translation, acknowledgment and delivery follow',
   })
   @ApiErrors(
-    [400, 'An empty body, or a fileName an SFTP file could not have'],
-    [413, 'Body over gateway.bodyLimitBytes'],
+    [400, 'An empty body, a body with a NUL byte (X12 is text), or a fileName an SFTP file could not have'],
+    [
+      413,
+      'Body over sftp.maxFileBytes (256 MiB by default), naming the limit: refused as soon as it crosses it (a declared Content-Length over it before a byte is read), and the connection closed; nothing is recorded',
+    ],
+    [503, 'The gateway is receiving sftp.maxConcurrentUploads uploads (SFTP and HTTP) at once; try again shortly'],
   )
   async upload(
     @CurrentPartner() partner: PartnerProfile,
-    @Body() body: unknown,
+    @Req() request: FastifyRequest,
     @Query('fileName') fileName?: unknown,
   ) {
     const name = fileNameOf(fileName);
-    const raw = textOf(body);
-    const accepted = await this.accept.execute({
+    const body = request.body;
+    if (!(body instanceof Readable)) {
+      throw noX12Body(); // not one of the X12 types
+    }
+    const declared = Number(request.headers['content-length']);
+    const received = await this.uploads.receiveStream(body, {
       partnerId: partner.id,
-      channel: 'http-edi',
-      rawPayload: raw,
-      contentType: X12_CONTENT_TYPE,
-      metadata: {
-        size: Buffer.byteLength(raw),
-        via: 'http',
-        platformAccount: partner.platformAccount,
-        ...(name !== undefined && { fileName: name }),
-      },
+      platformAccount: partner.platformAccount,
+      fileName: name,
+      maxBytes: this.config.sftp.maxFileBytes,
+      declaredBytes: Number.isSafeInteger(declared) ? declared : undefined,
     });
-    return { messageId: accepted.messageId, status: 'received' };
+    return { messageId: received.messageId, status: 'received' };
   }
 
   @Post('preview')

@@ -127,8 +127,6 @@ function incompleteTail(chunk: Buffer, from: number): number {
  * cannot be written again (refused, saying so); those still in the tail can.
  */
 export class InboundUpload {
-  /** The id the stored file will have; its chunks carry it from the first. */
-  readonly fileId = randomUUID();
   /** Bytes handed to the store: chunks 0..seq-1. */
   private stored = 0;
   private seq = 0;
@@ -155,6 +153,8 @@ export class InboundUpload {
     private readonly maxBytes: number,
     /** Called once, when the upload ends (finished or discarded): its admission is given back. */
     private readonly onEnd: () => void = () => undefined,
+    /** The id the stored file will have; its chunks carry it from the first. */
+    readonly fileId: string = randomUUID(),
   ) {}
 
   /** The upload holds nothing more in memory: it was finished or discarded. */

@@ -6,7 +6,7 @@ import { FILE_CHUNK_BYTES, PartnerFileRepository, PartnerRepository, READ_SLICE_
 import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
 import { MessagePayloads } from '../translate/message-payloads';
 import { UploadRefused } from './inbound-upload';
-import { ReceiveUpload, UploadsBusy } from './receive-upload';
+import { EmptyUpload, ReceiveUpload, UploadBodyTooLarge, UploadCutOff, UploadsBusy } from './receive-upload';
 
 /**
  * ReceiveUpload on a real Postgres, the queues recorded: an upload is stored in chunks as it
@@ -133,6 +133,93 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     expect(message.metadata.payloadFile).toBe(whole.id);
     expect((await new MessagePayloads(files, messages).withText(message)).rawPayload).toBe(content.toString('utf8'));
     await expect(uploads.complete(renamed)).rejects.toThrow(/became a message already/);
+  });
+
+  /** A body as a socket hands it over, 64 KiB at a time; `pulled` counts what was read of it. */
+  const body = (content: Buffer, fail?: Error) => {
+    const read = { pulled: 0 };
+    const pieces = async function* () {
+      for (let offset = 0; offset < content.length; offset += 64 * 1024) {
+        read.pulled = Math.min(content.length, offset + 64 * 1024);
+        yield content.subarray(offset, offset + 64 * 1024);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (fail) {
+        throw fail;
+      }
+    };
+    return { stream: pieces(), read };
+  };
+  const looseChunks = async () =>
+    Number(
+      (
+        await database.dataSource.query(
+          `SELECT count(*) AS n FROM partner_file_chunk c WHERE NOT EXISTS (SELECT 1 FROM partner_file f WHERE f.id = c.file_id)`,
+        )
+      )[0].n,
+    );
+
+  it('receives a body sent as one stream the way it receives an SFTP upload, as an http-edi message', async () => {
+    const content = x12(2.5 * MiB);
+    const named = await uploads.receiveStream(body(content).stream, {
+      partnerId: 'carrier',
+      platformAccount: 'acct',
+      fileName: 'HTTP-1.edi',
+      maxBytes: 4 * MiB,
+    });
+    expect(named.file).toMatchObject({ name: 'HTTP-1.edi', size: content.length, folder: 'inbound' });
+    expect(await chunkCount(named.file.id)).toBe(3);
+    const message = (await messages.findById(named.messageId!))!;
+    expect(message).toMatchObject({ channel: 'http-edi', rawPayload: '', sha256: named.file.sha256 });
+    expect(message.metadata).toMatchObject({
+      via: 'http',
+      fileName: 'HTTP-1.edi',
+      size: content.length,
+      payloadFile: named.file.id,
+      platformAccount: 'acct',
+    });
+    expect((await new MessagePayloads(files, messages).withText(message)).rawPayload).toBe(content.toString('utf8'));
+    expect(queues.translated).toContain(named.messageId);
+
+    const unnamed = await uploads.receiveStream(body(x12(100)).stream, { partnerId: 'carrier', maxBytes: MiB });
+    expect(unnamed.file.name).toBe(`http-${unnamed.file.id}.x12`);
+    expect((await messages.findById(unnamed.messageId!))!.metadata.fileName).toBeUndefined();
+  });
+
+  it('refuses a stream as it crosses the limit, reading no further, and keeps nothing', async () => {
+    const limited = new ReceiveUpload(files, messages, queues.asQueues(), { maxConcurrentUploads: 1 });
+    const { stream, read } = body(x12(3 * MiB));
+    const refusal = limited.receiveStream(stream, { partnerId: 'carrier', fileName: 'BIG.edi', maxBytes: MiB + 5 });
+    await expect(refusal).rejects.toThrow(
+      new UploadBodyTooLarge(
+        `body: the upload reached ${MiB + 64 * 1024} bytes, over the limit of ${MiB + 5} bytes (sftp.maxFileBytes); nothing was recorded`,
+      ),
+    );
+    expect(read.pulled).toBe(MiB + 64 * 1024);
+    expect(await looseChunks()).toBe(0);
+    expect(await files.stat('carrier', 'inbound', 'BIG.edi')).toBeNull();
+    // Declared over the limit: refused before a byte is read.
+    const declared = body(x12(MiB));
+    await expect(
+      limited.receiveStream(declared.stream, { partnerId: 'carrier', maxBytes: 1000, declaredBytes: MiB }),
+    ).rejects.toThrow(/declares 1048576 bytes, over the limit of 1000 bytes/);
+    expect(declared.read.pulled).toBe(0);
+    expect(() => limited.start('carrier', 'NEXT.edi', MiB)).not.toThrow(); // the refused upload gave its place back
+  });
+
+  it('keeps nothing of a stream that fails or holds only whitespace', async () => {
+    const cut = body(x12(1.5 * MiB), new Error('aborted'));
+    await expect(
+      uploads.receiveStream(cut.stream, { partnerId: 'carrier', fileName: 'CUT.edi', maxBytes: 4 * MiB }),
+    ).rejects.toThrow(new UploadCutOff('the body ended early (aborted); nothing was recorded'));
+    expect(await looseChunks()).toBe(0);
+    expect(await files.stat('carrier', 'inbound', 'CUT.edi')).toBeNull();
+    for (const blank of ['', ' \r\n\t ']) {
+      await expect(
+        uploads.receiveStream(body(Buffer.from(blank)).stream, { partnerId: 'carrier', maxBytes: MiB }),
+      ).rejects.toBeInstanceOf(EmptyUpload);
+    }
+    expect(await looseChunks()).toBe(0);
   });
 
   it('receives at most maxConcurrentUploads at once, and takes new ones as uploads end', async () => {
