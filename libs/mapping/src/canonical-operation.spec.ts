@@ -1,4 +1,10 @@
-import { checkCanonicalMessage, organisationScopeProblems, targetOf } from './canonical-operation';
+import {
+  CHECK_SLICE,
+  checkCanonicalMessage,
+  checkCanonicalMessageInTurns,
+  organisationScopeProblems,
+  targetOf,
+} from './canonical-operation';
 
 const location = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const upsert = {
@@ -188,5 +194,61 @@ describe('organisationScopeProblems', () => {
       `operations[1] (document.delete) acts on organisation ${other}, which this partner may not act on`,
     );
     expect(problems[20]).toBe('and 5 more operations on organisations this partner may not act on');
+  });
+});
+
+describe('checkCanonicalMessageInTurns', () => {
+  const many = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ ...upsert, document: { ...upsert.document, id: `PO-${i}` } }));
+
+  it('finds what checkCanonicalMessage finds, with the paths of the whole message', async () => {
+    const operations: object[] = many(1_000);
+    operations[3] = { ...upsert, document: { ...upsert.document, direction: 'Sideways' } };
+    operations[CHECK_SLICE + 10] = { ...upsert, organisationId: 'not-a-uuid' };
+    operations[999] = { ...upsert, document: { ...upsert.document, id: 7 } };
+    const body = { operations, extra: true };
+
+    const whole = checkCanonicalMessage(body);
+    const inTurns = await checkCanonicalMessageInTurns(body);
+
+    expect(whole.ok).toBe(false);
+    expect(inTurns.ok).toBe(false);
+    const problems = (check: typeof whole) => (check.ok ? [] : [...check.problems].sort());
+    expect(problems(inTurns)).toEqual(problems(whole));
+    const at = [3, CHECK_SLICE + 10, 999].map((i) => `operations[${i}]`);
+    expect(at.map((path) => problems(inTurns).some((p) => p.startsWith(path)))).toEqual([true, true, true]);
+    expect(problems(inTurns).filter((p) => p.includes('extra'))).toHaveLength(1);
+  });
+
+  it('answers the valid operations themselves, after the checks that follow validation', async () => {
+    const operations = many(600);
+    const valid = await checkCanonicalMessageInTurns({ operations });
+    expect(valid).toEqual({ ok: true, operations });
+
+    const nul = many(600);
+    nul[555] = { ...upsert, document: { ...upsert.document, id: 'PO-\u0000' } };
+    expect(await checkCanonicalMessageInTurns({ operations: nul })).toEqual(checkCanonicalMessage({ operations: nul }));
+  });
+
+  it('gives the event loop a turn between slices, so other work goes on while a large message is checked', async () => {
+    let turns = 0;
+    const check = checkCanonicalMessageInTurns({ operations: many(4 * CHECK_SLICE) }, async () => {
+      turns++;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    expect((await check).ok).toBe(true);
+    clearInterval(ticker);
+    expect(turns).toBe(3);
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('refuses more operations than a message may hold without checking each', async () => {
+    const body = { operations: Array.from({ length: 100_001 }, () => ({ kind: 'document.delete' })) };
+    expect(await checkCanonicalMessageInTurns(body)).toEqual({
+      ok: false,
+      problems: ['operations must contain no more than 100000 elements'],
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, DomainErrorKind, MessageRepository, MessageStatus } from '@dockbridge/audit';
-import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
+import { checkCanonicalMessageInTurns, organisationScopeProblems } from '@dockbridge/mapping';
 import { organisationsOf, type PartnerProfile } from '@dockbridge/partners';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 import { AcceptMessage } from './accept-message';
@@ -35,7 +35,7 @@ export class ReceiveApiMessage {
 
   /** `body` is the parsed JSON and `raw` its text as sent (what is stored); `key` the partner's Idempotency-Key. */
   async execute(partner: PartnerProfile, body: unknown, raw: string, key?: string): Promise<ApiMessageReceived> {
-    const check = checkCanonicalMessage(body);
+    const check = await checkCanonicalMessageInTurns(body);
     if (!check.ok) {
       throw new ApiMessageRefused('invalid', 'Invalid message', check.problems);
     }

@@ -11,7 +11,7 @@ import {
   OperationRepository,
   ReplayFacts,
 } from '@dockbridge/audit';
-import { checkCanonicalMessage, organisationScopeProblems } from '@dockbridge/mapping';
+import { checkCanonicalMessageInTurns, organisationScopeProblems } from '@dockbridge/mapping';
 import { organisationsOf, PartnerRepository } from '@dockbridge/partners';
 import { MessageQueues, translateJobOf } from '../message-queues';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
@@ -250,7 +250,7 @@ export class ReplayMessage {
     } catch (error) {
       throw new ReplayError('invalid-payload', 'the edited payload is not JSON', [(error as Error).message]);
     }
-    const check = checkCanonicalMessage(parsed);
+    const check = await checkCanonicalMessageInTurns(parsed);
     if (!check.ok) {
       throw new ReplayError('invalid-payload', 'the edited payload is not a valid message', check.problems);
     }

@@ -1,7 +1,7 @@
 import type { Message } from '@dockbridge/audit';
 import {
   CanonicalOperation,
-  checkCanonicalMessage,
+  checkCanonicalMessageInTurns,
   EdiMappingSettings,
   type InterchangeOutcome,
   PartyDirectory,
@@ -83,7 +83,7 @@ export const translateCanonical: Translator = async (message) => {
       operations: (parsed as { operations: CanonicalOperation[] }).operations.map((operation) => ({ operation })),
     };
   }
-  const check = checkCanonicalMessage(parsed);
+  const check = await checkCanonicalMessageInTurns(parsed);
   return check.ok
     ? { ...empty(), operations: check.operations.map((operation) => ({ operation })) }
     : { ...empty(), rejection: check.problems.join('; ') };
@@ -377,7 +377,7 @@ export async function runMapping(expression: string, body: unknown): Promise<Map
   if (operations.length === 0) {
     return { stage: 'result', error: { message: 'produced no operations for this payload' } };
   }
-  const check = checkCanonicalMessage({ operations });
+  const check = await checkCanonicalMessageInTurns({ operations });
   if (!check.ok) {
     return { stage: 'result', error: { message: `produced invalid operations: ${check.problems.join('; ')}` } };
   }
