@@ -105,8 +105,8 @@ export function longName(name: string, attrs: Attributes, owner: string, now = n
 
 /**
  * One partner's SFTP session over its virtual tree: `/` holds `inbound` and `outbound`, both
- * backed by `partner_file`. Uploads go to `inbound` (buffered in memory up to `maxFileBytes`) and
- * become messages when their handle closes (or when a `.tmp`/`.part`/`.filepart` upload is renamed
+ * backed by `partner_file`. Uploads go to `inbound` (stored a chunk at a time as their writes
+ * arrive, up to `maxFileBytes`: ReceiveUpload) and become messages when their handle closes (or when a `.tmp`/`.part`/`.filepart` upload is renamed
  * to a final name); `outbound` is read and removed by the partner. Every path is resolved by
  * `resolveVirtualPath`; the partner id comes from authentication, never from the client.
  */
