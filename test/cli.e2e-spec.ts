@@ -292,8 +292,9 @@ describe('dockbridge CLI against a real gateway', () => {
       const byInterchange = await dockbridge(['messages', 'list', '--interchange', '932'], env);
       expect(byInterchange.stdout).toMatch(new RegExp(`^${id} .* kettle-cli +http-edi +delivered`, 'm'));
       const shown = await dockbridge(['messages', 'show', id], env);
+      // The upload itself (kept in the partner's inbound folder, as an SFTP upload is), then a 997 per interchange.
       expect(shown.stdout).toMatch(
-        /Files \(2\)\n {2}FILE +KIND +SIZE +WRITTEN +STATE\n {2}outbound\/997_000000931_\S+ +997 +\d+ bytes .* not fetched yet\n/,
+        /Files \(3\)\n {2}FILE +KIND +SIZE +WRITTEN +STATE\n {2}inbound\/kettle 0931\.edi +upload +\d+ bytes .* present\n {2}outbound\/997_000000931_\S+ +997 +\d+ bytes .* not fetched yet\n {2}outbound\/997_000000932_\S+ +997 +\d+ bytes .* not fetched yet\n/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
