@@ -432,21 +432,23 @@ export class MessageRepository {
       return null;
     }
     const limit = Math.min(Math.max(Math.trunc(page.limit), 1), DETAIL_OPERATIONS_MAX);
-    const [rows, byStatus, [attemptCount], events] = await Promise.all([
+    // A settled message's counts were recorded as it settled; only one still delivering is counted.
+    const recorded = SETTLED_STATUSES.includes(message.status) ? message.metadata?.operationCounts : undefined;
+    const [rows, byStatus, events] = await Promise.all([
       manager
         .createQueryBuilder(DocumentOperation, 'o')
         .where('o.message_id = :id AND o.seq > :after', { id, after: page.after ?? -1 })
         .orderBy('o.seq', 'ASC')
         .take(limit + 1)
         .getMany(),
-      manager.query<{ status: OperationStatus; n: string }[]>(
-        `SELECT status, count(*) AS n FROM operation WHERE message_id = $1 GROUP BY status`,
-        [id],
-      ),
-      manager.query<{ attempts: string }[]>(
-        `SELECT count(*) AS attempts FROM attempt a JOIN operation o ON o.id = a.operation_id WHERE o.message_id = $1`,
-        [id],
-      ),
+      // One pass over the message's rows: attempt_count is each operation's finished attempts, where a
+      // join would also read every attempt row of the message.
+      recorded
+        ? Object.entries(recorded.byStatus).map(([status, n]) => ({ status, n, attempts: 0 }))
+        : manager.query<{ status: OperationStatus; n: string; attempts: string }[]>(
+            `SELECT status, count(*) AS n, sum(attempt_count) AS attempts FROM operation WHERE message_id = $1 GROUP BY status`,
+            [id],
+          ),
       manager.find(MessageEvent, { where: { messageId: id }, order: { at: 'ASC', id: 'ASC' } }),
     ]);
     const operations = rows.slice(0, limit);
@@ -476,7 +478,7 @@ export class MessageRepository {
       counts: {
         total: Object.values(counts).reduce((sum, n) => sum + n, 0),
         byStatus: counts,
-        attempts: Number(attemptCount.attempts),
+        attempts: recorded?.attempts ?? byStatus.reduce((sum, row) => sum + Number(row.attempts), 0),
       },
       events,
     };
@@ -581,11 +583,23 @@ export class MessageRepository {
         return message;
       }
       // The status follows from which statuses occur: one row per status, not per operation.
-      const present: { status: OperationStatus; count: number; first_error: string | null }[] = await manager.query(
-        `SELECT status, count(*)::int AS count, (array_agg(last_error ORDER BY seq))[1] AS first_error FROM operation WHERE message_id = $1 GROUP BY status`,
-        [id],
-      );
+      const present: { status: OperationStatus; count: number; attempts: number; first_error: string | null }[] =
+        await manager.query(
+          `SELECT status, count(*)::int AS count, sum(attempt_count)::int AS attempts, (array_agg(last_error ORDER BY seq))[1] AS first_error
+           FROM operation WHERE message_id = $1 GROUP BY status`,
+          [id],
+        );
       const status = deriveMessageStatus(present.map((row) => row.status));
+      if (status !== 'delivering') {
+        const counts: MessageMetadata['operationCounts'] = {
+          byStatus: Object.fromEntries(present.map((row) => [row.status, row.count])),
+          attempts: present.reduce((sum, row) => sum + row.attempts, 0),
+        };
+        await manager.query(
+          `UPDATE message SET metadata = coalesce(metadata, '{}'::jsonb) || jsonb_build_object('operationCounts', $2::jsonb) WHERE id = $1`,
+          [id, JSON.stringify(counts)],
+        );
+      }
       return this.moveTo(manager, message, status, actor, failureSummary(present));
     });
   }

@@ -1,4 +1,4 @@
-import type { Actor } from '../audit.types';
+import type { Actor, OperationStatus } from '../audit.types';
 
 /** How a replay was asked for: recorded on the replay, read back when it is translated and listed. */
 export interface ReplayFacts {
@@ -77,6 +77,12 @@ export interface MessageMetadata {
   /** The mapping version translated with (webhooks); `current` asks a replay for today's. */
   mappingVersion?: number | 'current' | null;
   interchanges?: InterchangeFact[];
+
+  /**
+   * Its operations by status and their finished attempts, recorded when it settled (nothing changes
+   * them after that): the detail reads them here instead of counting a large message's rows again.
+   */
+  operationCounts?: { byStatus: Partial<Record<OperationStatus, number>>; attempts: number };
 
   /** A replay's place in arrival order: its original's (a bigint as text). */
   orderArrival?: string | null;

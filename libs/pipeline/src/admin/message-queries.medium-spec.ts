@@ -101,4 +101,23 @@ describe('MessageQueries (medium: real Postgres)', () => {
     const small = (await queries.detail((await message(0, '{"operations":[]}')).id))!;
     expect(small.message).toMatchObject({ rawPayload: '{"operations":[]}', payloadTruncated: false, payloadBytes: 17 });
   });
+  it("reads a settled message's counts from what settling recorded, without counting its rows again", async () => {
+    const m = await message(3);
+    const [, , third] = await operations.listByMessage(m.id);
+    const at = new Date();
+    await operations.recordAttempt(
+      third.id,
+      { startedAt: at, durationMs: 5, httpStatus: 422, outcome: 'permanent' },
+      { status: 'failed', lastError: 'HTTP 422' },
+    );
+    const delivering = (await queries.detail(m.id))!;
+    expect(delivering.operationCounts).toEqual({ total: 3, byStatus: { delivered: 2, failed: 1 }, attempts: 5 });
+
+    expect((await messages.settleMessage(m.id)).status).toBe('partially_failed');
+    const counts = { byStatus: { delivered: 2, failed: 1 }, attempts: 5 };
+    expect((await messages.findById(m.id))?.metadata?.operationCounts).toEqual(counts);
+    // Recorded, not counted: a row gone behind its back (nothing does that) does not change the answer.
+    await database.dataSource.query('DELETE FROM operation WHERE id = $1', [third.id]);
+    expect((await queries.detail(m.id))!.operationCounts).toEqual({ total: 3, ...counts });
+  });
 });

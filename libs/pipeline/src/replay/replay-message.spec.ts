@@ -98,6 +98,7 @@ describe('ReplayMessage: what a replay resends', () => {
         interchanges: [{ sender: 'ACME', control: '1', refused: false }],
         orderArrival: '7',
         replay: { mode: 'rerun', edited: false, by: 'operator:bob', reason: null, mapping: 'original' },
+        operationCounts: { byStatus: { failed: 1 }, attempts: 3 },
       },
     });
     const { replay, recorded, enqueued } = replays([original]);

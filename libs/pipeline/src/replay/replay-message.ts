@@ -302,8 +302,8 @@ export class ReplayMessage {
  * The original's metadata without what belonged to its receipt alone: its idempotency key (a replay
  * is not the partner's request again), its ingress job, its interchanges (the replay's own
  * translation records those it carries; an edited payload may carry none), and what an earlier
- * replay decided (its operator's choices and place in arrival order); its payload file is the
- * replay's only when the replay resends it unchanged (`payloadFor`).
+ * replay decided (its operator's choices and place in arrival order), its operations' counts; its
+ * payload file is the replay's only when the replay resends it unchanged (`payloadFor`).
  */
 function ownFactsOnly({
   idempotencyKey: _key,
@@ -312,6 +312,7 @@ function ownFactsOnly({
   interchanges: _interchanges,
   replay: _replay,
   orderArrival: _order,
+  operationCounts: _counts,
   ...metadata
 }: MessageMetadata): MessageMetadata {
   return metadata;
