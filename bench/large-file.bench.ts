@@ -373,11 +373,19 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   const sampleLoop = (async () => {
     while (sampling) {
       await sleep(1000);
-      const [gateway, worker] = await Promise.all([loopLagMaxMs(ctx.gatewayMetrics), loopLagMaxMs(ctx.workerMetrics)]);
-      lag.gateway = Math.max(lag.gateway, gateway);
-      lag.worker = Math.max(lag.worker, worker);
-      if (ids.length > 0) {
-        detailsDuring.push(await detailMs(ctx, ids[0]));
+      try {
+        const [gateway, worker] = await Promise.all([
+          loopLagMaxMs(ctx.gatewayMetrics),
+          loopLagMaxMs(ctx.workerMetrics),
+        ]);
+        lag.gateway = Math.max(lag.gateway, gateway);
+        lag.worker = Math.max(lag.worker, worker);
+        if (ids.length > 0) {
+          detailsDuring.push(await detailMs(ctx, ids[0]));
+        }
+      } catch (error) {
+        // A keep-alive connection the server closed as it was reused: the next second samples again.
+        console.log(`  sample skipped: ${(error as Error).message} (${String((error as Error).cause ?? '')})`);
       }
     }
   })();
@@ -402,7 +410,12 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   const deadline = Date.now() + 30 * 60_000;
   while (!statuses.every(settledStatus) && Date.now() < deadline) {
     await sleep(250);
-    statuses = await Promise.all(files.map(async (f) => (await search(f.name))?.status ?? 'missing'));
+    try {
+      statuses = await Promise.all(files.map(async (f) => (await search(f.name))?.status ?? 'missing'));
+    } catch (error) {
+      console.log(`  status poll failed: ${(error as Error).message} (${String((error as Error).cause ?? '')})`);
+      continue;
+    }
     if (!translatedMs && statuses.every((status) => !['received', 'translating'].includes(status))) {
       translatedMs = Date.now() - started;
     }
