@@ -69,4 +69,44 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     const [{ payload }] = await database.dataSource.query(`SELECT payload FROM operation WHERE id = $1`, [rows[7].id]);
     expect(payload).toEqual(asn(7 * 40));
   });
+  it('records a batch job of more attempts than one statement takes all together, or none of them', async () => {
+    const message = await new MessageRepository(database.dataSource).record({
+      partnerId: 'kettle',
+      channel: 'api',
+      rawPayload: '{}',
+      contentType: 'application/json',
+    });
+    const n = 2_001; // RECORD_CHUNK + 1: two statements
+    const rows = await operations.addMany(
+      message.id,
+      Array.from({ length: n }, (_, i) => ({ kind: 'document.delete' as const, organisationId: ORG, payload: { i } })),
+    );
+    const attempt = (operationId: string) => ({
+      operationId,
+      startedAt: new Date(),
+      durationMs: 3,
+      httpStatus: 200,
+      outcome: 'success' as const,
+      settlement: { status: 'delivered' as const },
+    });
+    const counts = async () =>
+      (
+        await database.dataSource.query(
+          `SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+             (SELECT count(*)::int FROM attempt a JOIN operation o ON o.id = a.operation_id WHERE o.message_id = $1) AS attempts
+           FROM operation WHERE message_id = $1`,
+          [message.id],
+        )
+      )[0];
+
+    // The last one names an operation that does not exist: the first statement's 2,000 are undone too.
+    const unknown = '0198f6c2-0000-7000-8000-000000000000';
+    await expect(
+      operations.recordAttempts([...rows.map((row) => attempt(row.id)).slice(1), attempt(unknown)]),
+    ).rejects.toThrow();
+    expect(await counts()).toEqual({ delivered: 0, attempts: 0 });
+
+    await operations.recordAttempts(rows.map((row) => attempt(row.id)));
+    expect(await counts()).toEqual({ delivered: n, attempts: n });
+  });
 });

@@ -211,6 +211,48 @@ export class StreamedWriteTakenOverError extends Error {
 /** Rows per INSERT: 8 parameters a row stays far below Postgres' 65,535 per statement. */
 const INSERT_CHUNK = 1000;
 
+/** Attempts recorded by one statement of recordAttempts. */
+const RECORD_CHUNK = 2_000;
+
+const ATTEMPT_COLUMNS = [
+  'id',
+  'operationId',
+  'startedAt',
+  'durationMs',
+  'httpStatus',
+  'outcome',
+  'errorExcerpt',
+  'requestSummary',
+  'status',
+  'lastError',
+  'errorClass',
+] as const;
+
+/** recordAttempts' statement: ATTEMPT_COLUMNS as parallel arrays; an open in-flight attempt is finished in place. */
+const RECORD_ATTEMPTS = `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+           AS t(id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary, status, last_error, error_class)
+       ), open AS (
+         SELECT DISTINCT ON (a.operation_id) a.id, a.operation_id FROM attempt a JOIN input i ON a.operation_id = i.operation_id
+          WHERE a.outcome = 'in-flight' ORDER BY a.operation_id, a.started_at DESC
+       ), finished AS (
+         UPDATE attempt a SET started_at = i.started_at, duration_ms = i.duration_ms, http_status = i.http_status, outcome = i.outcome, error_excerpt = i.error_excerpt, request_summary = i.request_summary
+           FROM open JOIN input i ON i.operation_id = open.operation_id WHERE a.id = open.id
+       ), inserted AS (
+         INSERT INTO attempt (id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary)
+         SELECT i.id, i.operation_id, i.started_at, i.duration_ms, i.http_status, i.outcome, i.error_excerpt, i.request_summary
+           FROM input i WHERE NOT EXISTS (SELECT 1 FROM open WHERE open.operation_id = i.operation_id)
+       )
+       UPDATE operation o SET
+         attempt_count = o.attempt_count + 1,
+         status = COALESCE(i.status, o.status),
+         last_error = CASE WHEN i.status IS NULL THEN o.last_error ELSE i.last_error END,
+         error_class = CASE WHEN i.status IS NULL THEN o.error_class ELSE i.error_class END,
+         next_attempt_at = NULL,
+         in_flight_until = NULL,
+         updated_at = now()
+       FROM input i WHERE o.id = i.operation_id`;
+
 /** The operations a message translates to and every delivery attempt made for them. */
 export class OperationRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -589,8 +631,10 @@ export class OperationRepository {
 
   /**
    * Appends one attempt to each operation and counts it, and settles the operations whose record
-   * carries a settlement, in one statement (atomic, whatever the number of attempts): the rows go
-   * in as parallel arrays through `unnest`. An operation appears at most once per call.
+   * carries a settlement, in one transaction (atomic, whatever the number of attempts): the rows go
+   * in as parallel arrays through `unnest`, RECORD_CHUNK a statement, so that building and sending
+   * a batch job's 25,000 records never holds the event loop at once (one statement took ~460 ms).
+   * An operation appears at most once per call.
    */
   async recordAttempts(attempts: readonly AttemptRecord[]): Promise<void> {
     if (attempts.length === 0) {
@@ -600,49 +644,17 @@ export class OperationRepository {
     if (missing) {
       throw new AuditRecordNotFoundError('operation', missing.operationId);
     }
-    // An unknown operation id fails the whole statement (attempt_operation_id_fkey): nothing is half-recorded.
-    const records = attempts.map((a) => ({ ...this.attemptRow(a.operationId, a), ...settled(a.settlement) }));
-    const column = <K extends keyof (typeof records)[number]>(key: K) => records.map((record) => record[key]);
-    await this.rows(
-      `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-           AS t(id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary, status, last_error, error_class)
-       ), open AS (
-         SELECT DISTINCT ON (a.operation_id) a.id, a.operation_id FROM attempt a JOIN input i ON a.operation_id = i.operation_id
-          WHERE a.outcome = 'in-flight' ORDER BY a.operation_id, a.started_at DESC
-       ), finished AS (
-         UPDATE attempt a SET started_at = i.started_at, duration_ms = i.duration_ms, http_status = i.http_status, outcome = i.outcome, error_excerpt = i.error_excerpt, request_summary = i.request_summary
-           FROM open JOIN input i ON i.operation_id = open.operation_id WHERE a.id = open.id
-       ), inserted AS (
-         INSERT INTO attempt (id, operation_id, started_at, duration_ms, http_status, outcome, error_excerpt, request_summary)
-         SELECT i.id, i.operation_id, i.started_at, i.duration_ms, i.http_status, i.outcome, i.error_excerpt, i.request_summary
-           FROM input i WHERE NOT EXISTS (SELECT 1 FROM open WHERE open.operation_id = i.operation_id)
-       )
-       UPDATE operation o SET
-         attempt_count = o.attempt_count + 1,
-         status = COALESCE(i.status, o.status),
-         last_error = CASE WHEN i.status IS NULL THEN o.last_error ELSE i.last_error END,
-         error_class = CASE WHEN i.status IS NULL THEN o.error_class ELSE i.error_class END,
-         next_attempt_at = NULL,
-         in_flight_until = NULL,
-         updated_at = now()
-       FROM input i WHERE o.id = i.operation_id`,
-      (
-        [
-          'id',
-          'operationId',
-          'startedAt',
-          'durationMs',
-          'httpStatus',
-          'outcome',
-          'errorExcerpt',
-          'requestSummary',
-          'status',
-          'lastError',
-          'errorClass',
-        ] as const
-      ).map(column),
-    );
+    const record = (manager: EntityManager, chunk: readonly AttemptRecord[]) => {
+      const records = chunk.map((a) => ({ ...this.attemptRow(a.operationId, a), ...settled(a.settlement) }));
+      const column = <K extends keyof (typeof records)[number]>(key: K) => records.map((one) => one[key]);
+      return manager.query(RECORD_ATTEMPTS, ATTEMPT_COLUMNS.map(column));
+    };
+    // An unknown operation id fails its statement (attempt_operation_id_fkey), and the transaction with it.
+    await this.dataSource.transaction(async (manager) => {
+      for (let from = 0; from < attempts.length; from += RECORD_CHUNK) {
+        await record(manager, attempts.slice(from, from + RECORD_CHUNK));
+      }
+    });
   }
 
   /** Whether any of the message's operations is still to be delivered (cheap check before settling the message). */
