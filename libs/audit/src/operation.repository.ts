@@ -211,6 +211,13 @@ export class StreamedWriteTakenOverError extends Error {
 /** Rows per INSERT: 8 parameters a row stays far below Postgres' 65,535 per statement. */
 const INSERT_CHUNK = 1000;
 
+/** appendStreamed's rows as one JSON array ($3) of a message ($1) in one arrival order ($2). */
+const INSERT_STREAMED = `
+  INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, payload, status, last_error, error_class)
+  SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, $2::bigint, r.payload, r.status, r.last_error, r.error_class
+    FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
+      order_key text, payload jsonb, status text, last_error text, error_class text)`;
+
 /** Attempts recorded by one statement of recordAttempts. */
 const RECORD_CHUNK = 2_000;
 
@@ -310,10 +317,24 @@ export class OperationRepository {
       if (locked.run !== run) {
         throw new StreamedWriteTakenOverError(messageId);
       }
-      const rows = operations.map((op, i) => this.newRow(messageId, firstSeq + i, locked.order_arrival, op));
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await manager.insert(DocumentOperation, rows.slice(i, i + INSERT_CHUNK));
-      }
+      // One JSON parameter, not TypeORM's insert: building its statement for 500 rows of 15 columns held
+      // the worker's event loop 110-165 ms a batch (CPU profile), most of a large file's translation time.
+      const rows = operations.map((op, i) => {
+        const row = this.newRow(messageId, firstSeq + i, locked.order_arrival, op);
+        return {
+          id: row.id,
+          seq: row.seq,
+          kind: row.kind,
+          organisation_id: row.organisationId,
+          target_id: row.targetId,
+          order_key: row.orderKey,
+          payload: row.payload,
+          status: row.status,
+          last_error: row.lastError,
+          error_class: row.errorClass,
+        };
+      });
+      await manager.query(INSERT_STREAMED, [messageId, locked.order_arrival, JSON.stringify(rows)]);
     });
   }
 
