@@ -14,7 +14,12 @@ export default tseslint.config(
   {
     files: ['{apps,libs,test,bench}/**/*.{ts,tsx,mts}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.json', './apps/console/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
