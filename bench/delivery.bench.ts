@@ -20,7 +20,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,6 +27,7 @@ import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { benchDocument, median } from './bench-documents';
+import { freePort, waitFor } from './processes';
 
 const ROOT = join(__dirname, '../..');
 const DIST = join(__dirname, '..');
@@ -163,27 +163,6 @@ function finish(code: number): Promise<never> {
 process.on('exit', () => children.forEach((c) => c.exited || c.process.kill('SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void finish(130));
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) {
-      return;
-    }
-    await sleep(100);
-  }
-  throw new Error(`${what} not ready after ${timeoutMs} ms`);
 }
 
 // ---------------------------------------------------------------- the benchmark

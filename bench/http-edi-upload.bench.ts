@@ -13,14 +13,15 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
+import { writeAsnFile } from './asn-file';
+import { freePort, waitFor } from './processes';
 import { createScratchDatabase } from './scratch-database';
 
 const ROOT = join(__dirname, '../..');
@@ -34,80 +35,8 @@ const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 const PARTNER = 'kettle-foods';
 const LOCATION = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 
-/** One ASN of `items` items (S/O/I), as large-file.bench.ts writes them. */
-function asn(tag: string, n: number, st: string, items: number): string {
-  const segments = [
-    `ST*856*${st}`,
-    `BSN*00*ASN-${tag}-${n}*20261201*1200`,
-    'HL*1**S',
-    'TD5*O*2*BLUE',
-    `REF*BM*BOL-${n}`,
-    'DTM*011*20261201*0800',
-    'N1*SF*Kettle Foods*92*SUP-KETTLE',
-    'N1*ST*Main DC*92*DC01',
-    'HL*2*1*O',
-    `PRF*PO-${n}`,
-  ];
-  for (let i = 1; i <= items; i++) {
-    segments.push(`HL*${i + 2}*2*I`, `LIN**SK*SKU-${(n * 7 + i) % 5000}`, `SN1**${i}*CA`, `PID*F****Item ${i}`);
-  }
-  segments.push(`CTT*${items}`, `SE*${segments.length + 2}*${st}`);
-  return segments.map((s) => `${s}~\n`).join('');
-}
-
-/** Writes an interchange of ASNs of at least `mib` MiB; answers its size. */
-async function generate(path: string, mib: number): Promise<number> {
-  const control = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
-  const out = createWriteStream(path);
-  let bytes = 0;
-  const put = async (text: string) => {
-    bytes += Buffer.byteLength(text);
-    if (!out.write(text)) {
-      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-    }
-  };
-  await put(
-    `ISA*00*          *00*          *ZZ*KETTLE         *ZZ*ACMEDC         *261120*0830*U*00401*${control}*0*T*>~\n`,
-  );
-  let n = 0;
-  let group = 0;
-  while (bytes < mib * MiB) {
-    group++;
-    await put(`GS*SH*KETTLE*ACMEDC*20261120*0830*${group}*X*004010~\n`);
-    let sets = 0;
-    for (; sets < 1000 && bytes < mib * MiB; sets++) {
-      await put(asn(control, ++n, String(sets + 1).padStart(4, '0'), ITEMS));
-    }
-    await put(`GE*${sets}*${group}~\n`);
-  }
-  await put(`IEA*${group}*${control}~\n`);
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  return bytes;
-}
-
 const status = (pid: number, field: string) =>
   Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) {
-      return;
-    }
-    await sleep(100);
-  }
-  throw new Error(`${what} not within ${timeoutMs} ms`);
-}
 
 /** POSTs the file (its length declared); answers the status, the body, and when the last byte went and the answer came. */
 function post(url: string, key: string, path: string, size: number) {
@@ -156,7 +85,7 @@ async function main(): Promise<void> {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'default.yaml'), `sftp:\n  maxFileBytes: ${(SIZE_MIB + 16) * MiB}\n`);
     const file = join(dir, 'upload.edi');
-    const size = await generate(file, SIZE_MIB);
+    const { bytes: size } = await writeAsnFile(file, SIZE_MIB, ITEMS);
 
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;

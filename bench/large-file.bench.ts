@@ -22,7 +22,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  createWriteStream,
   existsSync,
   mkdtempSync,
   openSync,
@@ -33,13 +32,14 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import SftpClient from 'ssh2-sftp-client';
+import { writeAsnFile } from './asn-file';
+import { freePort, waitFor } from './processes';
 
 const ROOT = join(__dirname, '../..');
 const DIST = join(__dirname, '..');
@@ -64,62 +64,6 @@ const TARGET_RSS_MIB = 250;
 const TARGET_CLOSE_MS = 1000;
 const TARGET_LOOP_MS = 100;
 const TARGET_DETAIL_MS = 200;
-
-// ---------------------------------------------------------------- the file
-
-/** One ASN of `items` items (S/O/I): about 200 + 70 x items bytes. */
-function asn(tag: string, n: number, st: string, items: number): string {
-  const segments = [
-    `ST*856*${st}`,
-    `BSN*00*ASN-${tag}-${n}*20261201*1200`,
-    'HL*1**S',
-    'TD5*O*2*BLUE',
-    `REF*BM*BOL-${n}`,
-    'DTM*011*20261201*0800',
-    'DTM*017*20261202',
-    'N1*SF*Kettle Foods*92*SUP-KETTLE',
-    'N1*ST*Main DC*92*DC01',
-    'HL*2*1*O',
-    `PRF*PO-${n}`,
-  ];
-  for (let i = 1; i <= items; i++) {
-    segments.push(`HL*${i + 2}*2*I`, `LIN**SK*SKU-${(n * 7 + i) % 5000}`, `SN1**${i}*CA`, `PID*F****Item ${i}`);
-  }
-  segments.push(`CTT*${items}`);
-  segments.push(`SE*${segments.length + 1}*${st}`);
-  return segments.map((s) => `${s}~\n`).join('');
-}
-
-/** Writes an interchange of ASNs of at least `mib` MiB; answers the file's size and the ASNs in it. */
-async function generate(path: string, mib: number): Promise<{ bytes: number; asns: number }> {
-  const control = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
-  const out = createWriteStream(path);
-  const write = (text: string) =>
-    out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  let bytes = 0;
-  const put = async (text: string) => {
-    bytes += Buffer.byteLength(text);
-    await write(text);
-  };
-  await put(
-    `ISA*00*          *00*          *ZZ*KETTLE         *ZZ*ACMEDC         *261120*0830*U*00401*${control}*0*T*>~\n`,
-  );
-  let asns = 0;
-  let group = 0;
-  while (bytes < mib * MiB) {
-    group++;
-    await put(`GS*SH*KETTLE*ACMEDC*20261120*0830*${group}*X*004010~\n`);
-    let sets = 0;
-    for (; sets < 1000 && bytes < mib * MiB; sets++) {
-      asns++;
-      await put(asn(control, asns, String(sets + 1).padStart(4, '0'), ITEMS));
-    }
-    await put(`GE*${sets}*${group}~\n`);
-  }
-  await put(`IEA*${group}*${control}~\n`);
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  return { bytes, asns };
-}
 
 // ---------------------------------------------------------------- processes
 
@@ -195,27 +139,6 @@ function finish(code: number): Promise<never> {
 process.on('exit', () => children.forEach((c) => c.exited || c.process.kill('SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void finish(130));
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) {
-      return;
-    }
-    await sleep(100);
-  }
-  throw new Error(`${what} not within ${timeoutMs} ms`);
 }
 
 /** Peak resident memory since the last reset, MiB (VmHWM). */
@@ -349,7 +272,11 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   const files = await Promise.all(
     Array.from({ length: COPIES }, async (_, i) => {
       const path = join(dir, `asn-${mib}mib-${i}.edi`);
-      return { path, name: `ASN-${mib}MiB-${randomBytes(3).toString('hex')}.edi`, ...(await generate(path, mib)) };
+      return {
+        path,
+        name: `ASN-${mib}MiB-${randomBytes(3).toString('hex')}.edi`,
+        ...(await writeAsnFile(path, mib, ITEMS)),
+      };
     }),
   );
   const bytes = files.reduce((sum, f) => sum + f.bytes, 0);

@@ -1,0 +1,26 @@
+/** What the benches that run dockbridge as child processes share: ports and readiness. */
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A TCP port free on 127.0.0.1 right now. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Polls `check` every 100 ms until it holds; a check that throws counts as not yet. */
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) {
+      return;
+    }
+    await sleep(100);
+  }
+  throw new Error(`${what} not ready within ${timeoutMs} ms`);
+}
