@@ -21,6 +21,21 @@ const PARTNER = 'kettle-edi';
 const PASSWORD = 'kettle sftp password 1';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** The EDI partner these tests send as, on `spine`; answers its API key. */
+async function addEdiPartner(spine: Spine): Promise<string> {
+  const partners = spine.app.get(PartnerRepository);
+  await partners.upsert(
+    {
+      id: PARTNER,
+      name: 'Kettle Foods (EDI)',
+      locationOrganisationId: DEMO.mainDc,
+      settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } },
+    },
+    'api',
+  );
+  return (await partners.issueApiKey(PARTNER, { label: 'tests' })).key;
+}
+
 describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', () => {
   let spine: Spine;
   let key: string;
@@ -30,17 +45,7 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
 
   beforeAll(async () => {
     spine = await startSpine();
-    const partners = spine.app.get(PartnerRepository);
-    await partners.upsert(
-      {
-        id: PARTNER,
-        name: 'Kettle Foods (EDI)',
-        locationOrganisationId: DEMO.mainDc,
-        settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } },
-      },
-      'api',
-    );
-    key = (await partners.issueApiKey(PARTNER, { label: 'tests' })).key;
+    key = await addEdiPartner(spine);
     await spine.app.get(SftpCredentialRepository).setPassword(PARTNER, 'kettle', PASSWORD);
     files = spine.app.get(PartnerFileRepository);
     const server = spine.app.get(SftpServer);
@@ -491,17 +496,7 @@ describe('EDI over HTTP: the body streamed into the upload store, under the SFTP
       'gateway.requestTimeoutMs': 5000,
       'sftp.maxConcurrentUploads': 1, // an upload that kept its place would refuse the next
     });
-    const partners = spine.app.get(PartnerRepository);
-    await partners.upsert(
-      {
-        id: PARTNER,
-        name: 'Kettle Foods (EDI)',
-        locationOrganisationId: DEMO.mainDc,
-        settings: { edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] } },
-      },
-      'api',
-    );
-    key = (await partners.issueApiKey(PARTNER, { label: 'tests' })).key;
+    key = await addEdiPartner(spine);
     db = spine.app.get(DataSource);
   }, 60_000);
   afterAll(() => spine?.close());
