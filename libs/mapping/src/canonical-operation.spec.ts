@@ -251,4 +251,21 @@ describe('checkCanonicalMessageInTurns', () => {
       problems: ['operations must contain no more than 100000 elements'],
     });
   });
+  it("reads the body's other fields once, however many slices its operations take", async () => {
+    let enumerations = 0;
+    const fields = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`extra${i}`, i]));
+    const body = new Proxy(
+      { ...fields, operations: many(10 * CHECK_SLICE) },
+      {
+        ownKeys: (target) => {
+          enumerations++;
+          return Reflect.ownKeys(target);
+        },
+      },
+    );
+    const check = await checkCanonicalMessageInTurns(body);
+    expect(check.ok).toBe(false);
+    expect(check.ok ? [] : check.problems.filter((p) => p.includes('extra'))).toHaveLength(50);
+    expect(enumerations).toBeLessThanOrEqual(2);
+  });
 });
