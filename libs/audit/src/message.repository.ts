@@ -590,7 +590,8 @@ export class MessageRepository {
           [id],
         );
       const status = deriveMessageStatus(present.map((row) => row.status));
-      if (status !== 'delivering') {
+      // Recorded once, as it settles: a settled message's operations change no more.
+      if (status !== 'delivering' && (status !== message.status || !message.metadata?.operationCounts)) {
         const counts: MessageMetadata['operationCounts'] = {
           byStatus: Object.fromEntries(present.map((row) => [row.status, row.count])),
           attempts: present.reduce((sum, row) => sum + row.attempts, 0),

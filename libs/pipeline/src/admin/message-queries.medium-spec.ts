@@ -116,6 +116,12 @@ describe('MessageQueries (medium: real Postgres)', () => {
     expect((await messages.settleMessage(m.id)).status).toBe('partially_failed');
     const counts = { byStatus: { delivered: 2, failed: 1 }, attempts: 5 };
     expect((await messages.findById(m.id))?.metadata?.operationCounts).toEqual(counts);
+    // Settling it again (a late worker, the sweeper) leaves its row alone: no new row version.
+    const version = async () =>
+      (await database.dataSource.query('SELECT xmin FROM message WHERE id = $1', [m.id]))[0].xmin;
+    const before = await version();
+    await messages.settleMessage(m.id);
+    expect(await version()).toBe(before);
     // Recorded, not counted: a row gone behind its back (nothing does that) does not change the answer.
     await database.dataSource.query('DELETE FROM operation WHERE id = $1', [third.id]);
     expect((await queries.detail(m.id))!.operationCounts).toEqual({ total: 3, ...counts });
