@@ -473,6 +473,49 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
     const bad = await post('/v1/edi/preview?setsLimit=5000', `${file}~\n`);
     expect(bad.status).toBe(400);
     expect((await bad.json()).details).toEqual(['setsLimit must be a whole number from 1 to 1000']);
+
+    // full=1: every set as a line, as it is mapped, the summary last.
+    const full = await post('/v1/edi/preview?full=1', `${file}~\n`);
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const lines = (await full.text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(252);
+    expect(lines.filter((l) => l.type === 'set').map((l) => l.documentId)).toEqual(
+      Array.from({ length: 250 }, (_, i) => `PO-P${i + 1}`),
+    );
+    expect(lines[0].operation.document.id).toBe('PO-P1');
+    expect(lines[250]).toMatchObject({
+      type: 'interchange',
+      control: '000000777',
+      refused: false,
+      refusedAtEnd: false,
+    });
+    expect(lines[250].acknowledgment.kind).toBe('997');
+    expect(lines[251]).toEqual({
+      type: 'summary',
+      interchanges: 1,
+      sets: 250,
+      accepted: 250,
+      rejected: 0,
+      documents: 250,
+    });
+    const asOperator = await fetch(`${spine.url}/v1/admin/edi/preview?partner=${PARTNER}&full=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/edi-x12' },
+      body: `${file}~\n`,
+    });
+    expect((await asOperator.text()).trimEnd().split('\n')).toHaveLength(252);
+    for (const [query, detail] of [
+      ['?full=yes', 'full must be 1 (every set, as NDJSON) or 0'],
+      ['?full=1&setsLimit=10', 'full=1 answers every set: send setsAfter and setsLimit only for a page (without full)'],
+    ]) {
+      const refused = await post(`/v1/edi/preview${query}`, `${file}~\n`);
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).details).toEqual([detail]);
+    }
   });
 
   it('answers a missing body with 400 naming it', async () => {

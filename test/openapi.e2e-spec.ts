@@ -12,35 +12,17 @@ import { startSpine, Spine } from './support/spine';
  */
 
 /** Handlers that take the whole query (`@Query()`) validate it with a DTO: the parameters each reads. */
+// MessageFilterDto (admin.dto.ts); MessageSearchDto adds its page.
+const MESSAGE_FILTER = ['status', 'partner', 'channel', 'from', 'to', 'documentId', 'fileName', 'interchange', 'text'];
+// PreviewQuery (edi/preview.ts)
+const EDI_PREVIEW = ['setsAfter', 'setsLimit', 'full'];
 const WHOLE_QUERY: Record<string, string[]> = {
-  // MessageSearchDto (admin.dto.ts)
-  'AdminMessagesController.search': [
-    'status',
-    'partner',
-    'channel',
-    'from',
-    'to',
-    'documentId',
-    'fileName',
-    'interchange',
-    'text',
-    'limit',
-    'cursor',
-  ],
-  // MessageFilterDto (admin.dto.ts)
-  'AdminMessagesController.counts': [
-    'status',
-    'partner',
-    'channel',
-    'from',
-    'to',
-    'documentId',
-    'fileName',
-    'interchange',
-    'text',
-  ],
+  'AdminMessagesController.search': [...MESSAGE_FILTER, 'limit', 'cursor'],
+  'AdminMessagesController.counts': MESSAGE_FILTER,
   // ActivityQueryDto (admin-operators.controller.ts)
   'AdminOperatorsController.activity': ['limit', 'cursor', 'target'],
+  'EdiController.preview': EDI_PREVIEW,
+  'AdminDryRunsController.previewEdi': ['partner', ...EDI_PREVIEW],
 };
 
 /** POST/PUT routes that read no body (every other one must describe its request body). */

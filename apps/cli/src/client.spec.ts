@@ -163,6 +163,18 @@ describe('dockbridge over HTTP (a local server)', () => {
     answer = () => json({ statusCode: 400, error: 'Bad', details: [] });
     await cli(['edi', 'preview', 'ASN 0001.edi', '--after', '100'], { DOCKBRIDGE_API_KEY: API_KEY });
     expect(received[2]).toMatchObject({ method: 'POST', url: '/v1/edi/preview?setsAfter=100' });
+
+    const lines = '{"type":"set","documentId":"ASN-1"}\n{"type":"summary","sets":1}\n';
+    answer = () => ({ status: 200, body: lines, type: 'application/x-ndjson' });
+    const full = await cli(['edi', 'preview', 'ASN 0001.edi', '--full'], { DOCKBRIDGE_API_KEY: API_KEY });
+    expect(full).toEqual({ code: 0, stdout: lines, stderr: '' });
+    expect(received[3]).toMatchObject({ method: 'POST', url: '/v1/edi/preview?full=1', body: FILES['ASN 0001.edi'] });
+    const both = await cli(['edi', 'preview', 'ASN 0001.edi', '--full', '--after', '5'], {
+      DOCKBRIDGE_API_KEY: API_KEY,
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--full prints every set as JSON lines: give it without --after or --json');
+    expect(received).toHaveLength(4);
   });
 
   it('reads runs, operators and the activity log at their paths, options as typed', async () => {

@@ -489,18 +489,44 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--api-key <key>', "the partner's API key (default: $DOCKBRIDGE_API_KEY)")
     .option('--json', 'print the API answer as JSON')
     .option('--after <n>', 'the page of transaction sets after the first n (the preview says where the next starts)')
-    .action(async (file: string, options: { apiKey?: string; json?: boolean; after?: string }, command: Command) => {
-      const client = partner(command, options.apiKey);
-      const text = readText(readFile, file);
-      const preview = await answer(
-        client.POST('/v1/edi/preview', {
-          params: { query: { setsAfter: asTyped<number>(options.after) } },
-          body: text,
-          headers: { 'content-type': X12_CONTENT_TYPE },
-        }),
-      );
-      print(preview, options.json, formatPreview);
-    });
+    .option('--full', 'every set instead of a page: one JSON line each as the gateway maps them, the summary last')
+    .action(
+      async (
+        file: string,
+        options: { apiKey?: string; json?: boolean; after?: string; full?: boolean },
+        command: Command,
+      ) => {
+        if (options.full && (options.after !== undefined || options.json)) {
+          throw new UsageError('--full prints every set as JSON lines: give it without --after or --json');
+        }
+        const client = partner(command, options.apiKey);
+        const text = readText(readFile, file);
+        const headers = { 'content-type': X12_CONTENT_TYPE };
+        if (options.full) {
+          const lines = await answer(
+            client.POST('/v1/edi/preview', {
+              params: { query: { full: '1' } },
+              body: text,
+              headers,
+              parseAs: 'stream',
+            }),
+          );
+          for await (const chunk of lines!.pipeThrough(new TextDecoderStream())) {
+            io.stdout(chunk);
+          }
+          return;
+        }
+        const preview = await answer(
+          client.POST('/v1/edi/preview', {
+            params: { query: { setsAfter: asTyped<number>(options.after) } },
+            body: text,
+            headers,
+          }),
+        );
+        // JSON: only full=1 is answered with NDJSON lines.
+        print(preview as Exclude<typeof preview, string>, options.json, formatPreview);
+      },
+    );
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

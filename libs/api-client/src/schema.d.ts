@@ -542,7 +542,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered. The file is counted whole (summary); its sets come a page at a time (setsLimit 1–1000, default 100; setsAfter = nextSetsAfter), each with its documents */
+    /** Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered. The file is counted whole (summary); its sets come a page at a time (setsLimit 1–1000, default 100; setsAfter = nextSetsAfter), each with its documents, or all of them as NDJSON (full=1) */
     post: operations['EdiController_preview'];
     delete?: never;
     options?: never;
@@ -2094,11 +2094,13 @@ export interface operations {
   AdminDryRunsController_previewEdi: {
     parameters: {
       query: {
+        /** @description 1: every set, streamed as application/x-ndjson instead of one page */
+        full?: '1' | '0';
         /** @description The partner whose settings apply */
         partner: string;
-        /** @description The nextSetsAfter of the previous page */
+        /** @description The nextSetsAfter of the previous page (sets skipped, from 0) */
         setsAfter?: number;
-        /** @description Sets per page, 1–1000 (default 100) */
+        /** @description Transaction sets per page, 1–1000 (default 100) */
         setsLimit?: number;
       };
       header?: never;
@@ -2115,12 +2117,14 @@ export interface operations {
       };
     };
     responses: {
+      /** @description One page of the sets (JSON); with full=1, application/x-ndjson: a line per set as it is mapped ({"type":"set",...}), per interchange as it ends ({"type":"interchange",...,"refusedAtEnd"}: true means none of its sets goes out after all), per problem outside interchanges, and last {"type":"summary",...} */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['EdiPreviewSchema'];
+          'application/x-ndjson': string;
         };
       };
       /** @description No partner named, an empty body, an invalid page, or a partner without settings.edi */
@@ -3950,6 +3954,8 @@ export interface operations {
   EdiController_preview: {
     parameters: {
       query?: {
+        /** @description 1: every set, streamed as application/x-ndjson instead of one page */
+        full?: '1' | '0';
         /** @description The nextSetsAfter of the previous page (sets skipped, from 0) */
         setsAfter?: number;
         /** @description Transaction sets per page, 1–1000 (default 100) */
@@ -3972,12 +3978,14 @@ export interface operations {
       };
     };
     responses: {
+      /** @description One page of the sets (JSON); with full=1, application/x-ndjson: a line per set as it is mapped ({"type":"set",...}), per interchange as it ends ({"type":"interchange",...,"refusedAtEnd"}: true means none of its sets goes out after all), per problem outside interchanges, and last {"type":"summary",...} */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['EdiPreviewSchema'];
+          'application/x-ndjson': string;
         };
       };
       /** @description An empty body, an invalid page, or a partner without settings.edi */

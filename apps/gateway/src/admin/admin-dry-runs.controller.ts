@@ -1,4 +1,6 @@
-import { Body, Controller, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import type { Readable } from 'node:stream';
+import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -16,10 +18,10 @@ import { PARTNER_ID_PATTERN } from '@dockbridge/partners';
 import { DryRuns, EdiPreviewView, MappingTrial } from '@dockbridge/pipeline';
 import { OperatorRoleGuard, RequiresRole } from '../auth/operator-role.guard';
 import { X12_BODY_TYPES } from '../edi/edi.controller';
-import { setPageOf, textOf, X12_BODY } from '../edi/x12-body';
+import { previewAnswer, PreviewApi, type PreviewQuery } from '../edi/preview';
+import { X12_BODY } from '../edi/x12-body';
 import { BadInput } from '../http-error.filter';
 import { ApiErrors } from '../openapi/error.schemas';
-import { EdiPreviewSchema } from '../openapi/ingress.schemas';
 import { MappingTrialSchema } from '../openapi/partner.schemas';
 import { ChangesNothing } from './activity';
 import { parse } from './admin.dto';
@@ -56,15 +58,14 @@ export class AdminDryRunsController {
       "Dry run of an X12 file as a partner would be told (the partner API's preview, for any partner): its documents and diagnostics; nothing is recorded or delivered",
   })
   @ApiBody(X12_BODY)
-  @ApiQuery({ name: 'partner', required: true, description: 'The partner whose settings apply', example: 'acme-wms' })
   @ApiQuery({
-    name: 'setsAfter',
-    required: false,
-    type: 'integer',
-    description: 'The nextSetsAfter of the previous page',
+    name: 'partner',
+    required: true,
+    type: String,
+    description: 'The partner whose settings apply',
+    example: 'acme-wms',
   })
-  @ApiQuery({ name: 'setsLimit', required: false, type: 'integer', description: 'Sets per page, 1–1000 (default 100)' })
-  @ApiOkResponse({ type: EdiPreviewSchema })
+  @PreviewApi()
   @ApiErrors(
     [400, 'No partner named, an empty body, an invalid page, or a partner without settings.edi'],
     [404, 'No such partner'],
@@ -72,15 +73,14 @@ export class AdminDryRunsController {
   )
   async previewEdi(
     @Body() body: unknown,
-    @Query('partner') partner?: string,
-    @Query('setsAfter') after?: string,
-    @Query('setsLimit') limit?: string,
-  ): Promise<EdiPreviewView> {
+    @Query() query: PreviewQuery & { partner?: string },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<EdiPreviewView | Readable> {
+    const { partner, ...page } = query;
     if (!partner || !PARTNER_ID_PATTERN.test(partner)) {
       throw new BadInput('Invalid EDI preview', ['partner: the id of the partner whose settings apply (?partner=)']);
     }
-    const page = setPageOf(after, limit);
-    return this.dryRuns.previewEdi(partner, textOf(body), page);
+    return previewAnswer(this.dryRuns, partner, body, page, reply);
   }
 
   @Post('partners/:id/mapping/test')

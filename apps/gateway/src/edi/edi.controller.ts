@@ -1,25 +1,16 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { isPartnerFileName, PARTNER_FILE_NAME_MAX, type PartnerProfile } from '@dockbridge/partners';
 import { AppConfig } from '@dockbridge/config';
 import { DryRuns, EdiPreviewView, ReceiveUpload } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { BadInput } from '../http-error.filter';
 import { ApiErrors } from '../openapi/error.schemas';
-import { EdiPreviewSchema } from '../openapi/ingress.schemas';
 import { AcceptedSchema } from '../openapi/message.schemas';
-import { noX12Body, setPageOf, textOf, X12_BODY, X12_BODY_TYPES, X12_UPLOAD_BODY } from './x12-body';
+import { previewAnswer, PreviewApi, type PreviewQuery } from './preview';
+import { noX12Body, X12_BODY, X12_BODY_TYPES, X12_UPLOAD_BODY } from './x12-body';
 
 export { X12_BODY_TYPES } from './x12-body';
 
@@ -103,22 +94,10 @@ export class EdiController {
   @ApiConsumes(...X12_BODY_TYPES)
   @ApiOperation({
     summary:
-      'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered. The file is counted whole (summary); its sets come a page at a time (setsLimit 1–1000, default 100; setsAfter = nextSetsAfter), each with its documents',
+      'Dry run: the documents a file would produce and its diagnostics; nothing is recorded or delivered. The file is counted whole (summary); its sets come a page at a time (setsLimit 1–1000, default 100; setsAfter = nextSetsAfter), each with its documents, or all of them as NDJSON (full=1)',
   })
   @ApiBody(X12_BODY)
-  @ApiQuery({
-    name: 'setsAfter',
-    required: false,
-    type: 'integer',
-    description: 'The nextSetsAfter of the previous page (sets skipped, from 0)',
-  })
-  @ApiQuery({
-    name: 'setsLimit',
-    required: false,
-    type: 'integer',
-    description: 'Transaction sets per page, 1–1000 (default 100)',
-  })
-  @ApiOkResponse({ type: EdiPreviewSchema })
+  @PreviewApi()
   @ApiErrors(
     [400, 'An empty body, an invalid page, or a partner without settings.edi'],
     [413, 'Body over gateway.bodyLimitBytes'],
@@ -126,10 +105,9 @@ export class EdiController {
   async preview(
     @CurrentPartner() partner: PartnerProfile,
     @Body() body: unknown,
-    @Query('setsAfter') after?: string,
-    @Query('setsLimit') limit?: string,
-  ): Promise<EdiPreviewView> {
-    const page = setPageOf(after, limit);
-    return this.dryRuns.previewEdi(partner, textOf(body), page);
+    @Query() query: PreviewQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<EdiPreviewView | Readable> {
+    return previewAnswer(this.dryRuns, partner, body, query, reply);
   }
 }

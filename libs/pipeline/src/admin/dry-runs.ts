@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { translateEdi } from '@dockbridge/mapping';
+import { translateEdiEvents, type EdiTranslationInput } from '@dockbridge/mapping';
 import {
   PartnerMappingRepository,
   PartnerNotFoundError,
@@ -8,7 +8,7 @@ import {
 } from '@dockbridge/partners';
 import { DomainError } from '@dockbridge/audit';
 import { directoryOf, ediSettingsOf, MappingError, runMapping } from '../translate/translators';
-import { ediPreviewView, EdiPreviewView, SetPage } from './views';
+import { ediPreviewLine, EdiPreviewBuilder, EdiPreviewLine, EdiPreviewView, SetPage } from './views';
 
 /** A dry run that needs a partner setting the partner lacks (settings.edi, a published mapping). */
 export class PartnerNotSetUpError extends DomainError {
@@ -37,6 +37,30 @@ export class DryRuns {
 
   /** The documents and diagnostics an X12 file would produce, as `partner` would be told; one page of its sets. */
   async previewEdi(partner: PartnerProfile | string, raw: string, page: SetPage): Promise<EdiPreviewView> {
+    const preview = new EdiPreviewBuilder(page);
+    for await (const event of translateEdiEvents(await this.ediInput(partner, raw))) {
+      preview.add(event);
+    }
+    return preview.result();
+  }
+
+  /**
+   * The whole preview as lines (NDJSON), each set as it is mapped and the summary last: nothing of
+   * the file is held but the set being read. The partner is checked before the first line.
+   */
+  async previewEdiLines(partner: PartnerProfile | string, raw: string): Promise<AsyncIterable<EdiPreviewLine>> {
+    const events = translateEdiEvents(await this.ediInput(partner, raw));
+    return (async function* () {
+      const counted = new EdiPreviewBuilder({ after: 0, limit: 0 });
+      for await (const event of events) {
+        counted.add(event);
+        yield ediPreviewLine(event);
+      }
+      yield { type: 'summary' as const, ...counted.result().summary };
+    })();
+  }
+
+  private async ediInput(partner: PartnerProfile | string, raw: string): Promise<EdiTranslationInput> {
     const profile = typeof partner === 'string' ? await this.partner(partner) : partner;
     const settings = ediSettingsOf(profile);
     if (!settings) {
@@ -46,15 +70,14 @@ export class DryRuns {
       );
     }
     let control = 0;
-    const result = await translateEdi({
+    return {
       raw,
       settings,
       senderIds: profile.settings.edi!.senderIds,
       directory: directoryOf(profile),
       nextControlNumber: async () => ++control,
       now: new Date(),
-    });
-    return ediPreviewView(result, page);
+    };
   }
 
   /** Runs `expression` (the published mapping when absent) on a sample webhook body. */

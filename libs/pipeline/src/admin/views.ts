@@ -15,7 +15,14 @@ import type {
   ReplayRunStatus,
 } from '@dockbridge/audit';
 import type { ApiKeySummary, PartnerFileRecord, PartnerProfile } from '@dockbridge/partners';
-import type { EdiTranslation } from '@dockbridge/mapping';
+import {
+  refusedAtEnd,
+  type Acknowledgment,
+  type EdiEvent,
+  type EdiTranslation,
+  type InterchangeOutcome,
+  type SetOutcome,
+} from '@dockbridge/mapping';
 import { BULK_REPLAY_LIMIT } from '../replay/replay-message';
 
 /*
@@ -365,26 +372,95 @@ export function partnerMessageStatusView({
   };
 }
 
-/** What a carrier would be told about a file: counted whole, its sets a page at a time (a 10 MiB file has tens of thousands). */
-export function ediPreviewView(
-  result: EdiTranslation,
-  page: SetPage = { limit: PREVIEW_SETS_DEFAULT, after: 0 },
-): EdiPreviewView {
-  const shown = result.sets.slice(page.after, page.after + page.limit);
-  const rejected = result.sets.filter((set) => set.rejected).length;
-  return {
-    summary: {
-      interchanges: result.interchanges.length,
-      sets: result.sets.length,
-      accepted: result.sets.length - rejected,
-      rejected,
-      documents: result.operations.length,
-    },
-    interchanges: result.interchanges,
-    transactionSets: shown.map(({ operation, ...set }) => ({ ...set, ...(operation && { operation }) })),
-    nextSetsAfter: page.after + shown.length < result.sets.length ? page.after + shown.length : null,
-    documents: shown.flatMap((set) => (set.operation ? [set.operation] : [])),
-    acknowledgments: result.acknowledgments,
-    problems: result.problems,
+type PreviewSet = EdiPreviewView['transactionSets'][number];
+
+/**
+ * What a carrier would be told about a file, built from its translation events as they come: the
+ * file counted whole, only the page's sets kept (a 10 MiB file has tens of thousands). A set counts
+ * once its interchange has ended, as an interchange refused at its IEA refuses every set of it.
+ */
+export class EdiPreviewBuilder {
+  private readonly view: EdiPreviewView = {
+    summary: { interchanges: 0, sets: 0, accepted: 0, rejected: 0, documents: 0 },
+    interchanges: [],
+    transactionSets: [],
+    nextSetsAfter: null,
+    documents: [],
+    acknowledgments: [],
+    problems: [],
   };
+  /** The sets of the interchange not ended yet: those of the page, and the others counted. */
+  private open = { shown: [] as SetOutcome[], sets: 0, rejected: 0, documents: 0 };
+
+  constructor(private readonly page: SetPage = { limit: PREVIEW_SETS_DEFAULT, after: 0 }) {}
+
+  add(event: EdiEvent): void {
+    if (event.type === 'problem') {
+      this.view.problems.push(event.message);
+      return;
+    }
+    if (event.type === 'set') {
+      const index = this.view.summary.sets + this.open.sets++;
+      if (index >= this.page.after && index < this.page.after + this.page.limit) {
+        this.open.shown.push(event.set);
+      }
+      this.open.rejected += event.set.rejected ? 1 : 0;
+      this.open.documents += event.set.operation ? 1 : 0;
+      return;
+    }
+    const { outcome } = event;
+    const { summary } = this.view;
+    const rejected = event.refusedAtEnd ? this.open.sets : this.open.rejected;
+    summary.interchanges++;
+    summary.sets += this.open.sets;
+    summary.rejected += rejected;
+    summary.accepted += this.open.sets - rejected;
+    summary.documents += outcome.refused ? 0 : this.open.documents;
+    for (const set of this.open.shown) {
+      const shown = event.refusedAtEnd ? refusedAtEnd(set, outcome) : set;
+      this.view.transactionSets.push(previewSetOf(shown));
+      if (shown.operation) {
+        this.view.documents.push(shown.operation);
+      }
+    }
+    this.view.interchanges.push(outcome);
+    if (event.acknowledgment) {
+      this.view.acknowledgments.push(event.acknowledgment);
+    }
+    this.open = { shown: [], sets: 0, rejected: 0, documents: 0 };
+  }
+
+  result(): EdiPreviewView {
+    const end = this.page.after + this.view.transactionSets.length;
+    return { ...this.view, nextSetsAfter: end < this.view.summary.sets ? end : null };
+  }
+}
+
+const previewSetOf = ({ operation, ...set }: SetOutcome): PreviewSet => ({ ...set, ...(operation && { operation }) });
+
+/**
+ * One line of a whole preview (`?full=1`, NDJSON), in file order: each set as it is mapped, each
+ * interchange as it ends (`refusedAtEnd`: none of the sets above it goes out after all), the
+ * problems outside interchanges, and last the summary.
+ */
+export type EdiPreviewLine =
+  | ({ type: 'set' } & PreviewSet)
+  | ({ type: 'interchange'; refusedAtEnd: boolean; acknowledgment?: Acknowledgment } & InterchangeOutcome)
+  | { type: 'problem'; message: string }
+  | ({ type: 'summary' } & EdiPreviewView['summary']);
+
+export function ediPreviewLine(event: EdiEvent): EdiPreviewLine {
+  switch (event.type) {
+    case 'set':
+      return { type: 'set', ...previewSetOf(event.set) };
+    case 'interchange':
+      return {
+        type: 'interchange',
+        ...event.outcome,
+        refusedAtEnd: event.refusedAtEnd,
+        ...(event.acknowledgment && { acknowledgment: event.acknowledgment }),
+      };
+    case 'problem':
+      return event;
+  }
 }
