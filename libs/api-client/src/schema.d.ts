@@ -3940,7 +3940,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The gateway is receiving sftp.maxConcurrentUploads uploads (SFTP and HTTP) at once; try again shortly */
+      /** @description The gateway is receiving its most uploads at once (SFTP and HTTP: sftp.maxConcurrentUploads, or sftp.maxUploadsPerPartner of this partner), or they hold sftp.maxHeldBytes not yet stored; try again shortly */
       503: {
         headers: {
           [name: string]: unknown;

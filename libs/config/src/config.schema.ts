@@ -184,6 +184,13 @@ export class SftpConfig {
    * out of order, at most 16 MiB); one more is refused at OPEN, saying so, and the client retries.
    */
   @IsInt() @Min(1) @Max(1000) maxConcurrentUploads = 16;
+  /** Of those, uploads of one partner at once: one partner cannot take every slot. */
+  @IsInt() @Min(1) @Max(1000) maxUploadsPerPartner = 4;
+  /**
+   * Bytes this process's uploads may hold before they are stored (each at most 24 MiB: a chunk or
+   * two, its writes ahead); past it, a new upload is refused at OPEN (503 over HTTP) until they drain.
+   */
+  @IsInt() @Min(1024 * 1024) maxHeldBytes = 64 * 1024 * 1024;
   /** Failed logins of one user name, or from one address, after which it is locked out for `lockoutMs`. */
   @IsInt() @Min(1) @Max(1000) maxLoginFailures = 5;
   @IsInt() @Min(1000) lockoutMs = 15 * 60_000;
@@ -268,6 +275,8 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   SFTP_GENERATE_HOST_KEY: 'sftp.generateHostKey',
   SFTP_MAX_FILE_BYTES: 'sftp.maxFileBytes',
   SFTP_MAX_CONCURRENT_UPLOADS: 'sftp.maxConcurrentUploads',
+  SFTP_MAX_UPLOADS_PER_PARTNER: 'sftp.maxUploadsPerPartner',
+  SFTP_MAX_HELD_BYTES: 'sftp.maxHeldBytes',
   SFTP_MAX_LOGIN_FAILURES: 'sftp.maxLoginFailures',
   SFTP_LOCKOUT_MS: 'sftp.lockoutMs',
   WORKER_HEALTH_PORT: 'worker.healthPort',

@@ -9,7 +9,7 @@ import { DryRuns } from './admin/dry-runs';
 import { DashboardStats } from './admin/dashboard-stats';
 import { AcceptMessage } from './ingress/accept-message';
 import { ReceiveApiMessage } from './ingress/receive-api-message';
-import { ReceiveUpload } from './ingress/receive-upload';
+import { ReceiveUpload, type UploadOptions } from './ingress/receive-upload';
 import { ReceiveWebhook } from './ingress/receive-webhook';
 import { RefusalLog } from './ingress/refusal-log';
 import { WebhookEndpoints } from './ingress/webhook-endpoints';
@@ -131,7 +131,11 @@ const SERVICES = [
     {
       provide: UPLOAD_OPTIONS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ maxConcurrentUploads: config.sftp.maxConcurrentUploads }),
+      useFactory: ({ sftp }: AppConfig): UploadOptions => ({
+        maxConcurrentUploads: sftp.maxConcurrentUploads,
+        maxUploadsPerPartner: sftp.maxUploadsPerPartner,
+        maxHeldBytes: sftp.maxHeldBytes,
+      }),
     },
     {
       provide: DELIVERY_OPTIONS,

@@ -66,7 +66,10 @@ export class EdiController {
       413,
       'Body over sftp.maxFileBytes (256 MiB by default), naming the limit: refused as soon as it crosses it (a declared Content-Length over it before a byte is read), and the connection closed; nothing is recorded',
     ],
-    [503, 'The gateway is receiving sftp.maxConcurrentUploads uploads (SFTP and HTTP) at once; try again shortly'],
+    [
+      503,
+      'The gateway is receiving its most uploads at once (SFTP and HTTP: sftp.maxConcurrentUploads, or sftp.maxUploadsPerPartner of this partner), or they hold sftp.maxHeldBytes not yet stored; try again shortly',
+    ],
   )
   async upload(
     @CurrentPartner() partner: PartnerProfile,

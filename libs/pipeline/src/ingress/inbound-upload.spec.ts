@@ -3,8 +3,10 @@ import { FILE_CHUNK_BYTES } from '@dockbridge/partners';
 import {
   ChunkStore,
   InboundUpload,
+  MAX_HELD_BYTES,
   MAX_PENDING_WRITES,
   MAX_WRITE_AHEAD_BYTES,
+  UploadMemory,
   UploadRefused,
   UploadTooLarge,
   WriteRefused,
@@ -127,6 +129,50 @@ describe('InboundUpload', () => {
     const { done } = await finished(store, up);
     expect(done.size).toBe(bytes.length);
     expect(most).toBeLessThanOrEqual(2 * FILE_CHUNK_BYTES + 64 * SSH2_WRITE_BYTES); // the tail and one client's writes
+  });
+
+  it('refuses a client that sends on without waiting for answers once the upload holds its most', async () => {
+    let stored = 0;
+    let answer = () => undefined as void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const stuck: ChunkStore = {
+      appendChunk: () => answered, // the database does not answer until the end
+      readUploadRange: () => Promise.resolve(Buffer.alloc(0)),
+      discardChunks: () => Promise.resolve(),
+    };
+    const memory = new UploadMemory();
+    const up = new InboundUpload(stuck, 'p1', 'flood.edi', 256 * MiB, undefined, undefined, memory);
+    const chunk = Buffer.alloc(SSH2_WRITE_BYTES, 0x41);
+    let refusal: unknown;
+    for (let offset = 0; offset < 64 * MiB && !refusal; offset += chunk.length) {
+      // Each write is answered late (the store is behind); the flood does not wait for the answers.
+      up.write(offset, chunk).catch((error: unknown) => (refusal ??= error));
+      await Promise.resolve();
+      stored = offset + chunk.length;
+    }
+    expect(refusal).toBeInstanceOf(WriteRefused);
+    expect((refusal as Error).message).toMatch(
+      new RegExp(`would have this upload hold more than ${MAX_HELD_BYTES} bytes not yet stored`),
+    );
+    expect(stored).toBeLessThanOrEqual(MAX_HELD_BYTES + chunk.length);
+    expect(up.heldBytes).toBeLessThanOrEqual(MAX_HELD_BYTES);
+    expect(memory.held).toBe(up.heldBytes);
+    answer();
+    await up.discard();
+    expect(memory.held).toBe(0);
+  });
+
+  it('counts what it holds in the process total, and gives it back as it is stored', async () => {
+    const memory = new UploadMemory();
+    const store = new MemoryChunks();
+    const up = new InboundUpload(store, 'p1', 'a.edi', 8 * MiB, undefined, undefined, memory);
+    await up.write(MiB, Buffer.alloc(MiB, 0x41)); // ahead of a gap
+    expect(memory.held).toBe(MiB);
+    await up.write(0, Buffer.alloc(MiB + 10, 0x42)); // fills it, overlapping the start of what was ahead
+    expect(memory.held).toBe(up.heldBytes);
+    await up.finish();
+    expect(memory.held).toBe(0);
+    expect(up.size).toBe(2 * MiB);
   });
 
   it('reads back what was written in order, stored or not', async () => {

@@ -12,6 +12,16 @@ export const MAX_WRITE_AHEAD_BYTES = 16 * 1024 * 1024;
 export const MAX_PENDING_WRITES = 1024;
 /** Chunks handed to the store and not yet stored, past which a write waits: a client faster than the database is slowed down, not buffered. */
 const MAX_STORING_CHUNKS = 4;
+/**
+ * Bytes one upload may hold before they are stored (its tail, its writes ahead, its chunks being
+ * stored): a client that does not wait for its writes' answers is refused here, not buffered.
+ */
+export const MAX_HELD_BYTES = MAX_WRITE_AHEAD_BYTES + 8 * 1024 * 1024;
+
+/** What this process's uploads hold in memory, not yet stored: their sum, for admission. */
+export class UploadMemory {
+  held = 0;
+}
 
 /** A write that cannot be taken (the message says why); the upload can go on. */
 export class WriteRefused extends Error {}
@@ -139,6 +149,9 @@ export class InboundUpload {
   private readonly text = new UploadTextCheck();
   private storing: Promise<void> = Promise.resolve();
   private storingChunks = 0;
+  private storingBytes = 0;
+  /** This upload's share of `memory.held`, as last counted. */
+  private counted = 0;
   /** Writes whose answer waits for the store, first come first; all go once it is back to MAX_STORING_CHUNKS. */
   private held: (() => void)[] = [];
   private failure: Error | null = null;
@@ -155,12 +168,28 @@ export class InboundUpload {
     private readonly onEnd: () => void = () => undefined,
     /** The id the stored file will have; its chunks carry it from the first. */
     readonly fileId: string = randomUUID(),
+    private readonly memory = new UploadMemory(),
   ) {}
+
+  /** Bytes held and not yet stored: the tail, the writes kept ahead, the chunks being stored. */
+  get heldBytes(): number {
+    return (
+      this.inOrder - this.stored + this.ahead.reduce((sum, piece) => sum + piece.data.length, 0) + this.storingBytes
+    );
+  }
+
+  /** Brings the process's count up to date with what this upload holds now. */
+  private count(): void {
+    const now = this.ended ? 0 : this.heldBytes;
+    this.memory.held += now - this.counted;
+    this.counted = now;
+  }
 
   /** The upload holds nothing more in memory: it was finished or discarded. */
   private end(): void {
     if (!this.ended) {
       this.ended = true;
+      this.count();
       this.onEnd();
     }
   }
@@ -188,6 +217,11 @@ export class InboundUpload {
         `a write at offset ${offset} would leave a hole after the ${this.inOrder} bytes written in order so far (writes may run at most ${MAX_WRITE_AHEAD_BYTES} bytes ahead): write the file in order`,
       );
     }
+    if (this.heldBytes + data.length > MAX_HELD_BYTES) {
+      throw new WriteRefused(
+        `a write at offset ${offset} would have this upload hold more than ${MAX_HELD_BYTES} bytes not yet stored: wait for writes to be answered before sending more`,
+      );
+    }
     this.dropOverlaps(offset, end);
     if (offset > this.inOrder) {
       this.keepAhead({ offset, data: Buffer.from(data) });
@@ -201,6 +235,7 @@ export class InboundUpload {
         this.storeChunk(FILE_CHUNK_BYTES);
       }
     }
+    this.count();
     // Answers wait in the order their writes came: one answered before an earlier one lets a client that sends a
     // write's rest only once its first part is answered (ssh2) run on ahead of the hole that rest would fill.
     if (this.storingChunks > MAX_STORING_CHUNKS || this.held.length) {
@@ -282,6 +317,7 @@ export class InboundUpload {
     this.stored += length;
     const seq = this.seq++;
     this.storingChunks++;
+    this.storingBytes += length;
     this.storing = this.storing.then(async () => {
       try {
         if (!this.failure) {
@@ -291,6 +327,8 @@ export class InboundUpload {
         this.failure = error as Error;
       } finally {
         this.storingChunks--;
+        this.storingBytes -= length;
+        this.count();
         this.release();
       }
     });

@@ -6,7 +6,14 @@ import { FILE_CHUNK_BYTES, PartnerFileRepository, PartnerRepository, READ_SLICE_
 import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
 import { MessagePayloads } from '../translate/message-payloads';
 import { UploadRefused } from './inbound-upload';
-import { EmptyUpload, ReceiveUpload, UploadBodyTooLarge, UploadCutOff, UploadsBusy } from './receive-upload';
+import {
+  EmptyUpload,
+  ReceiveUpload,
+  UploadBodyTooLarge,
+  UploadCutOff,
+  UploadsBusy,
+  type UploadOptions,
+} from './receive-upload';
 
 /**
  * ReceiveUpload on a real Postgres, the queues recorded: an upload is stored in chunks as it
@@ -187,7 +194,7 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
   });
 
   it('refuses a stream as it crosses the limit, reading no further, and keeps nothing', async () => {
-    const limited = new ReceiveUpload(files, messages, queues.asQueues(), { maxConcurrentUploads: 1 });
+    const limited = new ReceiveUpload(files, messages, queues.asQueues(), limits({ maxConcurrentUploads: 1 }));
     const { stream, read } = body(x12(3 * MiB));
     const refusal = limited.receiveStream(stream, { partnerId: 'carrier', fileName: 'BIG.edi', maxBytes: MiB + 5 });
     await expect(refusal).rejects.toThrow(
@@ -223,7 +230,7 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
   });
 
   it('receives at most maxConcurrentUploads at once, and takes new ones as uploads end', async () => {
-    const limited = new ReceiveUpload(files, messages, queues.asQueues(), { maxConcurrentUploads: 2 });
+    const limited = new ReceiveUpload(files, messages, queues.asQueues(), limits({ maxConcurrentUploads: 2 }));
     const first = limited.start('carrier', 'A.edi', MiB);
     const second = limited.start('carrier', 'B.edi', MiB);
     expect(() => limited.start('carrier', 'C.edi', MiB)).toThrow(
@@ -241,4 +248,44 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     expect(() => limited.start('carrier', 'E.edi', MiB)).not.toThrow(); // the refused one ended too
     await third.discard();
   });
+
+  it("keeps slots for other partners: one partner's uploads at once are limited on their own", async () => {
+    const limited = new ReceiveUpload(
+      files,
+      messages,
+      queues.asQueues(),
+      limits({ maxConcurrentUploads: 3, maxUploadsPerPartner: 2 }),
+    );
+    const first = limited.start('carrier', 'A.edi', MiB);
+    limited.start('carrier', 'B.edi', MiB);
+    expect(() => limited.start('carrier', 'C.edi', MiB)).toThrow(
+      new UploadsBusy(
+        "the server is receiving 2 uploads of yours at once, a partner's limit (sftp.maxUploadsPerPartner); try again in a moment",
+      ),
+    );
+    const other = limited.start('other', 'A.edi', MiB); // another partner still gets in
+    await first.discard();
+    expect(() => limited.start('carrier', 'C.edi', MiB)).not.toThrow();
+    await other.discard();
+  });
+
+  it('takes no new upload while those under way hold their most not yet stored, and takes one once they drain', async () => {
+    const limited = new ReceiveUpload(files, messages, queues.asQueues(), limits({ maxHeldBytes: 2 * MiB }));
+    const first = limited.start('carrier', 'A.edi', 8 * MiB);
+    // Held: written ahead of a gap, so not stored until the gap is filled.
+    await first.write(1, Buffer.alloc(2 * MiB, 0x41));
+    expect(() => limited.start('other', 'B.edi', MiB)).toThrow(
+      new UploadsBusy(
+        `the server's uploads hold ${2 * MiB} bytes not yet stored, its limit (sftp.maxHeldBytes); try again in a moment`,
+      ),
+    );
+    await first.write(0, Buffer.from('I'));
+    await first.finish(); // stored: it holds nothing now
+    await first.discard();
+    expect(() => limited.start('other', 'B.edi', MiB)).not.toThrow();
+  });
 });
+
+function limits(options: Partial<UploadOptions>): UploadOptions {
+  return { maxConcurrentUploads: 16, maxUploadsPerPartner: 16, maxHeldBytes: 64 * MiB, ...options };
+}

@@ -12,12 +12,22 @@ import { MessageQueues, translateJobOf } from '../message-queues';
 import { PipelineMetrics } from '../pipeline-metrics';
 import { UPLOAD_OPTIONS } from '../pipeline.options';
 import { X12_CONTENT_TYPE } from '../translate/translators';
-import { FinishedUpload, InboundUpload, UploadTextCheck, UploadTooLarge } from './inbound-upload';
+import { FinishedUpload, InboundUpload, UploadMemory, UploadTextCheck, UploadTooLarge } from './inbound-upload';
 
 export interface UploadOptions {
   /** Uploads received at once by this process; one more is refused until one ends. */
   maxConcurrentUploads: number;
+  /** Of those, uploads of one partner: no partner holds every slot. */
+  maxUploadsPerPartner: number;
+  /** Bytes this process's uploads may hold not yet stored, past which a new upload is refused until they drain. */
+  maxHeldBytes: number;
 }
+
+const DEFAULT_UPLOAD_OPTIONS: UploadOptions = {
+  maxConcurrentUploads: 16,
+  maxUploadsPerPartner: 4,
+  maxHeldBytes: 64 * 1024 * 1024,
+};
 
 /** The process is receiving as many uploads as it may: the client is told to try again shortly. */
 export class UploadsBusy extends DomainError {
@@ -75,34 +85,58 @@ export interface StreamedUpload {
 @Injectable()
 export class ReceiveUpload {
   private readonly logger = new Logger('Upload');
-  /** Uploads started and not yet received or discarded. */
+  /** Uploads started and not yet received or discarded, in all and by partner. */
   private active = 0;
+  private readonly activeByPartner = new Map<string, number>();
+  private readonly memory = new UploadMemory();
 
   constructor(
     private readonly files: PartnerFileRepository,
     private readonly messages: MessageRepository,
     private readonly queues: MessageQueues,
-    @Optional() @Inject(UPLOAD_OPTIONS) private readonly options: UploadOptions = { maxConcurrentUploads: 16 },
+    @Optional() @Inject(UPLOAD_OPTIONS) private readonly options: UploadOptions = DEFAULT_UPLOAD_OPTIONS,
     @Optional() private readonly metrics?: PipelineMetrics,
   ) {}
 
-  /** A new upload of `name`, stored as its writes arrive; UploadsBusy when this process receives its most already. */
+  /**
+   * A new upload of `name`, stored as its writes arrive; UploadsBusy when this process receives its
+   * most already, in all or from this partner, or its uploads hold their most not yet stored.
+   */
   start(partnerId: string, name: string, maxBytes: number, fileId?: string): InboundUpload {
-    const limit = this.options.maxConcurrentUploads;
-    if (this.active >= limit) {
+    const { maxConcurrentUploads, maxUploadsPerPartner, maxHeldBytes } = this.options;
+    const partnerActive = this.activeByPartner.get(partnerId) ?? 0;
+    const busy =
+      this.active >= maxConcurrentUploads
+        ? `the server is receiving ${maxConcurrentUploads} uploads at once, its limit (sftp.maxConcurrentUploads)`
+        : partnerActive >= maxUploadsPerPartner
+          ? `the server is receiving ${maxUploadsPerPartner} uploads of yours at once, a partner's limit (sftp.maxUploadsPerPartner)`
+          : this.memory.held >= maxHeldBytes
+            ? `the server's uploads hold ${maxHeldBytes} bytes not yet stored, its limit (sftp.maxHeldBytes)`
+            : undefined;
+    if (busy) {
       this.logger.warn({
         msg: 'upload refused: too many at once',
         partnerId,
         fileName: name,
         active: this.active,
-        limit,
+        partnerActive,
+        heldBytes: this.memory.held,
+        reason: busy,
       });
-      throw new UploadsBusy(
-        `the server is receiving ${limit} uploads at once, its limit (sftp.maxConcurrentUploads); try again in a moment`,
-      );
+      throw new UploadsBusy(`${busy}; try again in a moment`);
     }
     this.active++;
-    return new InboundUpload(this.files, partnerId, name, maxBytes, () => this.active--, fileId);
+    this.activeByPartner.set(partnerId, partnerActive + 1);
+    const ended = () => {
+      this.active--;
+      const left = this.activeByPartner.get(partnerId)! - 1;
+      if (left) {
+        this.activeByPartner.set(partnerId, left);
+      } else {
+        this.activeByPartner.delete(partnerId);
+      }
+    };
+    return new InboundUpload(this.files, partnerId, name, maxBytes, ended, fileId, this.memory);
   }
 
   /** An upload that carries on from a stored file that has not become a message (a resumed or appended upload). */
