@@ -58,6 +58,7 @@ describe('audit store on Postgres', () => {
     'ReplayRuns1768572800000',
     'OperatorAccounts1768800000000',
     'OperationPayloadOutOfLine1768900000000',
+    'OperationUpdatesInPlace1769000000000',
   ];
 
   beforeAll(async () => {

@@ -94,6 +94,7 @@ describe('partner store on Postgres', () => {
         'PartnerFileFetched1768700000001',
         'OperatorAccounts1768800000000',
         'OperationPayloadOutOfLine1768900000000',
+        'OperationUpdatesInPlace1769000000000',
       ]);
     });
 

@@ -69,6 +69,56 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     const [{ payload }] = await database.dataSource.query(`SELECT payload FROM operation WHERE id = $1`, [rows[7].id]);
     expect(payload).toEqual(asn(7 * 40));
   });
+  it('claims and settles a batch in place: each row stays on its page and no index grows', async () => {
+    const message = await new MessageRepository(database.dataSource).record({
+      partnerId: 'kettle',
+      channel: 'api',
+      rawPayload: '{}',
+      contentType: 'application/json',
+    });
+    // Documents of 4 loads (~600 bytes): under the TOAST threshold, so the whole row is rewritten by each update.
+    const rows = await operations.addMany(
+      message.id,
+      Array.from({ length: 1_000 }, (_, n) => {
+        const { loads, ...document } = asn(n).document;
+        return {
+          kind: 'document.upsert' as const,
+          organisationId: ORG,
+          targetId: `SHORT-${n}`,
+          orderKey: `document|${ORG}|SHORT-${n}`,
+          payload: { ...asn(n), document: { ...document, id: `SHORT-${n}`, loads: loads.slice(0, 4) } },
+        };
+      }),
+    );
+    const ids = rows.map((row) => row.id);
+    const pages = async () =>
+      (
+        await database.dataSource.query<{ page: string }[]>(
+          `SELECT split_part(trim(both '()' from ctid::text), ',', 1) AS page FROM operation WHERE id = ANY($1::uuid[]) ORDER BY seq`,
+          [ids],
+        )
+      ).map((row) => row.page);
+    const indexBytes = async () =>
+      Number((await database.dataSource.query(`SELECT pg_indexes_size('operation') AS bytes`))[0].bytes as string);
+    const [before, indexesBefore] = [await pages(), await indexBytes()];
+
+    expect((await operations.gate(ids, 60_000)).every((v) => v.verdict === 'go')).toBe(true);
+    await operations.recordAttempts(
+      ids.map((operationId) => ({
+        operationId,
+        startedAt: new Date(),
+        durationMs: 3,
+        httpStatus: 200,
+        outcome: 'success' as const,
+        settlement: { status: 'delivered' as const },
+      })),
+    );
+
+    // A version written elsewhere would have moved the row (and added an entry to every index).
+    expect(await pages()).toEqual(before);
+    expect(await indexBytes()).toBe(indexesBefore);
+  });
+
   it('records a batch job of more attempts than one statement takes all together, or none of them', async () => {
     const message = await new MessageRepository(database.dataSource).record({
       partnerId: 'kettle',

@@ -683,9 +683,7 @@ export class OperationRepository {
     if (!isUuid(messageId)) {
       return false;
     }
-    // "Not settled" rather than "pending or delivering" (the same rows): Postgres then walks the
-    // message's rows by message_id instead of every pending entry of operation_status_idx, which
-    // fills up with dead entries as operations move on (0.5 ms vs 0.07 ms a check, measured).
+    // The message's rows by message_id: status has no index (rows are updated in place).
     const [row] = await this.rows<{ unsettled: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM operation WHERE message_id = $1 AND status NOT IN ('delivered', 'failed', 'skipped', 'superseded')) AS unsettled`,
       [messageId],

@@ -24,7 +24,8 @@ import { Message } from './message.entity';
 @Entity({ name: 'operation' })
 @Index('operation_message_id_seq_idx', ['messageId', 'seq'], { unique: true })
 @Index('operation_target_id_idx', ['targetId'])
-@Index('operation_status_idx', ['status'])
+// No index on status: claims and settlements update rows in place (see OperationUpdatesInPlace).
+@Index('operation_error_class_idx', ['errorClass'], { where: 'error_class IS NOT NULL' })
 @Index('operation_order_key_idx', ['orderKey', 'orderArrival', 'seq'], { where: 'order_key IS NOT NULL' })
 @Check('operation_status_check', oneOf('status', OPERATION_STATUSES))
 @Check('operation_error_class_check', `error_class IS NULL OR ${oneOf('error_class', DELIVERY_ERROR_CLASSES)}`)

@@ -12,6 +12,7 @@ import { AttemptRecordedBeforeCall1768400000000 } from './1768400000000-attempt-
 import { ReplayRuns1768572800000 } from './1768572800000-replay-runs';
 import { OperatorAccounts1768800000000 } from './1768800000000-operator-accounts';
 import { OperationPayloadOutOfLine1768900000000 } from './1768900000000-operation-payload-out-of-line';
+import { OperationUpdatesInPlace1769000000000 } from './1769000000000-operation-updates-in-place';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const AUDIT_MIGRATIONS = [
   ReplayRuns1768572800000,
   OperatorAccounts1768800000000,
   OperationPayloadOutOfLine1768900000000,
+  OperationUpdatesInPlace1769000000000,
 ];
