@@ -59,6 +59,7 @@ describe('audit store on Postgres', () => {
     'OperatorAccounts1768800000000',
     'OperationPayloadOutOfLine1768900000000',
     'OperationUpdatesInPlace1769000000000',
+    'OperationTally1769100000000',
   ];
 
   beforeAll(async () => {

@@ -95,6 +95,7 @@ describe('partner store on Postgres', () => {
         'OperatorAccounts1768800000000',
         'OperationPayloadOutOfLine1768900000000',
         'OperationUpdatesInPlace1769000000000',
+        'OperationTally1769100000000',
       ]);
     });
 

@@ -422,6 +422,7 @@ export class MessageRepository {
   async findDetail(
     id: string,
     page: OperationPage = { limit: DETAIL_OPERATIONS_DEFAULT },
+    again = true,
   ): Promise<MessageDetail | null> {
     if (!isUuid(id)) {
       return null;
@@ -432,8 +433,8 @@ export class MessageRepository {
       return null;
     }
     const limit = Math.min(Math.max(Math.trunc(page.limit), 1), DETAIL_OPERATIONS_MAX);
-    // A settled message's counts were recorded as it settled; only one still delivering is counted.
-    const recorded = SETTLED_STATUSES.includes(message.status) ? message.metadata?.operationCounts : undefined;
+    const settled = SETTLED_STATUSES.includes(message.status);
+    const recorded = settled ? message.metadata?.operationCounts : undefined;
     const [rows, byStatus, events] = await Promise.all([
       manager
         .createQueryBuilder(DocumentOperation, 'o')
@@ -441,16 +442,24 @@ export class MessageRepository {
         .orderBy('o.seq', 'ASC')
         .take(limit + 1)
         .getMany(),
-      // One pass over the message's rows: attempt_count is each operation's finished attempts, where a
-      // join would also read every attempt row of the message.
+      // A settled message's counts were recorded as it settled; one under way is summed from its
+      // tally (a few rows per statement that changed its operations, not a row per operation).
+      // Others (rejected, duplicate, settled before counts were recorded) are counted; attempt_count
+      // is each operation's finished attempts, where a join would also read every attempt row.
       recorded
         ? Object.entries(recorded.byStatus).map(([status, n]) => ({ status, n, attempts: 0 }))
         : manager.query<{ status: OperationStatus; n: string; attempts: string }[]>(
-            `SELECT status, count(*) AS n, sum(attempt_count) AS attempts FROM operation WHERE message_id = $1 GROUP BY status`,
+            settled
+              ? `SELECT status, count(*) AS n, sum(attempt_count) AS attempts FROM operation WHERE message_id = $1 GROUP BY status`
+              : `SELECT status, sum(n) AS n, sum(attempts) AS attempts FROM operation_tally WHERE message_id = $1
+                 GROUP BY status HAVING sum(n) <> 0`,
             [id],
           ),
       manager.find(MessageEvent, { where: { messageId: id }, order: { at: 'ASC', id: 'ASC' } }),
     ]);
+    if (!settled && byStatus.length === 0 && rows.length > 0 && again) {
+      return this.findDetail(id, page, false); // it settled meanwhile, and its tally went with it
+    }
     const operations = rows.slice(0, limit);
     const attempts = operations.length
       ? await manager
@@ -689,6 +698,8 @@ export class MessageRepository {
     await manager.update(Message, { id: message.id }, { status: toStatus, statusReason: reason });
     await this.appendEvent(manager, message.id, message.status, toStatus, actor, reason);
     if (SETTLED_STATUSES.includes(toStatus) && !SETTLED_STATUSES.includes(message.status)) {
+      // Its live counts are no longer read (settleMessage recorded them, or its rows are counted).
+      await manager.query(`DELETE FROM operation_tally WHERE message_id = $1`, [message.id]);
       for (const listener of this.settledListeners) {
         listener({ partnerId: message.partnerId, channel: message.channel, status: toStatus });
       }

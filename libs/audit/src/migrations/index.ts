@@ -13,6 +13,7 @@ import { ReplayRuns1768572800000 } from './1768572800000-replay-runs';
 import { OperatorAccounts1768800000000 } from './1768800000000-operator-accounts';
 import { OperationPayloadOutOfLine1768900000000 } from './1768900000000-operation-payload-out-of-line';
 import { OperationUpdatesInPlace1769000000000 } from './1769000000000-operation-updates-in-place';
+import { OperationTally1769100000000 } from './1769100000000-operation-tally';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const AUDIT_MIGRATIONS = [
   OperatorAccounts1768800000000,
   OperationPayloadOutOfLine1768900000000,
   OperationUpdatesInPlace1769000000000,
+  OperationTally1769100000000,
 ];
