@@ -523,8 +523,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
             headers,
           }),
         );
-        // JSON: only full=1 is answered with NDJSON lines.
-        print(preview as Exclude<typeof preview, string>, options.json, formatPreview);
+        print(preview, options.json, formatPreview);
       },
     );
 

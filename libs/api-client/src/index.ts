@@ -8,10 +8,14 @@ import type { components, paths } from './schema';
 
 export type { components, operations, paths } from './schema';
 export type Schemas = components['schemas'];
-export type ApiClient = Client<paths>;
+/**
+ * Answers are read as JSON, so typed by their JSON content; the other media an endpoint may answer
+ * with (a payload's bytes, a preview's NDJSON lines) are asked for with `parseAs`.
+ */
+export type ApiClient = Client<paths, 'application/json'>;
 export type { ClientOptions };
 
 /** A client of the gateway's API: paths, parameters, bodies and answers typed by the document. */
 export function createApiClient(options: ClientOptions = {}): ApiClient {
-  return createClient<paths>(options);
+  return createClient<paths, 'application/json'>(options);
 }
