@@ -20,7 +20,8 @@ const refusedRow = (unit: RefusedUnit): NewOperation => ({
  * A streamed X12 translation's operations, stored in numbered batches as the sets are mapped
  * (seq 1, 2, ... in file order), then the refused sets and interchanges after them, as a whole
  * translation stores them. Holds one batch, the refused units (small) and the seq range of each
- * interchange, never the file's operations.
+ * interchange, never the file's operations. A batch is written while the next is mapped (one write
+ * in flight at most): the reader and Postgres work at once instead of in turn.
  */
 export class StoredOperations implements OperationSink {
   private buffer: NewOperation[] = [];
@@ -33,6 +34,8 @@ export class StoredOperations implements OperationSink {
   /** Operations on organisations the partner may not act on: every seq, the first few whole. */
   private outOfScopeSeqs: number[] = [];
   private outOfScope: { seq: number; operation: CanonicalOperation }[] = [];
+  /** The batch being written; its failure is thrown by the next call that waits for it. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly operations: OperationRepository,
@@ -59,7 +62,7 @@ export class StoredOperations implements OperationSink {
       payload: operation,
     });
     if (this.buffer.length >= this.batchSize) {
-      await this.flush();
+      await this.handOver();
     }
   }
 
@@ -78,6 +81,7 @@ export class StoredOperations implements OperationSink {
     if (fromSeq >= this.bufferStart) {
       this.buffer.length = fromSeq - this.bufferStart;
     } else {
+      await this.written();
       await this.operations.removeSeqRange(this.messageId, fromSeq);
       this.buffer = [];
       this.bufferStart = fromSeq;
@@ -88,18 +92,35 @@ export class StoredOperations implements OperationSink {
     this.outOfScope = this.outOfScope.filter((o) => o.seq < fromSeq);
   }
 
-  /** Stores what is still held of the operations. */
+  /** Stores what is still held of the operations, and waits until everything is stored. */
   async flush(): Promise<void> {
+    await this.handOver();
+    await this.written();
+  }
+
+  /** Starts writing the batch held once the previous one is written, and goes on with an empty one. */
+  private async handOver(): Promise<void> {
     this.closeInterchange();
-    if (this.buffer.length > 0) {
-      await this.operations.appendStreamed(this.messageId, this.run, this.bufferStart, this.buffer);
-    }
+    const rows = this.buffer;
+    const start = this.bufferStart;
     this.bufferStart = this.nextSeq;
     this.buffer = [];
+    await this.written();
+    if (rows.length > 0) {
+      this.writing = this.operations.appendStreamed(this.messageId, this.run, start, rows);
+      this.writing.catch(() => undefined); // handled: the next wait for it throws the failure
+    }
+  }
+
+  private async written(): Promise<void> {
+    const writing = this.writing;
+    this.writing = Promise.resolve();
+    await writing;
   }
 
   /** Removes the operations of these interchanges (duplicates of earlier messages). */
   async removeInterchanges(keys: ReadonlySet<string>): Promise<void> {
+    await this.written();
     for (const key of keys) {
       const range = this.ranges.get(key);
       if (range) {
@@ -110,6 +131,7 @@ export class StoredOperations implements OperationSink {
 
   /** Removes everything stored: the message is not delivered at all. */
   async removeAll(): Promise<void> {
+    await this.written();
     await this.operations.removeSeqRange(this.messageId, 1);
   }
 
