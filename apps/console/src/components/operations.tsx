@@ -6,7 +6,10 @@ const PAGE = 100;
 
 type Operation = Schemas['OperationSchema'];
 
-/** A message's operations a page at a time (30,000 are read 100 by 100), each with every attempt as a timeline. */
+/**
+ * A message's operations a page at a time (30,000 are read 100 by 100), each with every attempt as a
+ * timeline; the page is read again when the counts change (the message is still being delivered).
+ */
 export function Operations({ messageId, counts }: { messageId: string; counts: Schemas['OperationCountsSchema'] }) {
   const [afters, setAfters] = useState<number[]>([]);
   const after = afters[afters.length - 1];
@@ -17,7 +20,7 @@ export function Operations({ messageId, counts }: { messageId: string; counts: S
           params: { path: { id: messageId }, query: { operationsAfter: after, operationsLimit: PAGE } },
         }),
       ),
-    [messageId, after],
+    [messageId, after, JSON.stringify(counts)],
   );
   const first = after === undefined ? 0 : after + 1;
   return (
