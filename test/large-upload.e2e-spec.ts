@@ -61,7 +61,7 @@ describe('a large upload: stored once, in chunks, read back where it is needed',
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('keeps one copy, shows its first MiB, serves all of it, and replays the same file', async () => {
+  it('keeps one copy, shows its beginning, serves all of it, and replays the same file', async () => {
     const bytes = bigInterchange(60_000);
     expect(bytes.length).toBeGreaterThan(5 * MiB);
     await client.put(bytes, '/inbound/big-850.edi');

@@ -108,7 +108,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A message with the first MiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 200; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome */
+    /** A message with the first 256 KiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 200; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome */
     get: operations['AdminMessagesController_detail'];
     put?: never;
     post?: never;
@@ -125,7 +125,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A message's payload exactly as received (the detail shows its first MiB: payloadTruncated), streamed with its content type */
+    /** A message's payload exactly as received (the detail shows its first 256 KiB: payloadTruncated), streamed with its content type */
     get: operations['AdminMessagesController_payload'];
     put?: never;
     post?: never;
@@ -1233,7 +1233,7 @@ export interface components {
       payloadBytes: number;
       /** @description `rawPayload` is its beginning only */
       payloadTruncated: boolean;
-      /** @description The first MiB of the payload, as text (the whole at /payload) */
+      /** @description The first 256 KiB of the payload, as text (the whole at /payload) */
       rawPayload: string;
       /** Format: date-time */
       receivedAt: string;

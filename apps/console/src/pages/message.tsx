@@ -237,7 +237,9 @@ function Payload({ detail, canPreview }: { detail: Detail; canPreview: boolean }
       }
     >
       <ErrorNote error={error} />
-      {message.payloadTruncated && <p className="muted">The first MiB of {bytes(message.payloadBytes)} is shown.</p>}
+      {message.payloadTruncated && (
+        <p className="muted">Only the beginning of its {bytes(message.payloadBytes)} is shown.</p>
+      )}
       {x12 ? (
         <X12View x12={x12} problems={problems} />
       ) : json !== undefined ? (

@@ -109,7 +109,7 @@ export class AdminMessagesController {
   @Get('messages/:id')
   @ApiOperation({
     summary:
-      'A message with the first MiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 200; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
+      'A message with the first 256 KiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 200; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
   })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The message' })
   @ApiQuery({
@@ -141,7 +141,7 @@ export class AdminMessagesController {
   @Get('messages/:id/payload')
   @ApiOperation({
     summary:
-      "A message's payload exactly as received (the detail shows its first MiB: payloadTruncated), streamed with its content type",
+      "A message's payload exactly as received (the detail shows its first 256 KiB: payloadTruncated), streamed with its content type",
   })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The message' })
   @ApiOkResponse({

@@ -20,8 +20,12 @@ import {
   replayRunView,
 } from './views';
 
-/** Bytes of the payload shown with a message's detail; the rest is downloaded (`payload`). */
-export const DETAIL_PAYLOAD_BYTES = 1024 * 1024;
+/**
+ * Bytes of the payload shown with a message's detail; the rest is downloaded (`payload`). A view,
+ * not a copy: a MiB here was ~6 MB of large strings per detail (hex, bytes, text, JSON) that the
+ * gateway's heap kept until a full collection.
+ */
+export const DETAIL_PAYLOAD_BYTES = 256 * 1024;
 
 /** What operators and partners read about messages and replay runs, as the APIs answer it. */
 @Injectable()
