@@ -20,6 +20,7 @@ import { batchJobId, deliverJobId, QUEUES } from '../queues';
 import { DeliveryPlan, DeliveryPlanner, dropSupersededWrites, planEntryOf } from './delivery-plan';
 import { PipelineMetrics } from '../pipeline-metrics';
 import { MessagePayloads } from './message-payloads';
+import { Slots } from './slots';
 import { StoredOperations } from './stored-operations';
 import {
   Acknowledgment,
@@ -45,6 +46,13 @@ export interface AcknowledgmentOutbox {
 
 /** Messages of one translate job translated at once (each waits on the database most of its time). */
 const TRANSLATE_PARALLEL = 4;
+/**
+ * Stored files over LARGE_FILE_BYTES translated at once by a worker process, whatever the jobs: each
+ * holds a slice of its file, two batches of operations and its 997, so four 100 MiB files at once
+ * took the worker past its memory bound (269 MiB) where one takes ~225.
+ */
+const LARGE_FILES_AT_ONCE = 2;
+const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
 const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate', 'superseded']);
 
@@ -68,6 +76,8 @@ export class TranslateMessage {
     private readonly payloads: MessagePayloads,
     @Optional() private readonly metrics?: PipelineMetrics,
   ) {}
+
+  private readonly largeFiles = new Slots(LARGE_FILES_AT_ONCE);
 
   /**
    * Translates the messages of one job, TRANSLATE_PARALLEL at a time. One message failing (the
@@ -156,7 +166,13 @@ export class TranslateMessage {
       text: () => this.payloads.textOf(message),
     };
     if (message.contentType === X12_CONTENT_TYPE) {
-      return this.translateX12(message, partner, context);
+      const large = (message.metadata?.size ?? 0) > LARGE_FILE_BYTES;
+      const release = large ? await this.largeFiles.take() : undefined;
+      try {
+        return await this.translateX12(message, partner, context);
+      } finally {
+        release?.();
+      }
     }
     // A stored upload is read as a stream (X12); the other translators take their text whole.
     if (message.metadata?.payloadFile) {
