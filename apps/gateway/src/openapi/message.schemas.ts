@@ -73,7 +73,8 @@ export class MessagePageSchema implements AsJson<MessagePageView> {
 }
 
 export class MessageWithPayloadSchema extends MessageSummarySchema implements DetailMessage {
-  @ApiProperty({ description: 'The first 256 KiB of the payload, as text (the whole at /payload)' }) rawPayload!: string;
+  @ApiProperty({ description: 'The first 256 KiB of the payload, as text (the whole at /payload)' })
+  rawPayload!: string;
   @ApiProperty({ description: "The payload's size in bytes" }) payloadBytes!: number;
   @ApiProperty({ description: '`rawPayload` is its beginning only' }) payloadTruncated!: boolean;
 }
