@@ -11,7 +11,7 @@ export const MAX_WRITE_AHEAD_BYTES = 16 * 1024 * 1024;
 /** Writes held out of order at once (clients keep tens to a few hundred in flight). */
 export const MAX_PENDING_WRITES = 1024;
 /** Chunks handed to the store and not yet stored, past which a write waits: a client faster than the database is slowed down, not buffered. */
-const MAX_STORING_CHUNKS = 4;
+const MAX_STORING_CHUNKS = 2;
 /**
  * Bytes one upload may hold before they are stored (its tail, its writes ahead, its chunks being
  * stored): a client that does not wait for its writes' answers is refused here, not buffered.
