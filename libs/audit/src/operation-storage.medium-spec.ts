@@ -69,7 +69,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     const [{ payload }] = await database.dataSource.query(`SELECT payload FROM operation WHERE id = $1`, [rows[7].id]);
     expect(payload).toEqual(asn(7 * 40));
   });
-  it('claims and settles a batch in place: each row stays on its page and no index grows', async () => {
+  it('claims a batch in place: each row stays on its page and no index grows', async () => {
     const message = await new MessageRepository(database.dataSource).record({
       partnerId: 'kettle',
       channel: 'api',
@@ -102,17 +102,11 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
       Number((await database.dataSource.query(`SELECT pg_indexes_size('operation') AS bytes`))[0].bytes as string);
     const [before, indexesBefore] = [await pages(), await indexBytes()];
 
+    // The claim's versions fit beside the rows (half of each page is free). The settlement's fit
+    // once the page is pruned of the rows' first versions, which Postgres does only when no
+    // snapshot may still see them: not checked here, as another database's transactions can hold
+    // that back for a moment (the bench counts what stays dead: 8,868 of 40,892 rows).
     expect((await operations.gate(ids, 60_000)).every((v) => v.verdict === 'go')).toBe(true);
-    await operations.recordAttempts(
-      ids.map((operationId) => ({
-        operationId,
-        startedAt: new Date(),
-        durationMs: 3,
-        httpStatus: 200,
-        outcome: 'success' as const,
-        settlement: { status: 'delivered' as const },
-      })),
-    );
 
     // A version written elsewhere would have moved the row (and added an entry to every index).
     expect(await pages()).toEqual(before);
