@@ -266,12 +266,18 @@ export function quantityValue(raw: string): number | undefined {
   // Nearly every quantity is a few plain digits: no regular expression needed for those.
   const length = raw.length;
   if (length > 0 && length <= MAX_QUANTITY_DIGITS) {
+    // Read as it is checked (15 digits are exact in a double): what Number(raw) gives, without it.
+    let value = 0;
     let i = 0;
-    while (i < length && raw.charCodeAt(i) >= 48 && raw.charCodeAt(i) <= 57) {
-      i++;
+    for (; i < length; i++) {
+      const c = raw.charCodeAt(i);
+      if (c < 48 || c > 57) {
+        break;
+      }
+      value = value * 10 + (c - 48);
     }
     if (i === length) {
-      return Number(raw);
+      return value;
     }
   }
   if (!X12_QUANTITY.test(raw) || mantissaDigits(raw) > MAX_QUANTITY_DIGITS) {

@@ -21,32 +21,89 @@ const PURPOSES: Record<string, { purpose: Purpose; status: string }> = {
   '07': { purpose: 'duplicate', status: 'Duplicate' },
 };
 
+/** HL03 of a level, as the mapping tells levels apart. */
+const OTHER = 0;
+const ITEM = 1; // "I"
+const ORDER = 2; // "O"
+
+/**
+ * The HL levels of the set being mapped, by level number k (0-based, input order), in arrays
+ * reused from set to set (no object per level): the HL's row, HL01 and HL02 as numbers
+ * (wholeNumber: 0 empty, -1 not a plain number; the usual layout needs nothing else), its kind,
+ * and what an item level's load is read from, found while the set is indexed (its loop is the rows
+ * after its HL up to the next HL, SE and CTT excluded): the first LIN, the first SN1 and their
+ * offsets in that loop, the description (PID05) of the first PID that has one; an order level's
+ * order number (the first PRF01 that has one).
+ */
+class Levels {
+  count = 0;
+  row = new Int32Array(256);
+  idNumber = new Int32Array(256);
+  parentNumber = new Int32Array(256);
+  kind = new Int32Array(256);
+  lin = new Int32Array(256);
+  linOffset = new Int32Array(256);
+  sn1 = new Int32Array(256);
+  sn1Offset = new Int32Array(256);
+  /** Whether `texts[k]` holds the level's description (items) or order (orders). */
+  hasText = new Int32Array(256);
+  texts: string[] = [];
+
+  add(row: number, idNumber: number, parentNumber: number, kind: number): number {
+    const k = this.count++;
+    if (k === this.row.length) {
+      this.grow();
+    }
+    this.row[k] = row;
+    this.idNumber[k] = idNumber;
+    this.parentNumber[k] = parentNumber;
+    this.kind[k] = kind;
+    this.lin[k] = -1;
+    this.sn1[k] = -1;
+    this.hasText[k] = 0;
+    return k;
+  }
+
+  text(k: number): string {
+    return this.hasText[k] === 1 ? this.texts[k] : '';
+  }
+
+  private grow(): void {
+    const size = this.row.length * 2;
+    const bigger = (a: Int32Array) => {
+      const b = new Int32Array(size);
+      b.set(a);
+      return b;
+    };
+    this.row = bigger(this.row);
+    this.idNumber = bigger(this.idNumber);
+    this.parentNumber = bigger(this.parentNumber);
+    this.kind = bigger(this.kind);
+    this.lin = bigger(this.lin);
+    this.linOffset = bigger(this.linOffset);
+    this.sn1 = bigger(this.sn1);
+    this.sn1Offset = bigger(this.sn1Offset);
+    this.hasText = bigger(this.hasText);
+  }
+}
+
+/** The mapper runs one set at a time, start to end (nothing in it waits): one Levels for all. */
+const LEVELS = new Levels();
+
+/** A level as the walks for unusual numberings read it (HL01 and HL02 as text, trimmed). */
 interface HierarchicalLevel {
-  segment: EdiSegment;
-  /** HL01 and HL02 as text, trimmed: only read (and filled in by `identify`) when the levels are walked. */
+  k: number;
   id: string;
   parent: string;
-  /** HL01 and HL02 as numbers (Segment.wholeNumber: 0 empty, -1 not a plain number), read without slicing: the usual layout needs nothing else. */
-  idNumber: number;
-  parentNumber: number;
-  level: string;
+  kind: number;
+  /** The HL's position in the set (ST = 1). */
   position: number;
-  /**
-   * What an item level's load is read from, found while the set is indexed (its loop is the
-   * segments after its HL up to the next HL, SE and CTT excluded): the first LIN, the first SN1 and
-   * its offset in that loop, the description (PID05) of the first PID that has one.
-   */
-  lin?: EdiSegment;
-  linOffset: number;
-  sn1?: EdiSegment;
-  sn1Offset: number;
-  description: string;
-  /** An order level's order number (PRF01 of its loop). */
-  order: string;
 }
 
 /** What the item levels' loads are added to, with what they need to be read. */
 interface ItemLoads {
+  segments: readonly EdiSegment[];
+  levels: Levels;
   control: string;
   priority: readonly string[];
   settings: EdiMappingSettings;
@@ -63,8 +120,8 @@ interface ItemLoads {
   /** Syntax-note findings of the set (accepted with errors), and the loads whose product id they broke. */
   elementErrors: EdiTransaction['elementErrors'];
   productIdErrors: string[];
-  /** The level an item's order is looked up from (its parent), found the way the walk finds it. */
-  parentOf: (level: HierarchicalLevel) => HierarchicalLevel | undefined;
+  /** The level (k) an item's order is looked up from (its parent; -1: none), found the way the walk finds it. */
+  parents: Int32Array | number[] | undefined;
 }
 
 /** BSN02, the shipment id. */
@@ -87,31 +144,21 @@ export function mapShipNotice(
   // One pass over the set: the BSN, the HL levels with what their loads need, and the segments
   // buildMapping reads (parties, carrier, dates, references).
   const segments = transaction.segments;
+  const count = segments.length;
   const shared = new SharedSegments();
+  const levels = LEVELS;
+  levels.count = 0;
   let bsnIndex = -1;
-  const levels: HierarchicalLevel[] = [];
-  let current: HierarchicalLevel | undefined;
+  let k = -1;
+  let kind = OTHER;
   let offset = 0;
-  for (let i = 0; i < segments.length; i++) {
+  for (let i = 0; i < count; i++) {
     const segment = segments[i];
     const tag = segment.tag;
     if (tag === 'HL') {
-      current = {
-        segment,
-        id: '',
-        parent: '',
-        idNumber: segment.wholeNumber(1),
-        parentNumber: segment.wholeNumber(2),
-        level: elOnce(segment, 3),
-        position: i + 1,
-        lin: undefined,
-        linOffset: 0,
-        sn1: undefined,
-        sn1Offset: 0,
-        description: '',
-        order: '',
-      };
-      levels.push(current);
+      const level = elOnce(segment, 3);
+      kind = level === 'I' ? ITEM : level === 'O' ? ORDER : OTHER;
+      k = levels.add(i, segment.wholeNumber(1), segment.wholeNumber(2), kind);
       offset = 0;
       continue;
     }
@@ -119,23 +166,23 @@ export function mapShipNotice(
       bsnIndex = i;
     }
     shared.note(tag, i);
-    if (current && tag !== 'SE' && tag !== 'CTT') {
-      if (current.level === 'I') {
+    if (k !== -1 && tag !== 'SE' && tag !== 'CTT') {
+      if (kind === ITEM) {
         if (tag === 'LIN') {
-          if (!current.lin) {
-            current.lin = segment;
-            current.linOffset = offset;
+          if (levels.lin[k] === -1) {
+            levels.lin[k] = i;
+            levels.linOffset[k] = offset;
           }
         } else if (tag === 'SN1') {
-          if (!current.sn1) {
-            current.sn1 = segment;
-            current.sn1Offset = offset;
+          if (levels.sn1[k] === -1) {
+            levels.sn1[k] = i;
+            levels.sn1Offset[k] = offset;
           }
-        } else if (tag === 'PID' && !current.description) {
-          current.description = elOnce(segment, 5);
+        } else if (tag === 'PID' && levels.hasText[k] === 0) {
+          noteText(levels, k, elOnce(segment, 5));
         }
-      } else if (tag === 'PRF' && current.level === 'O' && !current.order) {
-        current.order = elOnce(segment, 1);
+      } else if (tag === 'PRF' && kind === ORDER && levels.hasText[k] === 0) {
+        noteText(levels, k, elOnce(segment, 1));
       }
       offset++;
     }
@@ -193,6 +240,8 @@ export function mapShipNotice(
 
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
   const items: ItemLoads = {
+    segments,
+    levels,
     control,
     priority,
     settings,
@@ -204,14 +253,14 @@ export function mapShipNotice(
     runTo: 0,
     elementErrors: transaction.elementErrors,
     productIdErrors: [],
-    parentOf: () => undefined,
+    parents: undefined,
   };
-  itemLoads(levels, items);
-  if (levels.length === 0) {
+  itemLoads(items);
+  if (levels.count === 0) {
     diagnostics.push({
       level: 'error',
       transactionControl: control,
-      segmentPosition: segments.length,
+      segmentPosition: count,
       segmentTag: 'HL',
       segmentCode: SEGMENT_ERROR.mandatorySegmentMissing,
       message: 'the 856 has no HL levels',
@@ -230,6 +279,14 @@ export function mapShipNotice(
     diagnostics,
     shared,
   });
+}
+
+/** A level's description (items) or order number (orders): the first one found that is not empty. */
+function noteText(levels: Levels, k: number, text: string): void {
+  if (text) {
+    levels.texts[k] = text;
+    levels.hasText[k] = 1;
+  }
 }
 
 /** An error diagnostic, at a segment (position and tag) and element, with its table 723 code, when given. */
@@ -259,32 +316,33 @@ function errorAt(
  * in input order need no walk, levels numbered 1, 2, 3 ... are found by index; any other
  * numbering is walked by id.
  */
-function itemLoads(levels: HierarchicalLevel[], out: ItemLoads): void {
+function itemLoads(out: ItemLoads): void {
+  const levels = out.levels;
   if (nestedInInputOrder(levels)) {
     // HL01 = 1, 2, 3 ...: a parent is found by its number.
-    out.parentOf = (level) => (level.parentNumber > 0 ? levels[level.parentNumber - 1] : undefined);
-    for (let i = 0; i < levels.length; i++) {
-      if (levels[i].level === 'I') {
-        addItemLoad(levels[i], out);
+    for (let k = 0; k < levels.count; k++) {
+      if (levels.kind[k] === ITEM) {
+        addItemLoad(k, out);
       }
     }
   } else {
-    identify(levels);
-    if (!walkNumbered(levels, out)) {
-      walkById(levels, out);
+    const walked = identify(out);
+    if (!walkNumbered(walked, out)) {
+      walkById(walked, out);
     }
   }
 }
 
-/** Reads the levels' HL01 and HL02 as text, for the walks. */
-function identify(levels: HierarchicalLevel[]): void {
-  for (let i = 0; i < levels.length; i++) {
-    const level = levels[i];
-    level.id = el(level.segment, 1);
-    level.parent = el(level.segment, 2);
+/** The levels with HL01 and HL02 read as text, for the walks. */
+function identify(out: ItemLoads): HierarchicalLevel[] {
+  const { levels, segments } = out;
+  const walked: HierarchicalLevel[] = [];
+  for (let k = 0; k < levels.count; k++) {
+    const segment = segments[levels.row[k]];
+    walked.push({ k, id: el(segment, 1), parent: el(segment, 2), kind: levels.kind[k], position: levels.row[k] + 1 });
   }
+  return walked;
 }
-
 /** The general walk: levels by their HL01 ids, whatever they are. */
 function walkById(levels: HierarchicalLevel[], out: ItemLoads): void {
   const { control, diagnostics } = out;
@@ -295,7 +353,11 @@ function walkById(levels: HierarchicalLevel[], out: ItemLoads): void {
   for (const level of levels) {
     byId.set(level.id, level);
   }
-  out.parentOf = (level) => (level.parent ? byId.get(level.parent) : undefined);
+  const parents: number[] = [];
+  for (const level of levels) {
+    parents.push(level.parent ? (byId.get(level.parent)?.k ?? -1) : -1);
+  }
+  out.parents = parents;
   const children = new Map<string, HierarchicalLevel[]>();
   for (const level of levels) {
     if (byId.get(level.id) !== level) {
@@ -318,8 +380,8 @@ function walkById(levels: HierarchicalLevel[], out: ItemLoads): void {
       return;
     }
     visited.add(level.id);
-    if (level.level === 'I') {
-      addItemLoad(level, out);
+    if (level.kind === ITEM) {
+      addItemLoad(level.k, out);
     }
     const below = children.get(level.id);
     if (below) {
@@ -335,7 +397,7 @@ function walkById(levels: HierarchicalLevel[], out: ItemLoads): void {
     }
   }
   for (const level of levels) {
-    if (!visited.has(level.id) && level.level === 'I') {
+    if (!visited.has(level.id) && level.kind === ITEM) {
       error(`item HL ${level.id} is not under any shipment`, level.position, 'HL', 2, level.parent);
     }
   }
@@ -363,34 +425,36 @@ function numbered(id: string, count: number): number {
  * level before, or one of its ancestors). Then ids are unique, every level is under a root, and
  * the depth-first walk (children in input order) visits the levels exactly in input order.
  */
-function nestedInInputOrder(levels: readonly HierarchicalLevel[]): boolean {
-  const count = levels.length;
+function nestedInInputOrder(levels: Levels): boolean {
+  const count = levels.count;
+  const { idNumber, parentNumber } = levels;
   // Indexes of the open levels, outermost first.
-  const open: number[] = [];
+  const open = OPEN;
+  let depth = 0;
   for (let i = 0; i < count; i++) {
-    const level = levels[i];
     // Ids not written as plain numbers (padded, say) are left to the walks, which read them as text.
-    if (level.idNumber !== i + 1) {
+    if (idNumber[i] !== i + 1) {
       return false;
     }
-    if (level.parentNumber === 0) {
-      open.length = 0;
+    if (parentNumber[i] === 0) {
+      depth = 0;
     } else {
-      const parent = level.parentNumber - 1;
+      const parent = parentNumber[i] - 1;
       if (parent < 0 || parent >= count) {
         return false;
       }
-      while (open.length > 0 && open[open.length - 1] !== parent) {
-        open.pop();
+      while (depth > 0 && open[depth - 1] !== parent) {
+        depth--;
       }
-      if (open.length === 0) {
+      if (depth === 0) {
         return false;
       }
     }
-    open.push(i);
+    open[depth++] = i;
   }
   return true;
 }
+const OPEN: number[] = [];
 
 /**
  * The walk for the usual numbering: HL01 = 1, 2, 3 ... in order and every HL02 empty or one of
@@ -427,10 +491,8 @@ function walkNumbered(levels: HierarchicalLevel[], out: ItemLoads): boolean {
     }
     last[p] = i;
   }
-  out.parentOf = (level) => {
-    const parent = parents[numbered(level.id, count)];
-    return parent === undefined || parent === -1 ? undefined : levels[parent];
-  };
+  // A level's index is its k (HL01 = k + 1), so its parent's index is its parent's k.
+  out.parents = parents;
   const visited: boolean[] = new Array(count).fill(false);
   // Depth first, iteratively: a level's children are stacked in reverse to come off in order.
   const stack: number[] = [];
@@ -463,14 +525,14 @@ function walkNumbered(levels: HierarchicalLevel[], out: ItemLoads): boolean {
       continue;
     }
     visited[i] = true;
-    if (level.level === 'I') {
-      addItemLoad(level, out);
+    if (level.kind === ITEM) {
+      addItemLoad(level.k, out);
     }
     pushChildren(i);
   }
   for (let i = 0; i < count; i++) {
     const level = levels[i];
-    if (!visited[i] && level.level === 'I') {
+    if (!visited[i] && level.kind === ITEM) {
       diagnostics.push({
         level: 'error',
         transactionControl: control,
@@ -488,39 +550,39 @@ function walkNumbered(levels: HierarchicalLevel[], out: ItemLoads): boolean {
 
 /**
  * An item level's load: LIN ids, SN1 quantity (SN102), PID description; its order (PRF01 of its
- * order level, else a PO number in its LIN) as the document attribute `load<N>Order`, so that two
- * loads of one product from different orders can be told apart.
+ * order level, else a PO number in its LIN) goes into the document attribute `loadOrders`, so that
+ * two loads of one product from different orders can be told apart.
  */
-function addItemLoad(level: HierarchicalLevel, out: ItemLoads): void {
-  const { control, priority, settings, diagnostics } = out;
-  const { lin, sn1 } = level;
-  if (!sn1) {
+function addItemLoad(k: number, out: ItemLoads): void {
+  const { segments, levels, control, priority, settings, diagnostics } = out;
+  const lin = levels.lin[k];
+  const sn1 = levels.sn1[k];
+  const position = levels.row[k] + 1;
+  if (sn1 === -1) {
     // A segment the item loop must have (table 720: 3), named where its loop begins.
     diagnostics.push({
       level: 'error',
       transactionControl: control,
-      segmentPosition: level.position + 1,
+      segmentPosition: position + 1,
       segmentTag: 'SN1',
       segmentCode: SEGMENT_ERROR.mandatorySegmentMissing,
-      message: `item HL ${el(level.segment, 1)} has no SN1 quantity`,
+      message: `item HL ${el(segments[position - 1], 1)} has no SN1 quantity`,
     });
     return;
   }
-  const raw = el(sn1, 2);
+  const raw = el(segments[sn1], 2);
   const qty =
     quantityValue(raw) ??
-    quantity(raw, { control, position: level.position + 1 + level.sn1Offset, tag: 'SN1', element: 2 }, diagnostics);
+    quantity(raw, { control, position: position + 1 + levels.sn1Offset[k], tag: 'SN1', element: 2 }, diagnostics);
   if (qty === undefined) {
     return;
   }
-  const tag = lin ? loadTagOf(lin, 2, priority) : undefined;
-  const description = level.description;
-  const load: Load = { name: description || tag || settings.defaultLoadName || 'Item', quantity: qty };
-  if (tag) {
-    load.loadTag = tag;
-  }
-  out.loads.push(load);
-  const order = orderOf(level, out) || (lin ? pairValue(lin, 2, 'PO') : '');
+  const tag = lin !== -1 ? loadTagOf(segments[lin], 2, priority) : undefined;
+  const description = levels.text(k);
+  const name = description || tag || settings.defaultLoadName || 'Item';
+  // One literal either way (the same keys in the same order as adding loadTag after): one shape.
+  out.loads.push(tag ? { name, quantity: qty, loadTag: tag } : { name, quantity: qty });
+  const order = orderOf(k, out) || (lin !== -1 ? pairValue(segments[lin], 2, 'PO') : '');
   const n = out.loads.length;
   if (order !== out.runOrder || out.runTo !== n - 1) {
     endRun(out);
@@ -528,8 +590,8 @@ function addItemLoad(level: HierarchicalLevel, out: ItemLoads): void {
     out.runFrom = n;
   }
   out.runTo = n;
-  if (lin && out.elementErrors) {
-    const lost = productIdError(out.elementErrors, level.position + 1 + level.linOffset, 'LIN', 2);
+  if (lin !== -1 && out.elementErrors) {
+    const lost = productIdError(out.elementErrors, position + 1 + levels.linOffset[k], 'LIN', 2);
     if (lost) {
       out.productIdErrors.push(`load ${out.loads.length}: ${lost}`);
     }
@@ -547,13 +609,25 @@ function endRun(out: ItemLoads): string {
 }
 
 /** PRF01 of the nearest order level above an item (a few steps: S/O/P/I, S/O/T/P/I). */
-function orderOf(level: HierarchicalLevel, out: ItemLoads): string {
-  let at = out.parentOf(level);
-  for (let steps = 0; at && steps < 64; steps++) {
-    if (at.level === 'O') {
-      return at.order;
+function orderOf(k: number, out: ItemLoads): string {
+  const levels = out.levels;
+  let at = parentOf(k, out);
+  for (let steps = 0; at !== -1 && steps < 64; steps++) {
+    if (levels.kind[at] === ORDER) {
+      return levels.text(at);
     }
-    at = out.parentOf(at);
+    at = parentOf(at, out);
   }
   return '';
+}
+
+/** The level above level k (-1: none): by HL02's number in the usual layout, else as the walk found it. */
+function parentOf(k: number, out: ItemLoads): number {
+  const parents = out.parents;
+  if (parents === undefined) {
+    const parent = out.levels.parentNumber[k];
+    return parent > 0 ? parent - 1 : -1;
+  }
+  const parent = parents[k];
+  return parent === undefined ? -1 : parent;
 }
