@@ -30,8 +30,8 @@ const ORDER = 2; // "O"
  * The HL levels of the set being mapped, by level number k (0-based, input order), in arrays
  * reused from set to set (no object per level): the HL's row, HL01 and HL02 as numbers
  * (wholeNumber: 0 empty, -1 not a plain number; the usual layout needs nothing else), its kind,
- * and what an item level's load is read from, found while the set is indexed (its loop is the rows
- * after its HL up to the next HL, SE and CTT excluded): the first LIN, the first SN1 and their
+ * and what an item level's load is read from, found while the set is indexed (its loop is the
+ * segments after its HL up to the next HL, SE and CTT excluded): the first LIN, the first SN1 and their
  * offsets in that loop, the description (PID05) of the first PID that has one; an order level's
  * order number (the first PRF01 that has one).
  */
@@ -121,7 +121,7 @@ interface ItemLoads {
   elementErrors: EdiTransaction['elementErrors'];
   productIdErrors: string[];
   /** The level (k) an item's order is looked up from (its parent; -1: none), found the way the walk finds it. */
-  parents: Int32Array | number[] | undefined;
+  parents: number[] | undefined;
 }
 
 /** BSN02, the shipment id. */
