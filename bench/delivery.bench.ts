@@ -15,7 +15,8 @@
  * DOCS_PER_MESSAGE=50, BATCH_DOCUMENTS=25000, DELIVERY_CONCURRENCY (worker default: 16),
  * BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres, BENCH_REDIS_URL=redis://127.0.0.1:6379,
  * BENCH_TIMEOUT_S=900 (the whole run), KEEP_LOGS=1 (print the children's output at the end),
- * WORKER_NODE_ARGS (node flags for the worker processes, e.g. `--prof` to profile them).
+ * WORKER_NODE_ARGS (node flags for the worker processes, e.g. `--prof` to profile them), GATEWAY_NODE_ARGS
+ * (the gateway's, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -412,13 +413,18 @@ async function main(): Promise<void> {
   });
   await waitFor('sandbox', async () => (await fetch(`${sandboxUrl}/__sandbox/stats`)).status === 200);
   // The gateway migrates the new database; the workers start after it, without migrating.
-  start('gateway', 'apps/gateway/src/main.js', {
-    ...common,
-    GATEWAY_HOST: '127.0.0.1',
-    GATEWAY_PORT: String(gatewayPort),
-    ADMIN_TOKEN,
-    GATEWAY_WITH_WORKER: 'off',
-  });
+  start(
+    'gateway',
+    'apps/gateway/src/main.js',
+    {
+      ...common,
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_PORT: String(gatewayPort),
+      ADMIN_TOKEN,
+      GATEWAY_WITH_WORKER: 'off',
+    },
+    (env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
   const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
   await waitFor(
     'gateway',
