@@ -33,6 +33,10 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   }, 60_000);
   afterAll(() => database?.close());
 
+  it('plans without JIT: compiling the gate of a 25,000-document chunk took longer than running it', async () => {
+    expect(await database.dataSource.query('SHOW jit')).toEqual([{ jit: 'off' }]);
+  });
+
   it('claimed and settled, an operation adds a few hundred bytes to its table, not a copy of its document', async () => {
     const message = await new MessageRepository(database.dataSource).record({
       partnerId: 'kettle',
