@@ -607,6 +607,44 @@ describe('audit store on Postgres', () => {
       const gated = await operations.gate([...batch.map((op) => op.id), ops[1].id], LEASE);
       expect(gated.map((v) => v.verdict)).toEqual([...batch.map(() => 'go'), 'wait']);
     });
+
+    it('judges a batch chunk as gate judges each write, claiming those alone on their targets without reading payloads', async () => {
+      const alone = await Promise.all(Array.from({ length: 3 }, () => write(key())));
+      const k = key();
+      const first = await write(k);
+      const second = await write(k);
+      const heldBack = await write(first.targetId!);
+      const s = key();
+      const stale = await write(s);
+      const newer = await write(s);
+      await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [newer.id]);
+      const done = await write(key());
+      await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [done.id]);
+      const missing = randomUUID();
+
+      const chunk = [...alone, first, second, stale, done].map((op) => op.id);
+      expect(await operations.gateChunk([...chunk, missing, 'not-a-uuid'], LEASE)).toEqual([
+        ...alone.map((op) => ({ id: op.id, verdict: 'go', messageId: op.messageId })),
+        // Two writes to one target in the chunk (and a third outside it): the oldest goes, the others wait.
+        { id: first.id, verdict: 'go', messageId: first.messageId },
+        { id: second.id, verdict: 'wait' },
+        { id: stale.id, verdict: 'superseded', messageId: stale.messageId, supersededBy: newer.id },
+        { id: done.id, verdict: 'settled', messageId: done.messageId },
+        { id: missing, verdict: 'missing' },
+        { id: 'not-a-uuid', verdict: 'missing' },
+      ]);
+      for (const op of [...alone, first]) {
+        expect(await operations.findById(op.id)).toMatchObject({
+          status: 'delivering',
+          inFlightUntil: expect.any(Date),
+        });
+        expect(await dataSource.query(`SELECT outcome FROM attempt WHERE operation_id = $1`, [op.id])).toEqual([
+          { outcome: 'in-flight' },
+        ]);
+      }
+      expect(await operations.findById(second.id)).toMatchObject({ status: 'pending', inFlightUntil: null });
+      expect(await verdictOf(heldBack.id)).toBe('wait');
+    });
   });
 
   describe('attempts recorded before the platform call', () => {

@@ -45,8 +45,8 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
         yield JSON.stringify((ops.find((op) => op.id === id)!.payload as Record<string, unknown>)[field]);
       }
     },
-    gate: async (ids: string[], leaseMs: number) => {
-      calls.push(['gate', ids, leaseMs]);
+    gateChunk: async (ids: string[], leaseMs: number) => {
+      calls.push(['gateChunk', ids, leaseMs]);
       return ids.map((id) => ({ id, verdict: ops.find((op) => op.id === id)!.verdict ?? 'go' }));
     },
     recordAttempts: async (records: AttemptRecord[]) => void attempts.push(...records),
@@ -168,7 +168,7 @@ describe('DeliverBatch: a chunk through one platform job', () => {
       ['getJobResult', ORG, 'job-1'],
     ]);
     expect(calls).toEqual([
-      ['gate', ['op-1', 'op-2'], 61_000],
+      ['gateChunk', ['op-1', 'op-2'], 61_000],
       ['enqueueDeliveries', []],
       ['clientFor', ORG],
       ['settleMessage', 'message-1', 'worker'],
@@ -280,7 +280,7 @@ describe('DeliverBatch: the gate before the submit', () => {
     );
     await expect(run()).resolves.toEqual({ delivered: 1, failed: 0 });
     expect(calls.slice(0, 4)).toEqual([
-      ['gate', ['op-1', 'op-2', 'op-3', 'op-4'], 65_000],
+      ['gateChunk', ['op-1', 'op-2', 'op-3', 'op-4'], 65_000],
       ['enqueueDeliveries', ['op-2']],
       ['settleMessage', 'message-1', 'worker'],
       ['clientFor', ORG],
@@ -302,7 +302,7 @@ describe('DeliverBatch: the gate before the submit', () => {
     );
     await expect(run()).resolves.toEqual({ delivered: 0, failed: 0 });
     expect(calls).toEqual([
-      ['gate', ['op-1'], 61_000],
+      ['gateChunk', ['op-1'], 61_000],
       ['enqueueDeliveries', ['op-1']],
     ]);
     expect(remembered).toEqual([{ operationIds: [] }]);
@@ -324,7 +324,7 @@ describe('DeliverBatch: a retry after a submit', () => {
     await expect(run({ platformJobId: 'job-7' })).resolves.toEqual({ delivered: 1, failed: 0 });
     expect(asked.map((a) => a[0])).toEqual(['getJob', 'getJobResult']);
     expect(asked[0]).toEqual(['getJob', ORG, 'job-7']);
-    expect(calls.some((c) => c[0] === 'gate')).toBe(false);
+    expect(calls.some((c) => c[0] === 'gateChunk')).toBe(false);
     expect(remembered).toEqual([{ platformJobId: 'job-7' }]);
   });
 

@@ -147,7 +147,7 @@ export class DeliverBatch {
     open: BatchEntry[],
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
   ): Promise<BatchEntry[]> {
-    const verdicts = await this.operations.gate(
+    const verdicts = await this.operations.gateChunk(
       open.map((op) => op.id),
       this.options.maxWaitMs + BATCH_LEASE_MARGIN_MS,
     );
