@@ -366,8 +366,9 @@ export class OperationRepository {
           filled.set(id, columns);
         }
       }
+      // Every column is given: TypeORM's create (metadata walked per row) took ~140 ms for 25,000.
       return rows.map(({ orderArrival: _notRead, ...row }) =>
-        manager.create(DocumentOperation, { ...row, ...filled.get(row.id) }),
+        Object.assign(new DocumentOperation(), row, filled.get(row.id)),
       );
     });
   }
