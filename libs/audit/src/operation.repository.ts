@@ -87,17 +87,19 @@ const INTERRUPT_AND_START = `
  * beyond its own row and needs none: any unsettled peer sends both to GATE, whose row locks then
  * order them (a peer recorded after this statement's snapshot finds this row `delivering`).
  */
-const GATE_ALONE: NamedStatement = {
-  name: 'dockbridge_gate_alone',
-  text: `
+const claimAlone = (which: string, returning: string) => `
   WITH claimed AS (
     UPDATE operation o SET status = 'delivering', in_flight_until = now() + $2::int * interval '1 millisecond', updated_at = now(),
         attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight')
-     WHERE o.id = $1 AND o.status IN ('pending', 'delivering')
+     WHERE ${which} AND o.status IN ('pending', 'delivering')
        AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
              AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq, p.id) > (o.order_arrival, o.seq, o.id))))
-    RETURNING o.id, o.message_id, o.payload, o.kind
-  ), ${INTERRUPT_AND_START}
+    RETURNING ${returning}
+  ), ${INTERRUPT_AND_START}`;
+
+const GATE_ALONE: NamedStatement = {
+  name: 'dockbridge_gate_alone',
+  text: `${claimAlone('o.id = $1', 'o.id, o.message_id, o.payload, o.kind')}
   SELECT message_id, payload FROM claimed`,
 };
 
@@ -109,15 +111,7 @@ const GATE_ALONE: NamedStatement = {
  */
 const GATE_ALONE_MANY: NamedStatement = {
   name: 'dockbridge_gate_alone_many',
-  text: `
-  WITH claimed AS (
-    UPDATE operation o SET status = 'delivering', in_flight_until = now() + $2::int * interval '1 millisecond', updated_at = now(),
-        attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight')
-     WHERE o.id = ANY($1::uuid[]) AND o.status IN ('pending', 'delivering')
-       AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
-             AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq, p.id) > (o.order_arrival, o.seq, o.id))))
-    RETURNING o.id, o.message_id, o.kind
-  ), ${INTERRUPT_AND_START}
+  text: `${claimAlone('o.id = ANY($1::uuid[])', 'o.id, o.message_id, o.kind')}
   SELECT id, message_id FROM claimed`,
 };
 
