@@ -33,17 +33,21 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   }, 60_000);
   afterAll(() => database?.close());
 
-  it('plans without JIT: compiling the gate of a 25,000-document chunk took longer than running it', async () => {
-    expect(await database.dataSource.query('SHOW jit')).toEqual([{ jit: 'off' }]);
-  });
-
-  it('claimed and settled, an operation adds a few hundred bytes to its table, not a copy of its document', async () => {
-    const message = await new MessageRepository(database.dataSource).record({
+  /** An API message of the spec's partner, to hang operations on. */
+  const newMessage = () =>
+    new MessageRepository(database.dataSource).record({
       partnerId: 'kettle',
       channel: 'api',
       rawPayload: '{}',
       contentType: 'application/json',
     });
+
+  it('plans without JIT: compiling the gate of a 25,000-document chunk took longer than running it', async () => {
+    expect(await database.dataSource.query('SHOW jit')).toEqual([{ jit: 'off' }]);
+  });
+
+  it('claimed and settled, an operation adds a few hundred bytes to its table, not a copy of its document', async () => {
+    const message = await newMessage();
     const rows = await operations.addMany(
       message.id,
       Array.from({ length: ROWS }, (_, n) => ({
@@ -74,12 +78,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     expect(payload).toEqual(asn(7 * 40));
   });
   it('claims a batch in place: each row stays on its page and no index grows', async () => {
-    const message = await new MessageRepository(database.dataSource).record({
-      partnerId: 'kettle',
-      channel: 'api',
-      rawPayload: '{}',
-      contentType: 'application/json',
-    });
+    const message = await newMessage();
     // Documents of 4 loads (~600 bytes): under the TOAST threshold, so the whole row is rewritten by each update.
     const rows = await operations.addMany(
       message.id,
@@ -118,12 +117,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   });
 
   it('records a batch job of more attempts than one statement takes all together, or none of them', async () => {
-    const message = await new MessageRepository(database.dataSource).record({
-      partnerId: 'kettle',
-      channel: 'api',
-      rawPayload: '{}',
-      contentType: 'application/json',
-    });
+    const message = await newMessage();
     const n = 2_001; // RECORD_CHUNK + 1: two statements
     const rows = await operations.addMany(
       message.id,

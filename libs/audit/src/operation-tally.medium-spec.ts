@@ -21,6 +21,15 @@ describe('operation tally (medium: real Postgres)', () => {
   }, 60_000);
   afterAll(() => database?.close());
 
+  /** An API message of the spec's partner, to hang operations on. */
+  const newMessage = () =>
+    new MessageRepository(database.dataSource).record({
+      partnerId: 'kettle',
+      channel: 'api',
+      rawPayload: '{}',
+      contentType: 'application/json',
+    });
+
   const tallied = async (messageId: string) =>
     Object.fromEntries(
       (
@@ -51,12 +60,7 @@ describe('operation tally (medium: real Postgres)', () => {
   });
 
   it('follows inserts, claims, settlements, retries and removals, and the detail reads it', async () => {
-    const message = await messages.record({
-      partnerId: 'kettle',
-      channel: 'api',
-      rawPayload: '{}',
-      contentType: 'application/json',
-    });
+    const message = await newMessage();
     await messages.transition(message.id, 'delivering', 'worker');
     const rows = await operations.addMany(
       message.id,
@@ -100,12 +104,7 @@ describe('operation tally (medium: real Postgres)', () => {
   });
 
   it('is removed with its message', async () => {
-    const message = await messages.record({
-      partnerId: 'kettle',
-      channel: 'api',
-      rawPayload: '{}',
-      contentType: 'application/json',
-    });
+    const message = await newMessage();
     await operations.addMany(message.id, [{ kind: 'document.delete', organisationId: ORG, payload: {} }]);
     await database.dataSource.query(`DELETE FROM message WHERE id = $1`, [message.id]);
     expect(await tallied(message.id)).toEqual({});
