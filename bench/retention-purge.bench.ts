@@ -32,7 +32,11 @@ async function main() {
       [ROWS],
     );
     await dataSource.query(
-      `INSERT INTO operation (id, message_id, seq, kind, payload, status) SELECT md5('op' || n)::uuid, md5(n::text)::uuid, 1, 'document.upsert', '{}', 'delivered' FROM generate_series(1, $1) n`,
+      `INSERT INTO operation (id, message_id, seq, kind, status) SELECT md5('op' || n)::uuid, md5(n::text)::uuid, 1, 'document.upsert', 'delivered' FROM generate_series(1, $1) n`,
+      [ROWS],
+    );
+    await dataSource.query(
+      `INSERT INTO payload_block (message_id, first_seq, lines, encoding, body) SELECT md5(n::text)::uuid, 1, 1, 'json', '\\x7b7d' FROM generate_series(1, $1) n`,
       [ROWS],
     );
     await dataSource.query(

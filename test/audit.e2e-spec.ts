@@ -60,6 +60,7 @@ describe('audit store on Postgres', () => {
     'OperationPayloadOutOfLine1768900000000',
     'OperationUpdatesInPlace1769000000000',
     'OperationTally1769100000000',
+    'OperationPayloadBlocks1769200000000',
   ];
 
   beforeAll(async () => {

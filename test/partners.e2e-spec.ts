@@ -96,6 +96,7 @@ describe('partner store on Postgres', () => {
         'OperationPayloadOutOfLine1768900000000',
         'OperationUpdatesInPlace1769000000000',
         'OperationTally1769100000000',
+        'OperationPayloadBlocks1769200000000',
       ]);
     });
 

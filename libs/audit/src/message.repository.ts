@@ -8,6 +8,7 @@ import { DeliveryAttempt, DocumentOperation, Message, MessageEvent, MessageMetad
 import { NamedStatement, queryPrepared } from './prepared';
 import { assertStorablePayload, storableText } from './storable-text';
 import { newId } from './new-id';
+import { attachPayloads } from './payload-blocks';
 
 export interface NewMessage {
   partnerId: string;
@@ -460,7 +461,7 @@ export class MessageRepository {
     if (!settled && byStatus.length === 0 && rows.length > 0 && again) {
       return this.findDetail(id, page, false); // it settled meanwhile, and its tally went with it
     }
-    const operations = rows.slice(0, limit);
+    const operations = await attachPayloads(manager, rows.slice(0, limit));
     const attempts = operations.length
       ? await manager
           .createQueryBuilder(DeliveryAttempt, 'a')

@@ -12,6 +12,7 @@ import {
 import { DeliveryAttempt, DocumentOperation } from './entities';
 import { excerpt } from './excerpt';
 import { newId } from './new-id';
+import { attachPayloads, encodeBlocks, insertBlocks, payloadTexts } from './payload-blocks';
 import { NamedStatement, queryPrepared } from './prepared';
 
 export interface NewOperation {
@@ -99,8 +100,8 @@ const claimAlone = (which: string, returning: string) => `
 
 const GATE_ALONE: NamedStatement = {
   name: 'dockbridge_gate_alone',
-  text: `${claimAlone('o.id = $1', 'o.id, o.message_id, o.payload, o.kind')}
-  SELECT message_id, payload FROM claimed`,
+  text: `${claimAlone('o.id = $1', 'o.id, o.message_id, o.seq, o.kind')}
+  SELECT message_id, seq FROM claimed`,
 };
 
 /**
@@ -125,7 +126,7 @@ const GATE_ALONE_MANY: NamedStatement = {
  * settled `superseded`. A target's writes thus reach the platform in arrival order, and
  * an older write that finds a newer one delivered is never sent.
  */
-const gateText = (payloads: boolean) => `
+const gateText = `
   WITH mine AS (
     SELECT id, message_id, order_key, order_arrival, seq, kind FROM operation WHERE id = ANY($1::uuid[])
   ), candidates AS (
@@ -172,16 +173,13 @@ const gateText = (payloads: boolean) => `
         attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight'),
         updated_at = now()
       FROM decided d WHERE o.id = d.id AND d.verdict IN ('go', 'superseded')
-    RETURNING o.id, o.message_id, ${payloads ? 'o.payload' : 'NULL::jsonb AS payload'}, o.kind, d.verdict
+    RETURNING o.id, o.message_id, o.seq, o.kind, d.verdict
   ), claimed AS (
     SELECT id, kind FROM changed WHERE verdict = 'go'
   ), ${INTERRUPT_AND_START}
-  SELECT d.id, d.verdict, d.newer_delivered, d.message_id, c.payload FROM decided d LEFT JOIN changed c ON c.id = d.id`;
+  SELECT d.id, d.verdict, d.newer_delivered, d.message_id, c.seq FROM decided d LEFT JOIN changed c ON c.id = d.id`;
 
-const GATE: NamedStatement = { name: 'dockbridge_gate', text: gateText(true) };
-
-/** GATE for a batch chunk: the same, without reading (detoasting, sending) the payloads of what it claims. */
-const GATE_CHUNK: NamedStatement = { name: 'dockbridge_gate_chunk', text: gateText(false) };
+const GATE: NamedStatement = { name: 'dockbridge_gate', text: gateText };
 
 export type OperationStatusCounts = Record<OperationStatus, number>;
 
@@ -230,12 +228,15 @@ export class StreamedWriteTakenOverError extends Error {
 /** Rows per INSERT of addMany (~0.6 MB of JSON for documents with two loads). */
 const INSERT_CHUNK = 1000;
 
-/** Operation rows (recordOf) as one JSON array ($3) of a message ($1) in one arrival order ($2). */
+/**
+ * Operation rows (recordOf) as one JSON array ($3) of a message ($1) in one arrival order ($2); their
+ * payloads go to payload_block (insertBlocks) in the same transaction.
+ */
 const INSERT_ROWS = `
-  INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, payload, status, last_error, error_class)
-  SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, $2::bigint, r.payload, r.status, r.last_error, r.error_class
+  INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, options, body_bytes, status, last_error, error_class)
+  SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, $2::bigint, r.options, r.body_bytes, r.status, r.last_error, r.error_class
     FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
-      order_key text, payload jsonb, status text, last_error text, error_class text)`;
+      order_key text, options jsonb, body_bytes integer, status text, last_error text, error_class text)`;
 
 /** A new row (OperationRepository.newRow) as INSERT_ROWS reads it. */
 function recordOf(row: {
@@ -245,7 +246,8 @@ function recordOf(row: {
   organisationId: string | null;
   targetId: string | null;
   orderKey: string | null;
-  payload: JsonObject;
+  options: JsonObject | null;
+  bodyBytes: number;
   status: OperationStatus;
   lastError: string | null;
   errorClass: DeliveryErrorClass | null;
@@ -257,11 +259,18 @@ function recordOf(row: {
     organisation_id: row.organisationId,
     target_id: row.targetId,
     order_key: row.orderKey,
-    payload: row.payload,
+    options: row.options,
+    body_bytes: row.bodyBytes,
     status: row.status,
     last_error: row.lastError,
     error_class: row.errorClass,
   };
+}
+
+/** Bytes of an operation's part of a batch body: its document (upserts) or document id (deletes) as JSON. */
+function bodyBytesOf(payload: JsonObject): number {
+  const json = JSON.stringify(payload.document ?? payload.documentId);
+  return json === undefined ? 0 : Buffer.byteLength(json);
 }
 
 /** Attempts recorded by one statement of recordAttempts. */
@@ -312,7 +321,8 @@ type GateRow = {
   verdict: GateVerdict['verdict'];
   newer_delivered: string | null;
   message_id: string;
-  payload: JsonObject | null;
+  /** Of a claimed operation: where its payload is. */
+  seq: number | null;
 };
 
 /** The verdict of a GATE row other than `go` (none: `missing`). */
@@ -339,6 +349,10 @@ export class OperationRepository {
    * nothing is inserted and the stored ones are returned.
    */
   async addMany(messageId: string, operations: readonly NewOperation[]): Promise<DocumentOperation[]> {
+    const blocks = await encodeBlocks(
+      1,
+      operations.map((op) => op.payload),
+    );
     return this.dataSource.transaction(async (manager) => {
       // A replay orders as its original (metadata.orderArrival) unless the operator forced it.
       const locked = await this.lockMessage(manager, messageId);
@@ -346,6 +360,7 @@ export class OperationRepository {
       if (existing.length > 0) {
         return existing;
       }
+      await insertBlocks(manager, messageId, blocks);
 
       const rows = operations.map((op, i) => this.newRow(messageId, i + 1, locked.order_arrival, op));
       // One JSON parameter a chunk, not TypeORM's insert: building its statements took the worker ~1 s
@@ -361,8 +376,8 @@ export class OperationRepository {
         }
       }
       // Every column is given: TypeORM's create (metadata walked per row) took ~140 ms for 25,000.
-      return rows.map(({ orderArrival: _notRead, ...row }) =>
-        Object.assign(new DocumentOperation(), row, filled.get(row.id)),
+      return rows.map(({ orderArrival: _notRead, ...row }, i) =>
+        Object.assign(new DocumentOperation(), row, filled.get(row.id), { payload: operations[i].payload }),
       );
     });
   }
@@ -377,6 +392,7 @@ export class OperationRepository {
     await this.dataSource.transaction(async (manager) => {
       await this.lockMessage(manager, messageId);
       await manager.query(`DELETE FROM operation WHERE message_id = $1`, [messageId]);
+      await manager.query(`DELETE FROM payload_block WHERE message_id = $1`, [messageId]);
       await manager.query(
         `UPDATE message SET metadata = metadata || jsonb_build_object('translationRun', $2::text) WHERE id = $1`,
         [messageId, run],
@@ -392,11 +408,18 @@ export class OperationRepository {
     firstSeq: number,
     operations: readonly NewOperation[],
   ): Promise<void> {
+    const blocks = await encodeBlocks(
+      firstSeq,
+      operations.map((op) => op.payload),
+    );
     await this.dataSource.transaction(async (manager) => {
       const locked = await this.lockMessage(manager, messageId);
       if (locked.run !== run) {
         throw new StreamedWriteTakenOverError(messageId);
       }
+      // A block written here before (operations discarded from a seq, then others in their place) is replaced.
+      await manager.query(`DELETE FROM payload_block WHERE message_id = $1 AND first_seq >= $2`, [messageId, firstSeq]);
+      await insertBlocks(manager, messageId, blocks);
       // One JSON parameter, not TypeORM's insert: building its statement for 500 rows of 15 columns held
       // the worker's event loop 110-165 ms a batch (CPU profile), most of a large file's translation time.
       const rows = operations.map((op, i) => recordOf(this.newRow(messageId, firstSeq + i, locked.order_arrival, op)));
@@ -410,6 +433,14 @@ export class OperationRepository {
       `DELETE FROM operation WHERE message_id = $1 AND seq >= $2${toSeq === undefined ? '' : ' AND seq < $3'}`,
       toSeq === undefined ? [messageId, fromSeq] : [messageId, fromSeq, toSeq],
     );
+    // Blocks only ever start at a batch's first seq: those from fromSeq on hold nothing else. A range
+    // in the middle leaves its lines in blocks that also hold operations kept (unread, small).
+    if (toSeq === undefined) {
+      await this.dataSource.query(`DELETE FROM payload_block WHERE message_id = $1 AND first_seq >= $2`, [
+        messageId,
+        fromSeq,
+      ]);
+    }
   }
 
   /**
@@ -465,7 +496,8 @@ export class OperationRepository {
       inFlightUntil: null,
       nextAttemptAt: null,
       supersededBy: null,
-      payload: op.payload,
+      options: (op.payload.options as JsonObject | undefined) ?? null,
+      bodyBytes: bodyBytesOf(op.payload),
       status: op.failed ? ('failed' as const) : ('pending' as const),
       lastError: op.failed ? excerpt(op.failed.lastError) : null,
       errorClass: op.failed ? ('permanent' as const) : null,
@@ -476,7 +508,8 @@ export class OperationRepository {
     if (!isUuid(id)) {
       return null;
     }
-    return this.dataSource.manager.findOneBy(DocumentOperation, { id });
+    const found = await this.dataSource.manager.findOneBy(DocumentOperation, { id });
+    return found && (await attachPayloads(this.dataSource.manager, [found]))[0];
   }
 
   /** A message's operations in order. */
@@ -491,10 +524,11 @@ export class OperationRepository {
     if (!isUuid(messageId)) {
       return [];
     }
-    return this.dataSource.manager.find(DocumentOperation, {
+    const failed = await this.dataSource.manager.find(DocumentOperation, {
       where: { messageId, status: 'failed' },
       order: { seq: 'ASC' },
     });
+    return attachPayloads(this.dataSource.manager, failed);
   }
 
   /**
@@ -505,20 +539,24 @@ export class OperationRepository {
   async gate(ids: readonly string[], leaseMs: number): Promise<GateVerdict[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 1 && ids.length === 1) {
-      const [alone] = await queryPrepared<{ message_id: string; payload: JsonObject }>(this.dataSource, GATE_ALONE, [
+      const [alone] = await queryPrepared<{ message_id: string; seq: number }>(this.dataSource, GATE_ALONE, [
         valid[0],
         Math.round(leaseMs),
       ]);
       if (alone) {
-        return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: alone.payload }];
+        const payloads = await this.payloadsAt([{ messageId: alone.message_id, seq: alone.seq }]);
+        return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: payloads[0] }];
       }
     }
     const found = valid.length === 0 ? [] : await this.runGate(GATE, valid, leaseMs);
+    const claimed = found.filter((row) => row.verdict === 'go');
+    const payloads = await this.payloadsAt(claimed.map((row) => ({ messageId: row.message_id, seq: row.seq! })));
     const byId = new Map(found.map((row) => [row.id, row]));
+    const payloadOf = new Map(claimed.map((row, i) => [row.id, payloads[i]]));
     return ids.map((id): GateVerdict => {
       const row = byId.get(id);
       if (row?.verdict === 'go') {
-        return { id, verdict: 'go', messageId: row.message_id, payload: row.payload! };
+        return { id, verdict: 'go', messageId: row.message_id, payload: payloadOf.get(id)! };
       }
       return verdictOf(id, row);
     });
@@ -539,11 +577,11 @@ export class OperationRepository {
           ]);
     const alone = new Set(claimed.map((row) => row.id));
     const rest = valid.filter((id) => !alone.has(id));
-    const judged = rest.length === 0 ? [] : await this.runGate(GATE_CHUNK, rest, leaseMs);
+    const judged = rest.length === 0 ? [] : await this.runGate(GATE, rest, leaseMs);
     const byId = new Map<string, GateRow>([
       ...claimed.map((row): [string, GateRow] => [
         row.id,
-        { id: row.id, verdict: 'go', newer_delivered: null, message_id: row.message_id, payload: null },
+        { id: row.id, verdict: 'go', newer_delivered: null, message_id: row.message_id, seq: null },
       ]),
       ...judged.map((row): [string, GateRow] => [row.id, row]),
     ]);
@@ -665,8 +703,7 @@ export class OperationRepository {
     }
     for (let after = 0; ;) {
       const rows: (PlanEntry & { seq: number })[] = await this.dataSource.query(
-        `SELECT seq, id, status, kind, organisation_id AS "organisationId", payload->'options' AS options,
-           coalesce(octet_length(coalesce(payload->'document', payload->'documentId')::text), 0)::int AS bytes
+        `SELECT seq, id, status, kind, organisation_id AS "organisationId", options, body_bytes AS bytes
          FROM operation WHERE message_id = $1 AND seq > $2${unsettled ? ` AND status IN ('pending', 'delivering')` : ''}
          ORDER BY seq LIMIT $3`,
         [messageId, after, pageSize],
@@ -692,8 +729,7 @@ export class OperationRepository {
     }
     const rows: { id: string; status: OperationStatus; bytes: number; options: JsonObject | null }[] =
       await this.dataSource.query(
-        `SELECT id, status, octet_length(coalesce(payload->'document', payload->'documentId')::text)::int AS bytes,
-           payload->'options' AS options
+        `SELECT id, status, body_bytes AS bytes, options
          FROM operation WHERE id = ANY($1::uuid[]) ORDER BY message_id, seq`,
         [valid],
       );
@@ -707,11 +743,12 @@ export class OperationRepository {
   async *jsonOf(ids: readonly string[], field: 'document' | 'documentId', pageSize = 1000): AsyncGenerator<string> {
     for (let start = 0; start < ids.length; start += pageSize) {
       const page = ids.slice(start, start + pageSize);
-      const rows: { id: string; json: string }[] = await this.dataSource.query(
-        `SELECT id, (payload->$2)::text AS json FROM operation WHERE id = ANY($1::uuid[])`,
-        [page, field],
+      const rows: { id: string; message_id: string; seq: number }[] = await this.dataSource.query(
+        `SELECT id, message_id, seq FROM operation WHERE id = ANY($1::uuid[])`,
+        [page],
       );
-      const byId = new Map(rows.map((row) => [row.id, row.json]));
+      const payloads = await this.payloadsAt(rows.map((row) => ({ messageId: row.message_id, seq: row.seq })));
+      const byId = new Map(rows.map((row, i) => [row.id, JSON.stringify(payloads[i][field]) ?? 'null']));
       for (const id of page) {
         yield byId.get(id) ?? 'null';
       }
@@ -723,11 +760,12 @@ export class OperationRepository {
     if (valid.length === 0) {
       return [];
     }
-    return this.dataSource.manager
+    const found = await this.dataSource.manager
       .createQueryBuilder(DocumentOperation, 'o')
       .where('o.id = ANY(CAST(:ids AS uuid[]))', { ids: valid })
       .orderBy('o.seq', 'ASC')
       .getMany();
+    return attachPayloads(this.dataSource.manager, found);
   }
 
   /**
@@ -804,6 +842,15 @@ export class OperationRepository {
     };
   }
 
+  /** The payloads at these places, in their order (an empty object where none is stored). */
+  private async payloadsAt(addresses: readonly { messageId: string; seq: number }[]): Promise<JsonObject[]> {
+    const texts = await payloadTexts(this.dataSource.manager, addresses);
+    return addresses.map((a) => {
+      const text = texts.get(`${a.messageId}:${a.seq}`);
+      return text === undefined ? {} : (JSON.parse(text) as JsonObject);
+    });
+  }
+
   /** Rows of a raw statement (RETURNING included), whatever its command. */
   private async rows<T>(sql: string, parameters: unknown[]): Promise<T[]> {
     const runner = this.dataSource.createQueryRunner();
@@ -814,14 +861,17 @@ export class OperationRepository {
     }
   }
 
-  private listWith(manager: EntityManager, messageId: string): Promise<DocumentOperation[]> {
-    return manager.find(DocumentOperation, { where: { messageId }, order: { seq: 'ASC' } });
+  private async listWith(manager: EntityManager, messageId: string): Promise<DocumentOperation[]> {
+    return attachPayloads(
+      manager,
+      await manager.find(DocumentOperation, { where: { messageId }, order: { seq: 'ASC' } }),
+    );
   }
 
   private async update(id: string, changes: QueryDeepPartialEntity<DocumentOperation>): Promise<DocumentOperation> {
     if (isUuid(id)) {
       await this.dataSource.manager.update(DocumentOperation, { id }, changes);
-      const operation = await this.dataSource.manager.findOneBy(DocumentOperation, { id });
+      const operation = await this.findById(id);
       if (operation) {
         return operation;
       }

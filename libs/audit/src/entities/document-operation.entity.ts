@@ -55,8 +55,19 @@ export class DocumentOperation {
   @Column({ name: 'target_id', type: 'text', nullable: true })
   targetId: string | null;
 
-  @Column({ type: 'jsonb' })
+  /**
+   * The canonical operation. Not a column: payloads are stored by message in compressed blocks
+   * (`payload_block`, libs/audit/src/payload-blocks.ts); the repositories fill it in.
+   */
   payload: JsonObject;
+
+  /** An upsert's reference options (payload.options): delivery batches only operations with the same. */
+  @Column({ type: 'jsonb', nullable: true })
+  options: JsonObject | null;
+
+  /** Bytes of its part of a batch body: its document (upserts) or document id (deletes) as JSON. */
+  @Column({ name: 'body_bytes', type: 'integer', default: 0 })
+  bodyBytes: number;
 
   /** What the operation writes, for ordering (orderKeyOf): null when nothing is ordered (a new booking). */
   @Column({ name: 'order_key', type: 'text', nullable: true })

@@ -14,6 +14,7 @@ import { OperatorAccounts1768800000000 } from './1768800000000-operator-accounts
 import { OperationPayloadOutOfLine1768900000000 } from './1768900000000-operation-payload-out-of-line';
 import { OperationUpdatesInPlace1769000000000 } from './1769000000000-operation-updates-in-place';
 import { OperationTally1769100000000 } from './1769100000000-operation-tally';
+import { OperationPayloadBlocks1769200000000 } from './1769200000000-operation-payload-blocks';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const AUDIT_MIGRATIONS = [
   OperationPayloadOutOfLine1768900000000,
   OperationUpdatesInPlace1769000000000,
   OperationTally1769100000000,
+  OperationPayloadBlocks1769200000000,
 ];
