@@ -61,6 +61,7 @@ describe('audit store on Postgres', () => {
     'OperationUpdatesInPlace1769000000000',
     'OperationTally1769100000000',
     'OperationPayloadBlocks1769200000000',
+    'CompactDeliveryKeys1769300000000',
   ];
 
   beforeAll(async () => {

@@ -97,6 +97,7 @@ describe('partner store on Postgres', () => {
         'OperationUpdatesInPlace1769000000000',
         'OperationTally1769100000000',
         'OperationPayloadBlocks1769200000000',
+        'CompactDeliveryKeys1769300000000',
       ]);
     });
 

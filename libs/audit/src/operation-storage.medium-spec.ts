@@ -161,6 +161,74 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     expect(await indexBytes()).toBe(indexesBefore);
   });
 
+  it("finishes a batch's attempts in place: each stays on its page and no index grows", async () => {
+    const message = await newMessage();
+    const rows = await operations.addMany(
+      message.id,
+      Array.from({ length: 1_000 }, (_, n) => ({
+        kind: 'document.upsert' as const,
+        organisationId: ORG,
+        targetId: `DONE-${n}`,
+        orderKey: `document|${ORG}|DONE-${n}`,
+        payload: asn(n),
+      })),
+    );
+    const ids = rows.map((row) => row.id);
+    // The claim opens an in-flight attempt for each, before any call.
+    expect((await operations.gateChunk(ids, 60_000)).every((v) => v.verdict === 'go')).toBe(true);
+    const pages = async () =>
+      (
+        await database.dataSource.query<{ page: string }[]>(
+          `SELECT split_part(trim(both '()' from ctid::text), ',', 1) AS page FROM attempt
+            WHERE operation_id = ANY($1::uuid[]) ORDER BY operation_id`,
+          [ids],
+        )
+      ).map((row) => row.page);
+    const indexBytes = async () =>
+      Number((await database.dataSource.query(`SELECT pg_indexes_size('attempt') AS bytes`))[0].bytes as string);
+    const [before, indexesBefore] = [await pages(), await indexBytes()];
+
+    await operations.recordAttempts(
+      ids.map((operationId) => ({
+        operationId,
+        startedAt: new Date(),
+        durationMs: 2_734,
+        httpStatus: 200,
+        outcome: 'success' as const,
+        requestSummary: 'batch document.upsert job 6ea62cb1-4fa7-4fdc-be95-915f8bfbe4a6 #1',
+        settlement: { status: 'delivered' as const },
+      })),
+    );
+    expect(await pages()).toEqual(before);
+    expect(await indexBytes()).toBe(indexesBefore);
+  });
+
+  it('indexes an operation in tens of bytes, whatever the length of its keys', async () => {
+    const message = await newMessage();
+    const indexBytes = async () =>
+      Number((await database.dataSource.query(`SELECT pg_indexes_size('operation') AS bytes`))[0].bytes as string);
+    const before = await indexBytes();
+    const id = (n: number) => `ASN-${(n * 7_919) % 100_003}-${'0'.repeat(20)}${n}`;
+    await operations.addMany(
+      message.id,
+      Array.from({ length: 5_000 }, (_, n) => ({
+        kind: 'document.upsert' as const,
+        organisationId: ORG,
+        targetId: id(n),
+        orderKey: `document|${ORG}|${id(n)}`,
+        payload: {},
+      })),
+    );
+    // Four indexes: id, (message, seq), target and order key; b-trees of those keys took ~330 bytes.
+    expect(((await indexBytes()) - before) / 5_000).toBeLessThan(200);
+    // The row keeps the key's digest, the one the migration gave rows written before.
+    const [{ same }] = await database.dataSource.query(
+      `SELECT bool_and(order_key = md5('document|' || organisation_id || '|' || target_id)::uuid) AS same FROM operation WHERE message_id = $1`,
+      [message.id],
+    );
+    expect(same).toBe(true);
+  });
+
   it('records a batch job of more attempts than one statement takes all together, or none of them', async () => {
     const message = await newMessage();
     const n = 2_001; // RECORD_CHUNK + 1: two statements

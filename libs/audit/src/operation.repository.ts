@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { AuditRecordNotFoundError, isUuid } from './audit.errors';
 import {
@@ -236,7 +237,7 @@ const INSERT_ROWS = `
   INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, options, body_bytes, status, last_error, error_class)
   SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, $2::bigint, r.options, r.body_bytes, r.status, r.last_error, r.error_class
     FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
-      order_key text, options jsonb, body_bytes integer, status text, last_error text, error_class text)`;
+      order_key uuid, options jsonb, body_bytes integer, status text, last_error text, error_class text)`;
 
 /** A new row (OperationRepository.newRow) as INSERT_ROWS reads it. */
 function recordOf(row: {
@@ -265,6 +266,12 @@ function recordOf(row: {
     last_error: row.lastError,
     error_class: row.errorClass,
   };
+}
+
+/** An order key as stored: its MD5 as a uuid, what Postgres' `md5(key)::uuid` gives (CompactDeliveryKeys). */
+export function orderDigest(key: string): string {
+  const hex = createHash('md5').update(key, 'utf8').digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Bytes of an operation's part of a batch body: its document (upserts) or document id (deletes) as JSON. */
@@ -491,7 +498,7 @@ export class OperationRepository {
       kind: op.kind,
       organisationId: op.organisationId ?? null,
       targetId: op.targetId ?? null,
-      orderKey: op.failed ? null : (op.orderKey ?? null),
+      orderKey: op.failed || !op.orderKey ? null : orderDigest(op.orderKey),
       orderArrival,
       inFlightUntil: null,
       nextAttemptAt: null,

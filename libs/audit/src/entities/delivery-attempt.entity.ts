@@ -5,8 +5,8 @@ import { DocumentOperation } from './document-operation.entity';
 
 /** One call to the platform for an operation: recorded `in-flight` before the call, finished once after it. Table `attempt`. */
 @Entity({ name: 'attempt' })
-@Index('attempt_operation_id_started_at_idx', ['operationId', 'startedAt'])
-@Index('attempt_in_flight_idx', ['operationId'], { where: "outcome = 'in-flight'" })
+// Found by operation only: finishing an attempt changes no indexed column (CompactDeliveryKeys).
+@Index('attempt_operation_id_idx', ['operationId'])
 @Check('attempt_outcome_check', oneOf('outcome', ATTEMPT_OUTCOMES))
 export class DeliveryAttempt {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'attempt_pkey' })

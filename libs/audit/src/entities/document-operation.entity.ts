@@ -23,10 +23,11 @@ import { Message } from './message.entity';
 /** One platform call a message translates to (a document upsert, a booking status change...). Table `operation`. */
 @Entity({ name: 'operation' })
 @Index('operation_message_id_seq_idx', ['messageId', 'seq'], { unique: true })
-@Index('operation_target_id_idx', ['targetId'])
+// Hash indexes: only ever probed for equality, and a 4-byte hash of a long key (CompactDeliveryKeys).
+@Index('operation_target_id_idx', ['targetId'], { type: 'hash' })
 // No index on status: claims and settlements update rows in place (see OperationUpdatesInPlace).
 @Index('operation_error_class_idx', ['errorClass'], { where: 'error_class IS NOT NULL' })
-@Index('operation_order_key_idx', ['orderKey', 'orderArrival', 'seq'], { where: 'order_key IS NOT NULL' })
+@Index('operation_order_key_idx', ['orderKey'], { where: 'order_key IS NOT NULL', type: 'hash' })
 @Check('operation_status_check', oneOf('status', OPERATION_STATUSES))
 @Check('operation_error_class_check', `error_class IS NULL OR ${oneOf('error_class', DELIVERY_ERROR_CLASSES)}`)
 export class DocumentOperation {
@@ -69,8 +70,11 @@ export class DocumentOperation {
   @Column({ name: 'body_bytes', type: 'integer', default: 0 })
   bodyBytes: number;
 
-  /** What the operation writes, for ordering (orderKeyOf): null when nothing is ordered (a new booking). */
-  @Column({ name: 'order_key', type: 'text', nullable: true })
+  /**
+   * What the operation writes, for ordering: the MD5 (as a uuid) of its key (orderKeyOf, e.g.
+   * `document|<organisation>|<id>`), compared for equality only; null when nothing is ordered (a new booking).
+   */
+  @Column({ name: 'order_key', type: 'uuid', nullable: true })
   orderKey: string | null;
 
   /** Its message's arrival (a replay's original's, unless forced): older writes reach the platform first. */

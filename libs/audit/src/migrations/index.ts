@@ -15,6 +15,7 @@ import { OperationPayloadOutOfLine1768900000000 } from './1768900000000-operatio
 import { OperationUpdatesInPlace1769000000000 } from './1769000000000-operation-updates-in-place';
 import { OperationTally1769100000000 } from './1769100000000-operation-tally';
 import { OperationPayloadBlocks1769200000000 } from './1769200000000-operation-payload-blocks';
+import { CompactDeliveryKeys1769300000000 } from './1769300000000-compact-delivery-keys';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const AUDIT_MIGRATIONS = [
   OperationUpdatesInPlace1769000000000,
   OperationTally1769100000000,
   OperationPayloadBlocks1769200000000,
+  CompactDeliveryKeys1769300000000,
 ];
