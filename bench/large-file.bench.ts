@@ -223,7 +223,7 @@ const tableBytes = async (ctx: Context, table: string) =>
   Number((await ctx.db.query<{ size: string }>(`SELECT pg_total_relation_size($1) AS size`, [table])).rows[0].size);
 const chunkBytes = (ctx: Context) => tableBytes(ctx, 'partner_file_chunk');
 /** Where the database's growth goes: the tables a message writes to. */
-const TABLES = ['operation', 'attempt', 'message_event', 'message'];
+const TABLES = ['operation', 'payload_block', 'attempt', 'message_event', 'message'];
 
 const dbBytes = async (ctx: Context) =>
   Number((await ctx.db.query<{ size: string }>(`SELECT pg_database_size(current_database()) AS size`)).rows[0].size);

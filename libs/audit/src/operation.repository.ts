@@ -13,7 +13,7 @@ import {
 import { DeliveryAttempt, DocumentOperation } from './entities';
 import { excerpt } from './excerpt';
 import { newId } from './new-id';
-import { attachPayloads, encodeBlocks, insertBlocks, payloadTexts } from './payload-blocks';
+import { attachPayloads, bodyOfLine, encodeBlocks, insertBlocks, payloadOfLine, payloadTexts } from './payload-blocks';
 import { NamedStatement, queryPrepared } from './prepared';
 
 export interface NewOperation {
@@ -274,12 +274,6 @@ export function orderDigest(key: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Bytes of an operation's part of a batch body: its document (upserts) or document id (deletes) as JSON. */
-function bodyBytesOf(payload: JsonObject): number {
-  const json = JSON.stringify(payload.document ?? payload.documentId);
-  return json === undefined ? 0 : Buffer.byteLength(json);
-}
-
 /** Attempts recorded by one statement of recordAttempts. */
 const RECORD_CHUNK = 2_000;
 
@@ -356,7 +350,7 @@ export class OperationRepository {
    * nothing is inserted and the stored ones are returned.
    */
   async addMany(messageId: string, operations: readonly NewOperation[]): Promise<DocumentOperation[]> {
-    const blocks = await encodeBlocks(
+    const { blocks, bodyBytes } = await encodeBlocks(
       1,
       operations.map((op) => op.payload),
     );
@@ -369,7 +363,7 @@ export class OperationRepository {
       }
       await insertBlocks(manager, messageId, blocks);
 
-      const rows = operations.map((op, i) => this.newRow(messageId, i + 1, locked.order_arrival, op));
+      const rows = operations.map((op, i) => this.newRow(messageId, i + 1, locked.order_arrival, op, bodyBytes[i]));
       // One JSON parameter a chunk, not TypeORM's insert: building its statements took the worker ~1 s
       // of CPU for a 25,000-document message (the same held a streamed translation's batches).
       const filled = new Map<string, { attemptCount: number; createdAt: Date; updatedAt: Date }>();
@@ -415,7 +409,7 @@ export class OperationRepository {
     firstSeq: number,
     operations: readonly NewOperation[],
   ): Promise<void> {
-    const blocks = await encodeBlocks(
+    const { blocks, bodyBytes } = await encodeBlocks(
       firstSeq,
       operations.map((op) => op.payload),
     );
@@ -429,7 +423,9 @@ export class OperationRepository {
       await insertBlocks(manager, messageId, blocks);
       // One JSON parameter, not TypeORM's insert: building its statement for 500 rows of 15 columns held
       // the worker's event loop 110-165 ms a batch (CPU profile), most of a large file's translation time.
-      const rows = operations.map((op, i) => recordOf(this.newRow(messageId, firstSeq + i, locked.order_arrival, op)));
+      const rows = operations.map((op, i) =>
+        recordOf(this.newRow(messageId, firstSeq + i, locked.order_arrival, op, bodyBytes[i])),
+      );
       await manager.query(INSERT_ROWS, [messageId, locked.order_arrival, JSON.stringify(rows)]);
     });
   }
@@ -490,7 +486,8 @@ export class OperationRepository {
     return locked;
   }
 
-  private newRow(messageId: string, seq: number, orderArrival: string, op: NewOperation) {
+  /** `bodyBytes`: of its part of a batch body, as encodeBlocks measured it. */
+  private newRow(messageId: string, seq: number, orderArrival: string, op: NewOperation, bodyBytes: number) {
     return {
       id: newId(),
       messageId,
@@ -504,7 +501,7 @@ export class OperationRepository {
       nextAttemptAt: null,
       supersededBy: null,
       options: (op.payload.options as JsonObject | undefined) ?? null,
-      bodyBytes: bodyBytesOf(op.payload),
+      bodyBytes,
       status: op.failed ? ('failed' as const) : ('pending' as const),
       lastError: op.failed ? excerpt(op.failed.lastError) : null,
       errorClass: op.failed ? ('permanent' as const) : null,
@@ -754,8 +751,16 @@ export class OperationRepository {
         `SELECT id, message_id, seq FROM operation WHERE id = ANY($1::uuid[])`,
         [page],
       );
-      const payloads = await this.payloadsAt(rows.map((row) => ({ messageId: row.message_id, seq: row.seq })));
-      const byId = new Map(rows.map((row, i) => [row.id, JSON.stringify(payloads[i][field]) ?? 'null']));
+      const lines = await payloadTexts(
+        this.dataSource.manager,
+        rows.map((row) => ({ messageId: row.message_id, seq: row.seq })),
+      );
+      const byId = new Map(
+        rows.map((row) => {
+          const line = lines.get(`${row.message_id}:${row.seq}`);
+          return [row.id, line === undefined ? 'null' : bodyOfLine(line, field)];
+        }),
+      );
       for (const id of page) {
         yield byId.get(id) ?? 'null';
       }
@@ -854,7 +859,7 @@ export class OperationRepository {
     const texts = await payloadTexts(this.dataSource.manager, addresses);
     return addresses.map((a) => {
       const text = texts.get(`${a.messageId}:${a.seq}`);
-      return text === undefined ? {} : (JSON.parse(text) as JsonObject);
+      return text === undefined ? {} : payloadOfLine(text);
     });
   }
 
