@@ -34,14 +34,8 @@ import { SweepStuck } from './sweep/sweep-stuck';
 import { PurgeExpired } from './retention/purge-expired';
 import { PipelineMetrics } from './pipeline-metrics';
 import { MessagePayloads } from './translate/message-payloads';
-import { AcknowledgmentOutbox, TranslateMessage } from './translate/translate-message';
-
-/** Acknowledgments land in the partner's SFTP outbound folder (stored in Postgres, so any replica serves them). */
-const outboundFolder = (files: PartnerFileRepository): AcknowledgmentOutbox => ({
-  deliver: async (partnerId, messageId, ack) => {
-    await files.put(partnerId, 'outbound', ack.name, Buffer.from(ack.content, 'utf8'), { messageId, kind: ack.kind });
-  },
-});
+import { outboundFolder } from './translate/acknowledgment-outbox';
+import { TranslateMessage } from './translate/translate-message';
 
 /** Longest wait for one platform document job. */
 const BATCH_MAX_WAIT_MS = 10 * 60_000;

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acknowledgeGroup, acknowledgeSet, build997, build999, buildTA1, ta1NoteCode } from './acknowledgment';
-import { parseX12 } from './reader';
+import {
+  acknowledgeGroup,
+  acknowledgeSet,
+  build997,
+  build999,
+  buildTA1,
+  FunctionalAcknowledgmentWriter,
+  ta1NoteCode,
+} from './acknowledgment';
+import { summaryOf } from './envelope.reader';
+import { parseX12, readX12 } from './reader';
 import type { Problem, Segment } from './x12.types';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
@@ -410,5 +419,69 @@ describe('acknowledgment envelopes', () => {
     expect(copy('A\tB')).toBe('AK4*2**7~');
     expect(copy('A\x7fB')).toBe('AK4*2**7~');
     expect(copy('Aé')).toBe('AK4*2**7~');
+  });
+});
+
+describe('FunctionalAcknowledgmentWriter: a 997 written as the sets are read', () => {
+  /** Reads `text` streaming and writes its acknowledgment as the events come, taking text after each set. */
+  async function streamed(text: string, kind: '997' | '999', beginAfterSets: number): Promise<string> {
+    let writer: FunctionalAcknowledgmentWriter | undefined;
+    const parts: string[] = [];
+    let sets = 0;
+    for await (const event of readX12([text])) {
+      if (event.type === 'interchange') {
+        writer = new FunctionalAcknowledgmentWriter(kind, event.interchange, options);
+      } else if (event.type === 'group') {
+        writer!.openGroup(event.group);
+      } else if (event.type === 'transactionSet') {
+        writer!.set(summaryOf(event.transactionSet));
+        if (++sets === beginAfterSets) {
+          writer!.begin(options.controlNumber);
+        }
+        parts.push(writer!.take());
+      } else if (event.type === 'groupEnd') {
+        writer!.closeGroup(event.group);
+      } else if (event.type === 'interchangeEnd') {
+        expect(event.interchange.groups.every((g) => g.summaries.length === 0)).toBe(true);
+        if (!writer!.started) {
+          writer!.begin(options.controlNumber);
+        }
+        writer!.end();
+        parts.push(writer!.take());
+      }
+    }
+    return parts.join('');
+  }
+
+  it.each([
+    ['pipe-single-line-4-sets.x12', 2],
+    ['plus-component-duplicate-st02.x12', 1],
+    ['broken-syntax-notes.edi', 0],
+    ['broken-missing-ge-iea.edi', 1],
+    ['caret-repetition-crlf-856.edi', 1],
+  ])('writes %s as build997/build999 write it whole, its ISA begun after set %s', async (name, after) => {
+    const text = fixture(name);
+    const whole = parseX12(text).interchanges[0];
+    expect(await streamed(text, '997', after)).toBe(build997(whole, options));
+    expect(await streamed(text, '999', after)).toBe(build999(whole, options));
+  });
+
+  it('gives no text before its ISA, and refuses a second ISA or an end without one', () => {
+    const received = parseX12(fixture('pipe-single-line-4-sets.x12')).interchanges[0];
+    const writer = new FunctionalAcknowledgmentWriter('997', received, options);
+    writer.openGroup(received.groups[0]);
+    expect(writer.pending).toBeGreaterThan(0);
+    expect(writer.take()).toBe('');
+    expect(() => writer.end()).toThrow(/begin/);
+    writer.begin(1);
+    expect(() => writer.begin(2)).toThrow(/ISA already/);
+    expect(writer.take()).toMatch(/^ISA\*.*\nGS\*FA\*.*\nST\*997\*0001~\nAK1\*PO\*2~\n$/);
+    expect(writer.pending).toBe(0);
+  });
+
+  it('will not write a streamed group whole: it kept no summaries', () => {
+    const received = parseX12(fixture('pipe-single-line-4-sets.x12')).interchanges[0];
+    const streamedGroup = { ...received.groups[0], summaries: [] };
+    expect(() => build997({ ...received, groups: [streamedGroup] }, options)).toThrow(/keeps no summaries/);
   });
 });

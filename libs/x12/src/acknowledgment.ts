@@ -13,8 +13,8 @@ import type {
 /**
  * 997 functional acknowledgments and TA1 interchange acknowledgments. What to acknowledge is
  * decided by pure functions (`acknowledgeGroup`, `ta1NoteCode`) so callers can record the
- * reasons; the text is written by X12Writer, a group at a time (a 997 of 200,000 sets is 400,000
- * segments: as node-x12 objects they took ~130 MiB of heap).
+ * reasons; the text is written by FunctionalAcknowledgmentWriter a set at a time, as the sets are
+ * read (a 997 of 200,000 sets is 400,000 segments: as node-x12 objects they took ~130 MiB of heap).
  */
 
 export interface AcknowledgmentOptions {
@@ -218,12 +218,36 @@ export function acknowledgeSet(
   };
 }
 
-/** What a 997 says about one functional group (AK1, AK2/AK3/AK4/AK5 per set, AK9). */
+/** How a group's sets were acknowledged, counted: all a group's AK9 needs of them. */
+export interface SetTally {
+  received: number;
+  /** Sets not rejected (AK5 A or E). */
+  accepted: number;
+  /** Sets accepted with errors (AK5 E). */
+  withErrors: number;
+}
+
+/** What a 997 says about one functional group (AK1, AK2/AK3/AK4/AK5 per set, AK9), from its kept summaries. */
 export function acknowledgeGroup(
   group: FunctionalGroup,
   options: Pick<AcknowledgmentOptions, 'rejectSetsWithSegmentErrors'> = {},
 ): GroupAcknowledgment {
   const sets = group.summaries.map((s) => acknowledgeSet(s, options));
+  const tally: SetTally = { received: 0, accepted: 0, withErrors: 0 };
+  for (const set of sets) {
+    countSet(tally, set.status);
+  }
+  return { ...acknowledgeGroupOf(group, tally), sets };
+}
+
+function countSet(tally: SetTally, status: SetStatus): void {
+  tally.received++;
+  tally.accepted += status === 'R' ? 0 : 1;
+  tally.withErrors += status === 'E' ? 1 : 0;
+}
+
+/** A group's AK9 from its own problems and its sets counted (a streamed group keeps no summaries). */
+export function acknowledgeGroupOf(group: FunctionalGroup, tally: SetTally): Omit<GroupAcknowledgment, 'sets'> {
   const codes = new Set<string>();
   let groupError = false;
   for (const p of group.problems) {
@@ -242,14 +266,14 @@ export function acknowledgeGroup(
       groupError = true;
     }
   }
-  const accepted = sets.filter((s) => s.status !== 'R').length;
-  const anyErrors = sets.some((s) => s.status === 'E') || group.problems.length > 0;
+  const { received, accepted } = tally;
+  const anyErrors = tally.withErrors > 0 || group.problems.length > 0;
   let status: GroupStatus;
   if (groupError) {
     status = 'R';
-  } else if (sets.length > 0 && accepted === 0) {
+  } else if (received > 0 && accepted === 0) {
     status = 'R';
-  } else if (accepted < sets.length) {
+  } else if (accepted < received) {
     status = 'P';
   } else {
     status = anyErrors ? 'E' : 'A';
@@ -261,10 +285,9 @@ export function acknowledgeGroup(
     version: group.version,
     status,
     codes: [...codes].slice(0, 5),
-    included: Number.isNaN(declared) ? sets.length : declared,
-    received: sets.length,
+    included: Number.isNaN(declared) ? received : declared,
+    received,
     accepted: status === 'R' ? 0 : accepted,
-    sets,
     problems: group.problems,
   };
 }
@@ -295,99 +318,189 @@ function buildFunctionalAcknowledgment(
   interchange: Interchange,
   options: AcknowledgmentOptions,
 ): string {
-  const version = options.version ?? (interchange.fields.version >= '00501' ? '00501' : '00401');
-  const d = delimitersOf(version, options.delimiters);
-  const out = new X12Writer(d);
-  out.segment('ISA', isaHeader(interchange, options, version));
-  const first = interchange.groups[0];
-  const groupControl = String(controlNumber(options.groupControlNumber ?? options.controlNumber));
-  out.segment('GS', [
-    'FA',
-    first?.receiverCode.trim() || ourId(interchange, options),
-    first?.senderCode.trim() || (options.receiverId ?? interchange.fields.senderId.trim()),
-    ccyymmdd(options.date),
-    hhmm(options.date),
-    groupControl,
-    'X',
-    kind === '999' ? IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE : version === '00501' ? '005010' : '004010',
-  ]);
-  const [segmentNote, elementNote, setTrailer] = kind === '999' ? ['IK3', 'IK4', 'IK5'] : ['AK3', 'AK4', 'AK5'];
-  // Before 5010 there is no repetition separator (ISA11 is the standards id "U").
-  const separators = [
-    d.element,
-    d.segment,
-    d.component,
-    ...(version === '00501' && d.repetition ? [d.repetition] : []),
-  ];
-  interchange.groups.forEach((received, i) => {
-    const ack = acknowledgeGroup(received, options);
-    const control = String(i + 1).padStart(4, '0');
-    const set = out.transaction();
-    set.segment('ST', kind === '999' ? ['999', control, IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE] : ['997', control]);
-    set.segment(
-      'AK1',
-      version === '00501' ? [ack.functionalId, ack.control, ack.version] : [ack.functionalId, ack.control],
+  if (interchange.groups.some((g) => g.summaries.length === 0 && g.setCount > 0)) {
+    throw new Error(
+      'a streamed group keeps no summaries: write its acknowledgment with FunctionalAcknowledgmentWriter',
     );
-    for (const one of ack.sets) {
-      set.segment(
-        'AK2',
-        version === '00501' && one.implementationReference
-          ? [one.id, one.control, one.implementationReference]
-          : [one.id, one.control],
-      );
-      for (const seg of one.segmentErrors) {
-        set.segment(segmentNote, [seg.tag, String(seg.position), '', seg.code]);
-        for (const el of seg.elements) {
-          const copy = copyOfBadData(el.value, separators);
-          set.segment(elementNote, [String(el.element), '', el.code, ...(copy ? [copy] : [])]);
-          if (kind === '999' && el.trigger) {
-            set.segment('CTX', ['SITUATIONAL TRIGGER', seg.tag, String(seg.position), '', String(el.trigger)]);
-          }
-        }
-      }
-      set.segment(setTrailer, [one.status, ...one.codes]);
+  }
+  const out = new FunctionalAcknowledgmentWriter(kind, interchange, options);
+  out.begin(options.controlNumber);
+  for (const group of interchange.groups) {
+    out.openGroup(group);
+    for (const summary of group.summaries) {
+      out.set(summary);
     }
-    set.segment('AK9', [ack.status, String(ack.included), String(ack.received), String(ack.accepted), ...ack.codes]);
-    set.segment('SE', [String(set.count + 1), control]);
-    out.add(set);
-  });
-  out.segment('GE', [String(interchange.groups.length), groupControl]);
-  out.segment('IEA', ['1', String(controlNumber(options.controlNumber)).padStart(9, '0')]);
-  return out.text();
+    out.closeGroup(group);
+  }
+  out.end();
+  return out.take();
 }
 
 /**
- * X12 text a segment at a time (`tag*e1*e2~`), a line break after each terminator unless the
- * terminator is one. Segments are kept as strings, a transaction's joined once it is complete.
+ * A 997 or 999 written as the interchange it answers is read: ST and AK1 when a group opens, a set's
+ * AK2..AK5 when the set ends, AK9 and SE when the group closes, GE and IEA at the end. It keeps
+ * counts, never the sets, and its text until `take()`. The ISA and GS go first but are written by
+ * `begin`, which may come after the first groups: the control number is taken only when needed.
  */
-class X12Writer {
-  private readonly parts: string[] = [];
+export class FunctionalAcknowledgmentWriter {
+  private readonly version: '00401' | '00501';
+  private readonly d: Delimiters;
   private readonly lineBreak: string;
+  /** Separators of the acknowledgment, which AK404 copies may not hold. */
+  private readonly separators: string[];
+  private readonly notes: [segment: string, element: string, set: string];
+  private held: string[] = [];
+  private heldChars = 0;
+  private begun = false;
+  private controlNumber = 0;
+  /** GS06 (and GE02) of the acknowledgment. */
+  private gsControl = '';
+  private groups = 0;
+  private groupControl = '';
+  private groupSegments = 0;
+  private tally: SetTally = { received: 0, accepted: 0, withErrors: 0 };
 
-  constructor(private readonly d: Delimiters) {
-    this.lineBreak = d.segment === '\n' ? '' : '\n';
+  constructor(
+    private readonly kind: '997' | '999',
+    private readonly interchange: Interchange,
+    private readonly options: Omit<AcknowledgmentOptions, 'controlNumber'>,
+  ) {
+    // The 999 does not exist before 5010.
+    this.version =
+      kind === '999' ? '00501' : (options.version ?? (interchange.fields.version >= '00501' ? '00501' : '00401'));
+    this.d = delimitersOf(this.version, options.delimiters);
+    this.lineBreak = this.d.segment === '\n' ? '' : '\n';
+    // Before 5010 there is no repetition separator (ISA11 is the standards id "U").
+    this.separators = [
+      this.d.element,
+      this.d.segment,
+      this.d.component,
+      ...(this.version === '00501' && this.d.repetition ? [this.d.repetition] : []),
+    ];
+    this.notes = kind === '999' ? ['IK3', 'IK4', 'IK5'] : ['AK3', 'AK4', 'AK5'];
   }
 
-  segment(tag: string, elements: readonly string[]): void {
-    this.parts.push(`${tag}${this.d.element}${elements.join(this.d.element)}${this.d.segment}`);
+  /** Whether `begin` has written the ISA and GS: only then does `take` give text. */
+  get started(): boolean {
+    return this.begun;
   }
 
-  /** A writer for one transaction set, added whole with `add`. */
-  transaction(): X12Writer {
-    return new X12Writer(this.d);
+  /** Characters written and not taken yet. */
+  get pending(): number {
+    return this.heldChars;
   }
 
-  add(transaction: X12Writer): void {
-    this.parts.push(transaction.text());
+  /** The ISA and GS, ahead of whatever was written before: ISA13 = `controlNumber`. Throws on a bad number. */
+  begin(controlNumber: number): void {
+    const options = { ...this.options, controlNumber };
+    const interchange = this.interchange;
+    const first = interchange.groups[0];
+    if (this.begun) {
+      throw new Error('the acknowledgment has its ISA already');
+    }
+    this.controlNumber = checkedControlNumber(controlNumber);
+    this.gsControl = String(checkedControlNumber(options.groupControlNumber ?? controlNumber));
+    const body = this.held;
+    // The ISA and GS are not segments of the group being written, whose SE01 counts its own.
+    const groupSegments = this.groupSegments;
+    this.held = [];
+    this.heldChars = 0;
+    this.segment('ISA', isaHeader(interchange, options, this.version));
+    this.segment('GS', [
+      'FA',
+      first?.receiverCode.trim() || ourId(interchange, options),
+      first?.senderCode.trim() || (options.receiverId ?? interchange.fields.senderId.trim()),
+      ccyymmdd(options.date),
+      hhmm(options.date),
+      this.gsControl,
+      'X',
+      this.kind === '999' ? IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE : this.version === '00501' ? '005010' : '004010',
+    ]);
+    this.begun = true;
+    this.groupSegments = groupSegments;
+    for (const text of body) {
+      this.held.push(text);
+      this.heldChars += text.length;
+    }
   }
 
-  /** Segments written so far. */
-  get count(): number {
-    return this.parts.length;
+  /** A received group opened: its transaction set's ST and AK1. */
+  openGroup(received: FunctionalGroup): void {
+    this.groupControl = String(++this.groups).padStart(4, '0');
+    this.groupSegments = 0;
+    this.tally = { received: 0, accepted: 0, withErrors: 0 };
+    this.segment(
+      'ST',
+      this.kind === '999'
+        ? ['999', this.groupControl, IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE]
+        : ['997', this.groupControl],
+    );
+    this.segment(
+      'AK1',
+      this.version === '00501'
+        ? [received.functionalId, received.control, received.version]
+        : [received.functionalId, received.control],
+    );
   }
 
-  text(): string {
-    return this.parts.join(this.lineBreak);
+  /** A set of the open group ended, with all its problems found (the mapper's too). */
+  set(summary: TransactionSetSummary): void {
+    const one = acknowledgeSet(summary, this.options);
+    countSet(this.tally, one.status);
+    const [segmentNote, elementNote, setTrailer] = this.notes;
+    this.segment(
+      'AK2',
+      this.version === '00501' && one.implementationReference
+        ? [one.id, one.control, one.implementationReference]
+        : [one.id, one.control],
+    );
+    for (const seg of one.segmentErrors) {
+      this.segment(segmentNote, [seg.tag, String(seg.position), '', seg.code]);
+      for (const el of seg.elements) {
+        const copy = copyOfBadData(el.value, this.separators);
+        this.segment(elementNote, [String(el.element), '', el.code, ...(copy ? [copy] : [])]);
+        if (this.kind === '999' && el.trigger) {
+          this.segment('CTX', ['SITUATIONAL TRIGGER', seg.tag, String(seg.position), '', String(el.trigger)]);
+        }
+      }
+    }
+    this.segment(setTrailer, [one.status, ...one.codes]);
+  }
+
+  /** The open group closed (its GE read, or found missing): AK9 and SE. */
+  closeGroup(received: FunctionalGroup): void {
+    const ack = acknowledgeGroupOf(received, this.tally);
+    this.segment('AK9', [ack.status, String(ack.included), String(ack.received), String(ack.accepted), ...ack.codes]);
+    this.segment('SE', [String(this.groupSegments + 1), this.groupControl]);
+  }
+
+  /** The GE and IEA; `begin` must have come first. */
+  end(): void {
+    if (!this.begun) {
+      throw new Error('the acknowledgment has no ISA yet: begin() it before its end');
+    }
+    this.segment('GE', [String(this.groups), this.gsControl]);
+    this.segment('IEA', ['1', String(this.controlNumber).padStart(9, '0')], true);
+  }
+
+  /** The text written since the last take, once begun (before, it waits for its ISA and GS). */
+  take(): string {
+    if (!this.begun) {
+      return '';
+    }
+    const text = this.held.join('');
+    this.held = [];
+    this.heldChars = 0;
+    return text;
+  }
+
+  /** `tag*e1*e2~`, a line break after each terminator (unless it is one) but the last. */
+  private segment(tag: string, elements: readonly string[], last = false): void {
+    const d = this.d;
+    const text = `${tag}${d.element}${elements.join(d.element)}${d.segment}${last ? '' : this.lineBreak}`;
+    this.held.push(text);
+    this.heldChars += text.length;
+    this.groupSegments++;
   }
 }
 
@@ -439,12 +552,15 @@ export function buildTA1(
   const note = noteCode ?? ta1NoteCode(interchange) ?? '000';
   const code = options.acknowledgmentCode ?? (note === '000' ? 'A' : 'R');
   const version = options.version ?? (interchange.fields.version >= '00501' ? '00501' : '00401');
-  const out = new X12Writer(delimitersOf(version, options.delimiters));
+  const d = delimitersOf(version, options.delimiters);
   const f = interchange.fields;
-  out.segment('ISA', isaHeader(interchange, options, version));
-  out.segment('TA1', [f.controlNumber.trim(), f.date.trim(), f.time.trim(), code, note]);
-  out.segment('IEA', ['0', String(controlNumber(options.controlNumber)).padStart(9, '0')]);
-  return out.text();
+  const segment = (tag: string, elements: readonly string[]) =>
+    `${tag}${d.element}${elements.join(d.element)}${d.segment}`;
+  return [
+    segment('ISA', isaHeader(interchange, options, version)),
+    segment('TA1', [f.controlNumber.trim(), f.date.trim(), f.time.trim(), code, note]),
+    segment('IEA', ['0', String(checkedControlNumber(options.controlNumber)).padStart(9, '0')]),
+  ].join(d.segment === '\n' ? '' : '\n');
 }
 
 function isaHeader(interchange: Interchange, options: AcknowledgmentOptions, version: string): string[] {
@@ -463,7 +579,7 @@ function isaHeader(interchange: Interchange, options: AcknowledgmentOptions, ver
     hhmm(options.date),
     version === '00501' ? (d.repetition ?? '^') : 'U',
     version,
-    String(controlNumber(options.controlNumber)).padStart(9, '0'),
+    String(checkedControlNumber(options.controlNumber)).padStart(9, '0'),
     '0',
     options.usage ?? (/^[PTI]$/.test(f.usage) ? f.usage : 'P'),
     d.component,
@@ -483,7 +599,7 @@ function delimitersOf(version: string, delimiters: Partial<Delimiters> = {}): De
   return { ...defaultDelimiters(version), ...delimiters };
 }
 
-function controlNumber(n: number): number {
+function checkedControlNumber(n: number): number {
   if (!Number.isInteger(n) || n < 1 || n > 999_999_999) {
     throw new RangeError(`control number ${n} must be an integer in 1..999999999`);
   }

@@ -7,6 +7,7 @@ import {
   validateSetHeader,
   validateSetTrailer,
 } from './envelope.validation';
+import { ControlNumbers } from './control-numbers';
 import { Segment } from './segment';
 import { checkSyntaxNotes, SYNTAX_NOTES } from './syntax-notes';
 import type { TokenizerSink } from './tokenizer';
@@ -25,13 +26,14 @@ import type {
  * Groups tokenized segments into Interchange > FunctionalGroup > TransactionSet and runs the
  * envelope checks as each structure closes. Emits events in input order; a transaction set is
  * emitted (and, unless retained, forgotten) as soon as its SE arrives, so memory holds one set
- * at a time plus a small summary per set for the 997.
+ * at a time; a streamed group counts its sets and keeps nothing of them (its 997 is written by the
+ * consumer as each set is handed out: FunctionalAcknowledgmentWriter).
  */
 export class EnvelopeReader implements TokenizerSink {
   private interchange?: Interchange;
   private group?: FunctionalGroup;
   private set?: TransactionSet;
-  private controlsInGroup = new Set<string>();
+  private controlsInGroup = new ControlNumbers();
   /** The envelope segment (ISA, GS, ST ...) read last; a segment inside an open set is that set's last one. */
   private last?: Segment;
   /** One problem per run of misplaced segments, not one per segment. */
@@ -168,6 +170,7 @@ export class EnvelopeReader implements TokenizerSink {
       version: e(8),
       transactionSets: [],
       summaries: [],
+      setCount: 0,
       problems: [],
     };
     this.group = group;
@@ -227,15 +230,9 @@ export class EnvelopeReader implements TokenizerSink {
     }
     this.reportAll(validateSetTrailer(set, se, where ?? this.last), set.problems);
     this.set = undefined;
-    // Two literals rather than spreading an optional part (same keys, same order): this runs per set.
-    const implementationReference = set.header.element(3);
-    const { id, control, problems } = set;
-    const segmentCount = set.segments.length;
-    const summary: TransactionSetSummary = implementationReference
-      ? { id, control, implementationReference, segmentCount, problems }
-      : { id, control, segmentCount, problems };
-    group.summaries.push(summary);
+    group.setCount++;
     if (this.retain) {
+      group.summaries.push(summaryOf(set));
       group.transactionSets.push(set);
     }
     this.emit({ type: 'transactionSet', interchange: this.interchange!, group, transactionSet: set });
@@ -272,6 +269,17 @@ export class EnvelopeReader implements TokenizerSink {
     into?.push(problem);
     this.emit({ type: 'problem', problem });
   }
+}
+
+/** What a 997 needs of a set (its problems are the set's own list, so later findings count too). */
+export function summaryOf(set: TransactionSet): TransactionSetSummary {
+  // Two literals rather than spreading an optional part (same keys, same order): this runs per set.
+  const implementationReference = set.header.element(3);
+  const { id, control, problems } = set;
+  const segmentCount = set.segments.length;
+  return implementationReference
+    ? { id, control, implementationReference, segmentCount, problems }
+    : { id, control, segmentCount, problems };
 }
 
 /**

@@ -131,13 +131,9 @@ export function validateGroupTrailer(group: FunctionalGroup, ge: Segment | undef
   }
   const problems: Problem[] = [];
   const count = parseCount(ge.element(1));
-  if (count !== group.summaries.length) {
+  if (count !== group.setCount) {
     problems.push({
-      ...at(
-        ge,
-        'GE01_SET_COUNT',
-        `GE01 "${ge.element(1)}" but the group has ${group.summaries.length} transaction set(s)`,
-      ),
+      ...at(ge, 'GE01_SET_COUNT', `GE01 "${ge.element(1)}" but the group has ${group.setCount} transaction set(s)`),
       element: 1,
     });
   }
@@ -151,7 +147,7 @@ export function validateGroupTrailer(group: FunctionalGroup, ge: Segment | undef
 }
 
 /** ST: an id and a control number; the control number unique within its group. */
-export function validateSetHeader(st: Segment, controlsInGroup: ReadonlySet<string>): Problem[] {
+export function validateSetHeader(st: Segment, controlsInGroup: Pick<ReadonlySet<string>, 'has'>): Problem[] {
   const problems: Problem[] = [];
   const id = st.element(1).trim();
   const control = st.element(2).trim();

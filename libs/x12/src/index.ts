@@ -5,7 +5,7 @@
  */
 export * from './x12.types';
 export { X12Tokenizer, DEFAULT_MAX_SEGMENT_LENGTH, printable, type TokenizerSink } from './tokenizer';
-export { EnvelopeReader } from './envelope.reader';
+export { EnvelopeReader, summaryOf } from './envelope.reader';
 export {
   ISA_WIDTHS,
   interchangeKey,
@@ -34,7 +34,9 @@ export {
 export { ELEMENT_ERROR, SEGMENT_ERROR, type ElementErrorCode, type SegmentErrorCode } from './acknowledgment-codes';
 export {
   acknowledgeGroup,
+  acknowledgeGroupOf,
   acknowledgeSet,
+  FunctionalAcknowledgmentWriter,
   build997,
   build999,
   IMPLEMENTATION_ACKNOWLEDGMENT_GUIDE,
@@ -47,4 +49,5 @@ export {
   type SegmentError,
   type SetAcknowledgment,
   type SetStatus,
+  type SetTally,
 } from './acknowledgment';

@@ -38,11 +38,13 @@ describe('readX12 (streaming)', () => {
     ]);
   });
 
-  it('does not keep sets in their group when streaming (summaries only)', async () => {
+  it('keeps nothing of the sets in their group when streaming, only their count', async () => {
     const events = await collect([fixture('pipe-single-line-4-sets.x12')]);
     const end = events.find((e) => e.type === 'groupEnd');
     expect(end?.type === 'groupEnd' && end.group.transactionSets).toEqual([]);
-    expect(end?.type === 'groupEnd' && end.group.summaries.map((s) => s.control)).toEqual([
+    expect(end?.type === 'groupEnd' && end.group.summaries).toEqual([]);
+    expect(end?.type === 'groupEnd' && end.group.setCount).toBe(4);
+    expect(events.flatMap((e) => (e.type === 'transactionSet' ? [e.transactionSet.control] : []))).toEqual([
       '0001',
       '0002',
       '0003',

@@ -122,7 +122,7 @@ export interface TransactionSet {
   problems: Problem[];
 }
 
-/** What a group keeps of each set once the set has been handed out (enough for a 997). */
+/** What a 997 needs of a set (`summaryOf`); a group keeps them only with its sets (parseX12). */
 export interface TransactionSetSummary {
   id: string;
   control: string;
@@ -144,8 +144,13 @@ export interface FunctionalGroup {
   version: string; // GS08
   /** Full sets: only kept by `parseX12` (or `retainTransactionSets`); streaming yields them instead. */
   transactionSets: TransactionSet[];
-  /** Always kept: one per set, in order. */
+  /**
+   * One per set, in order, kept with the sets only: a streamed group keeps `setCount`, so its memory
+   * does not grow with its sets, and its 997 is written as they end (FunctionalAcknowledgmentWriter).
+   */
   summaries: TransactionSetSummary[];
+  /** Sets read so far, kept or not (GE01's check, AK9). */
+  setCount: number;
   trailer?: Segment;
   /** Group-level problems (the sets' own problems are in their summaries). */
   problems: Problem[];

@@ -1,13 +1,14 @@
 import {
   type AcknowledgmentOptions,
-  build997,
-  build999,
   buildTA1,
   forgetScannedSegment,
+  type FunctionalGroup,
+  FunctionalAcknowledgmentWriter,
   Interchange,
   interchangeKey,
   readX12,
   type Problem,
+  summaryOf,
   ta1NoteCode,
   TransactionSet,
 } from '@dockbridge/x12';
@@ -26,7 +27,28 @@ export interface EdiTranslationInput {
   /** A fresh ISA13 for each acknowledgment interchange (the caller's sequence). */
   nextControlNumber: () => Promise<number>;
   now: Date;
+  /**
+   * Where each 997/999 goes as it is written, a part of about ACKNOWLEDGMENT_PART_CHARS at a time, for
+   * a caller that keeps it out of memory (the worker stores it in chunks): the `interchange` event's
+   * acknowledgment then holds only the text after the parts. `discard` voids the parts written since
+   * the last interchange event (its interchange got a TA1, or no answer). Without it, each 997 is held
+   * until its interchange ends (a preview answers it whole).
+   */
+  acknowledgmentParts?: AcknowledgmentParts;
 }
+
+export interface AcknowledgmentParts {
+  write(text: string): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/**
+ * Characters of a 997/999 handed to `acknowledgmentParts` at a time: an acknowledgment that outgrows
+ * one part takes its control number then (its ISA comes first), not at its interchange's end.
+ */
+export const ACKNOWLEDGMENT_PART_CHARS = 64 * 1024;
+/** Sets without SE an interchange's refusal names one by one; the rest are counted. */
+const CUT_OFF_NAMED = 20;
 
 export interface InterchangeOutcome {
   /** `ISA05/ISA06/ISA13` (sender qualifier, sender, control number): what duplicate detection keys on. */
@@ -88,11 +110,12 @@ export type EdiEvent =
  * Reads every interchange of an X12 payload, checks envelopes and the sender, maps each 850/856,
  * and writes one acknowledgment per interchange: a 997 (AK5 per set: mapping rejections become
  * AK3/AK4 segment errors), or a TA1 when the envelope itself is refused. Streams one set at a time
- * and holds nothing of a set once it is yielded, so a caller that stores each set as it comes
- * translates a file of any size in flat memory.
+ * and holds nothing of a set once it is yielded (its 997 lines are written then), so a caller that
+ * stores each set and each `acknowledgmentParts` part as they come translates a file of any size,
+ * and any number of sets to a group, in flat memory.
  */
 export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGenerator<EdiEvent> {
-  const pending = new Map<Interchange, InterchangeOutcome>();
+  const pending = new Map<Interchange, OpenInterchange>();
   const allowed = new Set(input.senderIds.map((id) => id.trim()));
   const seen = new Set<string>();
   let found = false;
@@ -116,27 +139,36 @@ export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGene
         outcome.reason = `interchange ${outcome.control} from ${senderId} appears twice in this file; the second copy is not delivered`;
       }
       seen.add(outcome.key);
-      pending.set(event.interchange, outcome);
+      pending.set(event.interchange, openInterchange(event.interchange, outcome, input));
+    } else if (event.type === 'group') {
+      pending.get(event.interchange)?.ack?.openGroup(event.group);
     } else if (event.type === 'transactionSet') {
-      const outcome = pending.get(event.interchange);
-      if (!outcome) {
+      const open = pending.get(event.interchange);
+      if (!open) {
         continue;
       }
+      const { outcome, ack } = open;
       // A refused sender's (or a repeated) interchange is not mapped, only listed: what it carried, and why it is not delivered.
-      yield {
-        type: 'set',
-        set: outcome.refused
-          ? refusedSet(event.transactionSet, outcome)
-          : mapSet(event.interchange, event.group.control, event.transactionSet, input, outcome.key),
-      };
+      const set = outcome.refused
+        ? refusedSet(event.transactionSet, outcome)
+        : mapSet(event.interchange, event.group.control, event.transactionSet, input, outcome.key);
+      if (ack) {
+        // After mapping: a mapper's rejection is in the set's problems, and its AK5 says so.
+        ack.set(summaryOf(event.transactionSet));
+        noteCutOff(open, event.group, event.transactionSet);
+        await writeAcknowledgmentPart(open, input);
+      }
+      yield { type: 'set', set };
+    } else if (event.type === 'groupEnd') {
+      pending.get(event.interchange)?.ack?.closeGroup(event.group);
     } else if (event.type === 'interchangeEnd') {
-      const outcome = pending.get(event.interchange);
-      if (!outcome) {
+      const open = pending.get(event.interchange);
+      if (!open) {
         continue;
       }
       pending.delete(event.interchange);
       found = true;
-      yield await finish(event.interchange, outcome, input);
+      yield await finish(event.interchange, open, input);
     } else if (event.type === 'problem' && OUTSIDE_INTERCHANGES.has(event.problem.code)) {
       problems = true;
       yield { type: 'problem', message: describe(event.problem) };
@@ -146,6 +178,74 @@ export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGene
     yield { type: 'problem', message: 'no X12 interchange found (the payload must start with ISA)' };
   }
   forgetScannedSegment(); // the mappers read segments after the reader finished
+}
+
+/** An interchange being read: what it will be answered with is written as its sets end. */
+interface OpenInterchange {
+  outcome: InterchangeOutcome;
+  /** Its 997/999, unless it was refused when it began (a TA1 answers it then). */
+  ack?: FunctionalAcknowledgmentWriter;
+  kind: '997' | '999';
+  /** Taken when its acknowledgment first outgrew a part (ISA13 comes first), else at its end. */
+  controlNumber?: number;
+  partsWritten: boolean;
+  /** Sets cut off without SE, by group, the first CUT_OFF_NAMED of them (see envelopeErrorsOf). */
+  cutOff: Map<FunctionalGroup, Problem[]>;
+  cutOffNamed: number;
+  cutOffMore: number;
+}
+
+function openInterchange(
+  interchange: Interchange,
+  outcome: InterchangeOutcome,
+  input: EdiTranslationInput,
+): OpenInterchange {
+  // A 999 exists from 5010 on: a partner set to 999 still gets a 997 for a 4010 interchange.
+  const kind = input.settings.acknowledgment?.kind === '999' && interchange.fields.version >= '00501' ? '999' : '997';
+  return {
+    outcome,
+    kind,
+    ...(!outcome.refused && {
+      ack: new FunctionalAcknowledgmentWriter(kind, interchange, acknowledgmentOptions(interchange, input)),
+    }),
+    partsWritten: false,
+    cutOff: new Map(),
+    cutOffNamed: 0,
+    cutOffMore: 0,
+  };
+}
+
+/** Hands the acknowledgment's text on once it fills a part, when the caller takes parts. */
+async function writeAcknowledgmentPart(open: OpenInterchange, input: EdiTranslationInput): Promise<void> {
+  const ack = open.ack!;
+  if (!input.acknowledgmentParts || ack.pending < ACKNOWLEDGMENT_PART_CHARS) {
+    return;
+  }
+  if (!ack.started) {
+    open.controlNumber = await input.nextControlNumber();
+    ack.begin(open.controlNumber);
+  }
+  open.partsWritten = true;
+  await input.acknowledgmentParts.write(ack.take());
+}
+
+function noteCutOff(open: OpenInterchange, group: FunctionalGroup, set: TransactionSet): void {
+  for (const p of set.problems) {
+    if (p.severity !== 'error' || p.code !== 'MISSING_SE') {
+      continue;
+    }
+    if (open.cutOffNamed >= CUT_OFF_NAMED) {
+      open.cutOffMore++;
+      continue;
+    }
+    open.cutOffNamed++;
+    const named = open.cutOff.get(group);
+    if (named) {
+      named.push(p);
+    } else {
+      open.cutOff.set(group, [p]);
+    }
+  }
 }
 
 /** The whole translation of a payload at once: for previews and small payloads (it holds every set). */
@@ -324,61 +424,76 @@ function refusedDiagnostic(control: string, outcome: InterchangeOutcome): SetOut
 
 async function finish(
   interchange: Interchange,
-  outcome: InterchangeOutcome,
+  open: OpenInterchange,
   input: EdiTranslationInput,
 ): Promise<Extract<EdiEvent, { type: 'interchange' }>> {
+  const { outcome } = open;
   const note = outcome.duplicate ? '025' : outcome.refused ? '006' : ta1NoteCode(interchange);
   let refusedAtEnd = false;
   if (note && !outcome.refused) {
     outcome.refused = true;
-    outcome.reason = envelopeErrorsOf(interchange).map(describe).join('; ');
+    outcome.reason = envelopeErrorsOf(interchange, open).map(describe).join('; ');
     refusedAtEnd = true;
   }
   // Acknowledgments are never acknowledged (X12 997 notes): an interchange of only 997s gets no answer.
   const onlyAcknowledgments =
     interchange.groups.length > 0 && interchange.groups.every((g) => g.functionalId.trim() === 'FA');
+  const answer997 = !outcome.refused && !onlyAcknowledgments;
+  if (open.partsWritten && !answer997) {
+    await input.acknowledgmentParts!.discard();
+  }
   if (onlyAcknowledgments && !outcome.refused) {
     return { type: 'interchange', outcome, refusedAtEnd };
   }
-  const settings = input.settings;
-  const ourId = settings.acknowledgment?.interchangeId;
-  const options: AcknowledgmentOptions = {
-    // As the partner addressed us (ISA07/ISA08), unless the profile says how we answer.
-    senderQualifier: ourId?.qualifier ?? (interchange.fields.receiverQualifier.trim() || 'ZZ'),
-    senderId: ourId?.id ?? (interchange.fields.receiverId.trim() || 'DOCKBRIDGE'),
-    controlNumber: await input.nextControlNumber(),
-    date: input.now,
-    rejectSetsWithSegmentErrors: settings.rejectSetsWithSegmentErrors ?? false,
-  };
+  const controlNumber = open.controlNumber ?? (await input.nextControlNumber());
   if (outcome.refused) {
     const acknowledgment: Acknowledgment = {
       kind: 'TA1',
       acknowledges: outcome.control,
-      content: buildTA1(interchange, note, options),
+      content: buildTA1(interchange, note, { ...acknowledgmentOptions(interchange, input), controlNumber }),
     };
     return { type: 'interchange', outcome, acknowledgment, refusedAtEnd };
   }
-  // A 999 exists from 5010 on: a partner set to 999 still gets a 997 for a 4010 interchange.
-  const kind = settings.acknowledgment?.kind === '999' && interchange.fields.version >= '00501' ? '999' : '997';
-  const acknowledgment: Acknowledgment = {
-    kind,
-    acknowledges: outcome.control,
-    content: kind === '999' ? build999(interchange, options) : build997(interchange, options),
-  };
+  const ack = open.ack!;
+  if (!ack.started) {
+    ack.begin(controlNumber);
+  }
+  ack.end();
+  const acknowledgment: Acknowledgment = { kind: open.kind, acknowledges: outcome.control, content: ack.take() };
   return { type: 'interchange', outcome, acknowledgment, refusedAtEnd };
+}
+
+/** How an interchange is answered, but for the control number. */
+function acknowledgmentOptions(
+  interchange: Interchange,
+  input: EdiTranslationInput,
+): Omit<AcknowledgmentOptions, 'controlNumber'> {
+  const settings = input.settings;
+  const ourId = settings.acknowledgment?.interchangeId;
+  return {
+    // As the partner addressed us (ISA07/ISA08), unless the profile says how we answer.
+    senderQualifier: ourId?.qualifier ?? (interchange.fields.receiverQualifier.trim() || 'ZZ'),
+    senderId: ourId?.id ?? (interchange.fields.receiverId.trim() || 'DOCKBRIDGE'),
+    date: input.now,
+    rejectSetsWithSegmentErrors: settings.rejectSetsWithSegmentErrors ?? false,
+  };
 }
 
 /**
  * Everything wrong with an interchange's envelope, innermost first: a truncated file names each
  * structure it cut off (no SE, no GE, no IEA), not only the outermost.
  */
-function envelopeErrorsOf(interchange: Interchange): Problem[] {
-  const errors: Problem[] = [];
+function envelopeErrorsOf(
+  interchange: Interchange,
+  open: OpenInterchange,
+): Pick<Problem, 'message' | 'line' | 'column'>[] {
+  const errors: Pick<Problem, 'message' | 'line' | 'column'>[] = [];
   for (const group of interchange.groups) {
-    for (const summary of group.summaries) {
-      errors.push(...summary.problems.filter((p) => p.severity === 'error' && p.code === 'MISSING_SE'));
-    }
+    errors.push(...(open.cutOff.get(group) ?? []));
     errors.push(...group.problems.filter((p) => p.severity === 'error'));
+  }
+  if (open.cutOffMore > 0) {
+    errors.push({ message: `${open.cutOffMore} more transaction set(s) have no SE` });
   }
   errors.push(...interchange.problems.filter((p) => p.severity === 'error'));
   return errors;

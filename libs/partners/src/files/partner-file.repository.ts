@@ -339,6 +339,43 @@ export class PartnerFileRepository {
     });
   }
 
+  /**
+   * Makes chunks stored as they were written (a 997 too large to hold, `appendChunk`) a live outbound
+   * file, replacing a live file of its name, as `put` does for a file written whole.
+   */
+  async completeOutbound(file: StoredUpload, options: PutFileOptions = {}): Promise<PartnerFileInfo> {
+    this.checkPath('outbound', file.name);
+    if (options.messageId != null && !UUID.test(options.messageId)) {
+      throw new RangeError(`messageId is not a uuid: ${options.messageId}`);
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const now = this.now();
+      await exec(
+        manager,
+        `UPDATE partner_file SET removed_at = $4
+          WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
+        [file.partnerId, 'outbound', file.name, now],
+      );
+      const { rows } = await exec(
+        manager,
+        `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
+         VALUES ($1, $2, 'outbound', $3, NULL, $4, $5, $6, $7, $8)
+         RETURNING ${INFO_COLUMNS}`,
+        [
+          file.id,
+          file.partnerId,
+          file.name,
+          file.size,
+          file.sha256,
+          now,
+          options.messageId ?? null,
+          options.kind ?? null,
+        ],
+      );
+      return toInfo(rows[0]);
+    });
+  }
+
   /** Records the message a stored file becomes (a temporary upload renamed to its final name), with the link, in one transaction. */
   async becomeMessage(file: PartnerFileInfo, becomes: FileBecomes): Promise<string> {
     return this.dataSource.transaction(async (manager) => {

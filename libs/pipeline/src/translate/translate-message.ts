@@ -24,6 +24,7 @@ import { Slots } from './slots';
 import { StoredOperations } from './stored-operations';
 import {
   Acknowledgment,
+  AcknowledgmentDraft,
   NoteList,
   streamX12,
   Translation,
@@ -41,14 +42,17 @@ export interface TranslateOptions {
 
 /** Where acknowledgments go: the partner's outbound folder. */
 export interface AcknowledgmentOutbox {
+  /** Makes an acknowledgment a file: its text, or the chunks stored for it by a draft. */
   deliver(partnerId: string, messageId: string, acknowledgment: Acknowledgment): Promise<void>;
+  /** Storage for a 997 too large to hold, written as the sets are read. */
+  draft(): AcknowledgmentDraft;
 }
 
 /** Messages of one translate job translated at once (each waits on the database most of its time). */
 const TRANSLATE_PARALLEL = 4;
 /**
  * Stored files over LARGE_FILE_BYTES translated at once by a worker process, whatever the jobs: each
- * holds a slice of its file, two batches of operations and its 997, so four 100 MiB files at once
+ * holds a slice of its file, two batches of operations and a chunk of its 997, so four 100 MiB files at once
  * took the worker past its memory bound (269 MiB) where one takes ~225.
  */
 const LARGE_FILES_AT_ONCE = 2;
@@ -164,6 +168,7 @@ export class TranslateMessage {
       nextControlNumber: () => this.interchanges.nextControlNumber(),
       now: new Date(),
       text: () => this.payloads.textOf(message),
+      ...(this.outbox && { draftAcknowledgment: () => this.outbox!.draft() }),
     };
     if (message.contentType === X12_CONTENT_TYPE) {
       const large = (message.metadata?.size ?? 0) > LARGE_FILE_BYTES;

@@ -24,14 +24,31 @@ export interface TranslationContext {
   now: Date;
   /** The payload's text a slice at a time, from wherever it is kept (a stored upload); `message.rawPayload` when absent. */
   text?: () => AsyncIterable<string>;
+  /** Where a 997/999 too large to hold is stored as it is written; held whole when absent. */
+  draftAcknowledgment?: () => AcknowledgmentDraft;
 }
 
-export interface Acknowledgment {
+/** Storage for an acknowledgment's text as it is written (the partner's outbound chunks). */
+export interface AcknowledgmentDraft {
+  write(text: string): Promise<void>;
+  /** Writes the last of the text: what is stored is the acknowledgment, for `AcknowledgmentOutbox.deliver`. */
+  finish(text: string): Promise<StoredAcknowledgment>;
+  /** Removes what was stored: the interchange got a TA1 after all, or no answer. */
+  discard(): Promise<void>;
+}
+
+/** An acknowledgment's text stored in chunks under a file id, not yet a file. */
+export interface StoredAcknowledgment {
+  id: string;
+  size: number;
+  sha256: string;
+}
+
+export type Acknowledgment = {
   kind: '997' | '999' | 'TA1';
   /** File name in the partner's outbound folder. */
   name: string;
-  content: string;
-}
+} & ({ content: string; stored?: undefined } | { stored: StoredAcknowledgment; content?: undefined });
 
 /** A unit that could not be translated (an EDI set): stored as a failed operation, with its reason. */
 export interface RefusedUnit {
@@ -204,6 +221,9 @@ export async function streamX12(
   const problems: string[] = [];
   const notes = new NoteList();
   let pendingNotes: string[] = [];
+  // The 997 of the interchange being read, once it outgrows a part: stored as it is written.
+  let draft: AcknowledgmentDraft | undefined;
+  const drafts = context.draftAcknowledgment;
   for await (const event of translateEdiEvents({
     raw: context.text?.() ?? message.rawPayload,
     settings,
@@ -211,6 +231,18 @@ export async function streamX12(
     directory: directoryOf(partner),
     nextControlNumber: context.nextControlNumber,
     now: context.now,
+    ...(drafts && {
+      acknowledgmentParts: {
+        write: async (text: string) => {
+          draft ??= drafts();
+          await draft.write(text);
+        },
+        discard: async () => {
+          await draft?.discard();
+          draft = undefined;
+        },
+      },
+    }),
   })) {
     if (event.type === 'set') {
       const set = event.set;
@@ -235,11 +267,14 @@ export async function streamX12(
         // Named by the message id's random tail (its head is a timestamp: two messages acknowledging the same
         // ISA13 within a minute would share a name and the later 997 would replace the earlier).
         const ack = event.acknowledgment;
-        acknowledgments.push({
-          kind: ack.kind,
-          name: `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${acknowledgments.length + 1}.x12`,
-          content: ack.content,
-        });
+        const name = `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${acknowledgments.length + 1}.x12`;
+        // With a draft, the event's content is only what follows the parts stored.
+        acknowledgments.push(
+          draft
+            ? { kind: ack.kind, name, stored: await draft.finish(ack.content) }
+            : { kind: ack.kind, name, content: ack.content },
+        );
+        draft = undefined;
       }
       interchanges.push(event.outcome);
     } else {
