@@ -1,0 +1,64 @@
+import { DataSource } from 'typeorm';
+import { startMediumDatabase } from '../../../test/support/medium';
+import { DETAIL_READ_SLICE, MessageRepository } from './message.repository';
+import { NewOperation, OperationRepository } from './operation.repository';
+
+const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
+
+/** A detail page is read a slice of rows at a time (medium: real Postgres): the pages come out whole and in order. */
+describe('message detail pages (medium: real Postgres)', () => {
+  let database: { dataSource: DataSource; close(): Promise<void> };
+  let messages: MessageRepository;
+  let messageId: string;
+  let seqs: number[];
+  const total = 2 * DETAIL_READ_SLICE + 7;
+
+  beforeAll(async () => {
+    database = await startMediumDatabase();
+    messages = new MessageRepository(database.dataSource);
+    const operations = new OperationRepository(database.dataSource);
+    const message = await messages.record({
+      partnerId: 'kettle',
+      channel: 'api',
+      rawPayload: '{}',
+      contentType: 'application/json',
+    });
+    messageId = message.id;
+    const upsert = (n: number): NewOperation => ({
+      kind: 'document.upsert',
+      organisationId: ORG,
+      targetId: `ASN-${n}`,
+      payload: { kind: 'document.upsert', organisationId: ORG, document: { number: `ASN-${n}` } },
+    });
+    const rows = await operations.addMany(
+      messageId,
+      Array.from({ length: total }, (_, i) => upsert(i)),
+    );
+    seqs = rows.map((row) => row.seq);
+  }, 60_000);
+  afterAll(() => database?.close());
+
+  it.each([
+    ['less than a slice', 3],
+    ['exactly a slice', DETAIL_READ_SLICE],
+    ['a slice and one', DETAIL_READ_SLICE + 1],
+    ['several slices', 2 * DETAIL_READ_SLICE + 1],
+  ])('answers %s in seq order, then the rest from nextAfter', async (_, limit) => {
+    const first = await messages.findDetail(messageId, { limit });
+    expect(first?.operations.map((op) => op.seq)).toEqual(seqs.slice(0, limit));
+    expect(first?.operations.map((op) => op.payload)).toEqual(
+      seqs.slice(0, limit).map((_, i) => expect.objectContaining({ document: { number: `ASN-${i}` } })),
+    );
+    expect(first?.nextAfter).toBe(seqs[limit - 1]);
+    const rest = await messages.findDetail(messageId, { limit: 1000, after: first!.nextAfter! });
+    expect(rest?.operations.map((op) => op.seq)).toEqual(seqs.slice(limit));
+    expect(rest?.nextAfter).toBeNull();
+    expect(rest?.counts.total).toBe(total);
+  });
+
+  it('says there is no next page when the page ends with the last operation', async () => {
+    const all = await messages.findDetail(messageId, { limit: total });
+    expect(all?.operations).toHaveLength(total);
+    expect(all?.nextAfter).toBeNull();
+  });
+});
