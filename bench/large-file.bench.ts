@@ -16,7 +16,7 @@
  *
  * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
  * per ASN), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
- * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS, GATEWAY_NODE_ARGS, BENCH_GLIBC_DEFAULTS=1
+ * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS, GATEWAY_NODE_ARGS, WORKER_LARGE_FILES_AT_ONCE, BENCH_GLIBC_DEFAULTS=1
  * (children without MALLOC_MMAP_THRESHOLD_=131072, which the Dockerfile and npm scripts set).
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -498,7 +498,12 @@ async function main(): Promise<void> {
   ctx.workerProcess = start(
     'worker',
     'apps/worker/src/main.js',
-    { ...common, DATABASE_MIGRATE_ON_START: 'off', WORKER_HEALTH_PORT: String(workerHealthPort) },
+    {
+      ...common,
+      DATABASE_MIGRATE_ON_START: 'off',
+      WORKER_HEALTH_PORT: String(workerHealthPort),
+      ...(env.WORKER_LARGE_FILES_AT_ONCE && { WORKER_LARGE_FILES_AT_ONCE: env.WORKER_LARGE_FILES_AT_ONCE }),
+    },
     (env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
   );
   await waitFor('worker', async () => (await fetch(ctx.workerMetrics)).status === 200);

@@ -202,6 +202,11 @@ export class WorkerConfig {
   @IsString() @MinLength(1) healthHost = '127.0.0.1';
   /** How often the worker proves it can reach its queues (and logs when it cannot). */
   @IsInt() @Min(100) queueProbeEveryMs = 5_000;
+  /**
+   * Stored X12 files over 16 MiB one process translates at once; more wait their turn. Each holds
+   * ~10 MiB more while it is read and mapped: memory against translation speed (bench/README.md).
+   */
+  @IsInt() @Min(1) @Max(64) largeFilesAtOnce = 1;
 }
 
 export class AppConfig {
@@ -282,6 +287,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   WORKER_HEALTH_PORT: 'worker.healthPort',
   WORKER_HEALTH_HOST: 'worker.healthHost',
   WORKER_QUEUE_PROBE_EVERY_MS: 'worker.queueProbeEveryMs',
+  WORKER_LARGE_FILES_AT_ONCE: 'worker.largeFilesAtOnce',
 };
 
 /** Keys whose values are secrets: never printed, never logged. */

@@ -119,6 +119,7 @@ const SERVICES = [
         batchThreshold: config.delivery.batchThreshold,
         batchSize: config.delivery.batchSize,
         batchMaxBytes: config.delivery.batchMaxBytes,
+        largeFilesAtOnce: config.worker.largeFilesAtOnce,
       }),
     },
     { provide: ACKNOWLEDGMENT_OUTBOX, inject: [PartnerFileRepository], useFactory: outboundFolder },

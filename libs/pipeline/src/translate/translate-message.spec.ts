@@ -51,53 +51,60 @@ describe('TranslateMessage.executeMany', () => {
 });
 
 describe('TranslateMessage: large stored files', () => {
-  it('translates at most two files over 16 MiB at once in a process, whatever the jobs; small ones are not held', async () => {
-    const MiB = 1024 * 1024;
-    const sizes: Record<string, number> = {
-      big1: 100 * MiB,
-      big2: 100 * MiB,
-      big3: 100 * MiB,
-      big4: 100 * MiB,
-      small: MiB,
-    };
-    const messages = {
-      findById: async (id: string) => ({
-        id,
-        status: 'translating',
-        partnerId: 'p',
-        contentType: 'application/edi-x12',
-        metadata: { payloadFile: `file-${id}`, size: sizes[id] },
-      }),
-    };
-    const partners = { findById: async () => null };
-    const none = null as never;
-    const translate = new TranslateMessage(
-      messages as never,
-      none,
-      none,
-      partners as never,
-      none,
-      none,
-      null,
-      { batchThreshold: 100, batchSize: 1000 },
-      none,
-    );
-    let running = 0;
-    let most = 0;
-    const started: string[] = [];
-    jest
-      .spyOn(translate as unknown as { translateX12: () => Promise<string> }, 'translateX12')
-      .mockImplementation(async (...args: unknown[]) => {
-        started.push((args[0] as { id: string }).id);
-        most = Math.max(most, ++running);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        running--;
-        return 'queued';
-      });
-    // Two jobs at once, as two of the worker's translate lanes would run them.
-    await Promise.all([translate.executeMany(['big1', 'big2', 'big3']), translate.executeMany(['big4', 'small'])]);
-    expect(started).toHaveLength(5);
-    expect(started.indexOf('small')).toBeLessThan(started.indexOf('big4')); // not held behind the big ones
-    expect(most).toBe(3); // two large files and the small one
-  });
+  it.each([
+    [1, undefined, 2], // the default
+    [2, 2, 3],
+    [3, 3, 4],
+  ])(
+    'translates at most %i file(s) over 16 MiB at once in a process (largeFilesAtOnce %p), whatever the jobs; small ones are not held',
+    async (_, largeFilesAtOnce, expected) => {
+      const MiB = 1024 * 1024;
+      const sizes: Record<string, number> = {
+        big1: 100 * MiB,
+        big2: 100 * MiB,
+        big3: 100 * MiB,
+        big4: 100 * MiB,
+        small: MiB,
+      };
+      const messages = {
+        findById: async (id: string) => ({
+          id,
+          status: 'translating',
+          partnerId: 'p',
+          contentType: 'application/edi-x12',
+          metadata: { payloadFile: `file-${id}`, size: sizes[id] },
+        }),
+      };
+      const partners = { findById: async () => null };
+      const none = null as never;
+      const translate = new TranslateMessage(
+        messages as never,
+        none,
+        none,
+        partners as never,
+        none,
+        none,
+        null,
+        { batchThreshold: 100, batchSize: 1000, largeFilesAtOnce },
+        none,
+      );
+      let running = 0;
+      let most = 0;
+      const started: string[] = [];
+      jest
+        .spyOn(translate as unknown as { translateX12: () => Promise<string> }, 'translateX12')
+        .mockImplementation(async (...args: unknown[]) => {
+          started.push((args[0] as { id: string }).id);
+          most = Math.max(most, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          running--;
+          return 'queued';
+        });
+      // Two jobs at once, as two of the worker's translate lanes would run them.
+      await Promise.all([translate.executeMany(['big1', 'big2', 'big3']), translate.executeMany(['big4', 'small'])]);
+      expect(started).toHaveLength(5);
+      expect(started.indexOf('small')).toBeLessThan(started.indexOf('big4')); // not held behind the big ones
+      expect(most).toBe(expected); // the large files let in at once and the small one
+    },
+  );
 });

@@ -38,6 +38,8 @@ export interface TranslateOptions {
   batchSize: number;
   /** Body bytes a batch job stays under (default: delivery.batchMaxBytes' default). */
   batchMaxBytes?: number;
+  /** Stored files over LARGE_FILE_BYTES this process translates at once (worker.largeFilesAtOnce). */
+  largeFilesAtOnce?: number;
 }
 
 /** Where acknowledgments go: the partner's outbound folder. */
@@ -51,11 +53,11 @@ export interface AcknowledgmentOutbox {
 /** Messages of one translate job translated at once (each waits on the database most of its time). */
 const TRANSLATE_PARALLEL = 4;
 /**
- * Stored files over LARGE_FILE_BYTES translated at once by a worker process, whatever the jobs: each
- * holds a slice of its file, two batches of operations and a chunk of its 997, so four 100 MiB files at once
- * took the worker past its memory bound (269 MiB) where one takes ~225.
+ * Default of TranslateOptions.largeFilesAtOnce: each large file translated holds a slice of its file,
+ * two batches of operations and its 997. Four 100 MiB files took the worker to 219 MiB one at a time,
+ * 227 two at a time, for the same time to delivery (the platform's jobs set the pace).
  */
-const LARGE_FILES_AT_ONCE = 2;
+const LARGE_FILES_AT_ONCE = 1;
 const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
 const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate', 'superseded']);
@@ -79,9 +81,11 @@ export class TranslateMessage {
     @Inject(TRANSLATE_OPTIONS) private readonly options: TranslateOptions,
     private readonly payloads: MessagePayloads,
     @Optional() private readonly metrics?: PipelineMetrics,
-  ) {}
+  ) {
+    this.largeFiles = new Slots(options.largeFilesAtOnce ?? LARGE_FILES_AT_ONCE);
+  }
 
-  private readonly largeFiles = new Slots(LARGE_FILES_AT_ONCE);
+  private readonly largeFiles: Slots;
 
   /**
    * Translates the messages of one job, TRANSLATE_PARALLEL at a time. One message failing (the
