@@ -54,7 +54,7 @@ export interface AcknowledgmentOutbox {
 const TRANSLATE_PARALLEL = 4;
 /**
  * Default of TranslateOptions.largeFilesAtOnce: each large file translated holds a slice of its file,
- * two batches of operations and its 997. Four 100 MiB files took the worker to 219 MiB one at a time,
+ * two batches of operations and a chunk of its 997. Four 100 MiB files took the worker to 219 MiB one at a time,
  * 227 two at a time, for the same time to delivery (the platform's jobs set the pace).
  */
 const LARGE_FILES_AT_ONCE = 1;
