@@ -89,7 +89,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
         payload: asn(n),
       })),
     );
-    // One jsonb a row: ~1,100 bytes compressed (pglz), ~1,330 in TOAST pages. 64 to a block: ~230.
+    // One jsonb a row: ~1,100 bytes compressed (pglz), ~1,330 in TOAST pages. 100 to a block: ~220.
     expect((await size()) - before).toBeLessThan(640 * 400);
     expect((await operations.listByMessage(message.id)).map((op) => op.payload)).toEqual(rows.map((_, n) => asn(n)));
   });
@@ -231,7 +231,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
 
   it('records a batch job of more attempts than one statement takes all together, or none of them', async () => {
     const message = await newMessage();
-    const n = 2_001; // RECORD_CHUNK + 1: two statements
+    const n = 2_001; // RECORD_CHUNK (500) four times and one more: five statements
     const rows = await operations.addMany(
       message.id,
       Array.from({ length: n }, (_, i) => ({ kind: 'document.delete' as const, organisationId: ORG, payload: { i } })),
@@ -254,7 +254,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
         )
       )[0];
 
-    // The last one names an operation that does not exist: the first statement's 2,000 are undone too.
+    // The last one names an operation that does not exist: the first statements' 2,000 are undone too.
     const unknown = '0198f6c2-0000-7000-8000-000000000000';
     await expect(
       operations.recordAttempts([...rows.map((row) => attempt(row.id)).slice(1), attempt(unknown)]),

@@ -275,7 +275,7 @@ export function orderDigest(key: string): string {
 }
 
 /** Attempts recorded by one statement of recordAttempts. */
-const RECORD_CHUNK = 2_000;
+const RECORD_CHUNK = 500;
 
 const ATTEMPT_COLUMNS = [
   'id',

@@ -11,23 +11,25 @@ const booking = { kind: 'booking.status', targetId: 'B-1', status: 'arrived' };
 
 describe('payload blocks', () => {
   it('give back every payload, and each body field as the JSON a batch body sends', async () => {
-    const payloads = [...Array.from({ length: 70 }, (_, i) => upsert(`PO-${i}`)), remove('PO-9'), booking];
+    const payloads = [...Array.from({ length: 110 }, (_, i) => upsert(`PO-${i}`)), remove('PO-9'), booking];
     const { blocks, bodyBytes } = await encodeBlocks(5, payloads);
 
     expect(blocks.map((b) => [b.firstSeq, b.lines])).toEqual([
-      [5, 64],
-      [69, 8],
+      [5, 100],
+      [105, 12],
     ]);
     const lines = (await Promise.all(blocks.map((b) => decodeBlock(b.encoding, b.body)))).flat();
     expect(lines.map(payloadOfLine)).toEqual(payloads);
     expect(lines.map((line) => bodyOfLine(line, 'document'))).toEqual([
-      ...payloads.slice(0, 70).map((p) => JSON.stringify((p as ReturnType<typeof upsert>).document)),
+      ...payloads.slice(0, 110).map((p) => JSON.stringify((p as ReturnType<typeof upsert>).document)),
       'null',
       'null',
     ]);
-    expect(bodyOfLine(lines[70], 'documentId')).toBe('"PO-9"');
+    expect(bodyOfLine(lines[110], 'documentId')).toBe('"PO-9"');
     expect(bodyBytes).toEqual([
-      ...payloads.slice(0, 70).map((p) => Buffer.byteLength(JSON.stringify((p as ReturnType<typeof upsert>).document))),
+      ...payloads
+        .slice(0, 110)
+        .map((p) => Buffer.byteLength(JSON.stringify((p as ReturnType<typeof upsert>).document))),
       Buffer.byteLength('"PO-9"'),
       0,
     ]);

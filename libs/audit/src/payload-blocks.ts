@@ -8,11 +8,12 @@ const inflate = promisify(inflateRaw);
 
 /**
  * Operations whose payloads share a `payload_block` row. A block is compressed whole, and the
- * documents of one message repeat each other (keys, parties, products): 64 documents of 40 loads
- * took 229 bytes each, against ~1,330 in TOAST as one compressed jsonb a row. Reading one payload
- * inflates its block (~180 KB of JSON for such documents, well under a millisecond).
+ * documents of one message repeat each other (keys, parties, products): documents of 40 loads took
+ * 221 bytes each in blocks of 100 (229 in blocks of 64, 272 of 16), against ~1,330 in TOAST as one
+ * compressed jsonb a row. Reading one payload inflates its block (~280 KB of JSON for such
+ * documents, about a millisecond). Translation stores 200 a transaction: two blocks.
  */
-export const BLOCK_OPERATIONS = 64;
+export const BLOCK_OPERATIONS = 100;
 
 /**
  * How a block's body is written: `deflate` (raw deflate of the JSON lines, as the gateway writes

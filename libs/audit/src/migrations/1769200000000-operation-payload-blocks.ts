@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Operation payloads move out of the operation row into `payload_block`: the payloads of up to 64
+ * Operation payloads move out of the operation row into `payload_block`: the payloads of up to 100
  * consecutive operations of a message, one JSON text a line, compressed together by the writer
  * (libs/audit/src/payload-blocks.ts). A 100 MiB 856 stored ~1.3 KB of TOAST per document of 40
  * loads, one jsonb compressed alone; a block holds it in ~230 bytes. The operation row keeps what
