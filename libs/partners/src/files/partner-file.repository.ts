@@ -114,6 +114,48 @@ async function exec(
   }
 }
 
+/** A new file row; `content` null when its bytes are stored in chunks. */
+interface NewFileRow {
+  id: string;
+  partnerId: string;
+  folder: PartnerFolder;
+  name: string;
+  content: Buffer | null;
+  size: number;
+  sha256: string;
+  messageId?: string | null;
+  kind?: string | null;
+}
+
+/** Inserts a live file in place of any live file of its name, which is kept marked removed at `now`. */
+async function replaceLive(manager: EntityManager, file: NewFileRow, now: Date): Promise<PartnerFileInfo> {
+  await exec(
+    manager,
+    `UPDATE partner_file SET removed_at = $4
+      WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
+    [file.partnerId, file.folder, file.name, now],
+  );
+  const { rows } = await exec(
+    manager,
+    `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     RETURNING ${INFO_COLUMNS}`,
+    [
+      file.id,
+      file.partnerId,
+      file.folder,
+      file.name,
+      file.content,
+      file.size,
+      file.sha256,
+      now,
+      file.messageId ?? null,
+      file.kind ?? null,
+    ],
+  );
+  return toInfo(rows[0]);
+}
+
 export const sha256Hex = (content: Buffer): string => createHash('sha256').update(content).digest('hex');
 
 /**
@@ -158,34 +200,13 @@ export class PartnerFileRepository {
     // its retry then replaces the first writer's file, as if it had come second.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.dataSource.transaction(async (manager) => {
-          const now = this.now();
-          await exec(
+        return await this.dataSource.transaction((manager) =>
+          replaceLive(
             manager,
-            `UPDATE partner_file SET removed_at = $4
-              WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
-            [partnerId, folder, name, now],
-          );
-          const { rows } = await exec(
-            manager,
-            `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-             RETURNING ${INFO_COLUMNS}`,
-            [
-              randomUUID(),
-              partnerId,
-              folder,
-              name,
-              content,
-              content.length,
-              sha256,
-              now,
-              options.messageId ?? null,
-              options.kind ?? null,
-            ],
-          );
-          return toInfo(rows[0]);
-        });
+            { id: randomUUID(), partnerId, folder, name, content, size: content.length, sha256, ...options },
+            this.now(),
+          ),
+        );
       } catch (error) {
         const code = pgCode(error);
         if (code === FOREIGN_KEY_VIOLATION && pgConstraint(error) === 'partner_file_partner_id_fkey') {
@@ -315,21 +336,7 @@ export class PartnerFileRepository {
   async completeUpload(upload: StoredUpload, becomes?: FileBecomes): Promise<PartnerFileInfo> {
     this.checkPath('inbound', upload.name);
     return this.dataSource.transaction(async (manager) => {
-      const now = this.now();
-      await exec(
-        manager,
-        `UPDATE partner_file SET removed_at = $4
-          WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
-        [upload.partnerId, 'inbound', upload.name, now],
-      );
-      const { rows } = await exec(
-        manager,
-        `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at)
-         VALUES ($1, $2, 'inbound', $3, NULL, $4, $5, $6)
-         RETURNING ${INFO_COLUMNS}`,
-        [upload.id, upload.partnerId, upload.name, upload.size, upload.sha256, now],
-      );
-      const file = toInfo(rows[0]);
+      const file = await replaceLive(manager, { ...upload, folder: 'inbound', content: null }, this.now());
       if (!becomes) {
         return file;
       }
@@ -348,32 +355,9 @@ export class PartnerFileRepository {
     if (options.messageId != null && !UUID.test(options.messageId)) {
       throw new RangeError(`messageId is not a uuid: ${options.messageId}`);
     }
-    return this.dataSource.transaction(async (manager) => {
-      const now = this.now();
-      await exec(
-        manager,
-        `UPDATE partner_file SET removed_at = $4
-          WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
-        [file.partnerId, 'outbound', file.name, now],
-      );
-      const { rows } = await exec(
-        manager,
-        `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
-         VALUES ($1, $2, 'outbound', $3, NULL, $4, $5, $6, $7, $8)
-         RETURNING ${INFO_COLUMNS}`,
-        [
-          file.id,
-          file.partnerId,
-          file.name,
-          file.size,
-          file.sha256,
-          now,
-          options.messageId ?? null,
-          options.kind ?? null,
-        ],
-      );
-      return toInfo(rows[0]);
-    });
+    return this.dataSource.transaction((manager) =>
+      replaceLive(manager, { ...file, folder: 'outbound', content: null, ...options }, this.now()),
+    );
   }
 
   /** Records the message a stored file becomes (a temporary upload renamed to its final name), with the link, in one transaction. */
