@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createAuditDataSource, runMigrations } from '@dockbridge/audit';
+import { createAuditDataSource, MessageRepository, runMigrations } from '@dockbridge/audit';
 import { PARTNER_ENTITIES, PARTNER_MIGRATIONS } from '@dockbridge/partners';
 import type { MessageQueues, QueueName, TranslateJob } from '@dockbridge/pipeline';
 import { createTestDatabase, TestDatabase } from './database';
@@ -23,6 +23,15 @@ export async function startMediumDatabase(): Promise<{ dataSource: DataSource; c
     },
   };
 }
+
+/** An API message of partner `kettle`, to hang operations on. */
+export const recordApiMessage = (dataSource: DataSource) =>
+  new MessageRepository(dataSource).record({
+    partnerId: 'kettle',
+    channel: 'api',
+    rawPayload: '{}',
+    contentType: 'application/json',
+  });
 
 /**
  * The queues as a medium spec sees them (no Redis): what was enqueued or removed is recorded, and

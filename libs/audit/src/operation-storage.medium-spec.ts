@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
-import { startMediumDatabase } from '../../../test/support/medium';
-import { MessageRepository } from './message.repository';
+import { recordApiMessage, startMediumDatabase } from '../../../test/support/medium';
 import { OperationRepository } from './operation.repository';
 
 const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
@@ -33,14 +32,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   }, 60_000);
   afterAll(() => database?.close());
 
-  /** An API message of the spec's partner, to hang operations on. */
-  const newMessage = () =>
-    new MessageRepository(database.dataSource).record({
-      partnerId: 'kettle',
-      channel: 'api',
-      rawPayload: '{}',
-      contentType: 'application/json',
-    });
+  const newMessage = () => recordApiMessage(database.dataSource);
 
   it('plans without JIT: compiling the gate of a 25,000-document chunk took longer than running it', async () => {
     expect(await database.dataSource.query('SHOW jit')).toEqual([{ jit: 'off' }]);

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { startMediumDatabase } from '../../../test/support/medium';
+import { recordApiMessage, startMediumDatabase } from '../../../test/support/medium';
 import { MessageRepository } from './message.repository';
 import { OperationRepository } from './operation.repository';
 
@@ -21,14 +21,7 @@ describe('operation tally (medium: real Postgres)', () => {
   }, 60_000);
   afterAll(() => database?.close());
 
-  /** An API message of the spec's partner, to hang operations on. */
-  const newMessage = () =>
-    new MessageRepository(database.dataSource).record({
-      partnerId: 'kettle',
-      channel: 'api',
-      rawPayload: '{}',
-      contentType: 'application/json',
-    });
+  const newMessage = () => recordApiMessage(database.dataSource);
 
   const tallied = async (messageId: string) =>
     Object.fromEntries(
