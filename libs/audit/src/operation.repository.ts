@@ -13,7 +13,7 @@ import {
 import { DeliveryAttempt, DocumentOperation } from './entities';
 import { excerpt } from './excerpt';
 import { newId } from './new-id';
-import { attachPayloads, bodyOfLine, encodeBlocks, insertBlocks, payloadOfLine, payloadTexts } from './payload-blocks';
+import { attachPayloads, bodyOfLine, encodeBlocks, insertBlocks, payloadsAt, payloadTexts } from './payload-blocks';
 import { NamedStatement, queryPrepared } from './prepared';
 
 export interface NewOperation {
@@ -548,13 +548,16 @@ export class OperationRepository {
         Math.round(leaseMs),
       ]);
       if (alone) {
-        const payloads = await this.payloadsAt([{ messageId: alone.message_id, seq: alone.seq }]);
+        const payloads = await payloadsAt(this.dataSource.manager, [{ messageId: alone.message_id, seq: alone.seq }]);
         return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: payloads[0] }];
       }
     }
     const found = valid.length === 0 ? [] : await this.runGate(GATE, valid, leaseMs);
     const claimed = found.filter((row) => row.verdict === 'go');
-    const payloads = await this.payloadsAt(claimed.map((row) => ({ messageId: row.message_id, seq: row.seq! })));
+    const payloads = await payloadsAt(
+      this.dataSource.manager,
+      claimed.map((row) => ({ messageId: row.message_id, seq: row.seq! })),
+    );
     const byId = new Map(found.map((row) => [row.id, row]));
     const payloadOf = new Map(claimed.map((row, i) => [row.id, payloads[i]]));
     return ids.map((id): GateVerdict => {
@@ -852,15 +855,6 @@ export class OperationRepository {
       errorExcerpt: excerpt(attempt.error),
       requestSummary: excerpt(attempt.requestSummary),
     };
-  }
-
-  /** The payloads at these places, in their order (an empty object where none is stored). */
-  private async payloadsAt(addresses: readonly { messageId: string; seq: number }[]): Promise<JsonObject[]> {
-    const texts = await payloadTexts(this.dataSource.manager, addresses);
-    return addresses.map((a) => {
-      const text = texts.get(`${a.messageId}:${a.seq}`);
-      return text === undefined ? {} : payloadOfLine(text);
-    });
   }
 
   /** Rows of a raw statement (RETURNING included), whatever its command. */

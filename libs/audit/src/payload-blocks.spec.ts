@@ -1,4 +1,4 @@
-import { bodyOfLine, decodeBlock, encodeBlocks, payloadOfLine } from './payload-blocks';
+import { BLOCK_MAX_CHARS, bodyOfLine, decodeBlock, encodeBlocks, payloadOfLine } from './payload-blocks';
 
 const upsert = (id: string) => ({
   kind: 'document.upsert',
@@ -33,6 +33,26 @@ describe('payload blocks', () => {
       Buffer.byteLength('"PO-9"'),
       0,
     ]);
+  });
+
+  it('end a block at a MiB of text, so that reading one large document never inflates a hundred', async () => {
+    const large = (n: number) => ({ ...upsert(`BIG-${n}`), document: { id: `BIG-${n}`, note: 'x'.repeat(400_000) } });
+    const payloads = [...Array.from({ length: 7 }, (_, n) => large(n)), upsert('small'), large(7), large(8)];
+    const { blocks } = await encodeBlocks(1, payloads);
+
+    const decoded = await Promise.all(blocks.map((b) => decodeBlock(b.encoding, b.body)));
+    expect(decoded.every((lines) => lines.join('\n').length <= BLOCK_MAX_CHARS)).toBe(true);
+    expect(blocks.map((b) => [b.firstSeq, b.lines])).toEqual([
+      [1, 2],
+      [3, 2],
+      [5, 2],
+      [7, 3], // the small one fits beside two large ones
+      [10, 1],
+    ]);
+    expect(decoded.flat().map(payloadOfLine)).toEqual(payloads);
+    // A document longer than a block is a block of its own.
+    const huge = { ...upsert('HUGE'), document: { id: 'HUGE', note: 'y'.repeat(BLOCK_MAX_CHARS) } };
+    expect((await encodeBlocks(1, [upsert('a'), huge, upsert('b')])).blocks.map((b) => b.lines)).toEqual([1, 1, 1]);
   });
 
   it('read a line the migration wrote: the payload as Postgres prints jsonb', () => {

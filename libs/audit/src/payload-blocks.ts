@@ -16,6 +16,12 @@ const inflate = promisify(inflateRaw);
 export const BLOCK_OPERATIONS = 100;
 
 /**
+ * A block also ends once its text reaches this many characters: a partner's documents can be large,
+ * and reading one payload inflates its whole block (a document over it is a block of its own).
+ */
+export const BLOCK_MAX_CHARS = 1024 * 1024;
+
+/**
  * How a block's body is written: `deflate` (raw deflate of the JSON lines, as the gateway writes
  * them) or `json` (the lines as UTF-8; payloads moved here by the migration, compressed by TOAST).
  */
@@ -80,21 +86,36 @@ export async function encodeBlocks(
 ): Promise<{ blocks: EncodedBlock[]; bodyBytes: number[] }> {
   const blocks: Promise<EncodedBlock>[] = [];
   const bodyBytes: number[] = [];
-  for (let i = 0; i < payloads.length; i += BLOCK_OPERATIONS) {
-    const lines: string[] = [];
-    for (const payload of payloads.slice(i, i + BLOCK_OPERATIONS)) {
-      const { line, bodyBytes: bytes } = lineOf(payload);
-      lines.push(line);
-      bodyBytes.push(bytes);
-    }
+  let lines: string[] = [];
+  let chars = 0;
+  const close = () => {
+    const first = firstSeq + bodyBytes.length - lines.length;
+    const count = lines.length;
     blocks.push(
       deflate(lines.join('\n'), { level: 1 }).then((body) => ({
-        firstSeq: firstSeq + i,
-        lines: lines.length,
+        firstSeq: first,
+        lines: count,
         encoding: 'deflate',
         body,
       })),
     );
+    lines = [];
+    chars = 0;
+  };
+  for (const payload of payloads) {
+    const { line, bodyBytes: bytes } = lineOf(payload);
+    if (lines.length > 0 && chars + line.length > BLOCK_MAX_CHARS) {
+      close();
+    }
+    lines.push(line);
+    chars += line.length + 1;
+    bodyBytes.push(bytes);
+    if (lines.length === BLOCK_OPERATIONS) {
+      close();
+    }
+  }
+  if (lines.length > 0) {
+    close();
   }
   return { blocks: await Promise.all(blocks), bodyBytes };
 }
@@ -177,10 +198,16 @@ export async function attachPayloads<T extends { messageId: string; seq: number;
   manager: EntityManager,
   operations: T[],
 ): Promise<T[]> {
-  const texts = await payloadTexts(manager, operations);
-  for (const op of operations) {
-    const text = texts.get(`${op.messageId}:${op.seq}`);
-    op.payload = text === undefined ? {} : payloadOfLine(text);
-  }
+  const payloads = await payloadsAt(manager, operations);
+  operations.forEach((op, i) => (op.payload = payloads[i]));
   return operations;
+}
+
+/** The payloads at these places, in their order (an empty object where none is stored). */
+export async function payloadsAt(manager: EntityManager, addresses: readonly PayloadAddress[]): Promise<JsonObject[]> {
+  const texts = await payloadTexts(manager, addresses);
+  return addresses.map((a) => {
+    const text = texts.get(`${a.messageId}:${a.seq}`);
+    return text === undefined ? {} : payloadOfLine(text);
+  });
 }
