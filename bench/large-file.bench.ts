@@ -16,7 +16,8 @@
  *
  * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
  * per ASN), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
- * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS, GATEWAY_NODE_ARGS, WORKER_LARGE_FILES_AT_ONCE, BENCH_GLIBC_DEFAULTS=1
+ * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS, GATEWAY_NODE_ARGS (default
+ * --max-semi-space-size=32, as deployed), WORKER_LARGE_FILES_AT_ONCE, BENCH_GLIBC_DEFAULTS=1
  * (children without MALLOC_MMAP_THRESHOLD_=131072, which the Dockerfile and npm scripts set).
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -246,21 +247,30 @@ async function detailMs(ctx: Context, messageId: string): Promise<number> {
 }
 
 /** Wall time covered by at least one of the platform's batch jobs created since `since` (submitted to completed). */
-async function platformJobMs(ctx: Context, since: number): Promise<{ ms: number; jobs: number }> {
+async function platformJobMs(ctx: Context, since: number): Promise<{ ms: number; jobs: number; spans: string }> {
   const stats = (await (await fetch(`${ctx.sandbox}/__sandbox/stats`)).json()) as {
-    jobs: { timeline: { createdAt: string; completedAt: string | null }[] };
+    jobs: { timeline: { createdAt: string; completedAt: string | null; documentCount: number }[] };
   };
   const spans = stats.jobs.timeline
-    .map((job) => [Date.parse(job.createdAt), job.completedAt ? Date.parse(job.completedAt) : Date.now()])
-    .filter(([from]) => from >= since)
-    .sort((a, b) => a[0] - b[0]);
+    .map((job) => ({
+      from: Date.parse(job.createdAt),
+      to: job.completedAt ? Date.parse(job.completedAt) : Date.now(),
+      documents: job.documentCount,
+    }))
+    .filter(({ from }) => from >= since)
+    .sort((a, b) => a.from - b.from);
   let ms = 0;
   let reach = -Infinity;
-  for (const [from, to] of spans) {
+  for (const { from, to } of spans) {
     ms += Math.max(0, to - Math.max(from, reach));
     reach = Math.max(reach, to);
   }
-  return { ms, jobs: spans.length };
+  const at = (time: number) => ((time - since) / 1000).toFixed(1);
+  return {
+    ms,
+    jobs: spans.length,
+    spans: spans.map((span) => `${at(span.from)}-${at(span.to)} s (${span.documents})`).join(', '),
+  };
 }
 
 const medianAndMax = (values: number[]) =>
@@ -351,6 +361,7 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   sampling = false;
   await sampleLoop;
   const platform = await platformJobMs(ctx, started);
+  console.log(`  platform jobs, from the upload's start (documents): ${platform.spans}`);
   for (const [i, status] of statuses.entries()) {
     if (status !== 'delivered' && recorded[i]) {
       const detail = (await (await admin(ctx, `/v1/admin/messages/${recorded[i].id}?operationsLimit=1`)).json()) as {
@@ -482,7 +493,8 @@ async function main(): Promise<void> {
       SFTP_HOST_KEY_PATH: join(dir, 'host_key'),
       SFTP_GENERATE_HOST_KEY: 'on',
     },
-    (env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    // As deployed (Dockerfile, npm run gateway): a 32 MiB young generation.
+    (env.GATEWAY_NODE_ARGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean),
   );
   const db = new Client({ connectionString: dbUrl.toString() });
   const ctx: Context = {

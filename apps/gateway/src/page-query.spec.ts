@@ -2,7 +2,9 @@ import { operationPage } from './admin/operation-page';
 
 describe('operationPage: a page of operations from query parameters', () => {
   it('defaults the limit and keeps a valid position', () => {
-    expect(operationPage(undefined, undefined)).toEqual({ after: undefined, limit: 200 });
+    // A message's detail opens on 50 operations, as the console asks; a partner's status page keeps its 200.
+    expect(operationPage(undefined, undefined, 'operations')).toEqual({ after: undefined, limit: 50 });
+    expect(operationPage(undefined, undefined, undefined, 200)).toEqual({ after: undefined, limit: 200 });
     expect(operationPage('40', '1000', 'operations')).toEqual({ after: 40, limit: 1000 });
   });
 

@@ -108,7 +108,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A message with the first 256 KiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 200; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome */
+    /** A message with the first 256 KiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 50; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome */
     get: operations['AdminMessagesController_detail'];
     put?: never;
     post?: never;
@@ -2295,7 +2295,7 @@ export interface operations {
       query?: {
         /** @description The nextOperationsAfter of the previous page (an operation seq, from 0) */
         operationsAfter?: number;
-        /** @description Operations per page, 1–1000 (default 200) */
+        /** @description Operations per page, 1–1000 (default 50) */
         operationsLimit?: number;
       };
       header?: never;

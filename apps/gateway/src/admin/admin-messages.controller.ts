@@ -109,7 +109,7 @@ export class AdminMessagesController {
   @Get('messages/:id')
   @ApiOperation({
     summary:
-      'A message with the first 256 KiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 200; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
+      'A message with the first 256 KiB of its raw payload (payloadTruncated; the whole at /payload), its operations counted by status and one page of them with their attempts (operationsLimit 1–1000, default 50; operationsAfter = nextOperationsAfter for the next page), its events, its files (the upload it came from, the 997/TA1 written for it; removedAt: the partner fetched and removed it), and its replays with their outcome',
   })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The message' })
   @ApiQuery({
@@ -122,7 +122,7 @@ export class AdminMessagesController {
     name: 'operationsLimit',
     required: false,
     type: 'integer',
-    description: 'Operations per page, 1–1000 (default 200)',
+    description: 'Operations per page, 1–1000 (default 50)',
   })
   @ApiOkResponse({ type: MessageDetailSchema })
   @ApiErrors([400, 'The id is not a UUID, or the page of operations is invalid'], [404, 'No such message'])

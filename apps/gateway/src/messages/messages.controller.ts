@@ -35,6 +35,8 @@ import { AcceptedSchema, PartnerMessageStatusSchema } from '../openapi/message.s
 
 /** Idempotency keys a client may choose: visible ASCII, as HTTP headers carry it. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** A partner's status page lists outcomes, not documents: 200 at a time unless told (as it always did). */
+const STATUS_OPERATIONS_DEFAULT = 200;
 
 /** Canonical JSON ingress: a partner posts a list of operations; dockbridge records, then delivers them. */
 @ApiTags('messages')
@@ -130,7 +132,11 @@ export class MessagesController {
     @Query('after') after?: string,
     @Query('limit') limit?: string,
   ) {
-    const status = await this.queries.ofPartner(partner.id, id, operationPage(after, limit));
+    const status = await this.queries.ofPartner(
+      partner.id,
+      id,
+      operationPage(after, limit, undefined, STATUS_OPERATIONS_DEFAULT),
+    );
     if (!status) {
       throw new NotFoundException(`message ${id} does not exist`);
     }
