@@ -11,14 +11,6 @@ export interface DeliveryPlan {
 /** What a batch body stays under when not told: the platform's request limit is not published; 32 MiB is half the sandbox's. */
 export const BATCH_MAX_BYTES = 32 * 1024 * 1024;
 
-/**
- * The first chunks of a group are an eighth, a quarter and a half of the most a batch may hold: the
- * platform starts on a large message's first documents while the rest are claimed and sent (a full
- * first chunk of 12,400 40-load documents reached the platform 2.3-4.3 s after translation, an eighth
- * of it 0.8-1.1 s; bench/README.md).
- */
-const RAMP_UP = [1 / 8, 1 / 4, 1 / 2];
-
 /** The bytes an operation adds to a batch body: its document as JSON (upserts), its id as a JSON string (deletes). */
 const bodyBytesOf = (payload: CanonicalOperation): number =>
   Buffer.byteLength(
@@ -30,8 +22,8 @@ const bodyBytesOf = (payload: CanonicalOperation): number =>
 /**
  * Splits a message's operations: document upserts (or deletes) for one location and one set of
  * reference options go through platform batch jobs when there are at least `threshold` of them,
- * in chunks of at most `batchSize` documents and `maxBytes` of body (the first ones smaller:
- * RAMP_UP); everything else is delivered one call at a time. Pure.
+ * in chunks of at most `batchSize` documents and `maxBytes` of body; everything else is delivered
+ * one call at a time. Pure.
  */
 export function planDelivery(
   messageId: string,
@@ -101,13 +93,10 @@ export class DeliveryPlanner {
         single.push(...group.ids);
         continue;
       }
-      for (let start = 0, chunk = 0; start < group.ids.length; chunk++) {
-        const share = RAMP_UP[chunk] ?? 1;
-        const maxDocuments = Math.max(1, Math.floor(this.batchSize * share));
-        const maxBytes = this.maxBytes * share;
+      for (let start = 0; start < group.ids.length;) {
         let end = start + 1;
         let bytes = group.bytes[start];
-        while (end < group.ids.length && end - start < maxDocuments && bytes + group.bytes[end] <= maxBytes) {
+        while (end < group.ids.length && end - start < this.batchSize && bytes + group.bytes[end] <= this.maxBytes) {
           bytes += group.bytes[end++];
         }
         batches.push({
