@@ -55,15 +55,44 @@ describe('planDelivery', () => {
     expect(planDelivery('m', rows(4, 10), 5, 100)).toEqual({ single: ['op-0', 'op-1', 'op-2', 'op-3'], batches: [] });
     const plan = planDelivery('m', rows(5, 10), 5, 2);
     expect(plan.single).toEqual([]);
-    expect(plan.batches.map((b) => b.operationIds)).toEqual([['op-0', 'op-1'], ['op-2', 'op-3'], ['op-4']]);
+    // The first chunks (an eighth, a quarter, a half of 2) hold one document each.
+    expect(plan.batches.map((b) => b.operationIds)).toEqual([['op-0'], ['op-1'], ['op-2'], ['op-3', 'op-4']]);
     expect(plan.batches[0]).toMatchObject({ messageId: 'm', organisationId: LOCATION, kind: 'document.upsert' });
+  });
+
+  it('starts a large group with smaller chunks, so the platform begins while the rest is sent', () => {
+    const plan = planDelivery('m', rows(100_000, 10), 1, 25_000);
+    expect(plan.batches.map((b) => b.operationIds.length)).toEqual([3125, 6250, 12_500, 25_000, 25_000, 25_000, 3125]);
+    expect(new Set(plan.batches.flatMap((b) => b.operationIds)).size).toBe(100_000);
+    expect(planDelivery('m', rows(3000, 10), 1, 25_000).batches.map((b) => b.operationIds.length)).toEqual([3000]);
+  });
+
+  // The sweeper re-plans a message still delivering; batch jobs are found by their first operation's id.
+  it('cuts the same chunks whatever has settled since, so a re-plan finds the jobs already made', () => {
+    const all = rows(40_000, 10);
+    const before = planDelivery('m', all, 1, 25_000);
+    const settled = (ids: Set<string>) =>
+      all.map((op) => (ids.has(op.id) ? { ...op, status: 'delivered' as const } : op));
+    // The first chunk delivered, the second's first operation superseded by the gate, one of the third failed.
+    const gone = new Set([...before.batches[0].operationIds, before.batches[1].operationIds[0], 'op-12000']);
+    const after = planDelivery('m', settled(gone), 1, 25_000);
+    expect(after.batches.map((b) => b.operationIds[0])).toEqual(before.batches.slice(1).map((b) => b.operationIds[0]));
+    expect(after.batches.map((b) => b.operationIds)).toEqual(before.batches.slice(1).map((b) => b.operationIds));
+    expect(after.single).toEqual([]);
+    // Nothing open: nothing planned; a group under the threshold sends only its open operations alone.
+    expect(planDelivery('m', settled(new Set(all.map((op) => op.id))), 1, 25_000).batches).toEqual([]);
+    expect(planDelivery('m', settled(new Set(['op-0', 'op-2'])).slice(0, 4), 5, 25_000).single).toEqual([
+      'op-1',
+      'op-3',
+    ]);
   });
 
   // 25,000 ASNs of 40 items made a 100 MB body that the platform refused whole: every document failed.
   it('keeps each batch body under maxBytes, a document too large for any batch going alone', () => {
-    const plan = planDelivery('m', rows(10, 1000), 1, 25_000, 3500);
-    expect(plan.batches.map((b) => b.operationIds.length)).toEqual([3, 3, 3, 1]);
-    const huge = planDelivery('m', rows(3, 5000), 1, 25_000, 3500);
+    const plan = planDelivery('m', rows(30, 1000), 1, 25_000, 28_000);
+    // An eighth, a quarter and a half of 28,000 bytes, then the whole: 3, 6, 13 and the last 8 (26 a batch).
+    expect(plan.batches.map((b) => b.operationIds.length)).toEqual([3, 6, 13, 8]);
+    const huge = planDelivery('m', rows(3, 30_000), 1, 25_000, 28_000);
     expect(huge.batches.map((b) => b.operationIds.length)).toEqual([1, 1, 1]);
   });
 });

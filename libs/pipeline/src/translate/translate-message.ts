@@ -349,9 +349,9 @@ export class TranslateMessage {
   ): Promise<number> {
     const planner = await this.planner(message, partner);
     let planned = 0;
-    for await (const page of this.operations.planEntryPages(message.id, true)) {
+    for await (const page of this.operations.planEntryPages(message.id)) {
       planner.addAll(page);
-      planned += page.length;
+      planned += page.filter((op) => op.status === 'pending' || op.status === 'delivering').length;
     }
     await this.enqueuePlan(planner.plan(), redrive);
     return planned;
