@@ -148,6 +148,7 @@ export class FaultEnvironment {
       DELIVERY_BACKOFF_MAX_MS: '2000',
       DELIVERY_SWEEP_EVERY_MS: '2000',
       DELIVERY_SWEEP_STALE_MS: '10000',
+      WORKER_JOB_LOCK_MS: '5000',
     };
   }
 

@@ -207,6 +207,11 @@ export class WorkerConfig {
    * ~10 MiB more while it is read and mapped: memory against translation speed (bench/README.md).
    */
   @IsInt() @Min(1) @Max(64) largeFilesAtOnce = 1;
+  /**
+   * How long a running job stays taken without its worker renewing it (every half of this): a
+   * worker that died has its jobs taken up by another after one to two of these. BullMQ's default.
+   */
+  @IsInt() @Min(1000) jobLockMs = 30_000;
 }
 
 export class AppConfig {
@@ -288,6 +293,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   WORKER_HEALTH_HOST: 'worker.healthHost',
   WORKER_QUEUE_PROBE_EVERY_MS: 'worker.queueProbeEveryMs',
   WORKER_LARGE_FILES_AT_ONCE: 'worker.largeFilesAtOnce',
+  WORKER_JOB_LOCK_MS: 'worker.jobLockMs',
 };
 
 /** Keys whose values are secrets: never printed, never logged. */

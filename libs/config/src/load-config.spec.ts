@@ -11,6 +11,9 @@ describe('loadConfig', () => {
     expect(config.sandbox.port).toBe(4010);
     expect(config.sandbox.controls).toBe(false);
     expect(config.log.level).toBe('info');
+    expect(config.worker.jobLockMs).toBe(30_000);
+    expect(loadConfig({ env: { WORKER_JOB_LOCK_MS: '5000' }, dir: emptyDir() }).worker.jobLockMs).toBe(5000);
+    expect(() => loadConfig({ env: { WORKER_JOB_LOCK_MS: '10' }, dir: emptyDir() })).toThrow(/worker\.jobLockMs/);
   });
 
   it('layers default.yaml, <NODE_ENV>.yaml and the environment, in that order', () => {

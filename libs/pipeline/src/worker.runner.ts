@@ -52,6 +52,8 @@ export class WorkerRunner implements OnApplicationBootstrap, BeforeApplicationSh
       prefix: this.config.redis.prefix,
       policy: this.policy,
       concurrency: handler.concurrency,
+      lockDuration: this.config.worker.jobLockMs,
+      stalledInterval: this.config.worker.jobLockMs,
     });
     worker.on('failed', (job, error) => {
       if (!job) {
