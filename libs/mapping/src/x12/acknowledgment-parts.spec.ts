@@ -152,17 +152,18 @@ describe('memory held while a group of many sets is read', () => {
     return held;
   }
 
-  it('does not grow with the number of sets: 110,000 hold what 10,000 do', async () => {
+  it('does not grow with the number of sets: 60,000 hold what 10,000 do', async () => {
     await heldAtEnd(10_000); // warm up: code compiled, caches filled
     // Twice, the smaller difference kept: a set's summary (~150 bytes) or the 997's text (~20 bytes)
     // held per set would be there both times, code compiled or garbage kept once would not.
     const growth: number[] = [];
     for (let round = 0; round < 2; round++) {
       const small = await heldAtEnd(10_000);
-      const large = await heldAtEnd(110_000);
+      const large = await heldAtEnd(60_000);
       growth.push(large - small);
     }
-    // 100,000 sets more: 20 bytes each held would be 2 MB (a summary each, ~15 MB); noise is ±0.5 MB.
-    expect(Math.min(...growth)).toBeLessThan(1.5 * 1024 * 1024);
-  }, 90_000);
+    // 50,000 sets more: 20 bytes each held would be 1 MB (a summary each, ~7.5 MB); measured growth is
+    // 30-100 KB. Under CI's load the whole took up to 95 s with 110,000 sets, near its time limit.
+    expect(Math.min(...growth)).toBeLessThan(0.75 * 1024 * 1024);
+  }, 180_000);
 });
