@@ -283,5 +283,5 @@ export function tagSlot(text: string, from: number, to: number): number {
   }
   return (a * TAG_CODES + b) * (TAG_CODES + 1) + c;
 }
-const TAG_CODES = 43;
+export const TAG_CODES = 43;
 export const TAG_SLOTS = TAG_CODES * TAG_CODES * (TAG_CODES + 1);

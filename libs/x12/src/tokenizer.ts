@@ -1,4 +1,4 @@
-import { internalized, Segment, TAG_SLOTS, tagSlot as segmentTagSlot } from './segment';
+import { internalized, Segment, TAG_CODES, TAG_SLOTS, tagSlot as segmentTagSlot } from './segment';
 import type { Delimiters, Problem } from './x12.types';
 
 /** Receives what the tokenizer reads, in input order. */
@@ -38,6 +38,7 @@ const TAGS: (string | undefined)[] = new Array(TAG_SLOTS);
 // A module-local binding: the build's CommonJS output reads an import through a getter at every
 // call, which costs more than this little function itself (it runs for every segment).
 const tagSlot = segmentTagSlot;
+const CODES = TAG_CODES;
 /** Set by tagOf: the slot of the tag it returned when that came from TAGS (so it is a valid tag), else -1. */
 // Stryker disable next-line UnaryOperator: equivalent, tagOf sets it before anything reads it
 let knownTagSlot = -1;
@@ -90,7 +91,7 @@ export class X12Tokenizer {
   // Stryker disable next-line StringLiteral: equivalent, read only while restFrom is not -1
   private restText = '';
   private restFrom = -1;
-  /** readPlainSegments' next LF and CR at or after `breaksAt` in `breaksIn` (-1: not looked for yet, Infinity: none). */
+  /** readPlainSegments' next LF and CR at or after `breaksAt` in `breaksIn` (-1: not looked for yet, its length: none). */
   // Stryker disable next-line StringLiteral: equivalent, a cache key: a miss only looks the line breaks up again
   private breaksIn = '';
   private breaksAt = 0;
@@ -348,9 +349,10 @@ export class X12Tokenizer {
     const n = text.length;
     const d = this.delimiters!;
     const terminator = d.segment;
-    // Next LF and CR at or after pos (Infinity when none): tells in O(1) whether a segment is
-    // wrapped. Kept between calls that read on in the same text (a text without CR is searched
-    // once, not once per pause).
+    const separator = d.element.charCodeAt(0);
+    // Next LF and CR at or after pos (n when none, -1 when not looked for): tells in O(1) whether a
+    // segment is wrapped. Kept between calls that read on in the same text (a text without CR is
+    // searched once, not once per pause). Whole numbers, not Infinity: the loop stays in integers.
     if (text !== this.breaksIn || pos < this.breaksAt) {
       this.breaksIn = text;
       this.nextLF = -1;
@@ -372,11 +374,17 @@ export class X12Tokenizer {
       if (idx === -1 || idx - pos > this.maxSegmentLength) {
         break;
       }
-      if (nextLF !== Infinity && nextLF < pos) {
-        nextLF = indexOrInfinity(text, '\n', pos);
+      if (nextLF < pos) {
+        nextLF = text.indexOf('\n', pos);
+        if (nextLF === -1) {
+          nextLF = n;
+        }
       }
-      if (nextCR !== Infinity && nextCR < pos) {
-        nextCR = indexOrInfinity(text, '\r', pos);
+      if (nextCR < pos) {
+        nextCR = text.indexOf('\r', pos);
+        if (nextCR === -1) {
+          nextCR = n;
+        }
       }
       if (nextLF < idx || nextCR < idx) {
         break;
@@ -386,7 +394,33 @@ export class X12Tokenizer {
       this.column += idx - pos;
       this.previousWasCR = false;
       this.advance(text.charCodeAt(idx));
-      this.emit(text, pos, idx, d, line, column, false);
+      // A known tag of 2 or 3 characters, found here without a call: its slot (segment.ts tagSlot)
+      // from the characters, its string from TAGS. Anything else takes emit().
+      const length = idx - pos;
+      const tagLength =
+        length === 2 || (length > 2 && text.charCodeAt(pos + 2) === separator)
+          ? 2
+          : length === 3 || (length > 3 && text.charCodeAt(pos + 3) === separator)
+            ? 3
+            : 0;
+      const a = text.charCodeAt(pos) - 48;
+      const b = text.charCodeAt(pos + 1) - 48;
+      const third = tagLength === 3 ? text.charCodeAt(pos + 2) - 47 : 0;
+      const slot =
+        tagLength !== 0 &&
+        a >= 0 &&
+        a < CODES &&
+        b >= 0 &&
+        b < CODES &&
+        (tagLength === 2 || (third > 0 && third <= CODES))
+          ? (a * CODES + b) * (CODES + 1) + third
+          : -1;
+      const tag = slot === -1 ? undefined : TAGS[slot];
+      if (tag === undefined) {
+        this.emit(text, pos, idx, d, line, column, false);
+      } else {
+        this.sink.segment(new Segment(text, pos, idx, tag, this.index++, line, column), d, slot);
+      }
       pos = idx + 1;
     }
     this.nextLF = nextLF;
