@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { MessageRepository, type NewMessage } from '@dockbridge/audit';
 import { FILE_CHUNK_BYTES, PartnerFileRepository, PartnerRepository, READ_SLICE_BYTES } from '@dockbridge/partners';
 import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
+import { EVERY_BYTE_FILES, readSlices, storeChunkedAndWhole } from '../../../../test/support/partner-files';
 import { MessagePayloads } from '../translate/message-payloads';
 import { UploadRefused } from './inbound-upload';
 import {
@@ -98,28 +99,11 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
   });
 
   it('reads back every byte exactly, stored whole or in chunks, a NUL byte or bytes above 127 in any slice', async () => {
-    const everyByte = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-    const withoutNul = everyByte.subarray(1);
-    const repeat = (bytes: Buffer, size: number) =>
-      Buffer.concat(Array.from({ length: Math.ceil(size / bytes.length) }, () => bytes)).subarray(0, size);
-    for (const [name, content] of [
-      ['HIGH.bin', repeat(withoutNul, 2 * FILE_CHUNK_BYTES + 4099)],
-      ['NUL.bin', Buffer.concat([repeat(withoutNul, FILE_CHUNK_BYTES + 5), everyByte, repeat(withoutNul, 300)])],
-    ] as const) {
-      const id = randomUUID();
-      for (let seq = 0; seq * FILE_CHUNK_BYTES < content.length; seq++) {
-        await files.appendChunk(id, seq, content.subarray(seq * FILE_CHUNK_BYTES, (seq + 1) * FILE_CHUNK_BYTES));
-      }
-      const sha256 = createHash('sha256').update(content).digest('hex');
-      await files.completeUpload({ id, partnerId: 'carrier', name, size: content.length, sha256 });
-      const whole = await files.put('carrier', 'outbound', name, content);
-      for (const fileId of [id, whole.id]) {
+    for (const [name, content] of EVERY_BYTE_FILES) {
+      const [id, wholeId] = await storeChunkedAndWhole(files, 'carrier', name, content);
+      for (const fileId of [id, wholeId]) {
         for (const sliceBytes of [READ_SLICE_BYTES, 300_001]) {
-          const parts: Buffer[] = [];
-          for await (const part of files.slicesOf('carrier', fileId, sliceBytes)) {
-            parts.push(part);
-          }
-          expect(Buffer.concat(parts).equals(content)).toBe(true);
+          expect((await readSlices(files, 'carrier', fileId, sliceBytes)).equals(content)).toBe(true);
         }
         expect(
           (await files.readRange('carrier', fileId, FILE_CHUNK_BYTES - 3, 600)).equals(
