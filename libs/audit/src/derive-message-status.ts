@@ -1,5 +1,8 @@
 import { OperationStatus } from './audit.types';
 
+/** Still to be delivered: not yet sent, or a call for it under way. */
+export const isUnsettled = (status: OperationStatus): boolean => status === 'pending' || status === 'delivering';
+
 export type DerivedMessageStatus = 'delivering' | 'delivered' | 'partially_failed' | 'failed' | 'superseded';
 
 /**
@@ -11,7 +14,7 @@ export type DerivedMessageStatus = 'delivering' | 'delivered' | 'partially_faile
  * without operations is `delivered`.
  */
 export function deriveMessageStatus(statuses: readonly OperationStatus[]): DerivedMessageStatus {
-  if (statuses.some((s) => s === 'pending' || s === 'delivering')) {
+  if (statuses.some(isUnsettled)) {
     return 'delivering';
   }
   const failed = statuses.filter((s) => s === 'failed').length;

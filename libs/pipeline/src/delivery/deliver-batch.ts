@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AttemptRecord, BatchEntry, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { AttemptRecord, BatchEntry, isUnsettled, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import {
   DocumentJob,
   DocumentJobResultEntry,
@@ -54,9 +54,7 @@ export class DeliverBatch {
     attempt: DeliveryTry,
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
   ): Promise<{ delivered: number; failed: number }> {
-    let open = (await this.operations.batchEntriesOf(data.operationIds)).filter(
-      (op) => op.status === 'pending' || op.status === 'delivering',
-    );
+    let open = (await this.operations.batchEntriesOf(data.operationIds)).filter((op) => isUnsettled(op.status));
     if (open.length === 0) {
       return { delivered: 0, failed: 0 };
     }

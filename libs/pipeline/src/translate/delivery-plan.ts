@@ -1,4 +1,4 @@
-import type { DocumentOperation, PlanEntry } from '@dockbridge/audit';
+import { isUnsettled, type DocumentOperation, type PlanEntry } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import type { BatchJobData } from '../queues';
 
@@ -85,7 +85,7 @@ export class DeliveryPlanner {
   /** The message's operations in seq order, settled ones included (they place the chunks). */
   addAll(operations: readonly PlanEntry[]): void {
     for (const op of operations) {
-      const open = op.status === 'pending' || op.status === 'delivering';
+      const open = isUnsettled(op.status);
       if ((op.kind !== 'document.upsert' && op.kind !== 'document.delete') || !op.organisationId) {
         if (open) {
           this.single.push(op.id);

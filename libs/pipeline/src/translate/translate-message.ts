@@ -1,5 +1,6 @@
 import {
   InterchangeRepository,
+  isUnsettled,
   Message,
   MessageMetadata,
   MessageRepository,
@@ -351,7 +352,7 @@ export class TranslateMessage {
     let planned = 0;
     for await (const page of this.operations.planEntryPages(message.id)) {
       planner.addAll(page);
-      planned += page.filter((op) => op.status === 'pending' || op.status === 'delivering').length;
+      planned += page.filter((op) => isUnsettled(op.status)).length;
     }
     await this.enqueuePlan(planner.plan(), redrive);
     return planned;
