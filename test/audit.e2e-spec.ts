@@ -62,6 +62,7 @@ describe('audit store on Postgres', () => {
     'OperationTally1769100000000',
     'OperationPayloadBlocks1769200000000',
     'CompactDeliveryKeys1769300000000',
+    'OperationClaimedBy1769400000000',
   ];
 
   beforeAll(async () => {
@@ -610,6 +611,61 @@ describe('audit store on Postgres', () => {
       expect(gated.map((v) => v.verdict)).toEqual([...batch.map(() => 'go'), 'wait']);
     });
 
+    it('keeps a claim to the job that made it while its lease runs: others wait, its own retry claims again', async () => {
+      const chunkOf = async (id: string, chunk: string, lease = LEASE) =>
+        (await operations.gateChunk([id], lease, chunk))[0].verdict;
+      const [chunkA, chunkB] = [randomUUID(), randomUUID()];
+      // A write alone on its target is claimed by the fast path; a task change with a newer one delivered, by GATE.
+      const k = key();
+      const tasks = await write(k, 'booking.tasks');
+      const newerTasks = await write(k, 'booking.tasks');
+      await dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [newerTasks.id]);
+      for (const op of [await write(key()), tasks]) {
+        expect(await chunkOf(op.id, chunkA)).toBe('go');
+        // A write handed from a batch to its own delivery job, or a second batch: not while chunk A holds it.
+        expect(await verdictOf(op.id)).toBe('wait');
+        expect(await chunkOf(op.id, chunkB)).toBe('wait');
+        expect(await operations.findById(op.id)).toMatchObject({
+          status: 'delivering',
+          inFlightUntil: expect.any(Date),
+        });
+        // Chunk A's job again (its worker died): it claims again.
+        expect(await chunkOf(op.id, chunkA)).toBe('go');
+      }
+
+      // Its own delivery job's claim is its own too; a lease that lapsed (its holder is gone) is anyone's.
+      const single = await write(key());
+      expect(await verdictOf(single.id, 300)).toBe('go');
+      expect(await chunkOf(single.id, chunkA)).toBe('wait');
+      expect(await verdictOf(single.id, 300)).toBe('go');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await chunkOf(single.id, chunkB)).toBe('go');
+      expect(await verdictOf(single.id)).toBe('wait');
+    });
+
+    it('gives a claim back with a failure that got an answer, and keeps it while the call may still apply', async () => {
+      const failedTry = (operationId: string) => ({
+        operationId,
+        startedAt: new Date(),
+        durationMs: 5,
+        outcome: 'retryable' as const,
+        error: 'platform job not finished',
+      });
+      const [answered, running] = [await write(key()), await write(key())];
+      const chunk = randomUUID();
+      await operations.gateChunk([answered.id, running.id], LEASE, chunk);
+      await operations.recordAttempts([failedTry(answered.id)]);
+      await operations.recordAttempts([failedTry(running.id)], LEASE);
+      expect(await operations.findById(answered.id)).toMatchObject({ status: 'delivering', inFlightUntil: null });
+      expect(await operations.findById(running.id)).toMatchObject({
+        status: 'delivering',
+        inFlightUntil: expect.any(Date),
+      });
+      expect(await verdictOf(answered.id)).toBe('go');
+      expect(await verdictOf(running.id)).toBe('wait');
+      expect((await operations.gateChunk([running.id], LEASE, chunk))[0].verdict).toBe('go');
+    });
+
     it('judges a batch chunk as gate judges each write, claiming those alone on their targets without reading payloads', async () => {
       const alone = await Promise.all(Array.from({ length: 3 }, () => write(key())));
       const k = key();
@@ -625,7 +681,7 @@ describe('audit store on Postgres', () => {
       const missing = randomUUID();
 
       const chunk = [...alone, first, second, stale, done].map((op) => op.id);
-      expect(await operations.gateChunk([...chunk, missing, 'not-a-uuid'], LEASE)).toEqual([
+      expect(await operations.gateChunk([...chunk, missing, 'not-a-uuid'], LEASE, randomUUID())).toEqual([
         ...alone.map((op) => ({ id: op.id, verdict: 'go', messageId: op.messageId })),
         // Two writes to one target in the chunk (and a third outside it): the oldest goes, the others wait.
         { id: first.id, verdict: 'go', messageId: first.messageId },

@@ -98,6 +98,7 @@ describe('partner store on Postgres', () => {
         'OperationTally1769100000000',
         'OperationPayloadBlocks1769200000000',
         'CompactDeliveryKeys1769300000000',
+        'OperationClaimedBy1769400000000',
       ]);
     });
 

@@ -167,7 +167,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     );
     const ids = rows.map((row) => row.id);
     // The claim opens an in-flight attempt for each, before any call.
-    expect((await operations.gateChunk(ids, 60_000)).every((v) => v.verdict === 'go')).toBe(true);
+    expect((await operations.gateChunk(ids, 60_000, ids[0])).every((v) => v.verdict === 'go')).toBe(true);
     const pages = async () =>
       (
         await database.dataSource.query<{ page: string }[]>(

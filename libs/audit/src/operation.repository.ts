@@ -84,16 +84,26 @@ const INTERRUPT_AND_START = `
   )`;
 
 /**
+ * Whether the row `o` may be claimed by the job named `claimant` (a batch chunk's key; null: the
+ * operation's own delivery job): a lease still running is the holder's alone (its retry after a
+ * death claims again); another job waits for it to be given back or to lapse.
+ */
+const claimableBy = (claimant: string) =>
+  `(o.in_flight_until IS NULL OR o.in_flight_until <= now() OR o.claimed_by IS NOT DISTINCT FROM ${claimant})`;
+
+/**
  * The gate's fast path for one operation alone on its target (the common case): claimed by a plain
  * UPDATE when no other write to the target is unsettled or newer-and-delivered. It takes no locks
  * beyond its own row and needs none: any unsettled peer sends both to GATE, whose row locks then
- * order them (a peer recorded after this statement's snapshot finds this row `delivering`).
+ * order them (a peer recorded after this statement's snapshot finds this row `delivering`). A row
+ * another job holds is left to GATE too, which answers `wait`.
  */
 const claimAlone = (which: string, returning: string) => `
   WITH claimed AS (
     UPDATE operation o SET status = 'delivering', in_flight_until = now() + $2::int * interval '1 millisecond', updated_at = now(),
+        claimed_by = $3::uuid,
         attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight')
-     WHERE ${which} AND o.status IN ('pending', 'delivering')
+     WHERE ${which} AND o.status IN ('pending', 'delivering') AND ${claimableBy('$3::uuid')}
        AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
              AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq, p.id) > (o.order_arrival, o.seq, o.id))))
     RETURNING ${returning}
@@ -123,9 +133,10 @@ const GATE_ALONE_MANY: NamedStatement = {
  * operation_order_key_idx, not a scan) are locked in id order — so concurrent gates on one target
  * take turns and never deadlock — and read at their latest version; then each operation is judged
  * against them set-based (a window and DISTINCT ON, so a 25,000-document chunk is not compared
- * pairwise) in the total order (arrival, position, id), and claimed (`delivering` with a lease) or
- * settled `superseded`. A target's writes thus reach the platform in arrival order, and
- * an older write that finds a newer one delivered is never sent.
+ * pairwise) in the total order (arrival, position, id), and claimed (`delivering` with a lease
+ * held by the claiming job, $4) or settled `superseded`. A target's writes thus reach the platform in
+ * arrival order, an older write that finds a newer one delivered is never sent, and a write whose
+ * lease another job holds waits (two jobs never send one write at once).
  */
 const gateText = `
   WITH mine AS (
@@ -136,12 +147,12 @@ const gateText = `
     SELECT o.id FROM operation o JOIN (SELECT DISTINCT order_key FROM mine WHERE order_key IS NOT NULL) k ON o.order_key = k.order_key
      WHERE o.status IN ('pending', 'delivering') OR (o.status = 'delivered' AND o.order_arrival >= (SELECT min(order_arrival) FROM mine))
   ), peers AS (
-    SELECT o.id, o.order_key, o.order_arrival, o.seq, o.status, o.in_flight_until
+    SELECT o.id, o.order_key, o.order_arrival, o.seq, o.status, o.in_flight_until, NOT ${claimableBy('$4::uuid')} AS held_elsewhere
       FROM operation o WHERE o.id IN (SELECT id FROM candidates)
      ORDER BY o.id
      FOR UPDATE OF o
   ), ordered AS (
-    SELECT id, status,
+    SELECT id, status, held_elsewhere,
       CASE WHEN order_key IS NULL THEN 0 ELSE count(*) FILTER (WHERE status IN ('pending', 'delivering'))
         OVER (PARTITION BY order_key ORDER BY order_arrival, seq, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) END AS older_unsettled
       FROM peers
@@ -152,7 +163,7 @@ const gateText = `
     SELECT DISTINCT ON (order_key) order_key, id, order_arrival, seq FROM peers
      WHERE in_flight_until > now() AND status IN ('pending', 'delivering') ORDER BY order_key, order_arrival DESC, seq DESC, id DESC
   ), judged AS (
-    SELECT m.id, m.message_id, o.status, o.older_unsettled > 0 AS older_unsettled,
+    SELECT m.id, m.message_id, o.status, o.held_elsewhere, o.older_unsettled > 0 AS older_unsettled,
       CASE WHEN m.kind = ANY($3::text[]) AND (d.order_arrival, d.seq, d.id) > (m.order_arrival, m.seq, m.id) THEN d.id END AS newer_delivered,
       coalesce((f.order_arrival, f.seq, f.id) > (m.order_arrival, m.seq, m.id), false) AS newer_in_flight
       FROM mine m JOIN ordered o ON o.id = m.id
@@ -161,7 +172,7 @@ const gateText = `
   ), decided AS (
     SELECT id, message_id, newer_delivered, CASE
         WHEN status NOT IN ('pending', 'delivering') THEN 'settled'
-        WHEN older_unsettled THEN 'wait'
+        WHEN held_elsewhere OR older_unsettled THEN 'wait'
         WHEN newer_delivered IS NOT NULL THEN 'superseded'
         WHEN newer_in_flight THEN 'wait'
         ELSE 'go' END AS verdict
@@ -171,6 +182,7 @@ const gateText = `
         status = CASE d.verdict WHEN 'go' THEN 'delivering' ELSE 'superseded' END,
         in_flight_until = CASE d.verdict WHEN 'go' THEN now() + $2::int * interval '1 millisecond' END,
         superseded_by = CASE d.verdict WHEN 'superseded' THEN d.newer_delivered END,
+        claimed_by = CASE d.verdict WHEN 'go' THEN $4::uuid ELSE o.claimed_by END,
         attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight'),
         updated_at = now()
       FROM decided d WHERE o.id = d.id AND d.verdict IN ('go', 'superseded')
@@ -181,6 +193,9 @@ const gateText = `
   SELECT d.id, d.verdict, d.newer_delivered, d.message_id, c.seq FROM decided d LEFT JOIN changed c ON c.id = d.id`;
 
 const GATE: NamedStatement = { name: 'dockbridge_gate', text: gateText };
+
+/** The claimant of a claim made by an operation's own delivery job (claimed_by stays null). */
+const OWN_JOB = null;
 
 export type OperationStatusCounts = Record<OperationStatus, number>;
 
@@ -312,7 +327,7 @@ const RECORD_ATTEMPTS = `WITH input AS (
          last_error = CASE WHEN i.status IS NULL THEN o.last_error ELSE i.last_error END,
          error_class = CASE WHEN i.status IS NULL THEN o.error_class ELSE i.error_class END,
          next_attempt_at = NULL,
-         in_flight_until = NULL,
+         in_flight_until = CASE WHEN i.status IS NULL AND $12::int IS NOT NULL THEN now() + $12::int * interval '1 millisecond' END,
          updated_at = now()
        FROM input i WHERE o.id = i.operation_id`;
 
@@ -546,13 +561,14 @@ export class OperationRepository {
       const [alone] = await queryPrepared<{ message_id: string; seq: number }>(this.dataSource, GATE_ALONE, [
         valid[0],
         Math.round(leaseMs),
+        OWN_JOB,
       ]);
       if (alone) {
         const payloads = await payloadsAt(this.dataSource.manager, [{ messageId: alone.message_id, seq: alone.seq }]);
         return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: payloads[0] }];
       }
     }
-    const found = valid.length === 0 ? [] : await this.runGate(GATE, valid, leaseMs);
+    const found = valid.length === 0 ? [] : await this.runGate(valid, leaseMs, OWN_JOB);
     const claimed = found.filter((row) => row.verdict === 'go');
     const payloads = await payloadsAt(
       this.dataSource.manager,
@@ -570,10 +586,14 @@ export class OperationRepository {
   }
 
   /**
-   * gate() for the operations of a batch chunk, without their payloads: those alone on their
-   * targets are claimed first (GATE_ALONE_MANY), the rest judged by GATE, as gate() does one.
+   * gate() for the operations of a batch chunk, without their payloads, claimed for the chunk's job
+   * (`chunk`: the chunk's key, its first operation's id): those alone on their targets are claimed
+   * first (GATE_ALONE_MANY), the rest judged by GATE, as gate() does one.
    */
-  async gateChunk(ids: readonly string[], leaseMs: number): Promise<ChunkVerdict[]> {
+  async gateChunk(ids: readonly string[], leaseMs: number, chunk: string): Promise<ChunkVerdict[]> {
+    if (!isUuid(chunk)) {
+      throw new TypeError(`a batch chunk is named by an operation id, not ${JSON.stringify(chunk)}`);
+    }
     const valid = ids.filter(isUuid);
     const claimed =
       valid.length === 0
@@ -581,10 +601,11 @@ export class OperationRepository {
         : await queryPrepared<{ id: string; message_id: string }>(this.dataSource, GATE_ALONE_MANY, [
             valid,
             Math.round(leaseMs),
+            chunk,
           ]);
     const alone = new Set(claimed.map((row) => row.id));
     const rest = valid.filter((id) => !alone.has(id));
-    const judged = rest.length === 0 ? [] : await this.runGate(GATE, rest, leaseMs);
+    const judged = rest.length === 0 ? [] : await this.runGate(rest, leaseMs, chunk);
     const byId = new Map<string, GateRow>([
       ...claimed.map((row): [string, GateRow] => [
         row.id,
@@ -598,8 +619,8 @@ export class OperationRepository {
     });
   }
 
-  private runGate(statement: NamedStatement, ids: readonly string[], leaseMs: number): Promise<GateRow[]> {
-    return queryPrepared<GateRow>(this.dataSource, statement, [ids, Math.round(leaseMs), SUPERSEDABLE_KINDS]);
+  private runGate(ids: readonly string[], leaseMs: number, claimant: string | null): Promise<GateRow[]> {
+    return queryPrepared<GateRow>(this.dataSource, GATE, [ids, Math.round(leaseMs), SUPERSEDABLE_KINDS, claimant]);
   }
 
   /**
@@ -788,9 +809,11 @@ export class OperationRepository {
    * carries a settlement, in one transaction (atomic, whatever the number of attempts): the rows go
    * in as parallel arrays through `unnest`, RECORD_CHUNK a statement, so that building and sending
    * a batch job's 25,000 records never holds the event loop at once (one statement took ~460 ms).
-   * An operation appears at most once per call.
+   * An operation appears at most once per call. `holdMs`: the calls may still be applied (a platform
+   * job submitted and not finished), so the claims of the operations left unsettled are kept that
+   * much longer (only their job may take them again) instead of given back.
    */
-  async recordAttempts(attempts: readonly AttemptRecord[]): Promise<void> {
+  async recordAttempts(attempts: readonly AttemptRecord[], holdMs?: number): Promise<void> {
     if (attempts.length === 0) {
       return;
     }
@@ -801,7 +824,10 @@ export class OperationRepository {
     const record = (manager: EntityManager, chunk: readonly AttemptRecord[]) => {
       const records = chunk.map((a) => ({ ...this.attemptRow(a.operationId, a), ...settled(a.settlement) }));
       const column = <K extends keyof (typeof records)[number]>(key: K) => records.map((one) => one[key]);
-      return manager.query(RECORD_ATTEMPTS, ATTEMPT_COLUMNS.map(column));
+      return manager.query(RECORD_ATTEMPTS, [
+        ...ATTEMPT_COLUMNS.map(column),
+        holdMs === undefined ? null : Math.round(holdMs),
+      ]);
     };
     // An unknown operation id fails its statement (attempt_operation_id_fkey), and the transaction with it.
     await this.dataSource.transaction(async (manager) => {

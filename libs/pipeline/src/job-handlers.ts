@@ -5,7 +5,7 @@ import { AppConfig } from '@dockbridge/config';
 import { DeliverBatch } from './delivery/deliver-batch';
 import { DeliverOperation, DeliveryTry } from './delivery/deliver-operation';
 import { RunExport } from './export/run-export';
-import { JobDataOf, messageIdsOf, QueueName } from './queues';
+import { chunkOfBatchJob, JobDataOf, messageIdsOf, QueueName } from './queues';
 import { BulkReplays } from './replay/bulk-replay';
 import { PurgeExpired } from './retention/purge-expired';
 import { RetryPolicy } from './retry-policy';
@@ -104,7 +104,13 @@ export class PipelineJobHandlers {
       },
       batch: {
         concurrency: 2,
-        run: (job, attempt) => batch.execute(job.data, attempt, (patch) => job.updateData({ ...job.data, ...patch })),
+        run: (job, attempt) =>
+          batch.execute(
+            job.data,
+            attempt,
+            (patch) => job.updateData({ ...job.data, ...patch }),
+            chunkOfBatchJob(job.id!),
+          ),
       },
       export: {
         concurrency: 1,

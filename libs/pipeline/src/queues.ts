@@ -79,8 +79,11 @@ export const translateJobId = (messageId: string) => messageId;
 /** A translate job for messages of one ingress commit. */
 export const ingressJobId = () => `ingress-${randomUUID()}`;
 export const deliverJobId = (operationId: string) => operationId;
+const BATCH_JOB_PREFIX = 'batch-';
 /** The first operation id names a batch: unique per chunk, stable across retries and sweeps. */
-export const batchJobId = (operationIds: string[]) => `batch-${operationIds[0]}`;
+export const batchJobId = (operationIds: string[]) => `${BATCH_JOB_PREFIX}${operationIds[0]}`;
+/** The chunk's key a batch job claims its operations under: the operation id its job id names. */
+export const chunkOfBatchJob = (jobId: string) => jobId.slice(BATCH_JOB_PREFIX.length);
 
 /** The job of a bulk replay run: queued once per run however often it is asked. */
 export const replayRunJobId = (runId: string) => `replay-${runId}`;

@@ -85,6 +85,10 @@ export class DocumentOperation {
   @Column({ name: 'in_flight_until', type: 'timestamptz', nullable: true })
   inFlightUntil: Date | null;
 
+  /** Whose lease it is: the batch chunk (named by its first operation) whose job claimed it; null: its own delivery job. */
+  @Column({ name: 'claimed_by', type: 'uuid', nullable: true, select: false })
+  claimedBy?: string | null;
+
   /** Waiting for its next try after a retryable failure (`lastError` says which): when that try is due. */
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;

@@ -16,6 +16,7 @@ import { OperationUpdatesInPlace1769000000000 } from './1769000000000-operation-
 import { OperationTally1769100000000 } from './1769100000000-operation-tally';
 import { OperationPayloadBlocks1769200000000 } from './1769200000000-operation-payload-blocks';
 import { CompactDeliveryKeys1769300000000 } from './1769300000000-compact-delivery-keys';
+import { OperationClaimedBy1769400000000 } from './1769400000000-operation-claimed-by';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const AUDIT_MIGRATIONS = [
   OperationTally1769100000000,
   OperationPayloadBlocks1769200000000,
   CompactDeliveryKeys1769300000000,
+  OperationClaimedBy1769400000000,
 ];

@@ -14,6 +14,7 @@ import type { BatchJobData } from '../queues';
 import { BatchOptions, DeliverBatch } from './deliver-batch';
 
 const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
+const CHUNK = '5b1e0c9a-7d2f-4e6b-8a3c-1f2e3d4c5b6a';
 const upsert = (id: string) => ({
   kind: 'document.upsert',
   organisationId: ORG,
@@ -30,6 +31,8 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
   const calls: unknown[][] = [];
   const attempts: AttemptRecord[] = [];
   const remembered: Partial<BatchJobData>[] = [];
+  /** recordAttempts' holdMs, per call. */
+  const held: (number | undefined)[] = [];
   const operations = {
     batchEntriesOf: async (ids: string[]) =>
       ops
@@ -45,11 +48,14 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
         yield JSON.stringify((ops.find((op) => op.id === id)!.payload as Record<string, unknown>)[field]);
       }
     },
-    gateChunk: async (ids: string[], leaseMs: number) => {
-      calls.push(['gateChunk', ids, leaseMs]);
+    gateChunk: async (ids: string[], leaseMs: number, chunk: string) => {
+      calls.push(['gateChunk', ids, leaseMs, chunk]);
       return ids.map((id) => ({ id, verdict: ops.find((op) => op.id === id)!.verdict ?? 'go' }));
     },
-    recordAttempts: async (records: AttemptRecord[]) => void attempts.push(...records),
+    recordAttempts: async (records: AttemptRecord[], holdMs?: number) => {
+      attempts.push(...records);
+      held.push(holdMs);
+    },
   } as unknown as OperationRepository;
   const messages = {
     settleMessage: async (id: string, actor: string) => void calls.push(['settleMessage', id, actor]),
@@ -81,8 +87,9 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
       },
       { attempt: 1, isLast },
       async (patch) => void remembered.push(patch),
+      CHUNK,
     );
-  return { run, calls, attempts, remembered };
+  return { run, calls, attempts, remembered, held };
 }
 
 const job = (id: string, extra: Partial<DocumentJob> = {}): DocumentJob => ({
@@ -168,7 +175,7 @@ describe('DeliverBatch: a chunk through one platform job', () => {
       ['getJobResult', ORG, 'job-1'],
     ]);
     expect(calls).toEqual([
-      ['gateChunk', ['op-1', 'op-2'], 61_000],
+      ['gateChunk', ['op-1', 'op-2'], 61_000, CHUNK],
       ['enqueueDeliveries', []],
       ['clientFor', ORG],
       ['settleMessage', 'message-1', 'worker'],
@@ -280,7 +287,7 @@ describe('DeliverBatch: the gate before the submit', () => {
     );
     await expect(run()).resolves.toEqual({ delivered: 1, failed: 0 });
     expect(calls.slice(0, 4)).toEqual([
-      ['gateChunk', ['op-1', 'op-2', 'op-3', 'op-4'], 65_000],
+      ['gateChunk', ['op-1', 'op-2', 'op-3', 'op-4'], 65_000, CHUNK],
       ['enqueueDeliveries', ['op-2']],
       ['settleMessage', 'message-1', 'worker'],
       ['clientFor', ORG],
@@ -302,7 +309,7 @@ describe('DeliverBatch: the gate before the submit', () => {
     );
     await expect(run()).resolves.toEqual({ delivered: 0, failed: 0 });
     expect(calls).toEqual([
-      ['gateChunk', ['op-1'], 61_000],
+      ['gateChunk', ['op-1'], 61_000, CHUNK],
       ['enqueueDeliveries', ['op-1']],
     ]);
     expect(remembered).toEqual([{ operationIds: [] }]);
@@ -428,10 +435,11 @@ describe('DeliverBatch: failures', () => {
     client.submitUpsertJob = async () => {
       throw badGateway;
     };
-    const { run, calls, attempts, remembered } = batch(ops, client);
+    const { run, calls, attempts, remembered, held } = batch(ops, client);
     expect(await failure(run())).toBe(badGateway);
-    // An answer came: no job was made, so the retry does not look for one.
+    // An answer came: no job was made, so the retry does not look for one, and the claims are given back.
     expect(remembered).toEqual([{ submittedAt: expect.any(String) }, { submittedAt: undefined }]);
+    expect(held).toEqual([undefined]);
     expect(attempts).toEqual(
       ['op-1', 'op-2'].map((operationId) => ({
         operationId,
@@ -452,10 +460,12 @@ describe('DeliverBatch: failures', () => {
     client.submitUpsertJob = async () => {
       throw new PlatformCallError('retryable', 'submit upsert job', 'no answer within 10000 ms');
     };
-    const { run, attempts, remembered } = batch(ops, client);
+    const { run, attempts, remembered, held } = batch(ops, client);
     await failure(run());
     expect(remembered).toEqual([{ submittedAt: expect.any(String) }]);
     expect(attempts[0].httpStatus).toBeNull();
+    // The job it may have made may still apply the documents: nobody else may send them meanwhile.
+    expect(held).toEqual([61_000]);
   });
 
   it('settles every operation failed, and the message, on the last try, and ends the job', async () => {
@@ -504,7 +514,7 @@ describe('DeliverBatch: failures', () => {
   it('forgets a cancelled job so the retry submits again', async () => {
     const { client } = platformAnswering([]);
     client.getJob = async (_org: string, id: string) => job(id, { status: 'Cancelled' });
-    const { run, remembered, attempts } = batch(ops, client);
+    const { run, remembered, attempts, held } = batch(ops, client);
     const error = await failure(run());
     expect(error).toMatchObject({
       errorClass: 'retryable',
@@ -513,12 +523,13 @@ describe('DeliverBatch: failures', () => {
     });
     expect(remembered.at(-1)).toEqual({ platformJobId: undefined });
     expect(attempts).toHaveLength(2);
+    expect(held).toEqual([undefined]);
   });
 
   it('gives up waiting for a job after the longest wait, as a retryable timeout', async () => {
     const { client } = platformAnswering([]);
     client.getJob = async (_org: string, id: string) => job(id, { status: 'Processing', completedAt: null });
-    const { run } = batch(ops, client, { maxWaitMs: 30, pollMs: 5 });
+    const { run, held } = batch(ops, client, { maxWaitMs: 30, pollMs: 5 });
     const started = Date.now();
     expect(await failure(run())).toMatchObject({
       errorClass: 'retryable',
@@ -526,5 +537,7 @@ describe('DeliverBatch: failures', () => {
       reason: 'platform job job-1 not finished after 30 ms',
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(30);
+    // The platform job runs on: the documents stay claimed for this batch's retry.
+    expect(held).toEqual([60_030]);
   });
 });

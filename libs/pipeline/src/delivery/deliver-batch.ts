@@ -48,24 +48,30 @@ export class DeliverBatch {
     @Optional() private readonly metrics?: PipelineMetrics,
   ) {}
 
-  /** `remember` keeps what a retry must know on the queue job: the platform job's id, the operations it carries. */
+  /**
+   * `remember` keeps what a retry must know on the queue job: the platform job's id, the operations
+   * it carries. `chunk` names the chunk (chunkOfBatchJob): the operations are claimed in its name.
+   */
   async execute(
     data: BatchJobData,
     attempt: DeliveryTry,
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
+    chunk: string,
   ): Promise<{ delivered: number; failed: number }> {
     let open = (await this.operations.batchEntriesOf(data.operationIds)).filter((op) => isUnsettled(op.status));
     if (open.length === 0) {
       return { delivered: 0, failed: 0 };
     }
     if (!data.platformJobId) {
-      open = await this.claim(data, open, remember);
+      open = await this.claim(data, open, remember, chunk);
       if (open.length === 0) {
         return { delivered: 0, failed: 0 };
       }
     }
     const startedAt = new Date();
     const client = this.accounts.clientFor(data.organisationId);
+    // A platform job may exist and still apply the documents: their claims are kept through a failure.
+    let jobMayRun = Boolean(data.platformJobId ?? data.submittedAt);
     try {
       if (!client) {
         throw new PlatformCallError(
@@ -79,12 +85,14 @@ export class DeliverBatch {
       if (!jobId) {
         // Remembered first: if no answer comes, the retry looks for the job before making another.
         await remember({ submittedAt: new Date().toISOString() });
+        jobMayRun = true;
         try {
           jobId = (await this.submit(client, data, open)).id;
         } catch (error) {
           // An answer (a 502 'could not be queued', a 400) means no job was made: nothing to look for.
           if (error instanceof PlatformCallError && error.status !== undefined) {
             await remember({ submittedAt: undefined });
+            jobMayRun = false;
           }
           throw error;
         }
@@ -93,6 +101,7 @@ export class DeliverBatch {
       const job = await this.waitFor(client, data.organisationId, jobId);
       if (job.status === 'Cancelled') {
         await remember({ platformJobId: undefined });
+        jobMayRun = false;
         throw new PlatformCallError(
           'retryable',
           'batch job',
@@ -127,12 +136,17 @@ export class DeliverBatch {
           requestSummary: `batch ${data.kind}`,
           settlement,
         })),
+        jobMayRun ? this.leaseMs : undefined,
       );
       if (final) {
         await this.messages.settleMessage(data.messageId, 'worker');
       }
       throw RetryPolicy.toJobError(failure, final);
     }
+  }
+
+  private get leaseMs(): number {
+    return this.options.maxWaitMs + BATCH_LEASE_MARGIN_MS;
   }
 
   /**
@@ -144,10 +158,12 @@ export class DeliverBatch {
     data: BatchJobData,
     open: BatchEntry[],
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
+    chunk: string,
   ): Promise<BatchEntry[]> {
     const verdicts = await this.operations.gateChunk(
       open.map((op) => op.id),
-      this.options.maxWaitMs + BATCH_LEASE_MARGIN_MS,
+      this.leaseMs,
+      chunk,
     );
     const going = new Set(verdicts.filter((v) => v.verdict === 'go').map((v) => v.id));
     const waiting = verdicts.filter((v) => v.verdict === 'wait').map((v) => v.id);
