@@ -36,4 +36,4 @@ RUN mkdir -p /app/data /var/lib/dockbridge/sftp /var/lib/dockbridge/secrets \
 USER node
 # HTTP (gateway), SFTP (gateway), the sandbox platform.
 EXPOSE 3000 2222 4010
-CMD ["node", "--max-semi-space-size=32", "dist/apps/gateway/src/main.js"]
+CMD ["node", "--max-semi-space-size=32", "--expose-gc", "dist/apps/gateway/src/main.js"]

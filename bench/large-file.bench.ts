@@ -17,7 +17,7 @@
  * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
  * per ASN), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
  * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS, GATEWAY_NODE_ARGS (default
- * --max-semi-space-size=32, as deployed), WORKER_LARGE_FILES_AT_ONCE, BENCH_GLIBC_DEFAULTS=1
+ * --max-semi-space-size=32 --expose-gc, as deployed), WORKER_LARGE_FILES_AT_ONCE, BENCH_GLIBC_DEFAULTS=1
  * (children without MALLOC_MMAP_THRESHOLD_=131072, which the Dockerfile and npm scripts set).
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -494,7 +494,7 @@ async function main(): Promise<void> {
       SFTP_GENERATE_HOST_KEY: 'on',
     },
     // As deployed (Dockerfile, npm run gateway): a 32 MiB young generation.
-    (env.GATEWAY_NODE_ARGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean),
+    (env.GATEWAY_NODE_ARGS ?? '--max-semi-space-size=32 --expose-gc').split(' ').filter(Boolean),
   );
   const db = new Client({ connectionString: dbUrl.toString() });
   const ctx: Context = {

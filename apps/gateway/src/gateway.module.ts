@@ -16,6 +16,7 @@ import { MessagesController } from './messages/messages.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { PartnerImport } from './partner-import';
 import { SftpServer } from './sftp/sftp.server';
+import { YoungGenerationCollector } from './memory/young-generation';
 
 /** The gateway's HTTP surface: ingress, admin API, health and metrics. Needs CoreModule. */
 @Module({
@@ -37,6 +38,7 @@ import { SftpServer } from './sftp/sftp.server';
     OperatorRoleGuard,
     PartnerImport,
     SftpServer,
+    { provide: YoungGenerationCollector, useFactory: () => new YoungGenerationCollector() },
     { provide: APP_FILTER, useClass: HttpErrorFilter },
   ],
 })
