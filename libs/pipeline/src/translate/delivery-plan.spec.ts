@@ -1,4 +1,4 @@
-import { dropSupersededWrites, planDelivery, planEntryOf } from './delivery-plan';
+import { DeliveryPlanner, dropSupersededWrites, planDelivery, planEntryOf } from './delivery-plan';
 
 const LOCATION = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const upsert = (id: string, description: string) => ({
@@ -85,6 +85,54 @@ describe('planDelivery', () => {
       'op-1',
       'op-3',
     ]);
+  });
+
+  it('hands out each chunk once it is complete while pages come, the same chunks as a whole plan', () => {
+    const all = rows(10_000, 10);
+    const planner = new DeliveryPlanner('m', 1, 25_000);
+    const readyAfter = [];
+    for (let from = 0; from < all.length; from += 1000) {
+      planner.addAll(all.slice(from, from + 1000));
+      readyAfter.push(planner.takeReady().batches.map((b) => b.operationIds.length));
+    }
+    // The first chunk (3,125) is out after the fourth page, the second (6,250) after the tenth: it is full.
+    expect(readyAfter).toEqual([[], [], [], [3125], [], [], [], [], [], [6250]]);
+    expect(planner.plan().batches.map((b) => b.operationIds.length)).toEqual([625]);
+  });
+
+  it('streams the plan of any mix of groups, sizes, settled operations and pages as planDelivery plans it whole', () => {
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    for (let round = 0; round < 40; round++) {
+      const entries = Array.from({ length: 1 + random(3000) }, (_, i) => {
+        const kind = ['document.upsert', 'document.delete', 'booking.create'][random(3)] as 'document.upsert';
+        return {
+          id: `op-${i}`,
+          status: random(4) === 0 ? ('delivered' as const) : ('pending' as const),
+          kind,
+          organisationId: random(5) === 0 ? `${LOCATION.slice(0, -1)}2` : LOCATION,
+          options: random(6) === 0 ? { enableBaseOrgs: true } : null,
+          bytes: 1 + random(random(10) === 0 ? 30_000 : 500),
+        };
+      });
+      const [threshold, batchSize, maxBytes, page] = [
+        1 + random(600),
+        1 + random(2000),
+        1 + random(400_000),
+        1 + random(700),
+      ];
+      const planner = new DeliveryPlanner('m', threshold, batchSize, maxBytes);
+      const batches: ReturnType<typeof planDelivery>['batches'] = [];
+      for (let from = 0; from < entries.length; from += page) {
+        planner.addAll(entries.slice(from, from + page));
+        batches.push(...planner.takeReady().batches);
+      }
+      const rest = planner.plan();
+      const whole = planDelivery('m', entries, threshold, batchSize, maxBytes);
+      const sorted = (plan: typeof batches) => plan.map((b) => JSON.stringify(b)).sort();
+      expect(sorted([...batches, ...rest.batches])).toEqual(sorted(whole.batches));
+      expect(rest.single).toEqual(whole.single);
+    }
   });
 
   // 25,000 ASNs of 40 items made a 100 MB body that the platform refused whole: every document failed.

@@ -61,7 +61,10 @@ export function planEntryOf(
 }
 
 /**
- * planDelivery a page of operations at a time: it keeps ids and sizes, never the payloads.
+ * planDelivery a page of operations at a time: it keeps ids and sizes, never the payloads, and only
+ * of chunks not handed out yet: `takeReady()` answers the batches whose chunks are final while pages
+ * are still coming (a large message's first platform job need not wait for its last page), `plan()`
+ * the rest once every page is in.
  *
  * Chunks are laid out over every operation of a group, settled ones too, and hold them all: a batch
  * job is found by its first operation's id (batchJobId) and sends only those still open, so the
@@ -69,10 +72,7 @@ export function planEntryOf(
  * (the same queued or running job is found, not a new one for documents a live job holds).
  */
 export class DeliveryPlanner {
-  private readonly groups = new Map<
-    string,
-    { organisationId: string; kind: BatchJobData['kind']; ids: string[]; bytes: number[]; open: boolean[] }
-  >();
+  private readonly groups = new Map<string, PlanGroup>();
   private readonly single: string[] = [];
 
   constructor(
@@ -94,50 +94,85 @@ export class DeliveryPlanner {
       }
       const options = op.kind === 'document.upsert' ? JSON.stringify(op.options ?? {}) : '';
       const key = `${op.kind}|${op.organisationId}|${options}`;
-      const group = this.groups.get(key) ?? {
-        organisationId: op.organisationId,
-        kind: op.kind,
-        ids: [],
-        bytes: [],
-        open: [],
-      };
+      let group = this.groups.get(key);
+      if (!group) {
+        group = { organisationId: op.organisationId, kind: op.kind, seen: 0, chunks: 0, ids: [], bytes: [], open: [] };
+        this.groups.set(key, group);
+      }
+      group.seen++;
       group.ids.push(op.id);
       group.bytes.push(op.bytes + 1);
       group.open.push(open);
-      this.groups.set(key, group);
     }
   }
 
+  /** The batches whose chunks no later operation can change (their groups reached the threshold), handed out once. */
+  takeReady(): DeliveryPlan {
+    const batches: DeliveryPlan['batches'] = [];
+    for (const group of this.groups.values()) {
+      if (group.seen >= this.threshold) {
+        this.cut(group, batches, false);
+      }
+    }
+    return { single: [], batches };
+  }
+
+  /** Everything not handed out yet, once every operation was added. */
   plan(): DeliveryPlan {
     const single = [...this.single];
     const batches: DeliveryPlan['batches'] = [];
     for (const group of this.groups.values()) {
-      if (group.ids.length < this.threshold) {
+      if (group.seen < this.threshold) {
         single.push(...group.ids.filter((_, i) => group.open[i]));
-        continue;
-      }
-      for (let start = 0, chunk = 0; start < group.ids.length; chunk++) {
-        const share = RAMP_UP[chunk] ?? 1;
-        const maxDocuments = Math.max(1, Math.floor(this.batchSize * share));
-        const maxBytes = this.maxBytes * share;
-        let end = start + 1;
-        let bytes = group.bytes[start];
-        while (end < group.ids.length && end - start < maxDocuments && bytes + group.bytes[end] <= maxBytes) {
-          bytes += group.bytes[end++];
-        }
-        if (group.open.slice(start, end).includes(true)) {
-          batches.push({
-            messageId: this.messageId,
-            organisationId: group.organisationId,
-            kind: group.kind,
-            operationIds: group.ids.slice(start, end),
-          });
-        }
-        start = end;
+      } else {
+        this.cut(group, batches, true);
       }
     }
     return { single, batches };
   }
+
+  /** Cuts the group's chunks from its first operation not handed out; without `all`, only those complete. */
+  private cut(group: PlanGroup, batches: DeliveryPlan['batches'], all: boolean): void {
+    let start = 0;
+    while (start < group.ids.length) {
+      const share = RAMP_UP[group.chunks] ?? 1;
+      const maxDocuments = Math.max(1, Math.floor(this.batchSize * share));
+      const maxBytes = this.maxBytes * share;
+      let end = start + 1;
+      let bytes = group.bytes[start];
+      while (end < group.ids.length && end - start < maxDocuments && bytes + group.bytes[end] <= maxBytes) {
+        bytes += group.bytes[end++];
+      }
+      // Complete: full, or the next operation did not fit; else a later page may still add to it.
+      if (!all && end === group.ids.length && end - start < maxDocuments) {
+        break;
+      }
+      if (group.open.slice(start, end).includes(true)) {
+        batches.push({
+          messageId: this.messageId,
+          organisationId: group.organisationId,
+          kind: group.kind,
+          operationIds: group.ids.slice(start, end),
+        });
+      }
+      group.chunks++;
+      start = end;
+    }
+    group.ids.splice(0, start);
+    group.bytes.splice(0, start);
+    group.open.splice(0, start);
+  }
+}
+
+/** A planner's group: its operations not handed out yet, and how many it has seen and cut. */
+interface PlanGroup {
+  organisationId: string;
+  kind: BatchJobData['kind'];
+  seen: number;
+  chunks: number;
+  ids: string[];
+  bytes: number[];
+  open: boolean[];
 }
 
 /**

@@ -341,7 +341,8 @@ export class TranslateMessage {
 
   /**
    * enqueueDelivery over the message's stored operations still to deliver, read a page at a time
-   * without their payloads. Answers how many it planned: 0 when nothing is left to deliver.
+   * without their payloads; a batch is queued as soon as its chunk is complete, before the last
+   * page is read. Answers how many it planned: 0 when nothing is left to deliver.
    */
   async enqueueStored(
     message: Pick<Message, 'id' | 'partnerId'>,
@@ -353,6 +354,7 @@ export class TranslateMessage {
     for await (const page of this.operations.planEntryPages(message.id)) {
       planner.addAll(page);
       planned += page.filter((op) => isUnsettled(op.status)).length;
+      await this.enqueuePlan(planner.takeReady(), redrive);
     }
     await this.enqueuePlan(planner.plan(), redrive);
     return planned;
