@@ -664,6 +664,16 @@ describe('audit store on Postgres', () => {
       expect(await verdictOf(answered.id)).toBe('go');
       expect(await verdictOf(running.id)).toBe('wait');
       expect((await operations.gateChunk([running.id], LEASE, chunk))[0].verdict).toBe('go');
+
+      // A retry polling its platform job extends its own claims, no one else's.
+      await dataSource.query(`UPDATE operation SET in_flight_until = now() - interval '1 second' WHERE id = $1`, [
+        running.id,
+      ]);
+      await operations.extendClaims([running.id], LEASE, randomUUID());
+      expect((await operations.findById(running.id))!.inFlightUntil!.getTime()).toBeLessThan(Date.now());
+      await operations.extendClaims([running.id], LEASE, chunk);
+      expect((await operations.findById(running.id))!.inFlightUntil!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+      expect(await verdictOf(running.id)).toBe('wait');
     });
 
     it('judges a batch chunk as gate judges each write, claiming those alone on their targets without reading payloads', async () => {

@@ -624,6 +624,21 @@ export class OperationRepository {
   }
 
   /**
+   * Keeps the claims `chunk` holds on these operations for `leaseMs` more (a batch polling the
+   * platform job it submitted: the job may still apply them). Claims another job took are left alone.
+   */
+  async extendClaims(ids: readonly string[], leaseMs: number, chunk: string): Promise<void> {
+    const valid = ids.filter(isUuid);
+    if (valid.length > 0 && isUuid(chunk)) {
+      await this.rows(
+        `UPDATE operation SET in_flight_until = now() + $2::int * interval '1 millisecond'
+          WHERE id = ANY($1::uuid[]) AND claimed_by = $3::uuid AND status = 'delivering'`,
+        [valid, Math.round(leaseMs), chunk],
+      );
+    }
+  }
+
+  /**
    * Gives a claimed operation's target back without a call (its delivery paused): other writes to the
    * target need not wait for its lease, and the attempt opened for the call that was not made goes.
    * `retryAt`: when it is tried next (shown as `retrying`).

@@ -18,6 +18,22 @@ describe('YoungGenerationCollector', () => {
     expect(collections).toBe(3);
   });
 
+  it("uses node's gc() for a minor collection when it is exposed", () => {
+    const calls: unknown[] = [];
+    const global = globalThis as { gc?: unknown };
+    const exposed = global.gc;
+    global.gc = (options: unknown) => calls.push(options);
+    try {
+      const collector = new YoungGenerationCollector();
+      collector.onApplicationBootstrap();
+      jest.advanceTimersByTime(2 * YOUNG_COLLECTION_MS);
+      collector.onApplicationShutdown();
+    } finally {
+      global.gc = exposed;
+    }
+    expect(calls).toEqual([{ type: 'minor' }, { type: 'minor' }]);
+  });
+
   it('does nothing when node runs without --expose-gc', () => {
     const collector = new YoungGenerationCollector(null);
     collector.onApplicationBootstrap();

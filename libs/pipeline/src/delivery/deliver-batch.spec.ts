@@ -52,6 +52,8 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
       calls.push(['gateChunk', ids, leaseMs, chunk]);
       return ids.map((id) => ({ id, verdict: ops.find((op) => op.id === id)!.verdict ?? 'go' }));
     },
+    extendClaims: async (ids: string[], leaseMs: number, chunk: string) =>
+      void calls.push(['extendClaims', ids, leaseMs, chunk]),
     recordAttempts: async (records: AttemptRecord[], holdMs?: number) => {
       attempts.push(...records);
       held.push(holdMs);
@@ -159,8 +161,13 @@ describe('DeliverBatch: a chunk through one platform job', () => {
       client,
     );
     await expect(run()).resolves.toEqual({ delivered: 1, failed: 1 });
-    expect(remembered).toEqual([{ submittedAt: expect.any(String) }, { platformJobId: 'job-1' }]);
-    expect(Date.now() - Date.parse(remembered[0].submittedAt!)).toBeLessThan(5000);
+    // What is submitted is remembered first: a retry matches the job's results to it by position.
+    expect(remembered).toEqual([
+      { operationIds: ['op-1', 'op-2'] },
+      { submittedAt: expect.any(String) },
+      { platformJobId: 'job-1' },
+    ]);
+    expect(Date.now() - Date.parse(remembered[1].submittedAt!)).toBeLessThan(5000);
     expect(asked).toEqual([
       [
         'submitUpsertJob',
@@ -325,14 +332,37 @@ describe('DeliverBatch: the gate before the submit', () => {
 });
 
 describe('DeliverBatch: a retry after a submit', () => {
-  it('polls the job it already submitted, without the gate or a new submit', async () => {
+  it('polls the job it already submitted, without the gate or a new submit, keeping its claims', async () => {
     const { client, asked } = platformAnswering([{ id: 'PO-1', status: 'Updated' }]);
     const { run, calls, remembered } = batch([{ id: 'op-1', status: 'delivering', payload: upsert('PO-1') }], client);
     await expect(run({ platformJobId: 'job-7' })).resolves.toEqual({ delivered: 1, failed: 0 });
     expect(asked.map((a) => a[0])).toEqual(['getJob', 'getJobResult']);
     expect(asked[0]).toEqual(['getJob', ORG, 'job-7']);
     expect(calls.some((c) => c[0] === 'gateChunk')).toBe(false);
+    // The job may still be applying them: nobody else may take them for another longest wait.
+    expect(calls[0]).toEqual(['extendClaims', ['op-1'], 61_000, CHUNK]);
     expect(remembered).toEqual([{ platformJobId: 'job-7' }]);
+  });
+
+  it('matches the results to what was submitted by position, skipping what settled since', async () => {
+    const { client } = platformAnswering([
+      { id: 'PO-1', status: 'Updated' },
+      { id: 'PO-2', status: 'Failed', error: { code: 'InvalidDocument', message: 'direction: unknown' } },
+      { id: 'PO-3', status: 'Updated' },
+    ]);
+    const { run, attempts } = batch(
+      [
+        { id: 'op-1', status: 'delivering', payload: upsert('PO-1') },
+        { id: 'op-2', status: 'delivered', payload: upsert('PO-2') }, // another job delivered it after its claim lapsed
+        { id: 'op-3', status: 'delivering', payload: upsert('PO-3') },
+      ],
+      client,
+    );
+    await expect(run({ platformJobId: 'job-7' })).resolves.toEqual({ delivered: 2, failed: 0 });
+    expect(attempts.map((a) => [a.operationId, a.outcome, a.requestSummary])).toEqual([
+      ['op-1', 'success', 'batch document.upsert job job-7 #1'],
+      ['op-3', 'success', 'batch document.upsert job job-7 #3'],
+    ]);
   });
 
   it('polls until the job has completed', async () => {
@@ -521,7 +551,8 @@ describe('DeliverBatch: failures', () => {
       operation: 'batch job',
       reason: 'platform job job-1 was cancelled; it will be submitted again',
     });
-    expect(remembered.at(-1)).toEqual({ platformJobId: undefined });
+    // Neither the job nor the submit that made it is looked for again: the retry submits anew.
+    expect(remembered.at(-1)).toEqual({ platformJobId: undefined, submittedAt: undefined });
     expect(attempts).toHaveLength(2);
     expect(held).toEqual([undefined]);
   });

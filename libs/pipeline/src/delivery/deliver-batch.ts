@@ -58,12 +58,21 @@ export class DeliverBatch {
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
     chunk: string,
   ): Promise<{ delivered: number; failed: number }> {
-    let open = (await this.operations.batchEntriesOf(data.operationIds)).filter((op) => isUnsettled(op.status));
+    // data.operationIds is what the platform job was submitted with, once it was: its results match them by position.
+    let submitted = await this.operations.batchEntriesOf(data.operationIds);
+    let open = submitted.filter((op) => isUnsettled(op.status));
     if (open.length === 0) {
       return { delivered: 0, failed: 0 };
     }
-    if (!data.platformJobId) {
-      open = await this.claim(data, open, remember, chunk);
+    if (data.platformJobId) {
+      // Polling the job it submitted (a retry): the documents stay this batch's while the job may still apply them.
+      await this.operations.extendClaims(
+        open.map((op) => op.id),
+        this.leaseMs,
+        chunk,
+      );
+    } else {
+      open = submitted = await this.claim(data, open, remember, chunk);
       if (open.length === 0) {
         return { delivered: 0, failed: 0 };
       }
@@ -100,7 +109,7 @@ export class DeliverBatch {
       await remember({ platformJobId: jobId });
       const job = await this.waitFor(client, data.organisationId, jobId);
       if (job.status === 'Cancelled') {
-        await remember({ platformJobId: undefined });
+        await remember({ platformJobId: undefined, submittedAt: undefined });
         jobMayRun = false;
         throw new PlatformCallError(
           'retryable',
@@ -113,7 +122,7 @@ export class DeliverBatch {
         { kind: `batch ${data.kind}`, outcome: 'success' },
         (Date.now() - startedAt.getTime()) / 1000,
       );
-      return await this.settle(open, entries, data, startedAt, jobId);
+      return await this.settle(submitted, entries, data, startedAt, jobId);
     } catch (error) {
       const failure =
         error instanceof PlatformCallError
@@ -168,7 +177,7 @@ export class DeliverBatch {
     const going = new Set(verdicts.filter((v) => v.verdict === 'go').map((v) => v.id));
     const waiting = verdicts.filter((v) => v.verdict === 'wait').map((v) => v.id);
     const kept = open.filter((op) => going.has(op.id));
-    if (kept.length < open.length) {
+    if (kept.length < data.operationIds.length) {
       await remember({ operationIds: kept.map((op) => op.id) });
     }
     await this.queues.enqueueDeliveries(waiting);
@@ -246,16 +255,18 @@ export class DeliverBatch {
     }
   }
 
-  /** Result entries come in submission order; each settles the operation at its position. */
+  /** Result entries come in submission order; each settles the operation at its position, if still open. */
   private async settle(
-    open: BatchEntry[],
+    submitted: BatchEntry[],
     entries: DocumentJobResultEntry[],
     data: BatchJobData,
     startedAt: Date,
     jobId: string,
   ) {
     const durationMs = Date.now() - startedAt.getTime();
-    const attempts: AttemptRecord[] = open.map((op, i) => {
+    // Settled since the submit (its claim lapsed and another job delivered it): nothing to record.
+    const open = submitted.flatMap((op, i) => (isUnsettled(op.status) ? [{ op, i }] : []));
+    const attempts: AttemptRecord[] = open.map(({ op, i }) => {
       const entry = entries[i];
       // A delete of a document that is not there has reached its goal.
       const ok =
