@@ -34,7 +34,9 @@ const CONNECTIONS = (process.env.CONNECTIONS ?? '32,256').split(',').map(Number)
  * Node flags of the gateway, as `npm run gateway` starts it: a 32 MiB young generation (the
  * default 16 MiB made the gateway spend ~25% more CPU per webhook, mostly scavenges).
  */
-const GATEWAY_NODE_ARGS = (process.env.GATEWAY_NODE_ARGS ?? '--max-semi-space-size=32 --expose-gc').split(' ').filter(Boolean);
+const GATEWAY_NODE_ARGS = (process.env.GATEWAY_NODE_ARGS ?? '--max-semi-space-size=32 --expose-gc')
+  .split(' ')
+  .filter(Boolean);
 const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
 const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 
