@@ -277,13 +277,27 @@ export class PartnerFileRepository {
    * A file's bytes in order, a slice (at most `sliceBytes`, READ_SLICE_BYTES by default) at a time;
    * nothing for a file the partner does not have.
    */
-  async *slicesOf(partnerId: string, fileId: string, sliceBytes = READ_SLICE_BYTES): AsyncGenerator<Buffer> {
+  slicesOf(partnerId: string, fileId: string, sliceBytes = READ_SLICE_BYTES): AsyncGenerator<Buffer> {
+    return this.slices(partnerId, fileId, sliceBytes, (...at) => this.readStored(...at));
+  }
+
+  /** slicesOf as latin1 text, a character a byte (what a reader that can take ASCII text as it is wants). */
+  latin1SlicesOf(partnerId: string, fileId: string, sliceBytes = READ_SLICE_BYTES): AsyncGenerator<string> {
+    return this.slices(partnerId, fileId, sliceBytes, (...at) => this.readStoredText(...at));
+  }
+
+  private async *slices<T>(
+    partnerId: string,
+    fileId: string,
+    sliceBytes: number,
+    readSlice: (fileId: string, chunked: boolean, offset: number, length: number) => Promise<T>,
+  ): AsyncGenerator<T> {
     const stored = await this.storage(partnerId, fileId);
     if (!stored) {
       return;
     }
     const read = (offset: number) => {
-      const slice = this.readStored(fileId, stored.chunked, offset, Math.min(sliceBytes, stored.size - offset));
+      const slice = readSlice(fileId, stored.chunked, offset, Math.min(sliceBytes, stored.size - offset));
       slice.catch(() => undefined); // a consumer that stops early never awaits it: its failure is no crash
       return slice;
     };
@@ -406,47 +420,52 @@ export class PartnerFileRepository {
 
   /** `length` bytes from `offset`, all within the file: from its chunks, or from its content column. */
   private async readStored(fileId: string, chunked: boolean, offset: number, length: number): Promise<Buffer> {
-    let bytes: Buffer;
+    return Buffer.from(await this.readStoredText(fileId, chunked, offset, length), 'latin1');
+  }
+
+  /**
+   * readStored as latin1 text: a character a byte, each byte exactly (Postgres' `convert_from(..,
+   * 'LATIN1')`, which the driver hands out as it arrives). Reading 100 MiB took the reader ~0.25 s of
+   * CPU as text against ~0.7 s as `bytea`, which travels as hex decoded in JS (bench/README.md); text
+   * holds no NUL byte, so a slice with one is read as `bytea`.
+   */
+  private async readStoredText(fileId: string, chunked: boolean, offset: number, length: number): Promise<string> {
+    let text: string;
     try {
-      bytes = await this.readStoredAs('latin1', fileId, chunked, offset, length);
+      text = (await this.readStoredParts('latin1', fileId, chunked, offset, length)).join('');
     } catch (error) {
       if (pgCode(error) !== NOT_IN_REPERTOIRE) {
         throw error;
       }
-      bytes = await this.readStoredAs('bytea', fileId, chunked, offset, length); // a NUL byte: no text holds it
+      const parts = await this.readStoredParts('bytea', fileId, chunked, offset, length);
+      text = Buffer.concat(parts.map(toBuffer)).toString('latin1');
     }
-    if (bytes.length !== length) {
-      throw new Error(`partner file ${fileId}: ${bytes.length} bytes at offset ${offset}, not ${length}`);
+    if (text.length !== length) {
+      throw new Error(`partner file ${fileId}: ${text.length} bytes at offset ${offset}, not ${length}`);
     }
-    return bytes;
+    return text;
   }
 
-  /**
-   * Bytes read as `latin1` text (one character a byte, each byte exactly: the driver hands it out as
-   * it arrives) or as `bytea`, which travels as hex and is decoded in JS: reading 100 MiB took the
-   * reader ~0.25 s of CPU as text against ~0.7 s as hex (bench/README.md). Text holds no NUL byte.
-   */
-  private async readStoredAs(
+  /** The slice's values as the driver gives them (`latin1` text or `bytea`), a row per chunk it spans. */
+  private async readStoredParts(
     as: 'latin1' | 'bytea',
     fileId: string,
     chunked: boolean,
     offset: number,
     length: number,
-  ): Promise<Buffer> {
+  ): Promise<unknown[]> {
     const value = (bytes: string) => (as === 'latin1' ? `convert_from(${bytes}, 'LATIN1')` : bytes);
-    const toBytes = (data: unknown): Buffer =>
-      as === 'latin1' && typeof data === 'string' ? Buffer.from(data, 'latin1') : toBuffer(data);
     if (!chunked) {
       const { rows } = await exec(
         this.dataSource.manager,
         `SELECT ${value('substring(content FROM $2 FOR $3)')} AS content FROM partner_file WHERE id = $1`,
         [fileId, offset + 1, length],
       );
-      return toBytes(rows[0]?.content);
+      return [rows[0]?.content ?? ''];
     }
     const first = Math.floor(offset / FILE_CHUNK_BYTES);
     const last = Math.floor((offset + length - 1) / FILE_CHUNK_BYTES);
-    const parts: Buffer[] = [];
+    const parts: unknown[] = [];
     // Only the slice's bytes of each chunk travel: a small slice is a small string.
     for (let from = first; from <= last; from += CHUNKS_PER_READ) {
       const rows: { data: unknown }[] = await this.dataSource.query(
@@ -456,9 +475,9 @@ export class PartnerFileRepository {
          FROM partner_file_chunk WHERE file_id = $1 AND seq BETWEEN $5 AND $6 ORDER BY seq`,
         [fileId, offset, length, FILE_CHUNK_BYTES, from, Math.min(last, from + CHUNKS_PER_READ - 1)],
       );
-      parts.push(...rows.map((row) => toBytes(row.data)));
+      parts.push(...rows.map((row) => row.data));
     }
-    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    return parts;
   }
 
   /** Records the partner's first read of a file (later reads leave the time alone). */

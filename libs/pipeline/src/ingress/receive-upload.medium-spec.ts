@@ -98,6 +98,32 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     }
   });
 
+  it('reads ASCII slices as they are and decodes the others, in UTF-8 and in Latin-1 files alike', async () => {
+    const text = async (content: Buffer) => {
+      const { messageId } = await uploads.receive(await send(`MIXED-${content.length}.edi`, content));
+      const message = (await messages.findById(messageId!))!;
+      const slices: string[] = [];
+      for await (const slice of new MessagePayloads(files, messages).textOf(message)) {
+        slices.push(slice);
+      }
+      return { encoding: message.metadata!.encoding ?? 'utf-8', text: slices.join('') };
+    };
+    // Non-ASCII characters inside a slice, cut by a slice's end (2 and 3 bytes), then ASCII slices again.
+    const slice = 256 * 1024;
+    const at = (offset: number, bytes: Buffer) => [x12(offset), bytes];
+    const utf8 = Buffer.concat([
+      ...at(10, Buffer.from('é')),
+      ...at(slice - 10 - 2 - 1, Buffer.from('é')),
+      ...at(2 * slice - (slice + 1) - 1, Buffer.from('€')),
+      x12(3 * slice),
+    ]);
+    expect(await text(utf8)).toEqual({ encoding: 'utf-8', text: utf8.toString('utf8') });
+    // Not UTF-8 (0xE9 0x80): read as Latin-1 files always were, windows-1252 (0x80 is €).
+    const latin1 = Buffer.concat([...at(slice - 1, Buffer.from([0xe9, 0x80])), x12(2 * slice)]);
+    const windows1252 = `${x12(slice - 1).toString()}é€${x12(2 * slice).toString()}`; // WHATWG's 'latin1'
+    expect(await text(latin1)).toEqual({ encoding: 'latin1', text: windows1252 });
+  });
+
   it('reads back every byte exactly, stored whole or in chunks, a NUL byte or bytes above 127 in any slice', async () => {
     for (const [name, content] of EVERY_BYTE_FILES) {
       const [id, wholeId] = await storeChunkedAndWhole(files, 'carrier', name, content);

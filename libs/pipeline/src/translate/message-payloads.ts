@@ -13,6 +13,9 @@ type WithPayload = Pick<Message, 'partnerId' | 'rawPayload' | 'metadata'>;
  */
 const TEXT_SLICE_BYTES = 256 * 1024;
 
+/** A character of a latin1 slice that is not ASCII (a byte over 127). */
+const NOT_ASCII = /[\u0080-\uffff]/;
+
 /**
  * A message's payload, wherever it is kept: its text column, or the stored file an upload became
  * (`metadata.payloadFile`), read a slice at a time and decoded as it was received.
@@ -44,8 +47,16 @@ export class MessagePayloads {
       return;
     }
     const decoder = new TextDecoder(message.metadata.encoding === 'latin1' ? 'latin1' : 'utf-8', { ignoreBOM: true });
-    for await (const slice of this.files.slicesOf(message.partnerId, fileId, TEXT_SLICE_BYTES)) {
-      yield decoder.decode(slice, { stream: true });
+    // Whether the decoder may hold the first bytes of a character the next slice ends.
+    let holding = false;
+    for await (const slice of this.files.latin1SlicesOf(message.partnerId, fileId, TEXT_SLICE_BYTES)) {
+      // ASCII reads the same in every encoding: as it came, with neither a copy to bytes nor a decode.
+      if (!holding && !NOT_ASCII.test(slice)) {
+        yield slice;
+        continue;
+      }
+      yield decoder.decode(Buffer.from(slice, 'latin1'), { stream: true });
+      holding = slice.charCodeAt(slice.length - 1) > 0x7f;
     }
     yield decoder.decode();
   }
