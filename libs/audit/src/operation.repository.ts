@@ -738,17 +738,16 @@ export class OperationRepository {
   /**
    * A message's operations as planning reads them (no payloads), in message order, `pageSize` rows
    * a query: a message of 200,000 operations is planned without ever holding its rows at once.
-   * `unsettled`: only those still to deliver.
+   * Settled ones included: they place a group's chunks (DeliveryPlanner).
    */
-  async *planEntryPages(messageId: string, unsettled = false, pageSize = PLAN_PAGE_ROWS): AsyncGenerator<PlanEntry[]> {
+  async *planEntryPages(messageId: string, pageSize = PLAN_PAGE_ROWS): AsyncGenerator<PlanEntry[]> {
     if (!isUuid(messageId)) {
       return;
     }
     for (let after = 0; ;) {
       const rows: (PlanEntry & { seq: number })[] = await this.dataSource.query(
         `SELECT seq, id, status, kind, organisation_id AS "organisationId", options, body_bytes AS bytes
-         FROM operation WHERE message_id = $1 AND seq > $2${unsettled ? ` AND status IN ('pending', 'delivering')` : ''}
-         ORDER BY seq LIMIT $3`,
+         FROM operation WHERE message_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
         [messageId, after, pageSize],
       );
       if (rows.length > 0) {

@@ -210,20 +210,22 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     await sink.discardInterchange('only');
     expect(sink.scopeProblems()).toEqual([]);
   });
-  it('plans delivery a page of rows at a time, in file order, without the settled ones', async () => {
+  it('plans delivery a page of rows at a time, in file order, queuing only the unsettled ones', async () => {
     const message = await upload(interchange(401, ['PO-1', 'PO-2', 'PO-3', 'PO-4', 'PO-5']));
     expect(await translate.execute(message.id)).toBe('queued');
     const ops = await operations.listByMessage(message.id);
     await database.dataSource.query(`UPDATE operation SET status = 'delivered' WHERE id = $1`, [ops[1].id]);
 
     const pages: string[][] = [];
-    for await (const page of operations.planEntryPages(message.id, true, 2)) {
-      pages.push(page.map((entry) => entry.id));
+    for await (const page of operations.planEntryPages(message.id, 2)) {
+      pages.push(page.map((entry) => `${entry.id} ${entry.status}`));
       expect(Object.keys(page[0]).sort()).toEqual(['bytes', 'id', 'kind', 'options', 'organisationId', 'status']);
     }
+    // Settled rows too: they place a group's chunks.
     expect(pages).toEqual([
-      [ops[0].id, ops[2].id],
-      [ops[3].id, ops[4].id],
+      [`${ops[0].id} pending`, `${ops[1].id} delivered`],
+      [`${ops[2].id} pending`, `${ops[3].id} pending`],
+      [`${ops[4].id} pending`],
     ]);
 
     // Re-queued from those pages: every unsettled operation once, nothing settled.
