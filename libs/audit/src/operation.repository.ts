@@ -228,6 +228,8 @@ export interface PlanEntry {
 export interface BatchEntry {
   id: string;
   status: OperationStatus;
+  /** The document it writes or deletes (the platform's result entries name it). */
+  targetId: string | null;
   /** Bytes of its part of the body. */
   bytes: number;
   options: JsonObject | null;
@@ -769,12 +771,11 @@ export class OperationRepository {
     if (valid.length === 0) {
       return [];
     }
-    const rows: { id: string; status: OperationStatus; bytes: number; options: JsonObject | null }[] =
-      await this.dataSource.query(
-        `SELECT id, status, body_bytes AS bytes, options
+    const rows: BatchEntry[] = await this.dataSource.query(
+      `SELECT id, status, target_id AS "targetId", body_bytes AS bytes, options
          FROM operation WHERE id = ANY($1::uuid[]) ORDER BY message_id, seq`,
-        [valid],
-      );
+      [valid],
+    );
     return rows;
   }
 

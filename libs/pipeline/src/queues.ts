@@ -44,6 +44,10 @@ export interface BatchJobData {
   platformJobId?: string;
   /** When a submit whose answer never came began (ISO 8601): a retry looks for the job it may have made before submitting again. */
   submittedAt?: string;
+  /** platformJobId was found among the organisation's jobs by its size (findSubmitted): its results are checked to be this chunk's. */
+  jobFromListing?: boolean;
+  /** Jobs found by their size whose results named other documents: never taken for this chunk's again. */
+  notThisChunks?: string[];
 }
 
 /** A sweep; `staleMs` overrides the configured staleness (the sweep right after Redis returns looks at everything). */

@@ -40,6 +40,10 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
         .map((op) => ({
           id: op.id,
           status: op.status,
+          targetId:
+            (op.payload as { document?: { id: string } }).document?.id ??
+            (op.payload as { documentId?: string }).documentId ??
+            null,
           bytes: JSON.stringify(op.payload).length,
           options: (op.payload as { options?: object }).options ?? null,
         })),
@@ -340,7 +344,7 @@ describe('DeliverBatch: a retry after a submit', () => {
     expect(asked[0]).toEqual(['getJob', ORG, 'job-7']);
     expect(calls.some((c) => c[0] === 'gateChunk')).toBe(false);
     // The job may still be applying them: nobody else may take them for another longest wait.
-    expect(calls[0]).toEqual(['extendClaims', ['op-1'], 61_000, CHUNK]);
+    expect(calls).toContainEqual(['extendClaims', ['op-1'], 61_000, CHUNK]);
     expect(remembered).toEqual([{ platformJobId: 'job-7' }]);
   });
 
@@ -405,8 +409,82 @@ describe('DeliverBatch: a retry after a submit', () => {
         { ...client, listJobs },
       );
       await expect(run({ submittedAt })).resolves.toEqual({ delivered: 2, failed: 0 });
-      expect(remembered).toEqual([{ platformJobId: 'skewed' }]);
+      expect(remembered).toEqual([{ platformJobId: 'skewed', jobFromListing: true }]);
       expect(asked[0]).toEqual(['getJob', ORG, 'skewed']);
+    });
+
+    it('looks for a job of the size it submitted, keeping its list and claims, even once some settled since', async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(Date.parse(submittedAt) + 5000);
+      const { client } = platformAnswering([
+        { id: 'PO-1', status: 'Updated' },
+        { id: 'PO-2', status: 'Updated' },
+      ]);
+      const { run, calls, attempts, remembered } = batch(
+        [
+          { id: 'op-1', status: 'delivering', payload: upsert('PO-1') },
+          // Its claim lapsed and another job delivered it: the gate would drop it from the list.
+          { id: 'op-2', status: 'delivered', payload: upsert('PO-2'), verdict: 'settled' },
+        ],
+        { ...client, listJobs: async () => [job('made', { createdAt: at(100), documentCount: 2 })] },
+      );
+      await expect(run({ submittedAt })).resolves.toEqual({ delivered: 1, failed: 0 });
+      expect(calls.some((c) => c[0] === 'gateChunk')).toBe(false);
+      expect(calls).toContainEqual(['extendClaims', ['op-1'], 61_000, CHUNK]);
+      expect(remembered).toEqual([{ platformJobId: 'made', jobFromListing: true }]);
+      expect(attempts.map((a) => [a.operationId, a.requestSummary])).toEqual([
+        ['op-1', 'batch document.upsert job made #1'],
+      ]);
+    });
+
+    it("does not settle by another chunk's job of the same size: it is set aside and its own is looked for", async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(Date.parse(submittedAt) + 5000);
+      const asked: unknown[][] = [];
+      const results: Record<string, DocumentJobResultEntry[]> = {
+        other: [
+          { id: 'PO-8', status: 'Updated' },
+          { id: 'PO-9', status: 'Updated' },
+        ],
+        own: [
+          { id: 'PO-1', status: 'Updated' },
+          { id: 'PO-2', status: 'Updated' },
+        ],
+      };
+      const { client } = platformAnswering([], asked);
+      const listJobs = async () => [job('other', { createdAt: at(100) }), job('own', { createdAt: at(200) })];
+      const getJobResult = async (_org: string, id: string) => results[id];
+      const ops: Op[] = [
+        { id: 'op-1', status: 'delivering', payload: upsert('PO-1') },
+        { id: 'op-2', status: 'delivering', payload: upsert('PO-2') },
+      ];
+      const first = batch(ops, { ...client, listJobs, getJobResult });
+      const error = await failure(first.run({ submittedAt }));
+      expect(error).toMatchObject({
+        errorClass: 'retryable',
+        reason:
+          "platform job other, found by its size, carries other documents (entry #1 is document PO-8, not PO-1): looking for this chunk's own job again",
+      });
+      expect(first.remembered).toEqual([
+        { platformJobId: 'other', jobFromListing: true },
+        { platformJobId: undefined, jobFromListing: undefined, notThisChunks: ['other'] },
+      ]);
+      // Nothing settled; the claims are held, as the chunk's own job may still run.
+      expect(first.attempts.map((a) => [a.operationId, a.outcome, a.settlement])).toEqual([
+        ['op-1', 'retryable', undefined],
+        ['op-2', 'retryable', undefined],
+      ]);
+      expect(first.held).toEqual([61_000]);
+
+      const retry = batch(ops, { ...client, listJobs, getJobResult });
+      await expect(retry.run({ submittedAt, notThisChunks: ['other'] })).resolves.toEqual({ delivered: 2, failed: 0 });
+      expect(retry.remembered).toEqual([{ platformJobId: 'own', jobFromListing: true }]);
+    });
+
+    it('checks a job found by its size when it polls it again after a restart', async () => {
+      const { client } = platformAnswering([{ id: 'PO-7', status: 'Updated' }]);
+      const { run, attempts } = batch([{ id: 'op-1', status: 'delivering', payload: upsert('PO-1') }], client);
+      const error = await failure(run({ submittedAt, platformJobId: 'job-9', jobFromListing: true }));
+      expect(error).toMatchObject({ errorClass: 'retryable', operation: 'batch job' });
+      expect(attempts.map((a) => a.settlement)).toEqual([undefined]);
     });
 
     it('looks again later while the earlier submit may still land (its timeout plus its upload)', async () => {
@@ -440,7 +518,7 @@ describe('DeliverBatch: a retry after a submit', () => {
         { id: 'PO-1', status: 'Created' },
         { id: 'PO-2', status: 'Created' },
       ]);
-      const { run } = batch(
+      const { run, calls } = batch(
         [
           { id: 'op-1', status: 'delivering', payload: upsert('PO-1') },
           { id: 'op-2', status: 'delivering', payload: upsert('PO-2') },
@@ -449,6 +527,8 @@ describe('DeliverBatch: a retry after a submit', () => {
       );
       await expect(run({ submittedAt })).resolves.toEqual({ delivered: 2, failed: 0 });
       expect(asked[0][0]).toBe('submitUpsertJob');
+      // A new submit goes through the gate, as a chunk never submitted does.
+      expect(calls.some((c) => c[0] === 'gateChunk')).toBe(true);
     });
   });
 });

@@ -64,14 +64,10 @@ export class DeliverBatch {
     if (open.length === 0) {
       return { delivered: 0, failed: 0 };
     }
-    if (data.platformJobId) {
-      // Polling the job it submitted (a retry): the documents stay this batch's while the job may still apply them.
-      await this.operations.extendClaims(
-        open.map((op) => op.id),
-        this.leaseMs,
-        chunk,
-      );
-    } else {
+    // A submit that got no answer may have made a job: until it is found, or surely never made, the
+    // list it was made with stands and the documents stay this batch's (no gate, no new list).
+    const submittedBefore = Boolean(data.platformJobId ?? data.submittedAt);
+    if (!submittedBefore) {
       open = submitted = await this.claim(data, open, remember, chunk);
       if (open.length === 0) {
         return { delivered: 0, failed: 0 };
@@ -80,7 +76,7 @@ export class DeliverBatch {
     const startedAt = new Date();
     const client = this.accounts.clientFor(data.organisationId);
     // A platform job may exist and still apply the documents: their claims are kept through a failure.
-    let jobMayRun = Boolean(data.platformJobId ?? data.submittedAt);
+    let jobMayRun = submittedBefore;
     try {
       if (!client) {
         throw new PlatformCallError(
@@ -90,8 +86,24 @@ export class DeliverBatch {
         );
       }
       let jobId =
-        data.platformJobId ?? (data.submittedAt ? await this.findSubmitted(client, data, open.length) : undefined);
-      if (!jobId) {
+        data.platformJobId ?? (data.submittedAt ? await this.findSubmitted(client, data, submitted.length) : undefined);
+      // Found among the organisation's jobs by its size: another chunk's job may have the same size.
+      const listed = data.platformJobId ? data.jobFromListing === true : jobId !== undefined;
+      if (jobId) {
+        // Polling the job it submitted (a retry): the documents stay this batch's while the job may still apply them.
+        await this.operations.extendClaims(
+          open.map((op) => op.id),
+          this.leaseMs,
+          chunk,
+        );
+      } else {
+        if (submittedBefore) {
+          // The earlier submit surely made no job: the chunk is submitted anew, through the gate as a new one.
+          open = submitted = await this.claim(data, open, remember, chunk);
+          if (open.length === 0) {
+            return { delivered: 0, failed: 0 };
+          }
+        }
         // Remembered first: if no answer comes, the retry looks for the job before making another.
         await remember({ submittedAt: new Date().toISOString() });
         jobMayRun = true;
@@ -106,10 +118,10 @@ export class DeliverBatch {
           throw error;
         }
       }
-      await remember({ platformJobId: jobId });
+      await remember({ platformJobId: jobId, ...(listed && { jobFromListing: true }) });
       const job = await this.waitFor(client, data.organisationId, jobId);
       if (job.status === 'Cancelled') {
-        await remember({ platformJobId: undefined, submittedAt: undefined });
+        await remember({ platformJobId: undefined, jobFromListing: undefined, submittedAt: undefined });
         jobMayRun = false;
         throw new PlatformCallError(
           'retryable',
@@ -118,6 +130,20 @@ export class DeliverBatch {
         );
       }
       const entries = await client.getJobResult(data.organisationId, jobId);
+      const stranger = listed ? strangerIn(submitted, entries) : undefined;
+      if (stranger) {
+        // Settling by its results would mark documents delivered that it never carried.
+        await remember({
+          platformJobId: undefined,
+          jobFromListing: undefined,
+          notThisChunks: [...(data.notThisChunks ?? []), jobId],
+        });
+        throw new PlatformCallError(
+          'retryable',
+          'batch job',
+          `platform job ${jobId}, found by its size, carries other documents (${stranger}): looking for this chunk's own job again`,
+        );
+      }
       this.metrics?.calls.observe(
         { kind: `batch ${data.kind}`, outcome: 'success' },
         (Date.now() - startedAt.getTime()) / 1000,
@@ -201,7 +227,12 @@ export class DeliverBatch {
     const since = Date.parse(data.submittedAt!) - CLOCK_SKEW_MS;
     const jobs = await client.listJobs(data.organisationId);
     const made = jobs
-      .filter((job) => Date.parse(job.createdAt) >= since && job.documentCount === documentCount)
+      .filter(
+        (job) =>
+          Date.parse(job.createdAt) >= since &&
+          job.documentCount === documentCount &&
+          !data.notThisChunks?.includes(job.id),
+      )
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
     if (made) {
       return made.id;
@@ -292,4 +323,12 @@ export class DeliverBatch {
     const failed = attempts.filter((a) => a.settlement?.status === 'failed').length;
     return { delivered: attempts.length - failed, failed };
   }
+}
+
+/** The first result entry that names another document than the operation at its position, described; undefined when none does. */
+function strangerIn(submitted: readonly BatchEntry[], entries: readonly DocumentJobResultEntry[]): string | undefined {
+  const at = entries.findIndex(
+    (entry, i) => entry?.id != null && submitted[i]?.targetId != null && entry.id !== submitted[i].targetId,
+  );
+  return at === -1 ? undefined : `entry #${at + 1} is document ${entries[at].id}, not ${submitted[at].targetId}`;
 }
