@@ -7,6 +7,7 @@ import {
   BulkReplays,
   CANONICAL_CONTENT_TYPE,
   DeliverOperation,
+  JSON_CUT_CHARS,
   MessageQueues,
   QUEUES,
   ReplayMessage,
@@ -248,6 +249,37 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
     expect(await spine.messages.countBy({})).toBe(before);
     expect((await spine.call('POST', '/v1/messages', { body: '{"operations": [' })).status).toBe(400);
   });
+
+  it('takes a body too large to parse at once as a small one: the same message, the same refusals', async () => {
+    const operations = Array.from({ length: 1500 }, (_, i) => upsert(document(`PO-LARGE-${i}`)));
+    const text = JSON.stringify({ operations });
+    expect(text.length).toBeGreaterThan(JSON_CUT_CHARS); // parsed in turns of the event loop
+    const small = JSON.stringify({ operations: operations.slice(0, 1) });
+    const refusal = async (body: string) => {
+      const response = await spine.call('POST', '/v1/messages', { body });
+      return { status: response.status, body: await response.json() };
+    };
+    const before = await spine.messages.countBy({});
+    const poisoned = [
+      (body: string) => body.slice(0, -1),
+      (body: string) => body.replace('{"operations"', '{"__proto__":{"admin":true},"operations"'),
+      (body: string) => body.replace('{"operations"', '{"constructor":{"prototype":{"admin":true}},"operations"'),
+      (body: string) => body.replace('"id":"PO-LARGE-0"', '"id":"PO-LARGE-0","__proto__":{"admin":true}'),
+    ];
+    for (const spoil of poisoned) {
+      const large = await refusal(spoil(text));
+      expect(large).toEqual(await refusal(spoil(small)));
+      expect(large).toMatchObject({ status: 400, body: { details: [expect.stringMatching(/not valid JSON/)] } });
+    }
+    expect(await spine.messages.countBy({})).toBe(before);
+
+    const accepted = await spine.call('POST', '/v1/messages', { body: text });
+    expect(accepted.status).toBe(202);
+    const { messageId } = await accepted.json();
+    expect(await spine.waitForStatus(messageId, ['delivered', 'failed', 'partially_failed'], 60_000)).toBe('delivered');
+    const stats = await (await spine.sandbox.call('GET', '/__sandbox/stats', { token: null })).json();
+    expect(stats.documents[DEMO.mainDc]).toBe(1500);
+  }, 90_000);
 
   it('refuses, naming the problem, what would otherwise be accepted and then never settle, and records nothing', async () => {
     const before = await spine.messages.countBy({});

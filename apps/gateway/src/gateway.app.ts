@@ -9,6 +9,7 @@ import { PartnerRepository } from '@dockbridge/partners';
 import { CoreModule, OperatorAccess, WorkerRunner } from '@dockbridge/pipeline';
 
 import { parseX12Body, X12_BODY_TYPES } from './edi/x12-body';
+import { jsonBodyParser } from './json-body';
 import { GatewayModule } from './gateway.module';
 import { mountQueueDashboard } from './admin/queue-dashboard';
 import { mountConsole } from './console/console-static';
@@ -63,7 +64,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   fastify.addContentTypeParser(X12_BODY_TYPES, parseX12Body);
   // JSON as Fastify parses it, except that a webhook's body need not parse: its exact bytes are verified and
   // recorded whatever they hold, and translation rejects one that is not JSON with the reason (as when sent as text/plain).
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  const parseJson = jsonBodyParser(fastify);
   app.useBodyParser<RawServerDefault>('application/json', {}, (request, body, done) =>
     parseJson(request, body.toString('utf8'), (error, value) =>
       error && request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : done(error, value),

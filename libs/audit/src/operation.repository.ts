@@ -367,10 +367,6 @@ export class OperationRepository {
    * nothing is inserted and the stored ones are returned.
    */
   async addMany(messageId: string, operations: readonly NewOperation[]): Promise<DocumentOperation[]> {
-    const { blocks, bodyBytes } = await encodeBlocks(
-      1,
-      operations.map((op) => op.payload),
-    );
     return this.dataSource.transaction(async (manager) => {
       // A replay orders as its original (metadata.orderArrival) unless the operator forced it.
       const locked = await this.lockMessage(manager, messageId);
@@ -378,25 +374,30 @@ export class OperationRepository {
       if (existing.length > 0) {
         return existing;
       }
-      await insertBlocks(manager, messageId, blocks);
-
-      const rows = operations.map((op, i) => this.newRow(messageId, i + 1, locked.order_arrival, op, bodyBytes[i]));
-      // One JSON parameter a chunk, not TypeORM's insert: building its statements took the worker ~1 s
-      // of CPU for a 25,000-document message (the same held a streamed translation's batches).
-      const filled = new Map<string, { attemptCount: number; createdAt: Date; updatedAt: Date }>();
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const stored: DocumentOperation[] = [];
+      // A chunk at a time, payloads encoded and rows built as it goes: all of a 25,000-document message
+      // at once held the worker's event loop ~200 ms, then ~130 (bench/README.md).
+      for (let from = 0; from < operations.length; from += INSERT_CHUNK) {
+        const chunk = operations.slice(from, from + INSERT_CHUNK);
+        const { blocks, bodyBytes } = await encodeBlocks(
+          from + 1,
+          chunk.map((op) => op.payload),
+        );
+        await insertBlocks(manager, messageId, blocks);
+        const rows = chunk.map((op, i) => this.newRow(messageId, from + i + 1, locked.order_arrival, op, bodyBytes[i]));
+        // One JSON parameter a chunk, not TypeORM's insert: building its statements took the worker ~1 s
+        // of CPU for a 25,000-document message (the same held a streamed translation's batches).
         const returned: { id: string; attemptCount: number; createdAt: Date; updatedAt: Date }[] = await manager.query(
           `${INSERT_ROWS} RETURNING id, attempt_count AS "attemptCount", created_at AS "createdAt", updated_at AS "updatedAt"`,
-          [messageId, locked.order_arrival, JSON.stringify(rows.slice(i, i + INSERT_CHUNK).map(recordOf))],
+          [messageId, locked.order_arrival, JSON.stringify(rows.map(recordOf))],
         );
-        for (const { id, ...columns } of returned) {
-          filled.set(id, columns);
-        }
+        const filled = new Map(returned.map(({ id, ...columns }) => [id, columns]));
+        // Every column is given: TypeORM's create (metadata walked per row) took ~140 ms for 25,000.
+        rows.forEach(({ orderArrival: _notRead, ...row }, i) =>
+          stored.push(Object.assign(new DocumentOperation(), row, filled.get(row.id), { payload: chunk[i].payload })),
+        );
       }
-      // Every column is given: TypeORM's create (metadata walked per row) took ~140 ms for 25,000.
-      return rows.map(({ orderArrival: _notRead, ...row }, i) =>
-        Object.assign(new DocumentOperation(), row, filled.get(row.id), { payload: operations[i].payload }),
-      );
+      return stored;
     });
   }
 

@@ -35,3 +35,4 @@ export * from './admin/bearer-token';
 export * from './admin/operator-access';
 export * from './admin/dry-runs';
 export * from './admin/dashboard-stats';
+export * from './json-in-turns';

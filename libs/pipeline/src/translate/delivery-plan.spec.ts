@@ -1,4 +1,5 @@
-import { DeliveryPlanner, dropSupersededWrites, planDelivery, planEntryOf } from './delivery-plan';
+import type { PlanEntry } from '@dockbridge/audit';
+import { DeliveryPlanner, dropSupersededWrites, planDelivery } from './delivery-plan';
 
 const LOCATION = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const upsert = (id: string, description: string) => ({
@@ -39,17 +40,16 @@ describe('dropSupersededWrites', () => {
 });
 
 describe('planDelivery', () => {
-  /** Pending operation rows of upserts whose descriptions make each document about `bytes` long. */
-  const rows = (n: number, bytes: number) =>
-    Array.from({ length: n }, (_, i) =>
-      planEntryOf({
-        id: `op-${i}`,
-        status: 'pending',
-        kind: 'document.upsert',
-        organisationId: LOCATION,
-        payload: upsert(`D${i}`, 'x'.repeat(bytes)).operation,
-      }),
-    );
+  /** Pending operation rows of upserts whose documents are `bytes` long in a batch body. */
+  const rows = (n: number, bytes: number): PlanEntry[] =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `op-${i}`,
+      status: 'pending',
+      kind: 'document.upsert',
+      organisationId: LOCATION,
+      options: null,
+      bytes,
+    }));
 
   it('goes through batch jobs from the threshold on, in chunks of at most batchSize documents', () => {
     expect(planDelivery('m', rows(4, 10), 5, 100)).toEqual({ single: ['op-0', 'op-1', 'op-2', 'op-3'], batches: [] });

@@ -1,4 +1,4 @@
-import { isUnsettled, type DocumentOperation, type PlanEntry } from '@dockbridge/audit';
+import { isUnsettled, type PlanEntry } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import type { BatchJobData } from '../queues';
 
@@ -19,14 +19,6 @@ export const BATCH_MAX_BYTES = 32 * 1024 * 1024;
  */
 const RAMP_UP = [1 / 8, 1 / 4, 1 / 2];
 
-/** The bytes an operation adds to a batch body: its document as JSON (upserts), its id as a JSON string (deletes). */
-const bodyBytesOf = (payload: CanonicalOperation): number =>
-  Buffer.byteLength(
-    JSON.stringify(
-      payload.kind === 'document.upsert' ? payload.document : (payload as { documentId?: string }).documentId,
-    ),
-  ) + 1;
-
 /**
  * Splits a message's operations: document upserts (or deletes) for one location and one set of
  * reference options go through platform batch jobs when there are at least `threshold` of them,
@@ -43,21 +35,6 @@ export function planDelivery(
   const planner = new DeliveryPlanner(messageId, threshold, batchSize, maxBytes);
   planner.addAll(operations);
   return planner.plan();
-}
-
-/** An operation row as planning reads it, from memory (planEntryOf) or from the database (OperationRepository.planEntryPages). */
-export function planEntryOf(
-  op: Pick<DocumentOperation, 'id' | 'status' | 'kind' | 'organisationId' | 'payload'>,
-): PlanEntry {
-  const payload = op.payload as CanonicalOperation;
-  return {
-    id: op.id,
-    status: op.status,
-    kind: op.kind,
-    organisationId: op.organisationId,
-    options: payload.kind === 'document.upsert' ? ((payload.options ?? null) as PlanEntry['options']) : null,
-    bytes: payload.kind === 'document.upsert' || payload.kind === 'document.delete' ? bodyBytesOf(payload) - 1 : 0,
-  };
 }
 
 /**

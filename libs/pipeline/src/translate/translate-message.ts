@@ -5,7 +5,6 @@ import {
   MessageMetadata,
   MessageRepository,
   OperationRepository,
-  type PlanEntry,
 } from '@dockbridge/audit';
 import { orderKeyOf, organisationScopeProblems, targetOf } from '@dockbridge/mapping';
 import { Inject, Injectable, Optional } from '@nestjs/common';
@@ -18,7 +17,7 @@ import {
 import { MessageQueues } from '../message-queues';
 import { ACKNOWLEDGMENT_OUTBOX, TRANSLATE_OPTIONS } from '../pipeline.options';
 import { batchJobId, deliverJobId, QUEUES } from '../queues';
-import { DeliveryPlan, DeliveryPlanner, dropSupersededWrites, planEntryOf } from './delivery-plan';
+import { DeliveryPlan, DeliveryPlanner, dropSupersededWrites } from './delivery-plan';
 import { PipelineMetrics } from '../pipeline-metrics';
 import { MessagePayloads } from './message-payloads';
 import { Slots } from './slots';
@@ -229,7 +228,7 @@ export class TranslateMessage {
       return 'duplicate';
     }
 
-    const rows = await this.operations.addMany(messageId, [
+    await this.operations.addMany(messageId, [
       ...operations.map(({ operation }) => ({
         kind: operation.kind,
         organisationId: operation.organisationId,
@@ -246,7 +245,7 @@ export class TranslateMessage {
       })),
     ]);
     await this.messages.transition(messageId, 'delivering', 'worker', notes.length ? notes.join('; ') : null);
-    await this.enqueueDelivery(message, rows.map(planEntryOf), false, partner);
+    await this.enqueueStored(message, partner);
     if (!(await this.operations.hasUnsettled(messageId))) {
       await this.messages.settleMessage(messageId, 'worker');
     }
@@ -340,9 +339,13 @@ export class TranslateMessage {
   }
 
   /**
-   * enqueueDelivery over the message's stored operations still to deliver, read a page at a time
-   * without their payloads; a batch is queued as soon as its chunk is complete, before the last
-   * page is read. Answers how many it planned: 0 when nothing is left to deliver.
+   * Queues delivery of the message's stored operations still to deliver, under their stable job ids,
+   * read a page at a time without their payloads: a batch is queued as soon as its chunk is
+   * complete, before the last page is read. With `redrive`, finished jobs whose operations never
+   * settled (lost with a Redis restart) are removed first, so they can be queued again; live jobs
+   * are left alone (same id: BullMQ adds nothing). The batch threshold is the partner's
+   * `settings.batchThreshold`, else `delivery.batchThreshold`. Answers how many it planned: 0 when
+   * nothing is left to deliver.
    */
   async enqueueStored(
     message: Pick<Message, 'id' | 'partnerId'>,
@@ -358,23 +361,6 @@ export class TranslateMessage {
     }
     await this.enqueuePlan(planner.plan(), redrive);
     return planned;
-  }
-
-  /**
-   * Queues delivery of a message's unsettled operations under their stable job ids. With `redrive`,
-   * finished jobs whose operations never settled (lost with a Redis restart) are removed first, so
-   * they can be queued again; live jobs are left alone (same id: BullMQ adds nothing). The batch
-   * threshold is the partner's `settings.batchThreshold`, else `delivery.batchThreshold`.
-   */
-  async enqueueDelivery(
-    message: Pick<Message, 'id' | 'partnerId'>,
-    rows: readonly PlanEntry[],
-    redrive = false,
-    partner?: PartnerProfile | null,
-  ): Promise<void> {
-    const planner = await this.planner(message, partner);
-    planner.addAll(rows);
-    await this.enqueuePlan(planner.plan(), redrive);
   }
 
   private async planner(message: Pick<Message, 'id' | 'partnerId'>, partner?: PartnerProfile | null) {

@@ -1,5 +1,6 @@
 import type { Message } from '@dockbridge/audit';
-import { TranslationContext, translateWebhook } from './translators';
+import { JSON_CUT_CHARS } from '../json-in-turns';
+import { TranslationContext, translateCanonical, translateWebhook } from './translators';
 
 /** A webhook message and a context whose current mapping is `expression` (version 3). */
 const translate = (expression: string, body: unknown = { orders: [{ id: 'PO-1' }] }) =>
@@ -34,5 +35,30 @@ describe('translateWebhook: partner mappings that do not end', () => {
     expect(result.operations.map((o) => o.operation)).toEqual([
       { kind: 'document.delete', organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', documentId: 'PO-1' },
     ]);
+  });
+});
+
+describe('translateCanonical: a large payload', () => {
+  const operations = Array.from({ length: 3000 }, (_, i) => ({
+    kind: 'document.delete',
+    organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+    documentId: `PO-${i}`,
+  }));
+  const text = JSON.stringify({ operations });
+  const message = (rawPayload: string) => ({ channel: 'api', rawPayload }) as unknown as Message;
+  const context = {} as TranslationContext;
+
+  it('is read in turns of the event loop, to the same operations', async () => {
+    expect(text.length).toBeGreaterThan(JSON_CUT_CHARS);
+    const result = await translateCanonical(message(text), context);
+    expect(result.operations.map((o) => o.operation)).toEqual(operations);
+  });
+
+  it('that is not JSON is rejected with where, in the whole text', async () => {
+    const broken = text.replace('"PO-2999"', '"PO-2999" x');
+    const result = await translateCanonical(message(broken), context);
+    expect(result.rejection).toMatch(
+      new RegExp(`^payload is not valid JSON: .* \\(in the value at position ${broken.lastIndexOf('{')}\\)$`),
+    );
   });
 });

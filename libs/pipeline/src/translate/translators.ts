@@ -10,6 +10,7 @@ import {
 } from '@dockbridge/mapping';
 import type { OrgRef } from '@dockbridge/platform';
 import { boundedJsonata, type PartnerProfile } from '@dockbridge/partners';
+import { parseJsonInTurns } from '../json-in-turns';
 
 /** The content type of a canonical operations message (`POST /v1/messages`). */
 export const CANONICAL_CONTENT_TYPE = 'application/vnd.dockbridge.operations+json';
@@ -88,7 +89,7 @@ const empty = (): Translation => ({ operations: [], refused: [], acknowledgments
 export const translateCanonical: Translator = async (message) => {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(message.rawPayload);
+    parsed = await parseJsonInTurns(message.rawPayload);
   } catch (error) {
     return { ...empty(), rejection: `payload is not valid JSON: ${(error as Error).message}` };
   }
@@ -363,7 +364,7 @@ export const translateWebhook: Translator = async (message, context) => {
   }
   let body: unknown;
   try {
-    body = JSON.parse(message.rawPayload);
+    body = await parseJsonInTurns(message.rawPayload);
   } catch (error) {
     return { ...empty(), rejection: `payload is not valid JSON: ${(error as Error).message}` };
   }

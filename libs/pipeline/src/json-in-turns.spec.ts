@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { parseJsonInTurns } from './json-in-turns';
+
+/** Parses as the gateway does a large body, with pieces this small so that every text is cut. */
+const cut = (text: string, options: Parameters<typeof parseJsonInTurns>[1] = {}) =>
+  parseJsonInTurns(text, { cutChars: 8, turn: async () => undefined, ...options });
+
+/** What JSON.parse says of a text: its value, or that it refused it. */
+function reference(text: string): { value: unknown } | 'refused' {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return 'refused';
+  }
+}
+
+async function ours(text: string): Promise<{ value: unknown } | 'refused'> {
+  try {
+    return { value: await cut(text) };
+  } catch (error) {
+    expect(error).toBeInstanceOf(SyntaxError);
+    return 'refused';
+  }
+}
+
+describe('parseJsonInTurns', () => {
+  it('gives what JSON.parse gives for any JSON value, however it is spaced', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), fc.boolean(), async (value, spaced) => {
+        const text = JSON.stringify(value, null, spaced ? 2 : undefined);
+        expect(await ours(text)).toEqual(reference(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses what JSON.parse refuses, and takes what it takes, of JSON with a character changed', async () => {
+    const edited = fc
+      .tuple(fc.jsonValue(), fc.nat(), fc.constantFrom(',', ']', '}', '[', '{', ':', '"', '\\', ' ', 'x', '1', ''))
+      .map(([value, at, character]) => {
+        const text = JSON.stringify({ operations: [value, value] });
+        const i = at % text.length;
+        return text.slice(0, i) + character + text.slice(i + 1);
+      });
+    await fc.assert(
+      fc.asyncProperty(edited, async (text) => {
+        expect(await ours(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([
+    ['a trailing comma', '{"operations": [1, 2,]}'],
+    ['a missing comma', '{"operations": [{"a": 1} {"b": 2}]}'],
+    ['a missing colon', '{"operations" [1]}'],
+    ['a key that is no string', '{operations: [1]}'],
+    ['an unterminated array', '{"operations": [1, 2'],
+    ['an unterminated string', '{"operations": ["abc'],
+    ['more after the value', '{"operations": [1]} {}'],
+    ['a closing bracket too many', '{"operations": [1]}]'],
+  ])('refuses %s', async (_, text) => {
+    expect(reference(text)).toBe('refused');
+    await expect(cut(text)).rejects.toBeInstanceOf(SyntaxError);
+  });
+
+  it('makes __proto__ an own property, as JSON.parse does, unless the key check refuses it', async () => {
+    const text = '{"__proto__": {"polluted": true}, "operations": [1, 2, 3]}';
+    const value = (await cut(text)) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__', 'operations']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const refuse = (key: string) => {
+      if (key === '__proto__') {
+        throw new SyntaxError('__proto__ is not allowed');
+      }
+    };
+    await expect(cut(text, { key: refuse })).rejects.toThrow('__proto__ is not allowed');
+  });
+
+  it('parses each piece with the parse it is given', async () => {
+    const pieces: string[] = [];
+    const parse = (piece: string) => {
+      pieces.push(piece);
+      return JSON.parse(piece) as unknown;
+    };
+    await expect(cut('{"operations": [{"id": "a"}, {"id": "b"}], "n": 1}', { parse, cutChars: 20 })).resolves.toEqual({
+      operations: [{ id: 'a' }, { id: 'b' }],
+      n: 1,
+    });
+    expect(pieces).toEqual(['"operations"', '{"id": "a"}', '{"id": "b"}', '"n"', '1']);
+  });
+
+  it('gives the event loop a turn while it parses a large message, and parses a small one at once', async () => {
+    const operations = Array.from({ length: 25_000 }, (_, i) => ({
+      kind: 'document.upsert',
+      organisationId: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01',
+      document: { id: `PO-${i}`, loads: Array.from({ length: 20 }, (_, k) => ({ name: `ITEM ${k}`, quantity: k })) },
+    }));
+    const text = JSON.stringify({ operations });
+    let turns = 0;
+    const turn = () => {
+      turns++;
+      return new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    // Compared as text: a deep comparison of 25,000 documents takes seconds.
+    expect(JSON.stringify(await parseJsonInTurns(text, { turn }))).toBe(text);
+    // ~1 ms a thousand documents: a 25,000-document message is several slices of work.
+    expect(turns).toBeGreaterThan(1);
+    turns = 0;
+    await expect(parseJsonInTurns(JSON.stringify({ operations: operations.slice(0, 10) }), { turn })).resolves.toEqual({
+      operations: operations.slice(0, 10),
+    });
+    expect(turns).toBe(0);
+  });
+
+  it('parses deep nesting whole below the depth it cuts to', async () => {
+    const text = `{"a": ${'['.repeat(100_000)}1${']'.repeat(100_000)}}`;
+    // Walked down, not compared: the value is too deep for a recursive comparison.
+    let value = ((await cut(text)) as { a: unknown }).a;
+    let depth = 0;
+    for (; Array.isArray(value) && value.length === 1; depth++) {
+      value = value[0] as unknown;
+    }
+    expect([depth, value]).toEqual([100_000, 1]);
+  });
+});
