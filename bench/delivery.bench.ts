@@ -9,7 +9,9 @@
  * figure honest (documents at the sandbox, attempts recorded, the sandbox's request counts, load):
  *   single  MESSAGES messages of DOCS_PER_MESSAGE documents (below the batch threshold: one PUT
  *           per document), posted 8 requests at a time; target >= 500 documents/s with 2 workers.
- *   batch   one message of BATCH_DOCUMENTS documents through platform document jobs; target <= 15 s.
+ *   batch   one message of BATCH_DOCUMENTS documents through platform document jobs; target <= 15 s,
+ *           and each process's longest event-loop delay during the run (its /metrics every 500 ms;
+ *           issue 14: no body holds a process over 100 ms).
  *
  * Environment (all optional): RUNS=3, PATHS=single,batch, WORKERS=2, MESSAGES=60,
  * DOCS_PER_MESSAGE=50, BATCH_DOCUMENTS=25000, DELIVERY_CONCURRENCY (worker default: 16),
@@ -28,7 +30,7 @@ import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { benchDocument, median } from './bench-documents';
-import { freePort, waitFor } from './processes';
+import { freePort, loopLagMaxMs, waitFor } from './processes';
 
 const ROOT = join(__dirname, '../..');
 const DIST = join(__dirname, '..');
@@ -171,6 +173,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 interface Context {
   gateway: string;
   sandbox: string;
+  /** The /metrics of each dockbridge process, by name. */
+  metrics: Map<string, string>;
   key: string;
   db: Client;
   /** CPU seconds used so far by each process of the run: the children, this database's Postgres backends (by pid; one that exits mid-run is not counted), Redis. */
@@ -322,15 +326,18 @@ async function singleRun(
 async function batchRun(
   ctx: Context,
   run: number,
-): Promise<{ seconds: number; postSeconds: number; phases: string; cpu: string; facts: RunFacts }> {
+): Promise<{ seconds: number; postSeconds: number; phases: string; cpu: string; loop: string; facts: RunFacts }> {
   await reset(ctx);
   const body = messageBody(Array.from({ length: BATCH_DOCUMENTS }, (_, i) => `B${run}-${String(i).padStart(6, '0')}`));
   const cpuBefore = await ctx.cpu();
+  const loops = new LoopLag(ctx.metrics);
+  await loops.start();
   const started = performance.now();
   const id = await post(ctx, body);
   const postSeconds = (performance.now() - started) / 1000;
   const statuses = await waitSettled(ctx, [id]);
   const seconds = (performance.now() - started) / 1000;
+  const loop = await loops.stop();
   const cpu = await cpuDelta(ctx, cpuBefore);
   if (statuses.delivered !== 1) {
     throw new Error(`run ${run}: message ${JSON.stringify(statuses)}`);
@@ -345,7 +352,46 @@ async function batchRun(
     [id],
   );
   const phases = events.rows.map((e) => `${e.to_status}@${(e.ms / 1000).toFixed(2)}s`).join(' ');
-  return { seconds, postSeconds, phases, cpu, facts: result };
+  return { seconds, postSeconds, phases, cpu, loop, facts: result };
+}
+
+/** Each process's largest event-loop delay while a run goes on: /metrics scraped every 500 ms (each scrape resets it). */
+class LoopLag {
+  private readonly max = new Map<string, number>();
+  private sampling?: Promise<void>;
+  private running = false;
+
+  constructor(private readonly metrics: Map<string, string>) {}
+
+  async start(): Promise<void> {
+    await this.scrape(false); // forgets what came before the run
+    this.running = true;
+    this.sampling = (async () => {
+      while (this.running) {
+        await sleep(500);
+        await this.scrape(true);
+      }
+    })();
+  }
+
+  /** `gateway 23 ms, worker 1 41 ms, ...` */
+  async stop(): Promise<string> {
+    this.running = false;
+    await this.sampling;
+    await this.scrape(true);
+    return [...this.max].map(([name, ms]) => `${name} ${Math.round(ms)} ms`).join(', ');
+  }
+
+  private async scrape(keep: boolean): Promise<void> {
+    await Promise.all(
+      [...this.metrics].map(async ([name, url]) => {
+        const ms = await loopLagMaxMs(url).catch(() => NaN);
+        if (keep && !Number.isNaN(ms)) {
+          this.max.set(name, Math.max(this.max.get(name) ?? 0, ms));
+        }
+      }),
+    );
+  }
 }
 
 async function main(): Promise<void> {
@@ -431,8 +477,16 @@ async function main(): Promise<void> {
     async () => (await fetch(`${gatewayUrl}/v1/admin/partners`, { headers: adminHeaders })).status === 200,
   );
   const workerArgs = (env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const metrics = new Map([['gateway', `${gatewayUrl}/metrics`]]);
   for (let i = 1; i <= WORKERS; i++) {
-    start(`worker ${i}`, 'apps/worker/src/main.js', { ...common, DATABASE_MIGRATE_ON_START: 'off' }, workerArgs);
+    const healthPort = await freePort();
+    metrics.set(`worker ${i}`, `http://127.0.0.1:${healthPort}/metrics`);
+    start(
+      `worker ${i}`,
+      'apps/worker/src/main.js',
+      { ...common, DATABASE_MIGRATE_ON_START: 'off', WORKER_HEALTH_PORT: String(healthPort) },
+      workerArgs,
+    );
   }
 
   const partner = await fetch(`${gatewayUrl}/v1/admin/partners/${PARTNER}`, {
@@ -460,6 +514,7 @@ async function main(): Promise<void> {
   const ctx: Context = {
     gateway: gatewayUrl,
     sandbox: sandboxUrl,
+    metrics,
     key,
     db,
     async cpu() {
@@ -530,7 +585,7 @@ async function main(): Promise<void> {
         `  run ${run}: ${r.seconds.toFixed(2)} s end to end, ${Math.round(BATCH_DOCUMENTS / r.seconds)} documents/s (POST answered at ${r.postSeconds.toFixed(2)} s; events ${r.phases}); ` +
           `${r.facts.delivered} delivered, ${r.facts.attempts} attempts, sandbox ${r.facts.sandboxDocuments} documents; requests: ${requestSummary(r.facts.requests)}; load ${load()}`,
       );
-      console.log(`         CPU seconds: ${r.cpu}`);
+      console.log(`         CPU seconds: ${r.cpu}; event loop held at most: ${r.loop}`);
     }
     const m = median(times);
     const line = `batch path median: ${m.toFixed(2)} s for ${BATCH_DOCUMENTS} documents, ${Math.round(BATCH_DOCUMENTS / m)} documents/s; target <= ${BATCH_TARGET_S} s: ${m <= BATCH_TARGET_S ? 'met' : 'NOT met'}`;

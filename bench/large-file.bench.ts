@@ -40,7 +40,7 @@ import IORedis from 'ioredis';
 import { Client } from 'pg';
 import SftpClient from 'ssh2-sftp-client';
 import { writeAsnFile } from './asn-file';
-import { freePort, waitFor } from './processes';
+import { freePort, waitFor, loopLagMaxMs } from './processes';
 
 const ROOT = join(__dirname, '../..');
 const DIST = join(__dirname, '..');
@@ -228,12 +228,6 @@ const TABLES = ['operation', 'payload_block', 'attempt', 'message_event', 'messa
 
 const dbBytes = async (ctx: Context) =>
   Number((await ctx.db.query<{ size: string }>(`SELECT pg_database_size(current_database()) AS size`)).rows[0].size);
-
-/** The largest event-loop delay a process saw since its last scrape (prom-client's monitorEventLoopDelay). */
-async function loopLagMaxMs(metricsUrl: string): Promise<number> {
-  const text = await (await fetch(metricsUrl)).text();
-  return Number(/^dockbridge_nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
-}
 
 /** Milliseconds of one admin read of a message's detail (its first page of operations and attempts). */
 async function detailMs(ctx: Context, messageId: string): Promise<number> {

@@ -24,3 +24,12 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
   }
   throw new Error(`${what} not ready within ${timeoutMs} ms`);
 }
+
+/**
+ * The largest event-loop delay a dockbridge process saw since its last scrape (its /metrics:
+ * prom-client's monitorEventLoopDelay, reset by each scrape).
+ */
+export async function loopLagMaxMs(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  return Number(/^dockbridge_nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
+}
