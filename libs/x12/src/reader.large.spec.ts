@@ -7,8 +7,11 @@ import { readX12 } from './reader';
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 const MiB = 1024 * 1024;
 
-/** Sets read and turns the event loop took (setImmediate ticks) while readX12 read `text`, held in memory. */
-async function readCountingTurns(text: string): Promise<{ sets: number; turns: number }> {
+/**
+ * Sets read and turns the event loop took (setImmediate ticks) while readX12 read `text`, held in
+ * memory; `mapMs`: the time each set takes its consumer (translation maps it).
+ */
+async function readCountingTurns(text: string, mapMs = 0): Promise<{ sets: number; turns: number }> {
   let turns = 0;
   let reading = true;
   const tick = () => {
@@ -22,6 +25,9 @@ async function readCountingTurns(text: string): Promise<{ sets: number; turns: n
   for await (const e of readX12([text])) {
     if (e.type === 'transactionSet') {
       sets++;
+      for (const until = performance.now() + mapMs; performance.now() < until;) {
+        // busy, as mapping is
+      }
     }
   }
   reading = false;
@@ -38,6 +44,14 @@ describe('readX12 (streaming) of a large input', () => {
     const { sets, turns } = await readCountingTurns(text);
     expect(sets).toBe(copies);
     expect(turns).toBeGreaterThanOrEqual(Math.floor(sets / 100) - 1); // 6,800 small sets: ~68 turns (a MiB apart: 3)
+  });
+
+  it('and every 20 ms, however few sets that is (a loaded machine maps them slowly)', async () => {
+    const text = file.replace(set, set.repeat(30)).replace('\nGE*1*', '\nGE*30*');
+    // 30 sets of 5 ms: 150 ms, of which no 100 sets or 256 KiB would give the loop a turn.
+    const { sets, turns } = await readCountingTurns(text, 5);
+    expect(sets).toBe(30);
+    expect(turns).toBeGreaterThanOrEqual(5);
   });
 
   it('and every 256 KiB within sets, however few', async () => {

@@ -31,6 +31,11 @@ const SLICE = 64 * 1024;
  */
 const TURN_EVERY = 4 * SLICE;
 const TURN_SETS = 100;
+/**
+ * And whatever was read, once this long went by since the last turn: on a loaded machine (four
+ * 100 MiB files translated and uploaded at once) 100 sets of reading and mapping held a worker 141 ms.
+ */
+const TURN_MS = 20;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type X12Chunk = Buffer | Uint8Array | string;
@@ -54,6 +59,12 @@ export async function* readX12(
   const decoder = new StringDecoder(options.encoding ?? 'utf8');
   let sinceTurn = 0;
   let setsSinceTurn = 0;
+  let lastTurn = performance.now();
+  const turn = async () => {
+    sinceTurn = setsSinceTurn = 0;
+    await nextTurn();
+    lastTurn = performance.now();
+  };
   for await (const chunk of source as AsyncIterable<X12Chunk>) {
     // Stryker disable next-line StringLiteral: equivalent, a string given to the decoder comes back as it is
     const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
@@ -71,16 +82,14 @@ export async function* readX12(
           break;
         }
         // Paused: a set was handed out (and mapped, as translation reads it) since the last resume.
-        if (++setsSinceTurn >= TURN_SETS) {
-          sinceTurn = setsSinceTurn = 0;
-          await nextTurn();
+        if (++setsSinceTurn >= TURN_SETS || performance.now() - lastTurn >= TURN_MS) {
+          await turn();
         }
         tokenizer.resume();
       }
       sinceTurn += Math.min(SLICE, text.length - from);
-      if (sinceTurn >= TURN_EVERY) {
-        sinceTurn = setsSinceTurn = 0;
-        await nextTurn();
+      if (sinceTurn >= TURN_EVERY || performance.now() - lastTurn >= TURN_MS) {
+        await turn();
       }
     }
   }
