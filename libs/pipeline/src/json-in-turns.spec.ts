@@ -52,6 +52,7 @@ describe('parseJsonInTurns', () => {
 
   it.each([
     ['a trailing comma', '{"operations": [1, 2,]}'],
+    ['an empty member between two runs', '{"operations": [1234567890, , 1234567890]}'],
     ['a missing comma', '{"operations": [{"a": 1} {"b": 2}]}'],
     ['a missing colon', '{"operations" [1]}'],
     ['a key that is no string', '{operations: [1]}'],
@@ -88,7 +89,8 @@ describe('parseJsonInTurns', () => {
       operations: [{ id: 'a' }, { id: 'b' }],
       n: 1,
     });
-    expect(pieces).toEqual(['"operations"', '{"id": "a"}', '{"id": "b"}', '"n"', '1']);
+    // Runs of small members together, a large member cut in turn (its key parsed apart).
+    expect(pieces).toEqual(['[{"id": "a"}]', '[{"id": "b"}]', '"operations"', '{"n": 1}']);
   });
 
   it('gives the event loop a turn while it parses a large message, and parses a small one at once', async () => {
@@ -112,6 +114,18 @@ describe('parseJsonInTurns', () => {
       operations: operations.slice(0, 10),
     });
     expect(turns).toBe(0);
+  });
+
+  it('cuts a large array however deep in objects it is, giving turns as it goes', async () => {
+    const list = Array.from({ length: 20_000 }, (_, i) => ({ id: `PO-${i}`, quantity: i }));
+    const text = JSON.stringify({ a: { b: { c: { d: { e: list } } } } });
+    let turns = 0;
+    const turn = () => {
+      turns++;
+      return new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    expect(JSON.stringify(await parseJsonInTurns(text, { turn, cutChars: 4096 }))).toBe(text);
+    expect(turns).toBeGreaterThan(1);
   });
 
   it('parses deep nesting whole below the depth it cuts to', async () => {

@@ -1,29 +1,31 @@
 /**
  * JSON.parse of a large text that gives the event loop a turn every few milliseconds: JSON.parse of
  * a 14.4 MiB message (25,000 documents) holds a process for ~100 ms, every other request with it.
- * The members of the top-level array or object are cut at their boundaries (strings skipped with
- * indexOf, so the cut costs a fraction of the parse) and each is parsed by itself; a member that is
- * large itself (a message's `operations`) is cut the same way. Every piece goes through JSON.parse
- * (or `options.parse`), and the commas, colons and brackets between them are checked here, so any
- * text JSON.parse refuses is refused and any it takes gives the same value.
+ * A large array or object is cut at its members' boundaries (strings skipped with indexOf): runs of
+ * small members are parsed together, a large member (a message's `operations`) is cut in turn.
+ * Every piece goes through JSON.parse (or `options.parse`), and the commas, colons and brackets
+ * between pieces are checked here, so any text JSON.parse refuses is refused and any it takes gives
+ * the same value.
  */
 export interface JsonInTurnsOptions {
-  /** Parses one piece (a member's value, a key): JSON.parse unless told (the gateway's guards against prototype poisoning). */
+  /** Parses one piece (a run of members, a large member's key): JSON.parse unless told (the gateway's guards against prototype poisoning). */
   parse?: (text: string) => unknown;
   /** Called with each key of an object that was cut (one not parsed whole): may refuse it by throwing. */
   key?: (key: string, value: unknown) => void;
   /** Waits for the next turn of the event loop. */
   turn?: () => Promise<void>;
-  /** Texts, and array elements, up to this long are parsed whole (JSON_CUT_CHARS). */
+  /** Values up to this long, and runs of members, are parsed whole (JSON_CUT_CHARS). */
   cutChars?: number;
 }
 
 /** Texts up to this long are parsed at once (~2 ms). */
 export const JSON_CUT_CHARS = 256 * 1024;
-/** Containers within containers cut, at most (`{"operations": [...]}` is 2). */
-const MAX_CUT_DEPTH = 4;
+/** Large containers within large containers cut, at most: deeper ones are parsed whole, so nesting costs neither stack nor more than this many scans. */
+const MAX_CUT_DEPTH = 8;
 /** Work between two turns. */
 const TURN_MS = 8;
+/** Characters scanned between two looks at the clock. */
+const SCAN_STEP = 64 * 1024;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -62,11 +64,12 @@ function skipBlanks(text: string, from: number): number {
   return from;
 }
 
-/**
- * Cuts a container into members as it goes (never scanning ahead for its end): an object's values
- * that are containers are cut in turn (a message's `operations`), an array's elements are found by
- * their own syntax and parsed whole unless large.
- */
+/** As JSON.parse makes a property: an own one, even named __proto__; a repeated key keeps its place and takes the last value. */
+function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** Cuts a large container into runs of small members and large members, as it goes. */
 class JsonCutter {
   private since = performance.now();
 
@@ -85,69 +88,93 @@ class JsonCutter {
     const close = isArray ? CLOSE_ARRAY : CLOSE_OBJECT;
     const items: unknown[] = [];
     const object: Record<string, unknown> = {};
+    // Members not parsed yet: text[runFrom, runTo), parsed together as one array or object.
+    let runFrom = -1;
+    let runTo = -1;
+    const flush = async () => {
+      if (runFrom === -1) {
+        return;
+      }
+      await this.pace();
+      const run = this.piece(runFrom, runTo, isArray ? '[' : '{', isArray ? ']' : '}');
+      runFrom = -1;
+      if (isArray) {
+        for (const item of run as unknown[]) {
+          items.push(item);
+        }
+      } else {
+        for (const [key, value] of Object.entries(run as Record<string, unknown>)) {
+          this.checkKey?.(key, value);
+          define(object, key, value);
+        }
+      }
+    };
     let at = skipBlanks(text, from + 1);
     if (text.charCodeAt(at) === close) {
       return { value: isArray ? items : object, end: at + 1 };
     }
     for (;;) {
-      if (isArray) {
-        const { value, end } = await this.member(at, false, depth);
-        items.push(value);
-        at = end;
-      } else {
+      const memberFrom = at;
+      let valueFrom = at;
+      let keyTo = at;
+      if (!isArray) {
         if (text.charCodeAt(at) !== QUOTE) {
           throw this.error('a key that is not a string', at);
         }
-        const keyEnd = this.stringEnd(at);
-        const key = this.piece(at, keyEnd) as string;
-        const colon = skipBlanks(text, keyEnd);
+        keyTo = this.stringEnd(at);
+        const colon = skipBlanks(text, keyTo);
         if (text.charCodeAt(colon) !== COLON) {
           throw this.error("no ':' after a key", colon);
         }
-        const { value, end } = await this.member(skipBlanks(text, colon + 1), true, depth);
-        this.checkKey?.(key, value);
-        // As JSON.parse makes it: an own property, even one named __proto__.
-        Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-        at = end;
+        valueFrom = skipBlanks(text, colon + 1);
       }
-      at = skipBlanks(text, at);
-      const c = text.charCodeAt(at);
-      if (c === close) {
+      const c = text.charCodeAt(valueFrom);
+      const isContainer = c === OPEN_ARRAY || c === OPEN_OBJECT;
+      const end = await this.valueEnd(valueFrom, isContainer);
+      if (end === valueFrom) {
+        // Between two runs, an empty member would vanish: `[1,,2]` is not [1, 2].
+        throw this.error('a value missing', valueFrom);
+      }
+      if (isContainer && end - valueFrom > this.cutChars && depth < MAX_CUT_DEPTH) {
+        await flush();
+        const { value } = await this.container(valueFrom, depth + 1);
+        if (isArray) {
+          items.push(value);
+        } else {
+          const key = this.piece(memberFrom, keyTo) as string;
+          this.checkKey?.(key, value);
+          define(object, key, value);
+        }
+      } else {
+        if (runFrom !== -1 && end - runFrom > this.cutChars) {
+          await flush();
+        }
+        if (runFrom === -1) {
+          runFrom = memberFrom;
+        }
+        runTo = end;
+      }
+      at = skipBlanks(text, end);
+      const next = text.charCodeAt(at);
+      if (next === close) {
+        await flush();
         return { value: isArray ? items : object, end: at + 1 };
       }
-      if (c !== COMMA) {
+      if (next !== COMMA) {
         throw this.error(`no ',' or '${String.fromCharCode(close)}' after a member`, at);
       }
       at = skipBlanks(text, at + 1);
     }
   }
 
-  /**
-   * The value at `from` and where it ends; a container that is an object's value, or large, is cut
-   * (down to MAX_CUT_DEPTH: deeper ones are parsed whole, so nesting costs neither stack nor rescans).
-   */
-  private async member(from: number, objectValue: boolean, depth: number): Promise<{ value: unknown; end: number }> {
-    const c = this.text.charCodeAt(from);
-    const cuttable = (c === OPEN_ARRAY || c === OPEN_OBJECT) && depth < MAX_CUT_DEPTH;
-    if (cuttable && objectValue) {
-      return this.container(from, depth + 1);
-    }
-    const end = this.valueEnd(from);
-    if (cuttable && end - from > this.cutChars) {
-      return this.container(from, depth + 1);
-    }
-    await this.pace();
-    return { value: this.piece(from, end), end };
-  }
-
-  /** Where the value at `from` ends, by its own syntax (JSON.parse checks the inside). */
-  private valueEnd(from: number): number {
+  /** Where the value at `from` ends, by its own syntax (JSON.parse checks the inside); a long scan gives turns. */
+  private async valueEnd(from: number, isContainer: boolean): Promise<number> {
     const text = this.text;
     const first = text.charCodeAt(from);
     if (first === QUOTE) {
       return this.stringEnd(from);
     }
-    if (first !== OPEN_ARRAY && first !== OPEN_OBJECT) {
+    if (!isContainer) {
       // A number, true, false or null: up to what may follow a value.
       let i = from;
       for (
@@ -159,7 +186,7 @@ class JsonCutter {
       return i;
     }
     let depth = 0;
-    for (let i = from; i < text.length; i++) {
+    for (let i = from, look = from + SCAN_STEP; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === QUOTE) {
         i = this.stringEnd(i) - 1;
@@ -167,6 +194,10 @@ class JsonCutter {
         depth++;
       } else if ((c === CLOSE_ARRAY || c === CLOSE_OBJECT) && --depth === 0) {
         return i + 1;
+      }
+      if (i >= look) {
+        look = i + SCAN_STEP;
+        await this.pace();
       }
     }
     throw this.error('an array or object that does not end', from);
@@ -187,13 +218,16 @@ class JsonCutter {
     throw this.error('a string that does not end', from);
   }
 
-  /** `text[from, to)` parsed; a SyntaxError says where the piece is in the whole text. */
-  private piece(from: number, to: number): unknown {
+  /**
+   * `text[from, to)` parsed, between `open` and `close` when given (a run of members); a SyntaxError
+   * says where the piece starts in the whole text (its own position counts from there).
+   */
+  private piece(from: number, to: number, open = '', close = ''): unknown {
     try {
-      return this.parse(this.text.slice(from, to));
+      return this.parse(open + this.text.slice(from, to) + close);
     } catch (error) {
       if (error instanceof SyntaxError) {
-        throw new SyntaxError(`${error.message} (in the value at position ${from})`);
+        throw new SyntaxError(`${error.message} (in the piece of JSON at position ${from})`);
       }
       throw error;
     }
