@@ -389,7 +389,10 @@ describe('DeliverBatch: a retry after a submit', () => {
     const at = (ms: number) => new Date(Date.parse(submittedAt) + ms).toISOString();
     afterEach(() => jest.restoreAllMocks());
 
-    it('takes the earliest job made since (a minute of clock skew allowed) for as many documents', async () => {
+    it.each([
+      ['the earliest made since the submit, before any made within the clock skew before it', 'later'],
+      ['without one since, the nearest within a minute before (the platform clock may be behind)', 'near'],
+    ])('takes, of the jobs of as many documents, %s', async (_, expected) => {
       jest.spyOn(Date, 'now').mockReturnValue(Date.parse(submittedAt) + 5000);
       const { client, asked } = platformAnswering([
         { id: 'PO-1', status: 'Created' },
@@ -398,8 +401,9 @@ describe('DeliverBatch: a retry after a submit', () => {
       const listJobs = async () => [
         job('too-old', { createdAt: at(-60_001) }),
         job('other-size', { createdAt: at(-1000), documentCount: 3 }),
-        job('later', { createdAt: at(2000) }),
         job('skewed', { createdAt: at(-60_000) }),
+        job('near', { createdAt: at(-5000) }),
+        ...(expected === 'later' ? [job('latest', { createdAt: at(4000) }), job('later', { createdAt: at(0) })] : []),
       ];
       const { run, remembered } = batch(
         [
@@ -409,8 +413,32 @@ describe('DeliverBatch: a retry after a submit', () => {
         { ...client, listJobs },
       );
       await expect(run({ submittedAt })).resolves.toEqual({ delivered: 2, failed: 0 });
-      expect(remembered).toEqual([{ platformJobId: 'skewed', jobFromListing: true }]);
-      expect(asked[0]).toEqual(['getJob', ORG, 'skewed']);
+      expect(remembered).toEqual([{ platformJobId: expected, jobFromListing: true }]);
+      expect(asked[0]).toEqual(['getJob', ORG, expected]);
+    });
+
+    it("sets a cancelled job found by its size aside, keeping the submit: it may be another chunk's", async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(Date.parse(submittedAt) + 5000);
+      const { client, asked } = platformAnswering([]);
+      const listJobs = async () => [job('cancelled', { createdAt: at(100), status: 'Cancelled' })];
+      const ops: Op[] = [
+        { id: 'op-1', status: 'delivering', payload: upsert('PO-1') },
+        { id: 'op-2', status: 'delivering', payload: upsert('PO-2') },
+      ];
+      const getJob = async (org: string, id: string) => {
+        asked.push(['getJob', org, id]);
+        return job(id, { status: 'Cancelled' });
+      };
+      const { run, remembered, attempts, held } = batch(ops, { ...client, listJobs, getJob });
+      const error = await failure(run({ submittedAt }));
+      expect(error).toMatchObject({ errorClass: 'retryable', operation: 'batch job' });
+      expect(remembered).toEqual([
+        { platformJobId: 'cancelled', jobFromListing: true },
+        { platformJobId: undefined, jobFromListing: undefined, notThisChunks: ['cancelled'] },
+      ]);
+      expect(asked.map((a) => a[0])).toEqual(['getJob']);
+      expect(attempts.map((a) => a.settlement)).toEqual([undefined, undefined]);
+      expect(held).toEqual([61_000]);
     });
 
     it('looks for a job of the size it submitted, keeping its list and claims, even once some settled since', async () => {
@@ -461,7 +489,7 @@ describe('DeliverBatch: a retry after a submit', () => {
       expect(error).toMatchObject({
         errorClass: 'retryable',
         reason:
-          "platform job other, found by its size, carries other documents (entry #1 is document PO-8, not PO-1): looking for this chunk's own job again",
+          "platform job other, found by its size, may be another chunk's (its entry #1 is document PO-8, not PO-1): looking for this chunk's own job again",
       });
       expect(first.remembered).toEqual([
         { platformJobId: 'other', jobFromListing: true },

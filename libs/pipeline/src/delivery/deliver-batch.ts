@@ -120,8 +120,8 @@ export class DeliverBatch {
       }
       await remember({ platformJobId: jobId, ...(listed && { jobFromListing: true }) });
       const job = await this.waitFor(client, data.organisationId, jobId);
-      if (job.status === 'Cancelled') {
-        await remember({ platformJobId: undefined, jobFromListing: undefined, submittedAt: undefined });
+      if (job.status === 'Cancelled' && !listed) {
+        await remember({ platformJobId: undefined, submittedAt: undefined });
         jobMayRun = false;
         throw new PlatformCallError(
           'retryable',
@@ -129,8 +129,13 @@ export class DeliverBatch {
           `platform job ${jobId} was cancelled; it will be submitted again`,
         );
       }
-      const entries = await client.getJobResult(data.organisationId, jobId);
-      const stranger = listed ? strangerIn(submitted, entries) : undefined;
+      const entries = job.status === 'Cancelled' ? [] : await client.getJobResult(data.organisationId, jobId);
+      // A cancelled job found by its size may be another chunk's: this chunk's own may still run.
+      const stranger = !listed
+        ? undefined
+        : job.status === 'Cancelled'
+          ? 'it was cancelled'
+          : strangerIn(submitted, entries);
       if (stranger) {
         // Settling by its results would mark documents delivered that it never carried.
         await remember({
@@ -141,7 +146,7 @@ export class DeliverBatch {
         throw new PlatformCallError(
           'retryable',
           'batch job',
-          `platform job ${jobId}, found by its size, carries other documents (${stranger}): looking for this chunk's own job again`,
+          `platform job ${jobId}, found by its size, may be another chunk's (${stranger}): looking for this chunk's own job again`,
         );
       }
       this.metrics?.calls.observe(
@@ -224,16 +229,19 @@ export class DeliverBatch {
     data: BatchJobData,
     documentCount: number,
   ): Promise<string | undefined> {
-    const since = Date.parse(data.submittedAt!) - CLOCK_SKEW_MS;
+    const submittedAt = Date.parse(data.submittedAt!);
     const jobs = await client.listJobs(data.organisationId);
+    // The job made since the submit first (the earliest: the submit made it then); one made within the
+    // clock skew before it only when there is none, the nearest first: the others are older jobs of
+    // the same size, another message's among them.
     const made = jobs
+      .map((job) => ({ id: job.id, after: Date.parse(job.createdAt) - submittedAt, count: job.documentCount }))
       .filter(
-        (job) =>
-          Date.parse(job.createdAt) >= since &&
-          job.documentCount === documentCount &&
-          !data.notThisChunks?.includes(job.id),
+        (job) => job.after >= -CLOCK_SKEW_MS && job.count === documentCount && !data.notThisChunks?.includes(job.id),
       )
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+      .sort((a, b) =>
+        a.after >= 0 !== b.after >= 0 ? (a.after >= 0 ? -1 : 1) : Math.abs(a.after) - Math.abs(b.after),
+      )[0];
     if (made) {
       return made.id;
     }
@@ -330,5 +338,5 @@ function strangerIn(submitted: readonly BatchEntry[], entries: readonly Document
   const at = entries.findIndex(
     (entry, i) => entry?.id != null && submitted[i]?.targetId != null && entry.id !== submitted[i].targetId,
   );
-  return at === -1 ? undefined : `entry #${at + 1} is document ${entries[at].id}, not ${submitted[at].targetId}`;
+  return at === -1 ? undefined : `its entry #${at + 1} is document ${entries[at].id}, not ${submitted[at].targetId}`;
 }
