@@ -130,7 +130,11 @@ class JsonCutter {
       }
       const c = text.charCodeAt(valueFrom);
       const isContainer = c === OPEN_ARRAY || c === OPEN_OBJECT;
-      const end = await this.valueEnd(valueFrom, isContainer);
+      const end = isContainer
+        ? await this.containerEnd(valueFrom)
+        : c === QUOTE
+          ? this.stringEnd(valueFrom)
+          : this.primitiveEnd(valueFrom);
       if (end === valueFrom) {
         // Between two runs, an empty member would vanish: `[1,,2]` is not [1, 2].
         throw this.error('a value missing', valueFrom);
@@ -167,32 +171,37 @@ class JsonCutter {
     }
   }
 
-  /** Where the value at `from` ends, by its own syntax (JSON.parse checks the inside); a long scan gives turns. */
-  private async valueEnd(from: number, isContainer: boolean): Promise<number> {
+  /** Where a number, true, false or null at `from` ends: at what may follow a value (JSON.parse checks it). */
+  private primitiveEnd(from: number): number {
     const text = this.text;
-    const first = text.charCodeAt(from);
-    if (first === QUOTE) {
-      return this.stringEnd(from);
+    let i = from;
+    for (
+      let c = text.charCodeAt(i);
+      i < text.length && !isBlank(c) && c !== COMMA && c !== CLOSE_ARRAY && c !== CLOSE_OBJECT;
+    ) {
+      c = text.charCodeAt(++i);
     }
-    if (!isContainer) {
-      // A number, true, false or null: up to what may follow a value.
-      let i = from;
-      for (
-        let c = text.charCodeAt(i);
-        i < text.length && !isBlank(c) && c !== COMMA && c !== CLOSE_ARRAY && c !== CLOSE_OBJECT;
-      ) {
-        c = text.charCodeAt(++i);
-      }
-      return i;
-    }
+    return i;
+  }
+
+  /**
+   * Just after the bracket that closes the array or object opened at `from` (JSON.parse checks the
+   * inside): a regular expression finds each quote or bracket, strings are skipped with indexOf, and
+   * a long scan gives turns.
+   */
+  private async containerEnd(from: number): Promise<number> {
+    const text = this.text;
+    const structural = /["[\]{}]/g;
+    structural.lastIndex = from;
     let depth = 0;
-    for (let i = from, look = from + SCAN_STEP; i < text.length; i++) {
+    for (let look = from + SCAN_STEP; structural.test(text);) {
+      const i = structural.lastIndex - 1;
       const c = text.charCodeAt(i);
       if (c === QUOTE) {
-        i = this.stringEnd(i) - 1;
+        structural.lastIndex = this.stringEnd(i);
       } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
         depth++;
-      } else if ((c === CLOSE_ARRAY || c === CLOSE_OBJECT) && --depth === 0) {
+      } else if (--depth === 0) {
         return i + 1;
       }
       if (i >= look) {
