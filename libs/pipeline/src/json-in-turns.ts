@@ -130,18 +130,25 @@ class JsonCutter {
       }
       const c = text.charCodeAt(valueFrom);
       const isContainer = c === OPEN_ARRAY || c === OPEN_OBJECT;
-      const end = isContainer
-        ? await this.containerEnd(valueFrom)
-        : c === QUOTE
-          ? this.stringEnd(valueFrom)
-          : this.primitiveEnd(valueFrom);
-      if (end === valueFrom) {
+      // An array that is a value of the top-level object (a message's `operations`) is where a large
+      // text's bulk is: cut as it is read, without a scan for its end first.
+      const eager = c === OPEN_ARRAY && !isArray && depth === 1;
+      let end = eager
+        ? valueFrom
+        : isContainer
+          ? await this.containerEnd(valueFrom)
+          : c === QUOTE
+            ? this.stringEnd(valueFrom)
+            : this.primitiveEnd(valueFrom);
+      if (end === valueFrom && !eager) {
         // Between two runs, an empty member would vanish: `[1,,2]` is not [1, 2].
         throw this.error('a value missing', valueFrom);
       }
-      if (isContainer && end - valueFrom > this.cutChars && depth < MAX_CUT_DEPTH) {
+      if (eager || (isContainer && end - valueFrom > this.cutChars && depth < MAX_CUT_DEPTH)) {
         await flush();
-        const { value } = await this.container(valueFrom, depth + 1);
+        const cut = await this.container(valueFrom, depth + 1);
+        const value = cut.value;
+        end = cut.end;
         if (isArray) {
           items.push(value);
         } else {

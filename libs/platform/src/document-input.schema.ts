@@ -9,19 +9,25 @@ import { DIRECTIONS, DOCUMENT_MODES } from './document.types';
  * JSON Schema's meaning differs from class-validator's (string length, UUID, ISO 8601), the
  * keyword calls the function class-validator itself uses.
  */
+/** Characters class-validator's length does not count one each: surrogates, variation selectors. */
+const COUNTED_APART = /[\uD800-\uDFFF]|\uFE0E|\uFE0F/;
+
 export function newDtoAjv(): Ajv {
   // strictNumbers: NaN and Infinity are not numbers (IsNumber with allowNaN/allowInfinity false, IsInt).
   // strictRequired off: `required` in anyOf/if says "given", of fields the object's own schema lists.
   const ajv = new Ajv({ strict: true, strictRequired: false, strictNumbers: true, allowUnionTypes: true });
   ajv.addFormat('uuid-all', { type: 'string', validate: (value: string) => isUUID(value, 'all') });
   ajv.addFormat('iso8601-strict', { type: 'string', validate: (value: string) => isISO8601(value, { strict: true }) });
-  // class-validator counts a surrogate pair as one character and leaves out variation selectors.
+  // class-validator counts a surrogate pair as one character and leaves out variation selectors; a
+  // text with neither (nearly every one) is as long as it looks, without its two regex matches.
   ajv.addKeyword({
     keyword: 'textLength',
     type: 'string',
     schemaType: 'array',
     validate: ([min, max]: [number, number | null], value: string) =>
-      (min === 0 || minLength(value, min)) && (max === null || maxLength(value, max)),
+      COUNTED_APART.test(value)
+        ? (min === 0 || minLength(value, min)) && (max === null || maxLength(value, max))
+        : value.length >= min && (max === null || value.length <= max),
   });
   // IsNotBefore: only when both are strings (an ISO 8601 check refuses anything else).
   ajv.addKeyword({
