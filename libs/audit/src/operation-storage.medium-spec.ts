@@ -153,6 +153,30 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     expect(await indexBytes()).toBe(indexesBefore);
   });
 
+  it("reads a large chunk's batch entries a page at a time, in the message's order whatever the ids' order", async () => {
+    const message = await newMessage();
+    const rows = await operations.addMany(
+      message.id,
+      Array.from({ length: 12_000 }, (_, n) => ({
+        kind: 'document.delete' as const,
+        organisationId: ORG,
+        targetId: `PAGED-${n}`,
+        orderKey: `document|${ORG}|PAGED-${n}`,
+        payload: { kind: 'document.delete', organisationId: ORG, documentId: `PAGED-${n}` },
+      })),
+    );
+    // Asked for backwards: pages of 5,000 ids are each the wrong way round, and come back in order.
+    const entries = await operations.batchEntriesOf(rows.map((row) => row.id).reverse());
+    expect(entries.map((entry) => entry.id)).toEqual(rows.map((row) => row.id));
+    expect(entries[11_999]).toEqual({
+      id: rows[11_999].id,
+      status: 'pending',
+      targetId: 'PAGED-11999',
+      bytes: JSON.stringify('PAGED-11999').length,
+      options: null,
+    });
+  });
+
   it("finishes a batch's attempts in place: each stays on its page and no index grows", async () => {
     const message = await newMessage();
     const rows = await operations.addMany(

@@ -312,6 +312,24 @@ describe('DeliverBatch: the gate before the submit', () => {
     ]);
   });
 
+  it('passes a large chunk through the gate 5,000 operations at a time, keeping every verdict', async () => {
+    const ops: Op[] = Array.from({ length: 12_000 }, (_, i) => ({
+      id: `op-${i}`,
+      status: 'pending',
+      payload: upsert(`PO-${i}`),
+      ...(i === 7_000 && { verdict: 'wait' as const }),
+    }));
+    const { client } = platformAnswering([]);
+    client.getJobResult = async () =>
+      ops.map((op) => ({ id: (op.payload as { document: { id: string } }).document.id, status: 'Updated' }));
+    const { run, calls } = batch(ops, client);
+    await run();
+    const gates = calls.filter((c) => c[0] === 'gateChunk').map((c) => c[1] as string[]);
+    expect(gates.map((ids) => ids.length)).toEqual([5_000, 5_000, 2_000]);
+    expect(gates.flat()).toEqual(ops.map((op) => op.id));
+    expect(calls).toContainEqual(['enqueueDeliveries', ['op-7000']]);
+  });
+
   it('submits nothing when nothing may go', async () => {
     const { client, asked } = platformAnswering([]);
     const { run, calls, remembered } = batch(
