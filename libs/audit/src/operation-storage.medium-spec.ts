@@ -33,23 +33,33 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   afterAll(() => database?.close());
 
   const newMessage = () => recordApiMessage(database.dataSource);
+  /** `count` document writes (upserts unless told) of a new message, each to its own document `<prefix>-<n>`. */
+  const writes = async (
+    count: number,
+    prefix: string,
+    payloadOf: (n: number) => object,
+    kind: 'document.upsert' | 'document.delete' = 'document.upsert',
+  ) => {
+    const message = await newMessage();
+    const rows = await operations.addMany(
+      message.id,
+      Array.from({ length: count }, (_, n) => ({
+        kind,
+        organisationId: ORG,
+        targetId: `${prefix}-${n}`,
+        orderKey: `document|${ORG}|${prefix}-${n}`,
+        payload: payloadOf(n),
+      })),
+    );
+    return { message, rows };
+  };
 
   it('plans without JIT: compiling the gate of a 25,000-document chunk took longer than running it', async () => {
     expect(await database.dataSource.query('SHOW jit')).toEqual([{ jit: 'off' }]);
   });
 
   it('claimed and settled, an operation adds a few hundred bytes to its table, not a copy of its document', async () => {
-    const message = await newMessage();
-    const rows = await operations.addMany(
-      message.id,
-      Array.from({ length: ROWS }, (_, n) => ({
-        kind: 'document.upsert' as const,
-        organisationId: ORG,
-        targetId: `ASN-${n}`,
-        orderKey: `document|${ORG}|ASN-${n}`,
-        payload: asn(n * 40),
-      })),
-    );
+    const { rows } = await writes(ROWS, 'ASN', (n) => asn(n * 40));
     const heapBytes = async () =>
       Number((await database.dataSource.query(`SELECT pg_relation_size('operation') AS bytes`))[0].bytes as string);
     const written = await heapBytes();
@@ -154,16 +164,11 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   });
 
   it("reads a large chunk's batch entries a page at a time, in the message's order whatever the ids' order", async () => {
-    const message = await newMessage();
-    const rows = await operations.addMany(
-      message.id,
-      Array.from({ length: 12_000 }, (_, n) => ({
-        kind: 'document.delete' as const,
-        organisationId: ORG,
-        targetId: `PAGED-${n}`,
-        orderKey: `document|${ORG}|PAGED-${n}`,
-        payload: { kind: 'document.delete', organisationId: ORG, documentId: `PAGED-${n}` },
-      })),
+    const { rows } = await writes(
+      12_000,
+      'PAGED',
+      (n) => ({ kind: 'document.delete', organisationId: ORG, documentId: `PAGED-${n}` }),
+      'document.delete',
     );
     // Asked for backwards: pages of 5,000 ids are each the wrong way round, and come back in order.
     const entries = await operations.batchEntriesOf(rows.map((row) => row.id).reverse());
@@ -178,17 +183,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   });
 
   it("finishes a batch's attempts in place: each stays on its page and no index grows", async () => {
-    const message = await newMessage();
-    const rows = await operations.addMany(
-      message.id,
-      Array.from({ length: 1_000 }, (_, n) => ({
-        kind: 'document.upsert' as const,
-        organisationId: ORG,
-        targetId: `DONE-${n}`,
-        orderKey: `document|${ORG}|DONE-${n}`,
-        payload: asn(n),
-      })),
-    );
+    const { rows } = await writes(1_000, 'DONE', asn);
     const ids = rows.map((row) => row.id);
     // The claim opens an in-flight attempt for each, before any call.
     expect((await operations.gateChunk(ids, 60_000, ids[0])).every((v) => v.verdict === 'go')).toBe(true);
