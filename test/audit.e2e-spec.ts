@@ -63,6 +63,7 @@ describe('audit store on Postgres', () => {
     'OperationPayloadBlocks1769200000000',
     'CompactDeliveryKeys1769300000000',
     'OperationClaimedBy1769400000000',
+    'UntranslatedMessagesIndex1769500000000',
   ];
 
   beforeAll(async () => {
@@ -596,6 +597,61 @@ describe('audit store on Postgres', () => {
       expect(await verdictOf(replay.id)).toBe('superseded');
       const forced = await write(k, 'document.upsert', { channel: 'replay', replayOf: original.messageId });
       expect(await verdictOf(forced.id)).toBe('go');
+    });
+
+    it('holds a partner’s writes back while a message it sent before them is not translated yet', async () => {
+      // The older message may write the same booking: its rows do not exist yet for the gate to order against.
+      const partnerId = partner();
+      await record(partnerId, { channel: 'export' }); // dockbridge's own file, never translated: holds nothing
+      const older = await record(partnerId, { channel: 'webhook' });
+      const newerMessage = await record(partnerId, { channel: 'webhook' });
+      const k = key();
+      const [newer, elsewhere] = await operations.addMany(newerMessage.id, [
+        { kind: 'booking.status', organisationId: 'org-1', targetId: k, orderKey: `booking|org-1|${k}`, payload: {} },
+        {
+          kind: 'document.upsert',
+          organisationId: 'org-1',
+          targetId: key(),
+          orderKey: `document|org-1|${key()}`,
+          payload: {},
+        },
+      ]);
+      await messages.transition(newerMessage.id, 'delivering', 'worker');
+      expect(await verdictOf(newer.id)).toBe('wait');
+      expect(await operations.gate([newer.id, elsewhere.id], LEASE)).toEqual([
+        { id: newer.id, verdict: 'wait' },
+        { id: elsewhere.id, verdict: 'wait' },
+      ]);
+      expect((await operations.gateChunk([elsewhere.id], LEASE, randomUUID()))[0].verdict).toBe('wait');
+      expect(await operations.behindUntranslated(newerMessage.id)).toBe(true);
+      await messages.transition(older.id, 'translating', 'worker');
+      expect(await verdictOf(newer.id)).toBe('wait');
+
+      // Another partner's message, sent after the untranslated one, is not held back by it.
+      const otherPartners = await write(key());
+      expect(await verdictOf(otherPartners.id)).toBe('go');
+
+      // Translated (its rows stored, or none), the older message lets the newer writes go.
+      await messages.transition(older.id, 'delivering', 'worker');
+      expect(await operations.behindUntranslated(newerMessage.id)).toBe(false);
+      expect(await verdictOf(newer.id)).toBe('go');
+      expect(await verdictOf(elsewhere.id)).toBe('go');
+    });
+
+    it('keeps a replay ordered as its original clear of the messages its partner sent since', async () => {
+      const partnerId = partner();
+      const original = await record(partnerId);
+      await messages.transition(original.id, 'delivering', 'worker');
+      await record(partnerId); // sent after the original, not translated yet
+      const [{ arrival }] = await dataSource.query(`SELECT arrival FROM message WHERE id = $1`, [original.id]);
+      const replay = await record(partnerId, {
+        channel: 'replay',
+        replayOf: original.id,
+        metadata: { orderArrival: arrival },
+      });
+      const [op] = await operations.addMany(replay.id, [upsert(key())]);
+      expect(await operations.behindUntranslated(replay.id)).toBe(false);
+      expect(await verdictOf(op.id)).toBe('go');
     });
 
     it('lets exactly one of many concurrent gates on one target go, and orders a whole batch in one statement', async () => {

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { CANONICAL_CONTENT_TYPE, MessageQueues, translateJobOf } from '@dockbridge/pipeline';
 import { DEMO, TestResponse } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
 
@@ -89,6 +90,40 @@ describe('newest write wins per document', () => {
     } finally {
       await spine.sandbox.call('POST', '/__sandbox/jobs', { token: null, body: { paused: false } });
     }
+  }, 120_000);
+
+  it('holds single and batch writes back until a message the partner sent before them is translated', async () => {
+    // Recorded and not yet translated (its translation slow, or queued behind others): it may write the same documents.
+    const older = await spine.messages.record({
+      partnerId: 'test-wms',
+      channel: 'api',
+      rawPayload: JSON.stringify({ operations: [write('PO-NWT-0', 'v0')] }),
+      contentType: CANONICAL_CONTENT_TYPE,
+    });
+    const ids = Array.from({ length: 110 }, (_, i) => `PO-NWT-${i}`);
+    const single = await post([write(ids[0], 'v1')]);
+    const batch = await post(ids.slice(1).map((id) => write(id, 'v1')));
+    await waitUntil(async () => (await operationsOf(batch)).length === ids.length - 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await spine.messages.findById(single))!.status).toBe('delivering');
+    expect((await spine.messages.findById(batch))!.status).toBe('delivering');
+    expect(await Promise.all([versionAt(ids[0]), versionAt(ids[1])])).toEqual([null, null]);
+
+    await spine.app.get(MessageQueues).enqueueTranslate([translateJobOf(older.id)]);
+    expect(await spine.waitForStatus(older.id, final, 60_000)).toBe('delivered');
+    expect(await spine.waitForStatus(single, final, 60_000)).toBe('delivered');
+    expect(await spine.waitForStatus(batch, final, 60_000)).toBe('delivered');
+    expect(await versionAt(ids[0])).toBe('v1');
+    expect(await versionAt(ids[109])).toBe('v1');
+    // The batch waited whole and went as a platform job, not document by document.
+    const calls: { request_summary: string }[] = await spine.app
+      .get(DataSource)
+      .query(
+        `SELECT a.request_summary FROM attempt a JOIN operation o ON o.id = a.operation_id WHERE o.message_id = $1`,
+        [batch],
+      );
+    expect(calls).toHaveLength(ids.length - 1);
+    expect(calls.filter((call) => !call.request_summary.startsWith('batch document.upsert job '))).toEqual([]);
   }, 120_000);
 
   it('supersedes a replay of an old message by the newer data, unless the operator forces it', async () => {

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { recordApiMessage, startMediumDatabase } from '../../../test/support/medium';
+import { MessageRepository } from './message.repository';
 import { OperationRepository } from './operation.repository';
 
 const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
@@ -32,7 +33,12 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   }, 60_000);
   afterAll(() => database?.close());
 
-  const newMessage = () => recordApiMessage(database.dataSource);
+  /** A message past translation, as its operations' is when they are gated (not held back by the one before). */
+  const newMessage = async () => {
+    const message = await recordApiMessage(database.dataSource);
+    await new MessageRepository(database.dataSource).transition(message.id, 'delivering', 'worker');
+    return message;
+  };
   /** `count` document writes (upserts unless told) of a new message, each to its own document `<prefix>-<n>`. */
   const writes = async (
     count: number,

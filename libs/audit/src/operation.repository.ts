@@ -84,6 +84,18 @@ const INTERRUPT_AND_START = `
   )`;
 
 /**
+ * Whether a write (its message `messageId`, its place `orderArrival`) is behind a message of the same
+ * partner that came before it and is not translated yet: that message may write the same target, and
+ * its rows do not exist yet for the gate to order against. A partner's writes thus reach the platform
+ * in the order it sent them even when a later message is translated first (a status change overtaking
+ * the one before it was refused by the platform's state machine). Found through message_untranslated_idx.
+ */
+const behindUntranslated = (messageId: string, orderArrival: string) => `EXISTS (
+    SELECT 1 FROM message me JOIN message older ON older.partner_id = me.partner_id
+     WHERE me.id = ${messageId} AND older.status IN ('received', 'translating') AND older.channel <> 'export'
+       AND older.arrival < ${orderArrival})`;
+
+/**
  * Whether the row `o` may be claimed by the job named `claimant` (a batch chunk's key; null: the
  * operation's own delivery job): a lease still running is the holder's alone (its retry after a
  * death claims again); another job waits for it to be given back or to lapse.
@@ -96,7 +108,7 @@ const claimableBy = (claimant: string) =>
  * UPDATE when no other write to the target is unsettled or newer-and-delivered. It takes no locks
  * beyond its own row and needs none: any unsettled peer sends both to GATE, whose row locks then
  * order them (a peer recorded after this statement's snapshot finds this row `delivering`). A row
- * another job holds is left to GATE too, which answers `wait`.
+ * another job holds, or one behind an untranslated message, is left to GATE too, which answers `wait`.
  */
 const claimAlone = (which: string, returning: string) => `
   WITH claimed AS (
@@ -104,6 +116,7 @@ const claimAlone = (which: string, returning: string) => `
         claimed_by = $3::uuid,
         attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight')
      WHERE ${which} AND o.status IN ('pending', 'delivering') AND ${claimableBy('$3::uuid')}
+       AND NOT ${behindUntranslated('o.message_id', 'o.order_arrival')}
        AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
              AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq, p.id) > (o.order_arrival, o.seq, o.id))))
     RETURNING ${returning}
@@ -164,6 +177,7 @@ const gateText = `
      WHERE in_flight_until > now() AND status IN ('pending', 'delivering') ORDER BY order_key, order_arrival DESC, seq DESC, id DESC
   ), judged AS (
     SELECT m.id, m.message_id, o.status, o.held_elsewhere, o.older_unsettled > 0 AS older_unsettled,
+      ${behindUntranslated('m.message_id', 'm.order_arrival')} AS behind_untranslated,
       CASE WHEN m.kind = ANY($3::text[]) AND (d.order_arrival, d.seq, d.id) > (m.order_arrival, m.seq, m.id) THEN d.id END AS newer_delivered,
       coalesce((f.order_arrival, f.seq, f.id) > (m.order_arrival, m.seq, m.id), false) AS newer_in_flight
       FROM mine m JOIN ordered o ON o.id = m.id
@@ -172,7 +186,7 @@ const gateText = `
   ), decided AS (
     SELECT id, message_id, newer_delivered, CASE
         WHEN status NOT IN ('pending', 'delivering') THEN 'settled'
-        WHEN held_elsewhere OR older_unsettled THEN 'wait'
+        WHEN held_elsewhere OR older_unsettled OR behind_untranslated THEN 'wait'
         WHEN newer_delivered IS NOT NULL THEN 'superseded'
         WHEN newer_in_flight THEN 'wait'
         ELSE 'go' END AS verdict
@@ -591,6 +605,23 @@ export class OperationRepository {
       }
       return verdictOf(id, row);
     });
+  }
+
+  /**
+   * Whether the message's writes are behind an untranslated message of its partner (behindUntranslated):
+   * they all wait. It stays true until that message is translated and then never holds again (a message
+   * recorded later comes after), so a batch chunk asks once, before its gate, and waits whole.
+   */
+  async behindUntranslated(messageId: string): Promise<boolean> {
+    if (!isUuid(messageId)) {
+      return false;
+    }
+    const [row] = await this.rows<{ behind: boolean }>(
+      `SELECT ${behindUntranslated('m.id', "coalesce((m.metadata->>'orderArrival')::bigint, m.arrival)")} AS behind
+         FROM message m WHERE m.id = $1`,
+      [messageId],
+    );
+    return row?.behind ?? false;
   }
 
   /**

@@ -104,13 +104,20 @@ export class PipelineJobHandlers {
       },
       batch: {
         concurrency: 2,
-        run: (job, attempt) =>
-          batch.execute(
+        async run(job, attempt, token) {
+          const result = await batch.execute(
             job.data,
             attempt,
             (patch) => job.updateData({ ...job.data, ...patch }),
             chunkOfBatchJob(job.id!),
-          ),
+          );
+          if (!('deferMs' in result)) {
+            return result;
+          }
+          // Behind a message not yet translated: wait without spending a try.
+          await job.moveToDelayed(Date.now() + result.deferMs, token);
+          throw new DelayedError();
+        },
       },
       export: {
         concurrency: 1,

@@ -17,6 +17,8 @@ import type { MessageMetadata } from './message-metadata';
 // Expression indexes over metadata (EDI search; migration EdiSearchIndexes): TypeORM cannot describe them, so it leaves them alone.
 @Index('message_file_name_idx', { synchronize: false })
 @Index('message_interchanges_idx', { synchronize: false })
+// Partial over a status list (migration UntranslatedMessagesIndex): Postgres rewrites its predicate, which TypeORM would then recreate.
+@Index('message_untranslated_idx', { synchronize: false })
 @Check('message_status_check', oneOf('status', MESSAGE_STATUSES))
 export class Message {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'message_pkey' })

@@ -17,6 +17,7 @@ import { OperationTally1769100000000 } from './1769100000000-operation-tally';
 import { OperationPayloadBlocks1769200000000 } from './1769200000000-operation-payload-blocks';
 import { CompactDeliveryKeys1769300000000 } from './1769300000000-compact-delivery-keys';
 import { OperationClaimedBy1769400000000 } from './1769400000000-operation-claimed-by';
+import { UntranslatedMessagesIndex1769500000000 } from './1769500000000-untranslated-messages-index';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -39,4 +40,5 @@ export const AUDIT_MIGRATIONS = [
   OperationPayloadBlocks1769200000000,
   CompactDeliveryKeys1769300000000,
   OperationClaimedBy1769400000000,
+  UntranslatedMessagesIndex1769500000000,
 ];

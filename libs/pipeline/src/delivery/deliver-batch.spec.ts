@@ -33,7 +33,10 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
   const remembered: Partial<BatchJobData>[] = [];
   /** recordAttempts' holdMs, per call. */
   const held: (number | undefined)[] = [];
+  /** Whether the message is behind an untranslated one of its partner (OperationRepository.behindUntranslated). */
+  const state = { behind: false };
   const operations = {
+    behindUntranslated: async () => state.behind,
     batchEntriesOf: async (ids: string[]) =>
       ops
         .filter((op) => ids.includes(op.id))
@@ -95,7 +98,7 @@ function batch(ops: Op[], platform: Partial<PlatformClient> | undefined, options
       async (patch) => void remembered.push(patch),
       CHUNK,
     );
-  return { run, calls, attempts, remembered, held };
+  return { run, calls, attempts, remembered, held, state };
 }
 
 const job = (id: string, extra: Partial<DocumentJob> = {}): DocumentJob => ({
@@ -213,6 +216,20 @@ describe('DeliverBatch: a chunk through one platform job', () => {
         settlement: { status: 'failed', lastError: 'InvalidDocument: direction: unknown', errorClass: 'permanent' },
       },
     ]);
+  });
+
+  it('waits whole, neither gated nor submitted, while a message its partner sent before is not translated', async () => {
+    const { client, asked } = platformAnswering([{ id: 'PO-1', status: 'Created' }]);
+    const { run, calls, remembered, state } = batch(
+      [{ id: 'op-1', status: 'pending', payload: upsert('PO-1') }],
+      client,
+    );
+    state.behind = true;
+    await expect(run()).resolves.toEqual({ deferMs: expect.any(Number) });
+    expect([calls, asked, remembered]).toEqual([[], [], []]);
+    state.behind = false;
+    await expect(run()).resolves.toEqual({ delivered: 1, failed: 0 });
+    expect(calls[0]).toEqual(['gateChunk', ['op-1'], 61_000, CHUNK]);
   });
 
   it('fails an operation the job returned no entry for, and one failed without a reason', async () => {

@@ -21,7 +21,7 @@ import { BATCH_OPTIONS } from '../pipeline.options';
 import { PipelineMetrics } from '../pipeline-metrics';
 import type { BatchJobData } from '../queues';
 import { RetryPolicy } from '../retry-policy';
-import type { DeliveryTry } from './deliver-operation';
+import { type DeliveryTry, ORDER_WAIT_MS } from './deliver-operation';
 
 /** A claimed chunk's lease on its documents: the longest wait for its platform job and a margin for the rest. */
 const BATCH_LEASE_MARGIN_MS = 60_000;
@@ -66,7 +66,7 @@ export class DeliverBatch {
     attempt: DeliveryTry,
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
     chunk: string,
-  ): Promise<{ delivered: number; failed: number }> {
+  ): Promise<{ delivered: number; failed: number } | { deferMs: number }> {
     // data.operationIds is what the platform job was submitted with, once it was: its results match them by position.
     let submitted = await this.operations.batchEntriesOf(data.operationIds);
     let open = submitted.filter((op) => isUnsettled(op.status));
@@ -77,6 +77,10 @@ export class DeliverBatch {
     // list it was made with stands and the documents stay this batch's (no gate, no new list).
     const submittedBefore = Boolean(data.platformJobId ?? data.submittedAt);
     if (!submittedBefore) {
+      // Behind a message its partner sent before, not yet translated: the whole chunk waits (not each document alone).
+      if (await this.operations.behindUntranslated(data.messageId)) {
+        return { deferMs: ORDER_WAIT_MS };
+      }
       open = submitted = await this.claim(data, open, remember, chunk);
       if (open.length === 0) {
         return { delivered: 0, failed: 0 };

@@ -33,7 +33,7 @@ export type DeliveryResult =
 const seconds = (since: Date) => (Date.now() - since.getTime()) / 1000;
 
 /** How long a write waits for an older one to the same target before asking again. */
-const ORDER_WAIT_MS = 200;
+export const ORDER_WAIT_MS = 200;
 
 /**
  * Delivers one operation: calls the platform, records the attempt, settles the operation when the
