@@ -99,6 +99,7 @@ describe('partner store on Postgres', () => {
         'OperationPayloadBlocks1769200000000',
         'CompactDeliveryKeys1769300000000',
         'OperationClaimedBy1769400000000',
+        'UntranslatedMessagesIndex1769500000000',
       ]);
     });
 
