@@ -631,8 +631,10 @@ describe('audit store on Postgres', () => {
       const otherPartners = await write(key());
       expect(await verdictOf(otherPartners.id)).toBe('go');
 
-      // Translated (its rows stored, or none), the older message lets the newer writes go.
+      // Translated (its rows stored, or none), the older message lets the newer writes go; what the
+      // partner sent after them, not translated yet, holds nothing back.
       await messages.transition(older.id, 'delivering', 'worker');
+      await record(partnerId, { channel: 'webhook' });
       expect(await operations.behindUntranslated(newerMessage.id)).toBe(false);
       expect(await verdictOf(newer.id)).toBe('go');
       expect(await verdictOf(elsewhere.id)).toBe('go');

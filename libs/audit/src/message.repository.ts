@@ -415,6 +415,19 @@ export class MessageRepository {
     ]);
   }
 
+  /** Counts one more lost translation job for each of these messages (metadata.translationRequeues), in one statement. */
+  async countTranslationRequeues(ids: readonly string[]): Promise<void> {
+    const valid = ids.filter(isUuid);
+    if (valid.length > 0) {
+      await this.dataSource.query(
+        `UPDATE message SET metadata = metadata || jsonb_build_object('translationRequeues',
+           coalesce((metadata->>'translationRequeues')::int, 0) + 1)
+          WHERE id = ANY($1::uuid[])`,
+        [valid],
+      );
+    }
+  }
+
   async findById(id: string): Promise<Message | null> {
     if (!isUuid(id)) {
       return null;

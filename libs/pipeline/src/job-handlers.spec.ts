@@ -55,14 +55,15 @@ describe('runTry: the one place that decides a try was the last', () => {
     expect(finals).toEqual([]);
   });
 
-  it('tells the handler which try it is and whether it is the last', async () => {
+  it('tells the handler which try it is, whether it is the last and when its job was queued', async () => {
     const seen: unknown[] = [];
     const h: JobHandler<'replay'> = { concurrency: 1, run: async (_job, attempt) => void seen.push(attempt) };
-    await runTry(h, jobAt(2), policy);
-    await runTry(h, jobAt(12, 59_900), policy);
+    const [first, last] = [jobAt(2), jobAt(12, 59_900)];
+    await runTry(h, first, policy);
+    await runTry(h, last, policy);
     expect(seen).toEqual([
-      { attempt: 3, isLast: false },
-      { attempt: 13, isLast: true },
+      { attempt: 3, isLast: false, queuedAt: first.timestamp },
+      { attempt: 13, isLast: true, queuedAt: last.timestamp },
     ]);
   });
 });

@@ -37,7 +37,11 @@ export async function runTry<Q extends QueueName>(
   policy: RetryPolicy,
   token?: string,
 ): Promise<unknown> {
-  const attempt: DeliveryTry = { attempt: job.attemptsMade + 1, isLast: policy.isLastTry(job) };
+  const attempt: DeliveryTry = {
+    attempt: job.attemptsMade + 1,
+    isLast: policy.isLastTry(job),
+    queuedAt: job.timestamp,
+  };
   try {
     return await handler.run(job, attempt, token);
   } catch (error) {

@@ -52,6 +52,8 @@ export interface MessageMetadata {
   idempotencyKey?: string;
   /** The queue job that takes it to translation; the sweeper re-queues a message whose job is gone. */
   ingressJob?: string;
+  /** Times the sweeper queued its translation again after its job was lost (bounded: MAX_TRANSLATION_REQUEUES). */
+  translationRequeues?: number;
 
   /** Kept for the audit and never processed (a refused webhook): replay refuses it too. */
   refusedAtIngress?: true;

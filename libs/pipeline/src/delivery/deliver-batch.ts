@@ -21,7 +21,7 @@ import { BATCH_OPTIONS } from '../pipeline.options';
 import { PipelineMetrics } from '../pipeline-metrics';
 import type { BatchJobData } from '../queues';
 import { RetryPolicy } from '../retry-policy';
-import { type DeliveryTry, ORDER_WAIT_MS } from './deliver-operation';
+import { type DeliveryTry, orderWaitMs } from './deliver-operation';
 
 /** A claimed chunk's lease on its documents: the longest wait for its platform job and a margin for the rest. */
 const BATCH_LEASE_MARGIN_MS = 60_000;
@@ -79,7 +79,7 @@ export class DeliverBatch {
     if (!submittedBefore) {
       // Behind a message its partner sent before, not yet translated: the whole chunk waits (not each document alone).
       if (await this.operations.behindUntranslated(data.messageId)) {
-        return { deferMs: ORDER_WAIT_MS };
+        return { deferMs: orderWaitMs(attempt) };
       }
       open = submitted = await this.claim(data, open, remember, chunk);
       if (open.length === 0) {

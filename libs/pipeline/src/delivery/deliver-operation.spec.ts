@@ -3,7 +3,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { PlatformCallError, type PlatformAccounts, type PlatformClient } from '@dockbridge/platform';
 import { RetryPolicy } from '../retry-policy';
-import { DeliverOperation } from './deliver-operation';
+import { DeliverOperation, orderWaitMs } from './deliver-operation';
 
 const organisationId = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const payload = { kind: 'document.upsert', organisationId, document: { id: 'PO-1', direction: 'Inbound' } };
@@ -160,6 +160,18 @@ describe('DeliverOperation: what the gate decides', () => {
     expect(calls[0]).toEqual(['gate', ['op-1'], 10_000]);
     expect(of('platform')).toEqual([]);
     expect(of('settleMessage')).toEqual(settled);
+  });
+
+  it('asks again less often the longer a held write has waited: a quarter of its time queued, 0.2 to 5 s', async () => {
+    const now = 1_000_000_000;
+    const waited = (ms: number | undefined) =>
+      orderWaitMs({ attempt: 1, isLast: false, queuedAt: ms === undefined ? undefined : now - ms }, now);
+    expect([undefined, 0, 400, 2_000, 8_000, 20_000, 3_600_000].map(waited)).toEqual([
+      200, 200, 200, 500, 2_000, 5_000, 5_000,
+    ]);
+    const { deliver } = scene({ verdict: 'wait' });
+    const result = await deliver.execute('op-1', { attempt: 1, isLast: false, queuedAt: Date.now() - 60_000 });
+    expect(result).toEqual({ deferMs: 5_000 });
   });
 
   it('settles the message only when none of its operations is left unsettled', async () => {

@@ -20,6 +20,8 @@ export interface DeliveryTry {
   attempt: number;
   /** No try follows this one whatever happens (the retry horizon is reached). */
   isLast: boolean;
+  /** When its job was queued (epoch ms; absent: now): a write held back asks again less often as it waits. */
+  queuedAt?: number;
 }
 
 /**
@@ -32,8 +34,14 @@ export type DeliveryResult =
 
 const seconds = (since: Date) => (Date.now() - since.getTime()) / 1000;
 
-/** How long a write waits for an older one to the same target before asking again. */
-export const ORDER_WAIT_MS = 200;
+/** How long a write waits for an older one to the same target before asking again, at first. */
+const ORDER_WAIT_MS = 200;
+/** The longest it waits between two asks: a write held behind a large file's translation asked 5 times a second. */
+const ORDER_WAIT_MAX_MS = 5_000;
+
+/** How long a held write waits before asking the gate again: a quarter of its time queued, within 0.2–5 s. */
+export const orderWaitMs = (attempt: DeliveryTry, now = Date.now()): number =>
+  Math.round(Math.min(ORDER_WAIT_MAX_MS, Math.max(ORDER_WAIT_MS, (now - (attempt.queuedAt ?? now)) / 4)));
 
 /**
  * Delivers one operation: calls the platform, records the attempt, settles the operation when the
@@ -66,7 +74,7 @@ export class DeliverOperation {
         await this.settleMessage(operation.messageId);
         return 'already-settled';
       case 'wait':
-        return { deferMs: ORDER_WAIT_MS };
+        return { deferMs: orderWaitMs(attempt) };
       case 'superseded':
         await this.settleMessage(operation.messageId);
         return 'superseded';

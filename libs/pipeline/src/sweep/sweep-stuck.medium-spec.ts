@@ -13,7 +13,7 @@ import { RecordingQueues, startMediumDatabase } from '../../../../test/support/m
 import { replayRunJobId } from '../queues';
 import { MessagePayloads } from '../translate/message-payloads';
 import { TranslateMessage } from '../translate/translate-message';
-import { SweepStuck } from './sweep-stuck';
+import { MAX_TRANSLATION_REQUEUES, SweepStuck } from './sweep-stuck';
 
 /**
  * SweepStuck on a real Postgres, the queues recorded and their job states scripted (no Redis): what
@@ -96,6 +96,26 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
     expect(queues.translated.sort()).toEqual([lost.id, lostLong.id].sort());
     expect(queues.removed).toEqual([lost.id]);
     expect(queues.translated).not.toContain(waitingInCommit.id);
+  });
+
+  it('ends a message whose translation job was lost too many times failed, naming why', async () => {
+    // Its worker stops each time it translates it (its job then fails by stalling, never reaching giveUp).
+    const poison = await message({ ingressJob: 'ingress-gone' });
+    await messages.transition(poison.id, 'translating', 'worker');
+    for (let sweepNo = 1; sweepNo <= MAX_TRANSLATION_REQUEUES; sweepNo++) {
+      queues.finished.add(poison.id);
+      expect((await sweep.execute(later(), STALE_MS)).translations).toBe(1);
+      expect((await messages.findById(poison.id))?.metadata.translationRequeues).toBe(sweepNo);
+    }
+    expect(queues.translated).toEqual(Array(MAX_TRANSLATION_REQUEUES).fill(poison.id));
+
+    const lostOnce = await message();
+    expect((await sweep.execute(later(), STALE_MS)).translations).toBe(1);
+    expect(queues.translated.slice(MAX_TRANSLATION_REQUEUES)).toEqual([lostOnce.id]);
+    const ended = await messages.findById(poison.id);
+    expect(ended?.status).toBe('failed');
+    expect(ended?.statusReason).toMatch(/^translation never finished: its job was lost 6 times/);
+    expect((await messages.findById(lostOnce.id))?.metadata.translationRequeues).toBe(1);
   });
 
   it('re-queues the unsettled operations of delivering messages and settles those with none left', async () => {

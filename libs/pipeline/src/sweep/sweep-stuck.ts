@@ -11,6 +11,12 @@ const EXPORT_DELIVERY_MS = 5 * 60_000;
 const PAGE = 500;
 /** How long one sweep may go on: a big backlog is recovered in one sweep, and the next one is not held up for ever. */
 const SWEEP_BUDGET_MS = 20_000;
+/**
+ * Times a message's translation is queued again after its job was lost before it is ended `failed`:
+ * a message that stops its worker every time (its job then fails by stalling, never reaching the
+ * last-try hook) would be queued for ever, and it holds its partner's later writes (the gate).
+ */
+export const MAX_TRANSLATION_REQUEUES = 5;
 
 export interface SweepOptions {
   /** Messages whose status has not moved for this long are looked at. */
@@ -148,7 +154,19 @@ export class SweepStuck {
       QUEUES.translate,
       lost.map((m) => translateJobId(m.id)).filter((id) => finished.has(id)),
     );
-    await this.queues.enqueueTranslate(lost.map((m) => translateJobOf(m.id)));
-    return lost.length;
+    const requeuesOf = (m: MessageSummary) => m.metadata.translationRequeues ?? 0;
+    const again = lost.filter((m) => requeuesOf(m) < MAX_TRANSLATION_REQUEUES);
+    for (const m of lost.filter((one) => requeuesOf(one) >= MAX_TRANSLATION_REQUEUES)) {
+      await this.messages.transition(
+        m.id,
+        'failed',
+        'sweeper',
+        `translation never finished: its job was lost ${requeuesOf(m) + 1} times (its worker stopped during it, or Redis lost it); replay it once the cause is found`,
+        ['received', 'translating'],
+      );
+    }
+    await this.messages.countTranslationRequeues(again.map((m) => m.id));
+    await this.queues.enqueueTranslate(again.map((m) => translateJobOf(m.id)));
+    return again.length;
   }
 }
