@@ -72,12 +72,16 @@ export const INTERRUPTED_REASON =
 /**
  * CTEs over "claimed" (the operations a gate just claimed): an attempt still open from an earlier
  * claim is closed as interrupted (and counted), and a new in-flight attempt is opened before any
- * call is made, so every write the platform may have seen is in the audit.
+ * call is made, so every write the platform may have seen is in the audit. The open attempts are
+ * looked up by each claimed operation (OFFSET 0 keeps the lookup per operation): joined, a planner
+ * that took the claimed rows for a handful matched every in-flight attempt against each of them,
+ * 10–56 million comparisons, 1.7–6 s for a chunk's page.
  */
 const INTERRUPT_AND_START = `
   interrupted AS (
     UPDATE attempt a SET outcome = 'interrupted', error_excerpt = '${INTERRUPTED_REASON}'
-     WHERE a.outcome = 'in-flight' AND a.operation_id IN (SELECT id FROM claimed)
+     WHERE a.id IN (SELECT open.id FROM claimed c, LATERAL (
+             SELECT x.id FROM attempt x WHERE x.operation_id = c.id AND x.outcome = 'in-flight' OFFSET 0) open)
   ), started AS (
     INSERT INTO attempt (id, operation_id, started_at, duration_ms, http_status, outcome, request_summary)
     SELECT gen_random_uuid(), id, now(), 0, NULL, 'in-flight', kind FROM claimed
@@ -111,19 +115,16 @@ const claimableBy = (claimant: string) =>
  * UPDATE when no other write to the target is unsettled or newer-and-delivered. It takes no locks
  * beyond its own row and needs none: any unsettled peer sends both to GATE, whose row locks then
  * order them (a peer recorded after this statement's snapshot finds this row `delivering`). A row
- * another job holds, or one behind an untranslated message, is left to GATE too, which answers `wait`
- * (asked once a message: per row, the probe cost a 25,000-write chunk ~270 ms).
+ * another job holds, or (`untranslated`) one behind an untranslated message, is left to GATE too,
+ * which answers `wait`.
  */
-const claimAlone = (which: string, returning: string) => `
-  WITH held AS (
-    SELECT message_id FROM (SELECT DISTINCT o.message_id, o.order_arrival FROM operation o WHERE ${which}) mine
-     WHERE ${behindUntranslated('mine.message_id', 'mine.order_arrival')}
-  ), claimed AS (
+const claimAlone = (which: string, returning: string, untranslated: boolean) => `
+  WITH claimed AS (
     UPDATE operation o SET status = 'delivering', in_flight_until = now() + $2::int * interval '1 millisecond', updated_at = now(),
         claimed_by = $3::uuid,
         attempt_count = o.attempt_count + (SELECT count(*) FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight')
      WHERE ${which} AND o.status IN ('pending', 'delivering') AND ${claimableBy('$3::uuid')}
-       AND o.message_id NOT IN (SELECT message_id FROM held)
+       ${untranslated ? `AND NOT ${behindUntranslated('o.message_id', 'o.order_arrival')}` : ''}
        AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.order_key = o.order_key AND p.id <> o.id
              AND (p.status IN ('pending', 'delivering') OR (p.status = 'delivered' AND (p.order_arrival, p.seq, p.id) > (o.order_arrival, o.seq, o.id))))
     RETURNING ${returning}
@@ -131,7 +132,7 @@ const claimAlone = (which: string, returning: string) => `
 
 const GATE_ALONE: NamedStatement = {
   name: 'dockbridge_gate_alone',
-  text: `${claimAlone('o.id = $1', 'o.id, o.message_id, o.seq, o.kind')}
+  text: `${claimAlone('o.id = $1', 'o.id, o.message_id, o.seq, o.kind', true)}
   SELECT message_id, seq FROM claimed`,
 };
 
@@ -139,11 +140,14 @@ const GATE_ALONE: NamedStatement = {
  * GATE_ALONE for the operations of a batch chunk at once: each whose write is alone on its target is
  * claimed, by the same test and with the same reasoning, row by row; the others are left to GATE
  * (what gate() does for one operation). Locking and ranking 25,000 rows that have no peers was
- * most of the chunk's gate.
+ * most of the chunk's gate. The chunk asked behindUntranslated of its message first (gateChunk):
+ * asked here, per row the probe cost ~270 ms a chunk, and once a message (an anti join) it made the
+ * planner take the claimed rows for a handful and match their in-flight attempts by a nested loop
+ * (6 s a page of 2,500).
  */
 const GATE_ALONE_MANY: NamedStatement = {
   name: 'dockbridge_gate_alone_many',
-  text: `${claimAlone('o.id = ANY($1::uuid[])', 'o.id, o.message_id, o.kind')}
+  text: `${claimAlone('o.id = ANY($1::uuid[])', 'o.id, o.message_id, o.kind', false)}
   SELECT id, message_id FROM claimed`,
 };
 
@@ -634,7 +638,8 @@ export class OperationRepository {
   /**
    * gate() for the operations of a batch chunk, without their payloads, claimed for the chunk's job
    * (`chunk`: the chunk's key, its first operation's id): those alone on their targets are claimed
-   * first (GATE_ALONE_MANY), the rest judged by GATE, as gate() does one.
+   * first (GATE_ALONE_MANY), the rest judged by GATE, as gate() does one. The caller has found the
+   * chunk's message not behindUntranslated (DeliverBatch asks before it gates).
    */
   async gateChunk(ids: readonly string[], leaseMs: number, chunk: string): Promise<ChunkVerdict[]> {
     if (!isUuid(chunk)) {
