@@ -173,6 +173,22 @@ describe('audit store on Postgres', () => {
       expect(events[0]).toMatchObject({ fromStatus: null, toStatus: 'received', actor: 'gateway', reason: null });
     });
 
+    it('stores any payload exactly, alone in its statement or with others', async () => {
+      const partnerId = partner();
+      const payloads = ['{"a":"q\\"uote\\\\ \\u00e9"}', 'line\r\nnext\t"x"\\', 'é😀 \uFFFD', ''];
+      const alone = await Promise.all(payloads.map((rawPayload) => record(partnerId, { rawPayload })));
+      const together = await messages.recordMany(
+        payloads.map((rawPayload) => ({
+          message: { partnerId, channel: 'api', rawPayload, contentType: 'application/json' },
+        })),
+      );
+      const ids = [...alone.map((m) => m.id), ...together.map((r) => (r as { id: string }).id)];
+      const stored = await Promise.all(ids.map((id) => messages.findById(id)));
+      expect(stored.map((m) => [m!.rawPayload, m!.sha256])).toEqual(
+        [...payloads, ...payloads].map((p) => [p, createHash('sha256').update(p).digest('hex')]),
+      );
+    });
+
     it('stores nothing when the event cannot be written (one transaction)', async () => {
       const partnerId = partner();
       // Postgres refuses a NUL in text: the message insert succeeds, the event insert fails.

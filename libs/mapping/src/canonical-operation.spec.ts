@@ -2,9 +2,13 @@ import {
   CHECK_SLICE,
   checkCanonicalMessage,
   checkCanonicalMessageInTurns,
+  mayHoldUnstorableText,
   organisationScopeProblems,
   targetOf,
 } from './canonical-operation';
+
+/** A character as a JSON escape: every code unit outside printable ASCII, as a sender may write it. */
+const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 const location = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const upsert = {
@@ -228,6 +232,27 @@ describe('checkCanonicalMessageInTurns', () => {
     const nul = many(600);
     nul[555] = { ...upsert, document: { ...upsert.document, id: 'PO-\u0000' } };
     expect(await checkCanonicalMessageInTurns({ operations: nul })).toEqual(checkCanonicalMessage({ operations: nul }));
+  });
+
+  it('refuses unstorable text as before when given the JSON text, whether escaped or not, and lets pairs through', async () => {
+    const at = (id: string) => {
+      const operations: object[] = many(600);
+      operations[555] = { ...upsert, document: { ...upsert.document, id } };
+      return { operations };
+    };
+    for (const id of ['PO-\u0000', 'PO-\uD800', 'PO-\uDC00x', 'PO-\u{1F600}', 'PO-\\u0000', 'PO-é']) {
+      const body = at(id);
+      for (const json of [JSON.stringify(body), JSON.stringify(body).replace(/[^\x20-\x7e]/g, escapeChar)]) {
+        expect(await checkCanonicalMessageInTurns(JSON.parse(json), undefined, json)).toEqual(
+          checkCanonicalMessage(body),
+        );
+      }
+    }
+    expect((await checkCanonicalMessageInTurns(at('PO-\uD800'))).ok).toBe(false);
+    expect(mayHoldUnstorableText(JSON.stringify(at('PO-é')))).toBe(false);
+    expect(mayHoldUnstorableText('{"id":"PO-\\u00e9"}')).toBe(false);
+    expect(mayHoldUnstorableText('{"id":"PO-\\u0000"}')).toBe(true);
+    expect(mayHoldUnstorableText('{"id":"PO-\\ud83d\\ude00"}')).toBe(true);
   });
 
   it('gives the event loop a turn between slices, so other work goes on while a large message is checked', async () => {

@@ -347,6 +347,15 @@ export const CHECK_SLICE = 100;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * Whether the JSON text of a body may hold a string Postgres cannot store: a NUL or an unpaired
+ * surrogate reaches a parsed string only through a `\u` escape of one (or the character itself),
+ * so a text with neither needs no walk over its strings (~60 ms of a 25,000-document message's 202).
+ * A surrogate pair, escaped or not, is let to the walk, which tells it from an unpaired one.
+ */
+export const mayHoldUnstorableText = (json: string): boolean =>
+  json.includes('\u0000') || /\\u(?:0000|[dD][89a-fA-F])|[\uD800-\uDFFF]/.test(json);
+
+/**
  * checkCanonicalMessage, CHECK_SLICE operations at a time with a turn of the event loop between
  * slices: checking 25,000 documents (and their text) holds every other request of the process for as
  * long. The same problems with the same paths (a slice's own order). A slice the compiled schema
@@ -355,6 +364,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function checkCanonicalMessageInTurns(
   plain: unknown,
   turn: () => Promise<void> = nextTurn,
+  /** The JSON text `plain` was parsed from, when the caller has it (mayHoldUnstorableText). */
+  json?: string,
 ): Promise<CanonicalMessageCheck> {
   const list = (plain as { operations?: unknown } | null)?.operations;
   if (!Array.isArray(list) || list.length <= CHECK_SLICE || notObjectsOf(plain)) {
@@ -364,6 +375,7 @@ export async function checkCanonicalMessageInTurns(
     return { ok: false, problems: [`operations must contain no more than ${MAX_OPERATIONS_PER_MESSAGE} elements`] };
   }
   const onlyOperations = Object.keys(plain as object).length === 1;
+  const textToCheck = json === undefined || mayHoldUnstorableText(json);
   const problems = new Set<string>();
   // The first operation whose text cannot be stored, as unstorableText of the body would name it.
   let unstorable: string | null = null;
@@ -384,7 +396,7 @@ export async function checkCanonicalMessageInTurns(
         }
       }
     }
-    for (let i = 0; onlyOperations && problems.size === 0 && !unstorable && i < operations.length; i++) {
+    for (let i = 0; textToCheck && onlyOperations && problems.size === 0 && !unstorable && i < operations.length; i++) {
       unstorable = unstorableText(operations[i], `operations[${from + i}]`);
     }
   }
@@ -392,7 +404,7 @@ export async function checkCanonicalMessageInTurns(
     return { ok: false, problems: [...problems] };
   }
   // Any field besides `operations` (one class-validator let through) is looked at with the rest, in the body's order.
-  return checkValidated(plain, onlyOperations ? unstorable : unstorableText(plain));
+  return checkValidated(plain, !textToCheck ? null : onlyOperations ? unstorable : unstorableText(plain));
 }
 
 /** Problems listed by name before the rest are only counted (a message may hold 100,000 operations). */

@@ -1,5 +1,11 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { assertStorablePayload, MessageChannel, MessageMetadata, MessageRepository } from '@dockbridge/audit';
+import {
+  assertStorablePayload,
+  MessageChannel,
+  MessageMetadata,
+  MessageRepository,
+  payloadSha256,
+} from '@dockbridge/audit';
 import { MessageQueues, type TranslateJob } from '../message-queues';
 import { PipelineMetrics } from '../pipeline-metrics';
 import { ingressJobId } from '../queues';
@@ -13,6 +19,8 @@ export interface IncomingMessage {
   metadata?: MessageMetadata;
   /** Unique per partner (e.g. a webhook id): a message with a key seen before is not recorded again. */
   idempotencyKey?: string;
+  /** The payload's SHA-256 when worked out already (payloadSha256; a large payload's, off the event loop). */
+  sha256?: string;
 }
 
 export interface Accepted {
@@ -33,6 +41,8 @@ export interface Accepted {
 const MAX_BATCH = 256;
 const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 const MAX_IN_FLIGHT = 2;
+/** Payloads from this many characters are hashed in the thread pool, not in the commit. */
+const HASH_APART_CHARS = 1024 * 1024;
 /**
  * Messages per translate job: a commit of many webhooks costs a few jobs, not one each, and a big
  * one is still shared among workers (one job is translated by one worker).
@@ -80,6 +90,9 @@ export class AcceptMessage {
   async execute(incoming: IncomingMessage): Promise<Accepted> {
     // Checked here, not in the shared commit, so a bad payload fails only its own caller.
     assertStorablePayload(incoming.rawPayload);
+    if (incoming.sha256 === undefined && incoming.rawPayload.length >= HASH_APART_CHARS) {
+      return this.commits.submit({ ...incoming, sha256: await payloadSha256(incoming.rawPayload) });
+    }
     return this.commits.submit(incoming);
   }
 
@@ -103,6 +116,7 @@ export class AcceptMessage {
           channel: m.channel,
           rawPayload: m.rawPayload,
           contentType: m.contentType,
+          sha256: m.sha256,
           metadata: { ...m.metadata, ingressJob: jobOf(n).jobId },
           actor: 'gateway' as const,
         },

@@ -35,7 +35,7 @@ export class ReceiveApiMessage {
 
   /** `body` is the parsed JSON and `raw` its text as sent (what is stored); `key` the partner's Idempotency-Key. */
   async execute(partner: PartnerProfile, body: unknown, raw: string, key?: string): Promise<ApiMessageReceived> {
-    const check = await checkCanonicalMessageInTurns(body);
+    const check = await checkCanonicalMessageInTurns(body, undefined, raw);
     if (!check.ok) {
       throw new ApiMessageRefused('invalid', 'Invalid message', check.problems);
     }

@@ -250,7 +250,7 @@ export class ReplayMessage {
     } catch (error) {
       throw new ReplayError('invalid-payload', 'the edited payload is not JSON', [(error as Error).message]);
     }
-    const check = await checkCanonicalMessageInTurns(parsed);
+    const check = await checkCanonicalMessageInTurns(parsed, undefined, rawPayload);
     if (!check.ok) {
       throw new ReplayError('invalid-payload', 'the edited payload is not a valid message', check.problems);
     }

@@ -101,7 +101,7 @@ export const translateCanonical: Translator = async (message) => {
       operations: (parsed as { operations: CanonicalOperation[] }).operations.map((operation) => ({ operation })),
     };
   }
-  const check = await checkCanonicalMessageInTurns(parsed);
+  const check = await checkCanonicalMessageInTurns(parsed, undefined, message.rawPayload);
   return check.ok
     ? { ...empty(), operations: check.operations.map((operation) => ({ operation })) }
     : { ...empty(), rejection: check.problems.join('; ') };
