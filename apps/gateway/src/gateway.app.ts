@@ -66,7 +66,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   // recorded whatever they hold, and translation rejects one that is not JSON with the reason (as when sent as text/plain).
   const parseJson = jsonBodyParser(fastify);
   app.useBodyParser<RawServerDefault>('application/json', {}, (request, body, done) =>
-    parseJson(request, body.toString('utf8'), (error, value) =>
+    parseJson(request, body, (error, value) =>
       error && request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : done(error, value),
     ),
   );

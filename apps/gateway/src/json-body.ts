@@ -1,3 +1,5 @@
+import { StringDecoder } from 'node:string_decoder';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JSON_CUT_CHARS, parseJsonInTurns } from '@dockbridge/pipeline';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 
@@ -16,7 +18,7 @@ export const jsonTextOf = (request: FastifyRequest): string | undefined => decod
  */
 export function jsonBodyParser(fastify: FastifyInstance) {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  return (request: FastifyRequest, text: string, done: Done): void => {
+  const parseText = (request: FastifyRequest, text: string, done: Done): void => {
     decoded.set(request, text);
     if (text.length <= JSON_CUT_CHARS) {
       void parseJson(request, text, done);
@@ -35,6 +37,34 @@ export function jsonBodyParser(fastify: FastifyInstance) {
       () => done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()),
     );
   };
+  return (request: FastifyRequest, body: Buffer, done: Done): void => {
+    if (body.length <= DECODE_SLICE_BYTES) {
+      parseText(request, body.toString('utf8'), done);
+      return;
+    }
+    decodeUtf8InTurns(body).then((text) => parseText(request, text, done), done);
+  };
+}
+
+/** Bytes of a body decoded in one turn of the event loop. */
+export const DECODE_SLICE_BYTES = 1024 * 1024;
+
+/**
+ * `body.toString('utf8')` a slice at a time with a turn of the event loop between slices (a
+ * character cut by a slice is finished by the next): decoding 14.4 MiB at once held every other
+ * request ~45 ms.
+ */
+export async function decodeUtf8InTurns(body: Buffer, slice = DECODE_SLICE_BYTES): Promise<string> {
+  const decoder = new StringDecoder('utf8');
+  const parts: string[] = [];
+  for (let from = 0; from < body.length; from += slice) {
+    if (from > 0) {
+      await nextTurn();
+    }
+    parts.push(decoder.write(body.subarray(from, from + slice)));
+  }
+  parts.push(decoder.end());
+  return parts.join('');
 }
 
 /** What Fastify's parser refuses inside a piece, for the keys of the objects cut around the pieces. */
