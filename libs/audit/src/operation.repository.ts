@@ -87,6 +87,9 @@ const INTERRUPT_AND_START = `
     SELECT gen_random_uuid(), id, now(), 0, NULL, 'in-flight', kind FROM claimed
   )`;
 
+/** Where message `m` stands in arrival order: its own arrival, or its original's for a replay that orders as it. */
+const orderArrivalOf = (m: string) => `coalesce((${m}.metadata->>'orderArrival')::bigint, ${m}.arrival)`;
+
 /**
  * Whether a write (its message `messageId`, its place `orderArrival`) is behind a message of the same
  * partner that came before it and is not translated yet: that message may write the same target, and
@@ -523,8 +526,8 @@ export class OperationRepository {
   ): Promise<{ order_arrival: string; run: string | null }> {
     const [locked]: { order_arrival: string; run: string | null }[] = isUuid(messageId)
       ? await manager.query(
-          `SELECT coalesce((metadata->>'orderArrival')::bigint, arrival) AS order_arrival, metadata->>'translationRun' AS run
-           FROM message WHERE id = $1 FOR UPDATE`,
+          `SELECT ${orderArrivalOf('m')} AS order_arrival, m.metadata->>'translationRun' AS run
+           FROM message m WHERE m.id = $1 FOR UPDATE`,
           [messageId],
         )
       : [];
@@ -628,7 +631,7 @@ export class OperationRepository {
       return false;
     }
     const [row] = await this.rows<{ behind: boolean }>(
-      `SELECT ${behindUntranslated('m.id', "coalesce((m.metadata->>'orderArrival')::bigint, m.arrival)")} AS behind
+      `SELECT ${behindUntranslated('m.id', orderArrivalOf('m'))} AS behind
          FROM message m WHERE m.id = $1`,
       [messageId],
     );

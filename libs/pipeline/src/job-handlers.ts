@@ -56,6 +56,12 @@ export async function runTry<Q extends QueueName>(
   }
 }
 
+/** Moves the job to delayed for `deferMs` and ends the try without counting it (runTry lets DelayedError through). */
+async function waitWithoutTry(job: Job, deferMs: number, token: string | undefined): Promise<never> {
+  await job.moveToDelayed(Date.now() + deferMs, token);
+  throw new DelayedError();
+}
+
 /** The job handlers of the pipeline: each queue's use case, its concurrency and what its last failure records. */
 @Injectable()
 export class PipelineJobHandlers {
@@ -97,12 +103,8 @@ export class PipelineJobHandlers {
         concurrency: config.delivery.concurrency,
         async run(job, attempt, token) {
           const result = await deliver.execute(job.data.operationId, attempt);
-          if (typeof result !== 'object') {
-            return result;
-          }
           // Not now (an older write first, or the account paused): wait without spending a try.
-          await job.moveToDelayed(Date.now() + result.deferMs, token);
-          throw new DelayedError();
+          return typeof result === 'object' ? waitWithoutTry(job, result.deferMs, token) : result;
         },
         // The attempt row settles the operation `failed` when the try is final: nothing more to record.
       },
@@ -115,12 +117,8 @@ export class PipelineJobHandlers {
             (patch) => job.updateData({ ...job.data, ...patch }),
             chunkOfBatchJob(job.id!),
           );
-          if (!('deferMs' in result)) {
-            return result;
-          }
           // Behind a message not yet translated: wait without spending a try.
-          await job.moveToDelayed(Date.now() + result.deferMs, token);
-          throw new DelayedError();
+          return 'deferMs' in result ? waitWithoutTry(job, result.deferMs, token) : result;
         },
       },
       export: {
