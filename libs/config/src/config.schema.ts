@@ -177,8 +177,11 @@ export class SftpConfig {
    * CHANGED". `npm start` (one machine) turns it on.
    */
   @Transform(toBoolean) @IsBoolean() generateHostKey = false;
-  /** Largest file a partner may upload, in bytes; at most V8's longest string (512 MiB - 24), since a file becomes one. */
-  @IsInt() @Min(1024) @Max(512 * 1024 * 1024 - 24) maxFileBytes = 256 * 1024 * 1024;
+  /**
+   * Largest file a partner may upload, in bytes. An upload is stored and translated a slice at a
+   * time, never as one string; the cap is what partner_file.size (a Postgres integer) holds.
+   */
+  @IsInt() @Min(1024) @Max(2 ** 31 - 1) maxFileBytes = 256 * 1024 * 1024;
   /**
    * Uploads this process receives at once (each holds a chunk or two, and the writes a client sends
    * out of order, at most 16 MiB); one more is refused at OPEN, saying so, and the client retries.

@@ -23,8 +23,12 @@ describe('SFTP limits', () => {
     });
   });
 
-  it('refuse a file size no JavaScript string can hold (an upload becomes one)', () => {
-    expect(() => loadConfig({ env: { SFTP_MAX_FILE_BYTES: String(1024 ** 3) }, dir: emptyDir() })).toThrow(
+  // An upload is read a slice at a time: files over V8's longest string (512 MiB - 24) are fine.
+  it('take files over 512 MiB, up to what the stored size column holds (2 GiB - 1)', () => {
+    expect(loadConfig({ env: { SFTP_MAX_FILE_BYTES: String(1024 ** 3) }, dir: emptyDir() }).sftp.maxFileBytes).toBe(
+      1024 ** 3,
+    );
+    expect(() => loadConfig({ env: { SFTP_MAX_FILE_BYTES: String(2 ** 31) }, dir: emptyDir() })).toThrow(
       /sftp\.maxFileBytes.*\(set by SFTP_MAX_FILE_BYTES\)/,
     );
   });

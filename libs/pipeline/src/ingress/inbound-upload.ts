@@ -1,4 +1,4 @@
-import { constants, isUtf8 } from 'node:buffer';
+import { isUtf8 } from 'node:buffer';
 import { createHash, randomUUID } from 'node:crypto';
 import { DomainError } from '@dockbridge/audit';
 import { FILE_CHUNK_BYTES, type StoredUpload } from '@dockbridge/partners';
@@ -54,8 +54,6 @@ interface Piece {
   data: Buffer;
 }
 
-const { MAX_STRING_LENGTH } = constants;
-
 /**
  * What an upload's bytes are as text, found a chunk at a time: EDI is ASCII/UTF-8, anything else is
  * kept as latin1 (never dropped); a NUL byte is refused outright (X12 is text, Postgres text cannot
@@ -100,12 +98,6 @@ export class UploadTextCheck {
     if (this.nulAt !== -1) {
       throw new UploadRefused(
         `the file holds a NUL byte at offset ${this.nulAt}: X12 is text, so binary content (or a hole left by a write past the end) is not accepted; nothing was recorded`,
-      );
-    }
-    // A message's text is one string when it is translated.
-    if (this.size > MAX_STRING_LENGTH) {
-      throw new UploadRefused(
-        `the file has ${this.size} bytes, more than the ${MAX_STRING_LENGTH} one message's text can hold; nothing was recorded`,
       );
     }
     // A file that ends inside a multi-byte sequence is not UTF-8.
