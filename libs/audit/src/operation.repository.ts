@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { AuditRecordNotFoundError, isUuid } from './audit.errors';
 import {
@@ -13,7 +13,15 @@ import {
 import { DeliveryAttempt, DocumentOperation } from './entities';
 import { excerpt } from './excerpt';
 import { newId } from './new-id';
-import { attachPayloads, bodyOfLine, encodeBlocks, insertBlocks, payloadsAt, payloadTexts } from './payload-blocks';
+import {
+  attachPayloads,
+  blocksJson,
+  bodyOfLine,
+  encodeBlocks,
+  insertBlocks,
+  payloadsAt,
+  payloadTexts,
+} from './payload-blocks';
 import { NamedStatement, queryPrepared } from './prepared';
 
 export interface NewOperation {
@@ -289,6 +297,32 @@ const INSERT_ROWS = `
     FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
       order_key uuid, options jsonb, body_bytes integer, status text, last_error text, error_class text)`;
 
+/**
+ * One batch of a streamed write as one statement (its own transaction): the message locked, its run
+ * checked, the blocks and the rows inserted only when the run ($2) still owns the message. One round
+ * trip instead of six (BEGIN, lock, blocks, rows, COMMIT): an answer is read only at the worker's next
+ * turn, which the reader gives every 100 sets or 20 ms, so each trip kept the batch in flight longer.
+ * A block at a seq written before is replaced (removeSeqRange drops those after a discarded seq).
+ */
+const APPEND_STREAMED = `
+  WITH locked AS (
+    SELECT ${orderArrivalOf('m')} AS order_arrival, m.metadata->>'translationRun' AS run
+      FROM message m WHERE m.id = $1 FOR UPDATE
+  ), owned AS (
+    SELECT order_arrival FROM locked WHERE run = $2
+  ), blocks AS (
+    INSERT INTO payload_block (message_id, first_seq, lines, encoding, body)
+    SELECT $1::uuid, b.first_seq, b.lines, b.encoding, decode(b.body, 'base64')
+      FROM owned, jsonb_to_recordset($3::jsonb) AS b(first_seq integer, lines integer, encoding text, body text)
+    ON CONFLICT (message_id, first_seq) DO UPDATE SET lines = excluded.lines, encoding = excluded.encoding, body = excluded.body
+  ), inserted AS (
+    INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, options, body_bytes, status, last_error, error_class)
+    SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, owned.order_arrival, r.options, r.body_bytes, r.status, r.last_error, r.error_class
+      FROM owned, jsonb_to_recordset($4::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
+        order_key uuid, options jsonb, body_bytes integer, status text, last_error text, error_class text)
+  )
+  SELECT true AS found, run FROM locked`;
+
 /** A new row (OperationRepository.newRow) as INSERT_ROWS reads it. */
 function recordOf(row: {
   id: string;
@@ -320,7 +354,8 @@ function recordOf(row: {
 
 /** An order key as stored: its MD5 as a uuid, what Postgres' `md5(key)::uuid` gives (CompactDeliveryKeys). */
 export function orderDigest(key: string): string {
-  const hex = createHash('md5').update(key, 'utf8').digest('hex');
+  // One-shot: a Hash object per key cost three times as much (translation digests one per document).
+  const hex = hash('md5', key, 'hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
@@ -417,7 +452,7 @@ export class OperationRepository {
           chunk.map((op) => op.payload),
         );
         await insertBlocks(manager, messageId, blocks);
-        const rows = chunk.map((op, i) => this.newRow(messageId, from + i + 1, locked.order_arrival, op, bodyBytes[i]));
+        const rows = chunk.map((op, i) => this.newRow(messageId, from + i + 1, op, bodyBytes[i]));
         // One JSON parameter a chunk, not TypeORM's insert: building its statements took the worker ~1 s
         // of CPU for a 25,000-document message (the same held a streamed translation's batches).
         const returned: { id: string; attemptCount: number; createdAt: Date; updatedAt: Date }[] = await manager.query(
@@ -426,7 +461,7 @@ export class OperationRepository {
         );
         const filled = new Map(returned.map(({ id, ...columns }) => [id, columns]));
         // Every column is given: TypeORM's create (metadata walked per row) took ~140 ms for 25,000.
-        rows.forEach(({ orderArrival: _notRead, ...row }, i) =>
+        rows.forEach((row, i) =>
           stored.push(Object.assign(new DocumentOperation(), row, filled.get(row.id), { payload: chunk[i].payload })),
         );
       }
@@ -464,21 +499,16 @@ export class OperationRepository {
       firstSeq,
       operations.map((op) => op.payload),
     );
-    await this.dataSource.transaction(async (manager) => {
-      const locked = await this.lockMessage(manager, messageId);
-      if (locked.run !== run) {
-        throw new StreamedWriteTakenOverError(messageId);
-      }
-      // A block written here before (operations discarded from a seq, then others in their place) is replaced.
-      await manager.query(`DELETE FROM payload_block WHERE message_id = $1 AND first_seq >= $2`, [messageId, firstSeq]);
-      await insertBlocks(manager, messageId, blocks);
-      // One JSON parameter, not TypeORM's insert: building its statement for 500 rows of 15 columns held
-      // the worker's event loop 110-165 ms a batch (CPU profile), most of a large file's translation time.
-      const rows = operations.map((op, i) =>
-        recordOf(this.newRow(messageId, firstSeq + i, locked.order_arrival, op, bodyBytes[i])),
-      );
-      await manager.query(INSERT_ROWS, [messageId, locked.order_arrival, JSON.stringify(rows)]);
-    });
+    const rows = operations.map((op, i) => recordOf(this.newRow(messageId, firstSeq + i, op, bodyBytes[i])));
+    const [answer]: { found: boolean; run: string | null }[] = isUuid(messageId)
+      ? await this.dataSource.query(APPEND_STREAMED, [messageId, run, blocksJson(blocks), JSON.stringify(rows)])
+      : [];
+    if (!answer?.found) {
+      throw new AuditRecordNotFoundError('message', messageId);
+    }
+    if (answer.run !== run) {
+      throw new StreamedWriteTakenOverError(messageId);
+    }
   }
 
   /** Removes the message's operations numbered `fromSeq` and later (an interchange refused at its end), or in [fromSeq, toSeq). */
@@ -538,7 +568,7 @@ export class OperationRepository {
   }
 
   /** `bodyBytes`: of its part of a batch body, as encodeBlocks measured it. */
-  private newRow(messageId: string, seq: number, orderArrival: string, op: NewOperation, bodyBytes: number) {
+  private newRow(messageId: string, seq: number, op: NewOperation, bodyBytes: number) {
     return {
       id: newId(),
       messageId,
@@ -547,7 +577,6 @@ export class OperationRepository {
       organisationId: op.organisationId ?? null,
       targetId: op.targetId ?? null,
       orderKey: op.failed || !op.orderKey ? null : orderDigest(op.orderKey),
-      orderArrival,
       inFlightUntil: null,
       nextAttemptAt: null,
       supersededBy: null,

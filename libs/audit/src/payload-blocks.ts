@@ -126,7 +126,19 @@ export async function decodeBlock(encoding: BlockEncoding, body: Uint8Array): Pr
   return bytes.toString('utf8').split('\n');
 }
 
-/** Writes blocks of one message (one JSON parameter: PGlite and pg take it alike). */
+/** Blocks as the one JSON parameter insertBlocks and a streamed write read (PGlite and pg take it alike). */
+export function blocksJson(blocks: readonly EncodedBlock[]): string {
+  return JSON.stringify(
+    blocks.map((b) => ({
+      first_seq: b.firstSeq,
+      lines: b.lines,
+      encoding: b.encoding,
+      body: b.body.toString('base64'),
+    })),
+  );
+}
+
+/** Writes blocks of one message. */
 export async function insertBlocks(manager: EntityManager, messageId: string, blocks: readonly EncodedBlock[]) {
   if (blocks.length === 0) {
     return;
@@ -135,17 +147,7 @@ export async function insertBlocks(manager: EntityManager, messageId: string, bl
     `INSERT INTO payload_block (message_id, first_seq, lines, encoding, body)
      SELECT $1::uuid, r.first_seq, r.lines, r.encoding, decode(r.body, 'base64')
        FROM jsonb_to_recordset($2::jsonb) AS r(first_seq integer, lines integer, encoding text, body text)`,
-    [
-      messageId,
-      JSON.stringify(
-        blocks.map((b) => ({
-          first_seq: b.firstSeq,
-          lines: b.lines,
-          encoding: b.encoding,
-          body: b.body.toString('base64'),
-        })),
-      ),
-    ],
+    [messageId, blocksJson(blocks)],
   );
 }
 

@@ -64,6 +64,35 @@ describe('StoredOperations', () => {
     expect(store.mostInFlight).toBe(1);
   });
 
+  it('ends a batch at its weight in loads, so small documents go many to a write and large ones few', async () => {
+    const store = new SlowStore();
+    const sink = new StoredOperations(store.asRepository(), 'm1', 'run', new Set([ORG]), 1000, 30);
+    const asn = (id: string, loads: number): CanonicalOperation => ({
+      kind: 'document.upsert',
+      organisationId: ORG,
+      document: {
+        id,
+        direction: 'Inbound',
+        loads: Array.from({ length: loads }, (_, n) => ({ name: `L${n}`, quantity: 1 })),
+      },
+    });
+    for (const id of ['A', 'B']) {
+      await sink.operation('i1', asn(id, 9)); // 10 each
+    }
+    expect(store.log).toEqual([]);
+    await sink.operation('i1', asn('C', 9)); // 30: a batch of three
+    expect(store.log).toEqual(['write 1+3']);
+    store.finishNext();
+    for (let n = 0; n < 29; n++) {
+      await sink.operation('i1', op(`D${n}`)); // deletes weigh 1: 29 of them are not a batch yet
+    }
+    expect(store.log).toEqual(['write 1+3', 'written 1']);
+    await sink.operation('i1', op('D29'));
+    expect(store.log).toEqual(['write 1+3', 'written 1', 'write 4+30']);
+    store.finishNext();
+    await sink.flush();
+  });
+
   it('throws a failed write at the next call that waits for it', async () => {
     const store = new SlowStore();
     const sink = new StoredOperations(store.asRepository(), 'm1', 'run', new Set([ORG]), 1);

@@ -3,11 +3,15 @@ import { type CanonicalOperation, orderKeyOf, targetOf } from '@dockbridge/mappi
 import type { OperationSink, RefusedUnit } from './translators';
 
 /**
- * Operations stored per transaction while a file is translated: ~0.5 MiB of rows at a time. The
- * batch being written and the one being mapped are both held: 500 took a worker translating 100 MiB
- * files ~15 MiB further (229–234 against 216 MiB with four waiting) for no faster translation.
+ * A batch of operations stored while a file is translated ends at STREAM_BATCH_WEIGHT (an operation
+ * weighs 1 + its loads: ~0.5 MiB of rows) or at STREAM_BATCH operations, whichever comes first. The
+ * batch being written and the one being mapped are both held: 500 documents of 40 loads took a
+ * worker translating 100 MiB files ~15 MiB further (229–234 against 216 MiB) for no faster
+ * translation. Small documents need the larger count: a write spans a few of the reader's turns
+ * (~10 ms), and 200 ASNs of 4 loads are mapped in less, so translation waited for every write.
  */
-export const STREAM_BATCH = 200;
+export const STREAM_BATCH = 1000;
+export const STREAM_BATCH_WEIGHT = 8000;
 
 /** Out-of-scope operations named one by one; the rest are counted. */
 const MAX_SCOPE_PROBLEMS = 20;
@@ -29,6 +33,8 @@ const refusedRow = (unit: RefusedUnit): NewOperation => ({
  */
 export class StoredOperations implements OperationSink {
   private buffer: NewOperation[] = [];
+  /** The buffer's weight: 1 + loads an operation. */
+  private bufferWeight = 0;
   /** The seq of buffer[0]. */
   private bufferStart = 1;
   private nextSeq = 1;
@@ -47,6 +53,7 @@ export class StoredOperations implements OperationSink {
     private readonly run: string,
     private readonly allowed: ReadonlySet<string>,
     private readonly batchSize = STREAM_BATCH,
+    private readonly batchWeight = STREAM_BATCH_WEIGHT,
   ) {}
 
   async operation(interchangeKey: string, operation: CanonicalOperation): Promise<void> {
@@ -65,7 +72,8 @@ export class StoredOperations implements OperationSink {
       orderKey: orderKeyOf(operation),
       payload: operation,
     });
-    if (this.buffer.length >= this.batchSize) {
+    this.bufferWeight += 1 + (operation.kind === 'document.upsert' ? (operation.document.loads?.length ?? 0) : 0);
+    if (this.buffer.length >= this.batchSize || this.bufferWeight >= this.batchWeight) {
       await this.handOver();
     }
   }
@@ -88,6 +96,7 @@ export class StoredOperations implements OperationSink {
       await this.written();
       await this.operations.removeSeqRange(this.messageId, fromSeq);
       this.buffer = [];
+      this.bufferWeight = 0;
       this.bufferStart = fromSeq;
     }
     this.nextSeq = fromSeq;
@@ -109,6 +118,7 @@ export class StoredOperations implements OperationSink {
     const start = this.bufferStart;
     this.bufferStart = this.nextSeq;
     this.buffer = [];
+    this.bufferWeight = 0;
     await this.written();
     if (rows.length > 0) {
       this.writing = this.operations.appendStreamed(this.messageId, this.run, start, rows);

@@ -157,6 +157,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
         { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-X', orderKey: 'x', payload: {} },
       ]),
     ).rejects.toBeInstanceOf(StreamedWriteTakenOverError);
+    expect((await stored(message.id)).map((r) => r.seq)).toEqual([1, 2, 3]);
   });
 
   it('forgets an interchange refused at its end even when some of its batches were already stored', async () => {
