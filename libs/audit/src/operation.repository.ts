@@ -23,6 +23,7 @@ import {
   payloadTexts,
 } from './payload-blocks';
 import { NamedStatement, queryPrepared } from './prepared';
+import { lastSeqOf, seqWindow } from './seq-window';
 
 export interface NewOperation {
   kind: OperationKind;
@@ -322,6 +323,10 @@ const APPEND_STREAMED = `
         order_key uuid, options jsonb, body_bytes integer, status text, last_error text, error_class text)
   )
   SELECT true AS found, run FROM locked`;
+
+/** A planning page: the operations of message $1 with seqs in ($2, $2 + $3], in order (planEntryPages). */
+export const PLAN_PAGE = `SELECT id, status, kind, organisation_id AS "organisationId", options, body_bytes AS bytes
+  FROM operation WHERE message_id = $1 AND ${seqWindow('seq', '$2', '$3')} ORDER BY seq`;
 
 /** A new row (OperationRepository.newRow) as INSERT_ROWS reads it. */
 function recordOf(row: {
@@ -827,18 +832,12 @@ export class OperationRepository {
     if (!isUuid(messageId)) {
       return;
     }
-    for (let after = 0; ;) {
-      const rows: (PlanEntry & { seq: number })[] = await this.dataSource.query(
-        `SELECT seq, id, status, kind, organisation_id AS "organisationId", options, body_bytes AS bytes
-         FROM operation WHERE message_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-        [messageId, after, pageSize],
-      );
+    const last = await lastSeqOf(this.dataSource.manager, messageId);
+    // A window of seqs, not `seq > after LIMIT n` (see seqWindow).
+    for (let after = 0; after < last; after += pageSize) {
+      const rows: PlanEntry[] = await this.dataSource.query(PLAN_PAGE, [messageId, after, pageSize]);
       if (rows.length > 0) {
-        after = rows[rows.length - 1].seq;
-        yield rows.map(({ seq: _seq, ...entry }) => entry);
-      }
-      if (rows.length < pageSize) {
-        return;
+        yield rows;
       }
     }
   }
