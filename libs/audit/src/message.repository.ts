@@ -123,15 +123,13 @@ export const SEARCH_MAX_LIMIT = 500;
  * error (each operation keeps its own). Null when none failed.
  */
 function failureSummary(
-  present: { status: OperationStatus; count: number; first_error: string | null }[],
+  present: { status: OperationStatus; count: number }[],
+  firstError: string | null,
 ): string | null {
-  const failed = present.find((row) => row.status === 'failed');
-  if (!failed) {
-    return null;
-  }
+  const failed = present.find((row) => row.status === 'failed')?.count ?? 0;
   const total = present.reduce((sum, row) => sum + row.count, 0);
   return excerpt(
-    `${failed.count} of ${total} operation${total === 1 ? '' : 's'} failed; first: ${failed.first_error ?? 'no error recorded'}`,
+    `${failed} of ${total} operation${total === 1 ? '' : 's'} failed; first: ${firstError ?? 'no error recorded'}`,
   );
 }
 
@@ -666,43 +664,45 @@ export class MessageRepository {
           [id, JSON.stringify(counts)],
         );
       }
-      return this.moveTo(manager, message, status, actor, failureSummary(present));
+      if (status === message.status) {
+        return message;
+      }
+      // Only when the status changes: refused sets are stored last, so finding the first failed
+      // operation of a large file reads most of its rows.
+      const reason = present.some((row) => row.status === 'failed')
+        ? failureSummary(present, await this.firstError(manager, id))
+        : null;
+      return this.moveTo(manager, message, status, actor, reason);
     });
   }
 
   /**
-   * The message's operations counted by status (one row per status present), with the first failed
-   * one's error. Unsettled, from its tally (a few rows per statement that changed its operations):
-   * counting the rows read all of them at every chunk a large file settles (418,226 rows: 450-610 ms
-   * each, 28 times, under the message's lock). Settled (its tally is gone), from its rows.
+   * The message's operations counted by status (one row per status present). Unsettled, from its
+   * tally (a few rows per statement that changed its operations): counting the rows read all of them
+   * at every chunk a large file settles (418,226 rows: 450-610 ms each, 28 times, under the message's
+   * lock). Settled (its tally is gone), from its rows.
    */
   private async operationCounts(
     manager: EntityManager,
     message: MessageSummary,
-  ): Promise<{ status: OperationStatus; count: number; attempts: number; first_error: string | null }[]> {
-    if (SETTLED_STATUSES.includes(message.status)) {
-      return manager.query(
-        `SELECT status, count(*)::int AS count, sum(attempt_count)::int AS attempts, (array_agg(last_error ORDER BY seq))[1] AS first_error
-         FROM operation WHERE message_id = $1 GROUP BY status`,
-        [message.id],
-      );
-    }
-    const tallied: { status: OperationStatus; count: number; attempts: number }[] = await manager.query(
-      `SELECT status, sum(n)::int AS count, sum(attempts)::int AS attempts FROM operation_tally
-       WHERE message_id = $1 GROUP BY status HAVING sum(n) <> 0`,
+  ): Promise<{ status: OperationStatus; count: number; attempts: number }[]> {
+    return manager.query(
+      SETTLED_STATUSES.includes(message.status)
+        ? `SELECT status, count(*)::int AS count, sum(attempt_count)::int AS attempts FROM operation
+           WHERE message_id = $1 GROUP BY status`
+        : `SELECT status, sum(n)::int AS count, sum(attempts)::int AS attempts FROM operation_tally
+           WHERE message_id = $1 GROUP BY status HAVING sum(n) <> 0`,
       [message.id],
     );
-    const failed = tallied.some((row) => row.status === 'failed');
-    const [first]: { last_error: string | null }[] = failed
-      ? await manager.query(
-          `SELECT last_error FROM operation WHERE message_id = $1 AND status = 'failed' ORDER BY seq LIMIT 1`,
-          [message.id],
-        )
-      : [];
-    return tallied.map((row) => ({
-      ...row,
-      first_error: row.status === 'failed' ? (first?.last_error ?? null) : null,
-    }));
+  }
+
+  /** The error of the message's first failed operation (in message order). */
+  private async firstError(manager: EntityManager, messageId: string): Promise<string | null> {
+    const [row]: { last_error: string | null }[] = await manager.query(
+      `SELECT last_error FROM operation WHERE message_id = $1 AND status = 'failed' ORDER BY seq LIMIT 1`,
+      [messageId],
+    );
+    return row?.last_error ?? null;
   }
 
   private filtered(filter: MessageFilter): SelectQueryBuilder<Message> {
@@ -788,6 +788,17 @@ export class MessageRepository {
     }
     await manager.update(Message, { id: message.id }, { status: toStatus, statusReason: reason });
     await this.appendEvent(manager, message.id, message.status, toStatus, actor, reason);
+    if (!SETTLED_STATUSES.includes(toStatus) && SETTLED_STATUSES.includes(message.status)) {
+      // Unsettled again (a stalled translation that went on after the sweeper ended it): its tally,
+      // dropped when it settled, is counted afresh from its rows, in one statement (one snapshot:
+      // a change committed meanwhile is either in the rows counted or in a tally row kept).
+      await manager.query(
+        `WITH dropped AS (DELETE FROM operation_tally WHERE message_id = $1)
+         INSERT INTO operation_tally (message_id, status, n, attempts)
+         SELECT message_id, status, count(*), sum(attempt_count) FROM operation WHERE message_id = $1 GROUP BY 1, 2`,
+        [message.id],
+      );
+    }
     if (SETTLED_STATUSES.includes(toStatus) && !SETTLED_STATUSES.includes(message.status)) {
       // Its live counts are no longer read (settleMessage recorded them, or its rows are counted).
       await manager.query(`DELETE FROM operation_tally WHERE message_id = $1`, [message.id]);

@@ -107,4 +107,48 @@ describe('operation tally (medium: real Postgres)', () => {
     );
     expect(n).toBe(0);
   });
+  it('is counted afresh when a settled message is under way again, so it settles on what happens next', async () => {
+    const message = await newMessage();
+    await messages.transition(message.id, 'delivering', 'worker');
+    await operations.addMany(
+      message.id,
+      ['A', 'B'].map((id) => ({
+        kind: 'document.upsert' as const,
+        organisationId: ORG,
+        targetId: id,
+        payload: { id },
+      })),
+    );
+    // The sweeper ended it (its tally goes), then the translation it gave up on went on after all.
+    await messages.transition(message.id, 'failed', 'sweeper', 'translation never ended');
+    await messages.transition(message.id, 'delivering', 'worker');
+    expect(await tallied(message.id)).toEqual({ pending: [2, 0] });
+
+    await database.dataSource.query(`UPDATE operation SET status = 'delivered' WHERE message_id = $1`, [message.id]);
+    expect((await messages.settleMessage(message.id)).status).toBe('delivered');
+  });
+
+  it('names the first failed operation in the message status once the message settles', async () => {
+    const message = await newMessage();
+    await messages.transition(message.id, 'delivering', 'worker');
+    await operations.addMany(
+      message.id,
+      ['A', 'B', 'C'].map((id) => ({
+        kind: 'document.upsert' as const,
+        organisationId: ORG,
+        targetId: id,
+        payload: { id },
+      })),
+    );
+    await database.dataSource.query(
+      `UPDATE operation SET status = CASE seq WHEN 1 THEN 'delivered' ELSE 'failed' END,
+         last_error = CASE seq WHEN 2 THEN '400 first' WHEN 3 THEN '400 second' END WHERE message_id = $1`,
+      [message.id],
+    );
+    const settled = await messages.settleMessage(message.id);
+    expect([settled.status, settled.statusReason]).toEqual([
+      'partially_failed',
+      '2 of 3 operations failed; first: 400 first',
+    ]);
+  });
 });

@@ -16,6 +16,10 @@ export const STREAM_BATCH_WEIGHT = 8000;
 /** Out-of-scope operations named one by one; the rest are counted. */
 const MAX_SCOPE_PROBLEMS = 20;
 
+/** What an operation weighs in a batch: 1, and 1 a load. */
+const weightOf = (operation: CanonicalOperation): number =>
+  1 + (operation.kind === 'document.upsert' ? (operation.document.loads?.length ?? 0) : 0);
+
 const refusedRow = (unit: RefusedUnit): NewOperation => ({
   kind: unit.kind,
   organisationId: unit.organisationId,
@@ -72,7 +76,7 @@ export class StoredOperations implements OperationSink {
       orderKey: orderKeyOf(operation),
       payload: operation,
     });
-    this.bufferWeight += 1 + (operation.kind === 'document.upsert' ? (operation.document.loads?.length ?? 0) : 0);
+    this.bufferWeight += weightOf(operation);
     if (this.buffer.length >= this.batchSize || this.bufferWeight >= this.batchWeight) {
       await this.handOver();
     }
@@ -92,6 +96,7 @@ export class StoredOperations implements OperationSink {
     this.refused.length = refusedMark;
     if (fromSeq >= this.bufferStart) {
       this.buffer.length = fromSeq - this.bufferStart;
+      this.bufferWeight = this.buffer.reduce((sum, op) => sum + weightOf(op.payload as CanonicalOperation), 0);
     } else {
       await this.written();
       await this.operations.removeSeqRange(this.messageId, fromSeq);
