@@ -14,7 +14,8 @@
  *           issue 14: no body holds a process over 100 ms).
  *
  * Environment (all optional): RUNS=3, PATHS=single,batch, WORKERS=2, MESSAGES=60,
- * DOCS_PER_MESSAGE=50, BATCH_DOCUMENTS=25000, DELIVERY_CONCURRENCY (worker default: 16),
+ * DOCS_PER_MESSAGE=50, BATCH_DOCUMENTS=25000, BATCH_LOADS=2 (loads a batch document), BATCH_TEXT=ascii
+ * (`unicode`: load names with accents and an emoji), DELIVERY_CONCURRENCY (worker default: 16),
  * BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres, BENCH_REDIS_URL=redis://127.0.0.1:6379,
  * BENCH_TIMEOUT_S=900 (the whole run), KEEP_LOGS=1 (print the children's output at the end),
  * WORKER_NODE_ARGS (node flags for the worker processes, e.g. `--prof` to profile them), GATEWAY_NODE_ARGS
@@ -55,13 +56,34 @@ const SINGLE_TARGET = 500;
 const BATCH_TARGET_S = 15;
 const PUT_ROUTE = 'PUT /api/v2/organisations/:orgId/documents/:docId';
 
+/** The batch message's shape: loads a document (BATCH_LOADS) and names outside ASCII (BATCH_TEXT=unicode). */
+const BATCH_LOADS = Number(env.BATCH_LOADS ?? 2);
+const BATCH_TEXT = env.BATCH_TEXT ?? 'ascii';
+
 const documentFor = benchDocument;
-const messageBody = (ids: string[]) =>
+/** A batch document of the chosen shape: the bench's own (two loads, ASCII) unless told otherwise. */
+const batchDocumentFor = (id: string, i: number) => {
+  const document = benchDocument(id, i);
+  if (BATCH_LOADS === 2 && BATCH_TEXT === 'ascii') {
+    return document;
+  }
+  // Accents and an emoji (a surrogate pair in JSON text): what a European supplier's product names hold.
+  const name = BATCH_TEXT === 'unicode' ? 'Crème brûlée 🍮 Größe' : 'Case';
+  return {
+    ...document,
+    loads: Array.from({ length: BATCH_LOADS }, (_, n) => ({
+      name: `${name} ${n}`,
+      quantity: 1 + ((i + n) % 20),
+      loadTag: `SKU-${(i + n) % 997}`,
+    })),
+  };
+};
+const messageBody = (ids: string[], document = documentFor) =>
   JSON.stringify({
     operations: ids.map((id, i) => ({
       kind: 'document.upsert',
       organisationId: LOCATION,
-      document: documentFor(id, i),
+      document: document(id, i),
     })),
   });
 
@@ -328,7 +350,10 @@ async function batchRun(
   run: number,
 ): Promise<{ seconds: number; postSeconds: number; phases: string; cpu: string; loop: string; facts: RunFacts }> {
   await reset(ctx);
-  const body = messageBody(Array.from({ length: BATCH_DOCUMENTS }, (_, i) => `B${run}-${String(i).padStart(6, '0')}`));
+  const body = messageBody(
+    Array.from({ length: BATCH_DOCUMENTS }, (_, i) => `B${run}-${String(i).padStart(6, '0')}`),
+    batchDocumentFor,
+  );
   const cpuBefore = await ctx.cpu();
   const loops = new LoopLag(ctx.metrics);
   await loops.start();
@@ -576,7 +601,9 @@ async function main(): Promise<void> {
     summary.push(line);
   }
   if (PATHS.includes('batch')) {
-    console.log(`\nbatch path: 1 message of ${BATCH_DOCUMENTS} documents per run, ${RUNS} runs`);
+    console.log(
+      `\nbatch path: 1 message of ${BATCH_DOCUMENTS} documents of ${BATCH_LOADS} loads (${BATCH_TEXT} text, ${((Buffer.byteLength(messageBody(['B0-000000'], batchDocumentFor)) * BATCH_DOCUMENTS) / 2 ** 20).toFixed(1)} MiB) per run, ${RUNS} runs`,
+    );
     const times: number[] = [];
     for (let run = 1; run <= RUNS; run++) {
       const r = await batchRun(ctx, run);
