@@ -105,6 +105,47 @@ describe('audit store on PGlite', () => {
     expect(await messages.countBy({ partnerId: 'acme' })).toBe(2);
   });
 
+  it('stores a streamed translation a statement a batch and pages it by seq windows', async () => {
+    const messages = new MessageRepository(dataSource);
+    const operations = new OperationRepository(dataSource);
+    const message = await messages.record({
+      ...webhook,
+      partnerId: 'kettle',
+      contentType: 'application/edi-x12',
+      rawPayload: 'ISA~',
+    });
+    await messages.transition(message.id, 'translating', 'worker');
+    const run = await operations.beginStreamedWrite(message.id);
+    const upsert = (n: number) => ({
+      kind: 'document.upsert' as const,
+      organisationId: 'org-1',
+      targetId: `ASN-${n}`,
+      orderKey: `document|org-1|ASN-${n}`,
+      payload: { kind: 'document.upsert', organisationId: 'org-1', document: { id: `ASN-${n}` } },
+    });
+    await operations.appendStreamed(message.id, run, 1, [1, 2, 3].map(upsert));
+    await operations.appendStreamed(message.id, run, 4, [4, 5].map(upsert));
+    await operations.removeSeqRange(message.id, 2, 4); // a duplicate interchange's sets, in the middle
+    await expect(operations.appendStreamed(message.id, 'another run', 6, [6].map(upsert))).rejects.toThrow(
+      /another|taken over/i,
+    );
+
+    const pages: number[] = [];
+    for await (const page of operations.planEntryPages(message.id, 2)) {
+      pages.push(page.length);
+    }
+    expect(pages).toEqual([1, 1, 1]);
+    await messages.transition(message.id, 'delivering', 'worker');
+    const detail = await messages.findDetail(message.id, { limit: 2 });
+    expect(detail?.operations.map((op) => [op.seq, op.payload])).toEqual([
+      [1, upsert(1).payload],
+      [4, upsert(4).payload],
+    ]);
+    expect(detail?.nextAfter).toBe(4);
+    expect(detail?.counts.byStatus).toEqual({ pending: 3 });
+    expect((await messages.settleMessage(message.id)).status).toBe('delivering');
+  });
+
   it('does not let one transaction roll back another that is in flight', async () => {
     const messages = new MessageRepository(dataSource);
     const message = await messages.record(webhook);
