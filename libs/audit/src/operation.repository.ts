@@ -19,6 +19,7 @@ import {
   bodyOfLine,
   encodeBlocks,
   insertBlocks,
+  insertBlocksSql,
   payloadsAt,
   payloadTexts,
 } from './payload-blocks';
@@ -289,14 +290,20 @@ export class StreamedWriteTakenOverError extends Error {
 const INSERT_CHUNK = 1000;
 
 /**
- * Operation rows (recordOf) as one JSON array ($3) of a message ($1) in one arrival order ($2); their
- * payloads go to payload_block (insertBlocks) in the same transaction.
+ * The INSERT of operation rows (recordOf) of message $1 given as one JSON array (`rows`, a parameter),
+ * each in arrival order `arrival`; `from` names what else the SELECT reads (a CTE, with its comma).
  */
-const INSERT_ROWS = `
+const insertOperationRows = (arrival: string, rows: string, from = '') => `
   INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, options, body_bytes, status, last_error, error_class)
-  SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, $2::bigint, r.options, r.body_bytes, r.status, r.last_error, r.error_class
-    FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
+  SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, ${arrival}, r.options, r.body_bytes, r.status, r.last_error, r.error_class
+    FROM ${from}jsonb_to_recordset(${rows}::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
       order_key uuid, options jsonb, body_bytes integer, status text, last_error text, error_class text)`;
+
+/**
+ * Operation rows as one JSON array ($3) of a message ($1) in one arrival order ($2); their payloads
+ * go to payload_block (insertBlocks) in the same transaction.
+ */
+const INSERT_ROWS = insertOperationRows('$2::bigint', '$3');
 
 /**
  * One batch of a streamed write as one statement (its own transaction): the message locked, its run
@@ -311,16 +318,9 @@ const APPEND_STREAMED = `
       FROM message m WHERE m.id = $1 FOR UPDATE
   ), owned AS (
     SELECT order_arrival FROM locked WHERE run = $2
-  ), blocks AS (
-    INSERT INTO payload_block (message_id, first_seq, lines, encoding, body)
-    SELECT $1::uuid, b.first_seq, b.lines, b.encoding, decode(b.body, 'base64')
-      FROM owned, jsonb_to_recordset($3::jsonb) AS b(first_seq integer, lines integer, encoding text, body text)
+  ), blocks AS (${insertBlocksSql('$3', 'owned, ')}
     ON CONFLICT (message_id, first_seq) DO UPDATE SET lines = excluded.lines, encoding = excluded.encoding, body = excluded.body
-  ), inserted AS (
-    INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, options, body_bytes, status, last_error, error_class)
-    SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, owned.order_arrival, r.options, r.body_bytes, r.status, r.last_error, r.error_class
-      FROM owned, jsonb_to_recordset($4::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
-        order_key uuid, options jsonb, body_bytes integer, status text, last_error text, error_class text)
+  ), inserted AS (${insertOperationRows('owned.order_arrival', '$4', 'owned, ')}
   )
   SELECT true AS found, run FROM locked`;
 

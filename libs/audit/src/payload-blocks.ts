@@ -138,17 +138,20 @@ export function blocksJson(blocks: readonly EncodedBlock[]): string {
   );
 }
 
+/**
+ * The INSERT of blocks of message $1 given as blocksJson (`blocks`, a parameter); `from` names what
+ * else the SELECT reads (a CTE, with its comma).
+ */
+export const insertBlocksSql = (blocks: string, from = '') => `
+  INSERT INTO payload_block (message_id, first_seq, lines, encoding, body)
+  SELECT $1::uuid, r.first_seq, r.lines, r.encoding, decode(r.body, 'base64')
+    FROM ${from}jsonb_to_recordset(${blocks}::jsonb) AS r(first_seq integer, lines integer, encoding text, body text)`;
+
 /** Writes blocks of one message. */
 export async function insertBlocks(manager: EntityManager, messageId: string, blocks: readonly EncodedBlock[]) {
-  if (blocks.length === 0) {
-    return;
+  if (blocks.length > 0) {
+    await manager.query(insertBlocksSql('$2'), [messageId, blocksJson(blocks)]);
   }
-  await manager.query(
-    `INSERT INTO payload_block (message_id, first_seq, lines, encoding, body)
-     SELECT $1::uuid, r.first_seq, r.lines, r.encoding, decode(r.body, 'base64')
-       FROM jsonb_to_recordset($2::jsonb) AS r(first_seq integer, lines integer, encoding text, body text)`,
-    [messageId, blocksJson(blocks)],
-  );
 }
 
 /** Where an operation's payload is: its message and position. */
