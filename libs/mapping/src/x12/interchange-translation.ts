@@ -384,7 +384,14 @@ function mapSet(
       notes: [],
     };
   }
-  return { ...mapping, envelopeRejected: false, interchangeRefused: false, interchangeKey: key, notes };
+  // The mapping becomes the outcome in place (it is this set's own): spreading it into a new object
+  // took V8's slow path, ~10% of translating an 856 of 4-item ASNs.
+  const outcome = mapping as SetOutcome;
+  outcome.envelopeRejected = false;
+  outcome.interchangeRefused = false;
+  outcome.interchangeKey = key;
+  outcome.notes = notes;
+  return outcome;
 }
 
 /** The syntax-note findings of a set, for the mapper to tell which loads they touched. */
