@@ -919,11 +919,12 @@ export class OperationRepository {
     if (attempts.length === 0) {
       return;
     }
-    const missing = attempts.find((a) => !isUuid(a.operationId));
-    if (missing) {
-      throw new AuditRecordNotFoundError('operation', missing.operationId);
-    }
     const record = (manager: EntityManager, chunk: readonly AttemptRecord[]) => {
+      // Checked a chunk at a time too (a throw rolls back the chunks before): 25,000 at once held the loop.
+      const missing = chunk.find((a) => !isUuid(a.operationId));
+      if (missing) {
+        throw new AuditRecordNotFoundError('operation', missing.operationId);
+      }
       const records = chunk.map((a) => ({ ...this.attemptRow(a.operationId, a), ...settled(a.settlement) }));
       const column = <K extends keyof (typeof records)[number]>(key: K) => records.map((one) => one[key]);
       return manager.query(RECORD_ATTEMPTS, [

@@ -1,12 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  AttemptRecord,
-  BatchEntry,
-  type ChunkVerdict,
-  isUnsettled,
-  MessageRepository,
-  OperationRepository,
-} from '@dockbridge/audit';
+import { AttemptRecord, BatchEntry, isUnsettled, MessageRepository, OperationRepository } from '@dockbridge/audit';
 import {
   DocumentJob,
   DocumentJobResultEntry,
@@ -213,21 +206,39 @@ export class DeliverBatch {
     remember: (patch: Partial<BatchJobData>) => Promise<void>,
     chunk: string,
   ): Promise<BatchEntry[]> {
-    // A page at a time: the driver parses a statement's rows in one go, and 25,000 verdicts held the
+    // A page at a time, each page's verdicts sorted out before the next is asked for: the driver
+    // parses a statement's rows in one go, and 25,000 verdicts, or sorting them all at once, held the
     // worker's event loop ~100 ms. Each operation's verdict is its own (a chunk holds one write a document).
-    const verdicts: ChunkVerdict[] = [];
+    const kept: BatchEntry[] = [];
+    const waiting: string[] = [];
+    let superseded = false;
     for (let from = 0; from < open.length; from += GATE_PAGE) {
-      const page = open.slice(from, from + GATE_PAGE).map((op) => op.id);
-      verdicts.push(...(await this.operations.gateChunk(page, this.leaseMs, chunk)));
+      const page = open.slice(from, from + GATE_PAGE);
+      const going = new Set<string>();
+      for (const verdict of await this.operations.gateChunk(
+        page.map((op) => op.id),
+        this.leaseMs,
+        chunk,
+      )) {
+        if (verdict.verdict === 'go') {
+          going.add(verdict.id);
+        } else if (verdict.verdict === 'wait') {
+          waiting.push(verdict.id);
+        } else if (verdict.verdict === 'superseded') {
+          superseded = true;
+        }
+      }
+      for (const op of page) {
+        if (going.has(op.id)) {
+          kept.push(op);
+        }
+      }
     }
-    const going = new Set(verdicts.filter((v) => v.verdict === 'go').map((v) => v.id));
-    const waiting = verdicts.filter((v) => v.verdict === 'wait').map((v) => v.id);
-    const kept = open.filter((op) => going.has(op.id));
     if (kept.length < data.operationIds.length) {
       await remember({ operationIds: kept.map((op) => op.id) });
     }
     await this.queues.enqueueDeliveries(waiting);
-    if (verdicts.some((v) => v.verdict === 'superseded')) {
+    if (superseded) {
       await this.messages.settleMessage(data.messageId, 'worker');
     }
     return kept;
