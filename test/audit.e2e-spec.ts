@@ -339,21 +339,24 @@ describe('audit store on Postgres', () => {
       expect(await messages.countBy({ interchange: '000000007', partnerId: edi })).toBe(1);
     });
 
-    it('pages through everything exactly once, ties on received_at included', async () => {
-      const seen: string[] = [];
-      let cursor: string | null = null;
-      let pages = 0;
-      do {
-        const page = await messages.search({ partnerId: a, limit: 2, cursor });
-        seen.push(...page.items.map((m) => m.id));
-        cursor = page.nextCursor;
-        pages++;
-      } while (cursor);
-      expect(pages).toBe(4);
-      expect(seen).toHaveLength(7);
-      expect(new Set(seen)).toEqual(new Set([ids.a0, ids.a1, ids.a2, ids.a2bis, ids.a3, ids.a4, ids.a5]));
-      expect(seen.indexOf(ids.a3)).toBeLessThan(seen.indexOf(ids.a2));
-    });
+    it.each([false, true])(
+      'pages through everything exactly once, ties on received_at included (oldest first: %s)',
+      async (oldestFirst) => {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page = await messages.search({ partnerId: a, limit: 2, cursor, oldestFirst });
+          seen.push(...page.items.map((m) => m.id));
+          cursor = page.nextCursor;
+          pages++;
+        } while (cursor);
+        expect(pages).toBe(4);
+        expect(seen).toHaveLength(7);
+        expect(new Set(seen)).toEqual(new Set([ids.a0, ids.a1, ids.a2, ids.a2bis, ids.a3, ids.a4, ids.a5]));
+        expect(seen.indexOf(ids.a3) < seen.indexOf(ids.a2)).toBe(!oldestFirst);
+      },
+    );
 
     it('rejects a malformed cursor', async () => {
       await expect(messages.search({ cursor: 'nope' })).rejects.toThrow(/cursor/);

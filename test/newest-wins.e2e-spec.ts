@@ -147,6 +147,34 @@ describe('newest write wins per document', () => {
     expect(await spine.waitForStatus((await forced.json()).messageId, final)).toBe('delivered');
     expect(await versionAt('PO-NWR')).toBe('v1');
   });
+
+  it('leaves each document on its newest message after a forced bulk replay of them all', async () => {
+    const v1 = await post([write('PO-NWBR', 'v1')]);
+    expect(await spine.waitForStatus(v1, final)).toBe('delivered');
+    const v2 = await post([write('PO-NWBR', 'v2')]);
+    expect(await spine.waitForStatus(v2, final)).toBe('delivered');
+
+    // Forced replays order as new messages, in the order the run records them: oldest original first.
+    const started = await spine.call('POST', '/v1/admin/messages/replay', {
+      auth: 'admin',
+      body: { documentId: 'PO-NWBR', dryRun: false, force: true, reason: 'resend the document' },
+    });
+    expect(started.status).toBe(202);
+    const { runId } = await started.json();
+    await waitUntil(
+      async () =>
+        (await (await spine.call('GET', `/v1/admin/replays/${runId}`, { auth: 'admin' })).json()).status ===
+        'completed',
+    );
+    const replays: { id: string; replay_of: string }[] = await spine.app
+      .get(DataSource)
+      .query(`SELECT id, replay_of FROM message WHERE replay_of = ANY($1::uuid[]) ORDER BY arrival`, [[v1, v2]]);
+    expect(replays.map((r) => r.replay_of)).toEqual([v1, v2]);
+    for (const { id } of replays) {
+      expect(await spine.waitForStatus(id, final)).toBe('delivered');
+    }
+    expect(await versionAt('PO-NWBR')).toBe('v2');
+  });
 });
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

@@ -56,6 +56,8 @@ export interface MessageSearch extends MessageFilter {
   limit?: number;
   /** `nextCursor` of the previous page. */
   cursor?: string | null;
+  /** Oldest first (bulk replay: replays recorded in their originals' order); newest first when not. */
+  oldestFirst?: boolean;
 }
 
 export interface MessagePage {
@@ -573,13 +575,15 @@ export class MessageRepository {
       if (!isUuid(query.cursor)) {
         throw new RangeError(`Invalid cursor: ${query.cursor}`);
       }
-      qb.andWhere('(m.received_at, m.id) < (SELECT c.received_at, c.id FROM message c WHERE c.id = :cursor)', {
-        cursor: query.cursor,
-      });
+      qb.andWhere(
+        `(m.received_at, m.id) ${query.oldestFirst ? '>' : '<'} (SELECT c.received_at, c.id FROM message c WHERE c.id = :cursor)`,
+        { cursor: query.cursor },
+      );
     }
+    const order = query.oldestFirst ? 'ASC' : 'DESC';
     const rows = await qb
-      .orderBy('m.receivedAt', 'DESC')
-      .addOrderBy('m.id', 'DESC')
+      .orderBy('m.receivedAt', order)
+      .addOrderBy('m.id', order)
       .limit(limit + 1)
       .getMany();
     const items = rows.slice(0, limit);

@@ -207,7 +207,7 @@ export class AdminMessagesController {
   @Post('messages/replay')
   @HttpCode(200)
   @ApiOperation({
-    summary: `Bulk replay by filter, newest first, at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} messages (BULK_REPLAY_LIMIT): limitReached says when more matched; narrow the filter (from/to) for the rest. dryRun (default true) answers 200 at once with the exact count and records nothing. A real run (dryRun: false) is a job: 202 with its runId and a Location to read its progress and result (GET /v1/admin/replays/{runId}); it sees the messages received before it was asked for, and resumes after a crash without replaying a message twice. Both skip, with the reason, messages that cannot be replayed and those whose latest replay was delivered (includeReplayed: true replays them too)`,
+    summary: `Bulk replay by filter, oldest first (replays are recorded in their originals' order, so forced ones leave each document on its newest message's write), at most ${BULK_REPLAY_LIMIT.toLocaleString('en')} messages (BULK_REPLAY_LIMIT): limitReached says when more matched; narrow the filter (from/to) for the rest. dryRun (default true) answers 200 at once with the exact count and records nothing. A real run (dryRun: false) is a job: 202 with its runId and a Location to read its progress and result (GET /v1/admin/replays/{runId}); it sees the messages received before it was asked for, and resumes after a crash without replaying a message twice. Both skip, with the reason, messages that cannot be replayed and those whose latest replay was delivered (includeReplayed: true replays them too)`,
   })
   @ApiBody({ type: BulkReplayDto, required: false })
   @ApiResponse({

@@ -12,7 +12,7 @@ import { BULK_REPLAY_LIMIT, BulkReplayOutcome, ReplayMessage } from './replay-me
 
 const RUN_ID = '01900000-0000-7000-8000-000000000001';
 
-/** Matching originals, newest first, paged as MessageRepository.search pages (cursor = the last id of the previous page). */
+/** Matching originals in the order search gives them, paged as MessageRepository.search pages (cursor = the last id of the previous page). */
 function fakeMessages(count: number) {
   const ids = Array.from({ length: count }, (_, i) => `m-${String(i).padStart(6, '0')}`);
   return {

@@ -135,6 +135,7 @@ export class BulkReplays {
         ...filter,
         limit: Math.max(1, Math.min(REPLAY_RUN_PAGE, room)),
         cursor: progress.resumeAfter,
+        oldestFirst: true,
       });
       if (room <= 0) {
         // The cap: whatever still matches is left for another run.

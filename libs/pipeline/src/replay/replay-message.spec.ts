@@ -355,9 +355,9 @@ describe('ReplayMessage: bulk selection', () => {
     expect(result.skipped[0]).toEqual({ id: 'm-00000', reason: expect.stringMatching(/bookings export/) });
     expect(result.limitReached).toBe(false);
     expect(asked.filter((a) => a[0] === 'search')).toEqual([
-      ['search', { partnerId: PARTNER, limit: 500, cursor: null }],
-      ['search', { partnerId: PARTNER, limit: 500, cursor: 'm-00499' }],
-      ['search', { partnerId: PARTNER, limit: 500, cursor: 'm-00999' }],
+      ['search', { partnerId: PARTNER, limit: 500, cursor: null, oldestFirst: true }],
+      ['search', { partnerId: PARTNER, limit: 500, cursor: 'm-00499', oldestFirst: true }],
+      ['search', { partnerId: PARTNER, limit: 500, cursor: 'm-00999', oldestFirst: true }],
     ]);
   });
 

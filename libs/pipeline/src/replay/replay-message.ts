@@ -67,7 +67,7 @@ export class ReplayError extends DomainError {
 }
 
 /**
- * The most messages one bulk replay (or its dry run) looks at, newest first; `limitReached` says when
+ * The most messages one bulk replay (or its dry run) looks at, oldest first; `limitReached` says when
  * more matched. Narrow the filter (e.g. by --from/--to) and run again for the rest.
  */
 export const BULK_REPLAY_LIMIT = 10_000;
@@ -182,7 +182,7 @@ export class ReplayMessage {
     let cursor: string | null = null;
     do {
       const room = BULK_REPLAY_LIMIT - replayable.length - skipped.length;
-      const page = await this.messages.search({ ...filter, limit: Math.min(500, room), cursor });
+      const page = await this.messages.search({ ...filter, limit: Math.min(500, room), cursor, oldestFirst: true });
       for (const outcome of await this.replayEach(page.items, request, { dryRun: true })) {
         if ('skipped' in outcome) {
           skipped.push({ id: outcome.id, reason: outcome.skipped });
