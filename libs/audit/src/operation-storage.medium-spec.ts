@@ -211,9 +211,15 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
       (n) => ({ kind: 'document.delete', organisationId: ORG, documentId: `PAGED-${n}` }),
       'document.delete',
     );
-    // Asked for backwards: pages of 5,000 ids are each the wrong way round, and come back in order.
+    // Asked for backwards: pages of 2,000 ids are each the wrong way round, and come back in order.
     const entries = await operations.batchEntriesOf(rows.map((row) => row.id).reverse());
     expect(entries.map((entry) => entry.id)).toEqual(rows.map((row) => row.id));
+    // In order (as a chunk asks), and in order but for two ids of different pages swapped.
+    const inOrder = rows.map((row) => row.id);
+    expect((await operations.batchEntriesOf(inOrder)).map((entry) => entry.id)).toEqual(inOrder);
+    const swapped = [...inOrder];
+    [swapped[10], swapped[11_000]] = [swapped[11_000], swapped[10]];
+    expect((await operations.batchEntriesOf(swapped)).map((entry) => entry.id)).toEqual(inOrder);
     expect(entries[11_999]).toEqual({
       id: rows[11_999].id,
       status: 'pending',

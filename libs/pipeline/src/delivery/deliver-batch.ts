@@ -21,8 +21,8 @@ const BATCH_LEASE_MARGIN_MS = 60_000;
 
 /** A document's share of a batch upload at the slowest rate the client allows (~2 KiB at 1 MiB/s), with room. */
 const UPLOAD_MS_PER_DOCUMENT = 3;
-/** Operations of a chunk passed through the gate in one statement. */
-const GATE_PAGE = 5_000;
+/** Operations of a chunk passed through the gate in one statement (its verdicts parsed in one go: see claim). */
+const GATE_PAGE = 2_000;
 /** How far the platform's clock may be behind ours when matching a job's createdAt. */
 const CLOCK_SKEW_MS = 60_000;
 
