@@ -224,4 +224,54 @@ describe('audit store on PGlite', () => {
     expect(await runMigrations(dataSource)).toEqual([]);
     expect(await new MessageRepository(dataSource).countBy({ partnerId: 'acme' })).toBe(3);
   });
+
+  it("ends a message's unsettled operations, or none while one is in flight", async () => {
+    const messages = new MessageRepository(dataSource);
+    const operations = new OperationRepository(dataSource);
+    const message = await messages.record({ ...webhook, partnerId: 'ending', rawPayload: '{"end":1}' });
+    const [sent, held, waiting] = await operations.addMany(message.id, [
+      { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-E1', payload: { id: 'PO-E1' } },
+      { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-E2', payload: { id: 'PO-E2' } },
+      { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-E3', payload: { id: 'PO-E3' } },
+    ]);
+    await operations.recordAttempts([
+      {
+        operationId: sent.id,
+        startedAt: new Date(),
+        durationMs: 5,
+        httpStatus: 200,
+        outcome: 'success',
+        settlement: { status: 'delivered' },
+      },
+    ]);
+    expect(await operations.gate([held.id], 60_000)).toMatchObject([{ verdict: 'go' }]); // a call under way
+    expect(await operations.endUnsettled(message.id, 'ended by operator:jo: stuck')).toMatchObject({
+      ended: 0,
+      inFlight: 1,
+    });
+    expect((await operations.findById(waiting.id))?.status).toBe('pending');
+
+    await dataSource.query(`UPDATE operation SET in_flight_until = now() - interval '1 second' WHERE id = $1`, [
+      held.id,
+    ]);
+    expect(await operations.endUnsettled(message.id, 'ended by operator:jo: stuck')).toEqual({
+      ended: 2,
+      inFlight: 0,
+      inFlightUntil: null,
+    });
+    for (const id of [held.id, waiting.id]) {
+      expect(await operations.findById(id)).toMatchObject({
+        status: 'failed',
+        lastError: 'ended by operator:jo: stuck',
+      });
+    }
+    expect((await operations.findById(sent.id))?.status).toBe('delivered');
+    // The call that never answered is in the audit as interrupted, not left in flight.
+    const [attempt]: { outcome: string }[] = await dataSource.query(
+      `SELECT outcome FROM attempt WHERE operation_id = $1`,
+      [held.id],
+    );
+    expect(attempt.outcome).toBe('interrupted');
+    expect((await messages.settleMessage(message.id, 'operator:jo')).status).toBe('partially_failed');
+  });
 });

@@ -312,6 +312,15 @@ describe('dockbridge CLI against a real gateway', () => {
     const replay = await dockbridge(['messages', 'replay', unknown], env);
     expect(replay.code).toBe(1);
     expect(replay.stderr).toContain(`message ${unknown} does not exist`);
+    const end = await dockbridge(['messages', 'end', unknown, '--reason', 'stuck'], env);
+    expect([end.code, end.stderr]).toEqual([1, `error: NotFound (HTTP 404)\n  message ${unknown} does not exist\n`]);
+    // A settled message has nothing left to end: the gateway's reason, exit 1.
+    const settled = await dockbridge(['messages', 'end', failedId, '--reason', 'stuck'], env);
+    expect(settled.code).toBe(1);
+    expect(settled.stderr).toContain(
+      `message ${failedId} is failed: only a message being delivered has operations to end`,
+    );
+    expect((await dockbridge(['messages', 'end', failedId], env)).code).toBe(2); // --reason is required
     const notAnId = await dockbridge(['messages', 'show', 'not-an-id'], env);
     expect(notAnId.code).toBe(1);
     expect(notAnId.stderr).toMatch(/\(HTTP 400\)\n {2}.*uuid/);

@@ -148,6 +148,83 @@ describe('newest write wins per document', () => {
     expect(await versionAt('PO-NWR')).toBe('v1');
   });
 
+  it('lets an operator end an old write that keeps failing, so the newer one it holds back goes', async () => {
+    await faults([{ method: 'PUT', path: '/api/v2/organisations/*/documents/PO-NWE', status: 502, rate: 1 }]);
+    const v1 = await post([write('PO-NWE', 'v1')]);
+    const attempts = async (id: string): Promise<number> =>
+      (
+        await spine.app
+          .get(DataSource)
+          .query(`SELECT coalesce(sum(attempt_count), 0)::int AS n FROM operation WHERE message_id = $1`, [id])
+      )[0].n;
+    await waitUntil(async () => (await attempts(v1)) > 0);
+    const v2 = await post([write('PO-NWE', 'v2')]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await spine.messages.findById(v2))!.status).toBe('delivering'); // held behind v1
+    expect(await attempts(v2)).toBe(0);
+
+    const end = (id: string, body: unknown) =>
+      spine.call('POST', `/v1/admin/messages/${id}/end`, { auth: 'admin', body });
+    expect((await end(v1, {})).status).toBe(400); // a reason is required
+    expect((await end('0190a0b0-0000-7000-8000-00000000dead', { reason: 'x' })).status).toBe(404);
+    // A retry may be under way at that moment: refused then (409, nothing ended), answered once it is.
+    let ended: TestResponse;
+    for (;;) {
+      ended = await end(v1, { reason: 'the carrier withdrew it', operator: 'jo' });
+      if (ended.status !== 409) {
+        break;
+      }
+      expect((await ended.json()).inFlight).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(ended.status).toBe(200);
+    expect(await ended.json()).toEqual({ messageId: v1, status: 'failed', ended: 1 });
+    const [op]: { status: string; last_error: string }[] = await spine.app
+      .get(DataSource)
+      .query(`SELECT status, last_error FROM operation WHERE message_id = $1`, [v1]);
+    expect(op).toEqual({ status: 'failed', last_error: 'ended by operator:jo: the carrier withdrew it' });
+    expect((await spine.messages.findById(v1))!.statusReason).toContain('the carrier withdrew it');
+
+    await faults([]);
+    expect(await spine.waitForStatus(v2, final)).toBe('delivered');
+    expect(await versionAt('PO-NWE')).toBe('v2');
+    const again = await end(v1, { reason: 'twice' });
+    expect(again.status).toBe(409);
+    expect((await again.json()).status).toBe('failed');
+    const activity = await (
+      await spine.call('GET', `/v1/admin/activity?target=message:${v1}`, { auth: 'admin' })
+    ).json();
+    expect(activity.items).toEqual([
+      expect.objectContaining({
+        action: 'message.end',
+        summary: 'ended 1 operation(s), now failed: the carrier withdrew it',
+      }),
+    ]);
+  });
+
+  it('refuses to end a message while a platform job holds its operations', async () => {
+    await spine.sandbox.call('POST', '/__sandbox/jobs', { token: null, body: { paused: true } });
+    try {
+      const ids = Array.from({ length: 110 }, (_, i) => `PO-NWEB-${i}`);
+      const batch = await post(ids.map((id) => write(id, 'v1')));
+      await waitUntil(async () => {
+        const ops = await operationsOf(batch);
+        return ops.length === ids.length && ops.every((op) => op.status === 'delivering');
+      });
+      const refused = await spine.call('POST', `/v1/admin/messages/${batch}/end`, {
+        auth: 'admin',
+        body: { reason: 'too late' },
+      });
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({ inFlight: ids.length, inFlightUntil: expect.any(String) });
+      expect((await operationsOf(batch)).every((op) => op.status === 'delivering')).toBe(true);
+      await spine.sandbox.call('POST', '/__sandbox/jobs', { token: null, body: { paused: false } });
+      expect(await spine.waitForStatus(batch, final, 60_000)).toBe('delivered');
+    } finally {
+      await spine.sandbox.call('POST', '/__sandbox/jobs', { token: null, body: { paused: false } });
+    }
+  }, 120_000);
+
   it('leaves each document on its newest message after a forced bulk replay of them all', async () => {
     const v1 = await post([write('PO-NWBR', 'v1')]);
     expect(await spine.waitForStatus(v1, final)).toBe('delivered');

@@ -5,6 +5,7 @@ import type { ApiClient } from '@dockbridge/api-client';
 import { answer, ConnectionError, gatewayClient, GatewayError } from './client';
 import {
   formatBulkReplay,
+  formatEnded,
   formatReplayRun,
   formatReplayRunList,
   formatRunProgress,
@@ -322,6 +323,24 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         printRun(await waitForRun(client, result.runId), asJson);
       },
     );
+
+  messages
+    .command('end')
+    .description(
+      'give up on what a message still has to deliver: its pending and retrying operations end failed with the reason (newer writes they held back then go); refused while the platform holds any of them',
+    )
+    .argument('<id>', 'message id')
+    .requiredOption('--reason <text>', 'why, recorded as each ended operation’s error')
+    .option('--operator <name>', 'who, recorded as operator:<name> (gateway default: admin)')
+    .option('--json', 'print the API answer as JSON')
+    .action(async (id: string, options: { reason: string; operator?: string; json?: boolean }, command: Command) => {
+      const body = { reason: options.reason, ...(options.operator && { operator: options.operator }) };
+      print(
+        await answer(admin(command).POST('/v1/admin/messages/{id}/end', { params: { path: { id } }, body })),
+        options.json,
+        formatEnded,
+      );
+    });
 
   const replays = program
     .command('replays')

@@ -12,6 +12,7 @@ export type Attempt = Schemas['AttemptSchema'];
 export type MessageFile = Schemas['MessageFileSchema'];
 export type MessageDetail = Schemas['MessageDetailSchema'];
 export type ReplayResult = Schemas['ReplayResultSchema'];
+export type EndedMessage = Schemas['EndedMessageSchema'];
 export type BulkReplayResult = Schemas['BulkReplayDryRunSchema'] | Schemas['BulkReplayStartedSchema'];
 export type BulkReplayStarted = Schemas['BulkReplayStartedSchema'];
 export type ReplayRun = Schemas['ReplayRunSchema'];
@@ -171,6 +172,13 @@ export function formatReplay(result: ReplayResult): string[] {
   return [
     `Replayed ${result.replayOf} as new message ${result.messageId} (${result.status}).`,
     `Follow it: dockbridge messages show ${result.messageId}`,
+  ];
+}
+
+export function formatEnded(result: EndedMessage): string[] {
+  return [
+    `Ended ${result.ended} operation(s) of message ${result.messageId}: it is ${result.status}.`,
+    `Replay it later if it should go after all: dockbridge messages replay ${result.messageId}`,
   ];
 }
 

@@ -118,6 +118,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/messages/{id}/end': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** End a message's delivery: its unsettled operations (pending, retrying) end failed with the reason, and the message settles (failed, or partially_failed beside what was delivered). Newer writes its operations held back (newest write wins) then go; the message can be replayed like any failed one. Refused (409) while a platform call or job holds any of its operations, and for a message not being delivered */
+    post: operations['AdminMessagesController_end'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/messages/{id}/payload': {
     parameters: {
       query?: never;
@@ -920,6 +937,32 @@ export interface components {
     EnabledBodySchema: {
       /** @description true to accept its traffic, false to refuse it */
       enabled: boolean;
+    };
+    EndedMessageSchema: {
+      /** @description Operations ended (failed with the reason) */
+      ended: number;
+      /** Format: uuid */
+      messageId: string;
+      /**
+       * @description Settled: failed, or partially_failed beside what was delivered
+       * @enum {string}
+       */
+      status:
+        | 'received'
+        | 'translating'
+        | 'delivering'
+        | 'delivered'
+        | 'partially_failed'
+        | 'failed'
+        | 'rejected'
+        | 'duplicate'
+        | 'superseded';
+    };
+    EndMessageDto: {
+      /** @description With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name */
+      operator?: string;
+      /** @description Why: recorded as each ended operation's error and in the message's reason */
+      reason: string;
     };
     ErrorBody: {
       /**
@@ -2344,6 +2387,77 @@ export interface operations {
       };
       /** @description No such message */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AdminMessagesController_end: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The message */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EndMessageDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndedMessageSchema'];
+        };
+      };
+      /** @description Invalid request: the reason is required */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing or wrong admin token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token's role does not allow this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such message */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not being delivered (`status`), or operations being sent (`inFlight`, `inFlightUntil`): nothing was ended */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -523,6 +523,40 @@ export class OperationRepository {
     }
   }
 
+  /**
+   * Ends the message's unsettled operations (an operator gave up on them): each `failed` with
+   * `reason`, its open attempt closed as interrupted, in one statement. Nothing is ended while any
+   * of them is held by a call or a platform job (a live lease): the platform may still apply it, and
+   * a write ended while it lands would let a newer one go first. Locks the rows in id order, as the gate does.
+   */
+  async endUnsettled(
+    messageId: string,
+    reason: string,
+  ): Promise<{ ended: number; inFlight: number; inFlightUntil: Date | null }> {
+    if (!isUuid(messageId)) {
+      return { ended: 0, inFlight: 0, inFlightUntil: null };
+    }
+    const [row]: { ended: number; in_flight: number; in_flight_until: Date | null }[] = await this.dataSource.query(
+      `WITH open AS (
+         SELECT id, in_flight_until FROM operation
+          WHERE message_id = $1 AND status IN ('pending', 'delivering') ORDER BY id FOR UPDATE
+       ), busy AS (
+         SELECT count(*)::int AS n, max(in_flight_until) AS until FROM open WHERE in_flight_until > now()
+       ), ended AS (
+         UPDATE operation o SET status = 'failed', last_error = $2, error_class = 'permanent',
+                next_attempt_at = NULL, in_flight_until = NULL, updated_at = now()
+           FROM open WHERE o.id = open.id AND (SELECT n FROM busy) = 0
+         RETURNING o.id
+       ), closed AS (
+         UPDATE attempt a SET outcome = 'interrupted', error_excerpt = $3
+          WHERE a.outcome = 'in-flight' AND a.operation_id IN (SELECT id FROM ended)
+       )
+       SELECT (SELECT count(*)::int FROM ended) AS ended, n AS in_flight, until AS in_flight_until FROM busy`,
+      [messageId, excerpt(reason), INTERRUPTED_REASON],
+    );
+    return { ended: row.ended, inFlight: row.in_flight, inFlightUntil: row.in_flight_until };
+  }
+
   /** Removes the message's operations numbered `fromSeq` and later (an interchange refused at its end), or in [fromSeq, toSeq). */
   async removeSeqRange(messageId: string, fromSeq: number, toSeq?: number): Promise<void> {
     await this.dataSource.query(

@@ -5,6 +5,7 @@ export * from './message-queues';
 export * from './delivery/platform-call';
 export * from './delivery/deliver-operation';
 export * from './delivery/deliver-batch';
+export * from './delivery/end-message';
 export * from './translate/translators';
 export * from './translate/delivery-plan';
 export * from './translate/translate-message';

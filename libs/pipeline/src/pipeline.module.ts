@@ -18,6 +18,7 @@ import { DeliverOperation } from './delivery/deliver-operation';
 import { MessageQueues } from './message-queues';
 import { BulkReplays } from './replay/bulk-replay';
 import { ReplayMessage } from './replay/replay-message';
+import { EndMessage } from './delivery/end-message';
 import { PipelineJobHandlers } from './job-handlers';
 import {
   ACKNOWLEDGMENT_OUTBOX,
@@ -67,6 +68,7 @@ const SERVICES = [
   PurgeExpired,
   ReplayMessage,
   BulkReplays,
+  EndMessage,
   AcceptMessage,
   ReceiveUpload,
   WebhookEndpoints,

@@ -27,6 +27,8 @@ import {
   BULK_REPLAY_LIMIT,
   BulkReplays,
   BulkReplayView,
+  EndedMessageView,
+  EndMessage,
   MessageDetailView,
   MessagePageView,
   MessageQueries,
@@ -41,11 +43,20 @@ import { CurrentOperator, OperatorRoleGuard, RequiresRole } from '../auth/operat
 import { Records } from './activity';
 import { BadInput } from '../http-error.filter';
 import { operationPage } from './operation-page';
-import { BulkReplayDto, MessageFilterDto, MessageSearchDto, parse, ReplayDto, toFilter } from './admin.dto';
+import {
+  BulkReplayDto,
+  EndMessageDto,
+  MessageFilterDto,
+  MessageSearchDto,
+  parse,
+  ReplayDto,
+  toFilter,
+} from './admin.dto';
 import { ApiErrors } from '../openapi/error.schemas';
 import {
   BulkReplayDryRunSchema,
   BulkReplayStartedSchema,
+  EndedMessageSchema,
   MessageCountsSchema,
   MessageDetailSchema,
   MessagePageSchema,
@@ -78,6 +89,7 @@ export class AdminMessagesController {
     private readonly queries: MessageQueries,
     private readonly replays: ReplayMessage,
     private readonly bulk: BulkReplays,
+    private readonly ending: EndMessage,
   ) {}
 
   @Get('messages')
@@ -202,6 +214,34 @@ export class AdminMessagesController {
       force: dto.force,
     });
     return { messageId: replay.id, replayOf: id, status: replay.status };
+  }
+
+  @Post('messages/:id/end')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "End a message's delivery: its unsettled operations (pending, retrying) end failed with the reason, and the message settles (failed, or partially_failed beside what was delivered). Newer writes its operations held back (newest write wins) then go; the message can be replayed like any failed one. Refused (409) while a platform call or job holds any of its operations, and for a message not being delivered",
+  })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The message' })
+  @ApiBody({ type: EndMessageDto })
+  @ApiOkResponse({ type: EndedMessageSchema })
+  @ApiErrors(
+    [400, 'Invalid request: the reason is required'],
+    [404, 'No such message'],
+    [409, 'Not being delivered (`status`), or operations being sent (`inFlight`, `inFlightUntil`): nothing was ended'],
+  )
+  @RequiresRole('operator')
+  @Records('message.end', ({ params, body, result }) => ({
+    target: `message:${params.id}`,
+    summary: `ended ${result.ended} operation(s), now ${result.status}: ${(body as { reason?: string }).reason}`,
+  }))
+  async end(
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() body: unknown,
+    @CurrentOperator() operator: OperatorIdentity,
+  ): Promise<EndedMessageView> {
+    const dto = parse(EndMessageDto, body, 'end request');
+    return this.ending.end(id, { actor: replayActor(operator, dto.operator), reason: dto.reason });
   }
 
   @Post('messages/replay')

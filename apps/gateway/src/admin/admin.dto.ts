@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -109,6 +109,26 @@ export class MessageSearchDto extends MessageFilterDto {
   @IsOptional()
   @IsUUID('all', { message: 'cursor must be the nextCursor of a previous page' })
   cursor?: string;
+}
+
+export class EndMessageDto {
+  @ApiProperty({
+    maxLength: 500,
+    description: "Why: recorded as each ended operation's error and in the message's reason",
+  })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  reason!: string;
+  @ApiPropertyOptional({
+    maxLength: 100,
+    description:
+      'With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  operator?: string;
 }
 
 export class ReplayDto {

@@ -14,6 +14,7 @@ import type {
   AttemptView,
   BulkReplayDryRunView,
   BulkReplayStartedView,
+  EndedMessageView,
   MessageDetailView,
   MessageEventView,
   MessageFileView,
@@ -174,6 +175,16 @@ export class ReplayResultSchema implements AsJson<ReplayResultView> {
   @ApiProperty({ ...UUID, description: 'The new message (the replay)' }) messageId!: string;
   @ApiProperty(UUID) replayOf!: string;
   @ApiProperty({ enum: MESSAGE_STATUSES }) status!: ReplayResultView['status'];
+}
+
+export class EndedMessageSchema implements AsJson<EndedMessageView> {
+  @ApiProperty(UUID) messageId!: string;
+  @ApiProperty({
+    enum: MESSAGE_STATUSES,
+    description: 'Settled: failed, or partially_failed beside what was delivered',
+  })
+  status!: EndedMessageView['status'];
+  @ApiProperty({ description: 'Operations ended (failed with the reason)' }) ended!: number;
 }
 
 export class SkippedMessageSchema implements SkippedMessage {

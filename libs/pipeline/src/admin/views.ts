@@ -150,6 +150,13 @@ export interface ReplayResultView {
   status: MessageStatus;
 }
 
+/** A message whose delivery an operator ended: its status once settled, and how many operations were ended. */
+export interface EndedMessageView {
+  messageId: string;
+  status: MessageStatus;
+  ended: number;
+}
+
 export interface SkippedMessage {
   id: string;
   reason: string;
