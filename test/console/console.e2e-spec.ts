@@ -176,6 +176,40 @@ describe('operator console', () => {
     expect(await page.getByRole('button', { name: 'Replay the edited payload' }).isDisabled()).toBe(true);
   });
 
+  it('ends a delivery that keeps failing, with the reason, as an operator', async () => {
+    const faults = (rules: unknown[]) =>
+      spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
+    await faults([{ method: 'PUT', path: '/api/v2/organisations/*/documents/PO-CONSOLE-END', status: 502, rate: 1 }]);
+    try {
+      const { messageId } = await (
+        await spine.call('POST', '/v1/messages', {
+          body: {
+            operations: [
+              {
+                kind: 'document.upsert',
+                organisationId: DEMO.mainDc,
+                document: { id: 'PO-CONSOLE-END', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+              },
+            ],
+          },
+        })
+      ).json();
+      await page.goto(`${spine.url}/console/#/messages/${messageId}`);
+      await page.getByTestId('attempt').first().waitFor({ state: 'attached', timeout: 30_000 });
+      await page.getByLabel('Why end it (recorded)').fill('the carrier withdrew the order');
+      // A retry under way at that moment is refused by the gateway (its reason shown): click again.
+      await eventually(async () => {
+        await page.getByRole('button', { name: 'End delivery' }).click();
+        await page.getByText('Ended 1 operation(s): the message is failed.').waitFor({ timeout: 2_000 });
+      });
+      await page.getByText('ended by operator:olga: the carrier withdrew the order').first().waitFor();
+      expect(await page.getByRole('button', { name: 'End delivery' }).isDisabled()).toBe(true);
+      await shoot('end-delivery');
+    } finally {
+      await faults([]);
+    }
+  });
+
   it('bulk-replays by filter: the dry-run count first, then the run to its end', async () => {
     await page.goto(`${spine.url}/console/#/replays?fileName=kettle-bad-2.edi`);
     await page.getByRole('button', { name: 'Count (dry run)' }).click();

@@ -36,12 +36,13 @@ async function callerOf(client: PlatformClient | undefined): Promise<string | un
   return calls.pop();
 }
 
+// The calls' timeout is not what is tested: 2 s was once too short for a loaded CI machine's first call.
 describe('PlatformAccounts: which token acts for which organisation', () => {
   const accounts = () =>
     new PlatformAccounts({
       baseUrl: `${base}/default`,
       token: 'default-token',
-      timeoutMs: 2000,
+      timeoutMs: 30_000,
       accounts: [
         { name: 'north', token: 'north-token', organisationIds: ['org-n1', 'org-n2'] },
         { name: 'south', baseUrl: `${base}/south`, token: 'south-token', organisationIds: ['org-s1'] },
@@ -80,14 +81,14 @@ describe('PlatformAccounts: which token acts for which organisation', () => {
   it('has no client for an organisation when nothing is configured for it', async () => {
     const platform = new PlatformAccounts({
       baseUrl: base,
-      timeoutMs: 2000,
+      timeoutMs: 30_000,
       accounts: [{ name: 'north', token: 'north-token', organisationIds: ['org-n1'] }],
     });
     try {
       expect(platform.clientFor('org-new')).toBeUndefined();
       expect(platform.clientFor('org-new', 'north')).toBe(platform.clientFor('org-n1'));
       expect(await callerOf(platform.any())).toBe(' Bearer north-token');
-      expect(new PlatformAccounts({ baseUrl: base, timeoutMs: 2000, accounts: [] }).any()).toBeUndefined();
+      expect(new PlatformAccounts({ baseUrl: base, timeoutMs: 30_000, accounts: [] }).any()).toBeUndefined();
     } finally {
       await platform.close();
     }

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { api, describeError, ok, tokenStore, type Schemas } from '../api/client';
+import { EndPanel } from '../components/end-panel';
 import { Operations } from '../components/operations';
 import { ReplayPanel } from '../components/replay-panel';
 import { X12View } from '../components/x12-view';
@@ -15,6 +16,8 @@ type Detail = Schemas['MessageDetailSchema'];
 export function MessagePage({ id }: { id: string }) {
   const { can } = useSession();
   const [polling, setPolling] = useState(true);
+  // Ended from this page: the panel stays to show what was ended, though the message no longer moves.
+  const [endedHere, setEndedHere] = useState(false);
   const detail = useLoad(
     () => ok(api.GET('/v1/admin/messages/{id}', { params: { path: { id }, query: { operationsLimit: 50 } } })),
     [id],
@@ -89,6 +92,17 @@ export function MessagePage({ id }: { id: string }) {
         {can('operator') && (
           <Panel title="Replay">
             <ReplayPanel message={message} onReplayed={() => setPolling(true)} />
+          </Panel>
+        )}
+        {can('operator') && (message.status === 'delivering' || endedHere) && (
+          <Panel title="End delivery">
+            <EndPanel
+              messageId={message.id}
+              onEnded={() => {
+                setEndedHere(true);
+                detail.reload();
+              }}
+            />
           </Panel>
         )}
       </div>
