@@ -273,5 +273,21 @@ describe('audit store on PGlite', () => {
     );
     expect(attempt.outcome).toBe('interrupted');
     expect((await messages.settleMessage(message.id, 'operator:jo')).status).toBe('partially_failed');
+
+    // A batch chunk's write whose lease lapsed with no answer recorded: its platform job may still run.
+    const batched = await messages.record({ ...webhook, partnerId: 'ending', rawPayload: '{"end":2}' });
+    const [chunked] = await operations.addMany(batched.id, [
+      { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-E4', payload: { id: 'PO-E4' } },
+    ]);
+    expect(await operations.gateChunk([chunked.id], 60_000, chunked.id)).toMatchObject([{ verdict: 'go' }]);
+    await dataSource.query(`UPDATE operation SET in_flight_until = now() - interval '1 second' WHERE id = $1`, [
+      chunked.id,
+    ]);
+    expect(await operations.endUnsettled(batched.id, 'ended by operator:jo: stuck')).toEqual({
+      ended: 0,
+      inFlight: 1,
+      inFlightUntil: null,
+    });
+    expect((await operations.findById(chunked.id))?.status).toBe('delivering');
   });
 });

@@ -604,7 +604,7 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
       error: null,
       actor: 'operator:jo',
       reason: 'carrier fixed',
-      request: { mode: 'rerun' },
+      request: { mode: 'rerun', oldestFirst: true },
     });
     expect(run.startedAt).toEqual(expect.any(String));
     expect(run.finishedAt).toEqual(expect.any(String));

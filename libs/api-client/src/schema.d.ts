@@ -961,7 +961,7 @@ export interface components {
     EndMessageDto: {
       /** @description With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name */
       operator?: string;
-      /** @description Why: recorded as each ended operation's error and in the message's reason */
+      /** @description Why: recorded as each ended operation's error (ended by operator:<name>: <reason>) and in the activity log */
       reason: string;
     };
     ErrorBody: {

@@ -525,9 +525,11 @@ export class OperationRepository {
 
   /**
    * Ends the message's unsettled operations (an operator gave up on them): each `failed` with
-   * `reason`, its open attempt closed as interrupted, in one statement. Nothing is ended while any
-   * of them is held by a call or a platform job (a live lease): the platform may still apply it, and
-   * a write ended while it lands would let a newer one go first. Locks the rows in id order, as the gate does.
+   * `reason`, its open attempt closed as interrupted (and counted), in one statement. Nothing is
+   * ended while any of them may still be applied by the platform: held by a live lease (a call, a
+   * batch job), or claimed by a batch chunk whose attempt is still open (its platform job runs on
+   * after the lease lapses, until the chunk's retry reads its result). Ended under such a write,
+   * a newer one could go first and be overwritten by it. Locks the rows in id order, as the gate does.
    */
   async endUnsettled(
     messageId: string,
@@ -538,13 +540,17 @@ export class OperationRepository {
     }
     const [row]: { ended: number; in_flight: number; in_flight_until: Date | null }[] = await this.dataSource.query(
       `WITH open AS (
-         SELECT id, in_flight_until FROM operation
-          WHERE message_id = $1 AND status IN ('pending', 'delivering') ORDER BY id FOR UPDATE
+         SELECT o.id, o.in_flight_until, o.claimed_by,
+                EXISTS (SELECT 1 FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight') AS attempt_open
+           FROM operation o
+          WHERE o.message_id = $1 AND o.status IN ('pending', 'delivering') ORDER BY o.id FOR UPDATE OF o
        ), busy AS (
-         SELECT count(*)::int AS n, max(in_flight_until) AS until FROM open WHERE in_flight_until > now()
+         SELECT count(*)::int AS n, max(in_flight_until) FILTER (WHERE in_flight_until > now()) AS until FROM open
+          WHERE in_flight_until > now() OR (claimed_by IS NOT NULL AND attempt_open)
        ), ended AS (
          UPDATE operation o SET status = 'failed', last_error = $2, error_class = 'permanent',
-                next_attempt_at = NULL, in_flight_until = NULL, updated_at = now()
+                next_attempt_at = NULL, in_flight_until = NULL, updated_at = now(),
+                attempt_count = o.attempt_count + open.attempt_open::int
            FROM open WHERE o.id = open.id AND (SELECT n FROM busy) = 0
          RETURNING o.id
        ), closed AS (

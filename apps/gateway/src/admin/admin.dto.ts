@@ -114,7 +114,8 @@ export class MessageSearchDto extends MessageFilterDto {
 export class EndMessageDto {
   @ApiProperty({
     maxLength: 500,
-    description: "Why: recorded as each ended operation's error and in the message's reason",
+    description:
+      "Why: recorded as each ended operation's error (ended by operator:<name>: <reason>) and in the activity log",
   })
   @IsString()
   @MinLength(1)

@@ -24,7 +24,7 @@ export class EndMessageError extends DomainError {
 
 export interface EndMessageRequest {
   actor: Actor;
-  /** Why: recorded as each ended operation's error, and so in the message's reason. */
+  /** Why: recorded as each ended operation's error (`ended by <actor>: <reason>`). */
   reason: string;
 }
 
@@ -69,7 +69,7 @@ export class EndMessage {
     if (outcome.inFlight > 0) {
       throw new EndMessageError(
         'in-flight',
-        `message ${messageId} has ${outcome.inFlight} operation(s) being sent (a platform call or job holds them until ${outcome.inFlightUntil?.toISOString()}): nothing was ended; try again once they are answered`,
+        `message ${messageId} has ${outcome.inFlight} operation(s) the platform may still apply (a call under way, or a batch job not answered yet${outcome.inFlightUntil ? `; held until ${outcome.inFlightUntil.toISOString()}` : ''}): nothing was ended; try again once they are answered`,
         { inFlight: outcome.inFlight, inFlightUntil: outcome.inFlightUntil?.toISOString() ?? null },
       );
     }

@@ -186,6 +186,23 @@ describe('BulkReplays.execute', () => {
     expect([...made.values()].every((runIds) => runIds.length === 1)).toBe(true);
   });
 
+  it('goes oldest first when its run says so, and a run recorded before that went newest first goes on so', async () => {
+    const orders = async (request: Record<string, unknown>) => {
+      const { bulk, runs, messages } = setUp(250);
+      const asked: (boolean | undefined)[] = [];
+      const search = messages.search;
+      messages.search = async (query: MessageSearch) => {
+        asked.push(query.oldestFirst);
+        return search(query);
+      };
+      runs.run.request = request;
+      await bulk.execute(RUN_ID);
+      return [...new Set(asked)];
+    };
+    expect(await orders({ mode: 'rerun', oldestFirst: true })).toEqual([true]);
+    expect(await orders({ mode: 'rerun' })).toEqual([false]);
+  });
+
   it('leaves the run running on a failure, and records it failed with the reason when its job gives up', async () => {
     const { bulk, runs } = setUp(10, () => {
       throw new Error('database unavailable');

@@ -20,8 +20,12 @@ export const REPLAY_RUN_SKIPS_KEPT = 100;
 /** How long a worker's claim on a run lasts without a progress write: a crashed worker's run is taken over after this. */
 const CLAIM_MS = 2 * 60_000;
 
-/** The options of a bulk replay as stored on its run. */
-export type ReplayRunRequest = Omit<BulkReplayRequest, 'actor' | 'reason'>;
+/**
+ * The options of a bulk replay as stored on its run, and the order it goes in: `oldestFirst` on
+ * every run started since replays are recorded in their originals' order (a run recorded before
+ * that goes on newest first: its `resumeAfter` is a cursor in that order).
+ */
+export type ReplayRunRequest = Omit<BulkReplayRequest, 'actor' | 'reason'> & { oldestFirst?: boolean };
 
 /** A bulk replay run could not be queued (Redis away): the run is recorded `failed` with the reason. */
 export class ReplayRunNotQueuedError extends DomainError {
@@ -53,7 +57,12 @@ export class BulkReplays {
 
   /** Records the run (`queued`) and queues its job; throws ReplayRunNotQueuedError (the run then `failed`) when Redis cannot take it. */
   async start(filter: MessageFilter, request: ReplayRunRequest, actor: Actor, reason?: string): Promise<ReplayRun> {
-    const run = await this.runs.create({ filter: filterToJson(filter), request: { ...request }, actor, reason });
+    const run = await this.runs.create({
+      filter: filterToJson(filter),
+      request: { ...request, oldestFirst: true },
+      actor,
+      reason,
+    });
     try {
       await this.enqueue(run.id);
     } catch (error) {
@@ -107,7 +116,8 @@ export class BulkReplays {
 
   private async runClaimed(run: ReplayRun, owner: string): Promise<ReplayRun | null> {
     const runId = run.id;
-    const request = { ...(run.request as ReplayRunRequest), actor: run.actor, reason: run.reason ?? undefined };
+    const { oldestFirst, ...options } = run.request as ReplayRunRequest;
+    const request = { ...options, actor: run.actor, reason: run.reason ?? undefined };
     // Only messages received before the run was asked for: never its own replays, nor what arrives while it runs.
     const filter = filterFromJson(run.filter, run.createdAt);
     const progress: ReplayRunProgress = {
@@ -135,7 +145,7 @@ export class BulkReplays {
         ...filter,
         limit: Math.max(1, Math.min(REPLAY_RUN_PAGE, room)),
         cursor: progress.resumeAfter,
-        oldestFirst: true,
+        oldestFirst: oldestFirst === true,
       });
       if (room <= 0) {
         // The cap: whatever still matches is left for another run.
