@@ -229,6 +229,9 @@ describe('audit store on PGlite', () => {
     const messages = new MessageRepository(dataSource);
     const operations = new OperationRepository(dataSource);
     const message = await messages.record({ ...webhook, partnerId: 'ending', rawPayload: '{"end":1}' });
+    /** The operation's lease ran out (its worker died, or its platform job outlasted it). */
+    const lapse = (id: string) =>
+      dataSource.query(`UPDATE operation SET in_flight_until = now() - interval '1 second' WHERE id = $1`, [id]);
     const [sent, held, waiting] = await operations.addMany(message.id, [
       { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-E1', payload: { id: 'PO-E1' } },
       { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-E2', payload: { id: 'PO-E2' } },
@@ -251,9 +254,7 @@ describe('audit store on PGlite', () => {
     });
     expect((await operations.findById(waiting.id))?.status).toBe('pending');
 
-    await dataSource.query(`UPDATE operation SET in_flight_until = now() - interval '1 second' WHERE id = $1`, [
-      held.id,
-    ]);
+    await lapse(held.id);
     expect(await operations.endUnsettled(message.id, 'ended by operator:jo: stuck')).toEqual({
       ended: 2,
       inFlight: 0,
@@ -280,9 +281,7 @@ describe('audit store on PGlite', () => {
       { kind: 'document.upsert', organisationId: 'org-1', targetId: 'PO-E4', payload: { id: 'PO-E4' } },
     ]);
     expect(await operations.gateChunk([chunked.id], 60_000, chunked.id)).toMatchObject([{ verdict: 'go' }]);
-    await dataSource.query(`UPDATE operation SET in_flight_until = now() - interval '1 second' WHERE id = $1`, [
-      chunked.id,
-    ]);
+    await lapse(chunked.id);
     expect(await operations.endUnsettled(batched.id, 'ended by operator:jo: stuck')).toEqual({
       ended: 0,
       inFlight: 1,

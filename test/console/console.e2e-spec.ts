@@ -40,6 +40,21 @@ describe('operator console', () => {
     );
     return messageId;
   };
+  /** A message of one document upsert, sent as the test partner: its id. */
+  const upsert = async (documentId: string): Promise<string> => {
+    const response = await spine.call('POST', '/v1/messages', {
+      body: {
+        operations: [
+          {
+            kind: 'document.upsert',
+            organisationId: DEMO.mainDc,
+            document: { id: documentId, direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
+          },
+        ],
+      },
+    });
+    return ((await response.json()) as { messageId: string }).messageId;
+  };
   const shoot = async (name: string, of: Page = page) => {
     await of.screenshot({ path: join(SHOTS, `${name}.png`) });
     if (process.env.CONSOLE_DOCS) {
@@ -155,19 +170,7 @@ describe('operator console', () => {
   });
 
   it('checks an edited JSON payload before sending it', async () => {
-    const { messageId } = await (
-      await spine.call('POST', '/v1/messages', {
-        body: {
-          operations: [
-            {
-              kind: 'document.upsert',
-              organisationId: DEMO.mainDc,
-              document: { id: 'PO-CONSOLE-1', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
-            },
-          ],
-        },
-      })
-    ).json();
+    const messageId = await upsert('PO-CONSOLE-1');
     await page.goto(`${spine.url}/console/#/messages/${messageId}`);
     await page.getByTestId('json').waitFor();
     await page.getByRole('button', { name: 'Edit and replay…' }).click();
@@ -181,19 +184,7 @@ describe('operator console', () => {
       spine.sandbox.call('POST', '/__sandbox/faults', { token: null, body: { rules } });
     await faults([{ method: 'PUT', path: '/api/v2/organisations/*/documents/PO-CONSOLE-END', status: 502, rate: 1 }]);
     try {
-      const { messageId } = await (
-        await spine.call('POST', '/v1/messages', {
-          body: {
-            operations: [
-              {
-                kind: 'document.upsert',
-                organisationId: DEMO.mainDc,
-                document: { id: 'PO-CONSOLE-END', direction: 'Inbound', carrier: { coreName: 'SCAC', coreId: 'FFRT' } },
-              },
-            ],
-          },
-        })
-      ).json();
+      const messageId = await upsert('PO-CONSOLE-END');
       await page.goto(`${spine.url}/console/#/messages/${messageId}`);
       await page.getByTestId('attempt').first().waitFor({ state: 'attached', timeout: 30_000 });
       await page.getByLabel('Why end it (recorded)').fill('the carrier withdrew the order');

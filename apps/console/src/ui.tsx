@@ -53,6 +53,28 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], pollMs?: num
   return { data, error, loading, reload };
 }
 
+/** A form's action: `run(act)` marks it busy, clears the last error, and shows the gateway's refusal as the error. */
+export function useAction(): {
+  busy: boolean;
+  error: string | undefined;
+  run(act: () => Promise<void>): Promise<void>;
+} {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = useCallback(async (act: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await act();
+    } catch (failure) {
+      setError(describeError(failure));
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run };
+}
+
 const STATUS_TONE: Record<string, string> = {
   delivered: 'good',
   success: 'good',

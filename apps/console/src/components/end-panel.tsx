@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, describeError, ok, type Schemas } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
+import { useAction } from '../ui';
 
 /**
  * Give up on a delivery that keeps failing: the message's pending and retrying operations end
@@ -8,24 +9,16 @@ import { api, describeError, ok, type Schemas } from '../api/client';
  */
 export function EndPanel({ messageId, onEnded }: { messageId: string; onEnded: () => void }) {
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [done, setDone] = useState<Schemas['EndedMessageSchema']>();
-  const submit = async (event: FormEvent) => {
+  const { busy, error, run } = useAction();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const result = await ok(
-        api.POST('/v1/admin/messages/{id}/end', { params: { path: { id: messageId } }, body: { reason } }),
+    return run(async () => {
+      setDone(
+        await ok(api.POST('/v1/admin/messages/{id}/end', { params: { path: { id: messageId } }, body: { reason } })),
       );
-      setDone(result);
       onEnded();
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form onSubmit={(event) => void submit(event)} aria-label="End delivery">

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { api, describeError, ok, type Schemas } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { href } from '../router';
+import { useAction } from '../ui';
 
 type Message = Schemas['MessageWithPayloadSchema'];
 
@@ -27,8 +28,7 @@ export function ReplayPanel({ message, onReplayed }: { message: Message; onRepla
   const [reason, setReason] = useState('');
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction();
   const [done, setDone] = useState<Schemas['ReplayResultSchema']>();
   const json = isJson(message);
   const check = editing && json ? checkJson(draft) : undefined;
@@ -44,9 +44,7 @@ export function ReplayPanel({ message, onReplayed }: { message: Message; onRepla
     if (invalid) {
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const payload = editing
         ? check && 'value' in check
           ? (check.value as Record<string, unknown>)
@@ -61,11 +59,7 @@ export function ReplayPanel({ message, onReplayed }: { message: Message; onRepla
       setDone(result);
       setEditing(false);
       onReplayed();
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="replay" onSubmit={(event) => void submit(event)} aria-label="Replay">

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { api, describeError, ok, type Schemas } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { FilterForm } from '../components/filter-form';
 import { apiFilter, filterOf, queryOf, type MessageFilter } from '../filters';
 import { navigate } from '../router';
 import { useSession } from '../session';
-import { Badge, ErrorNote, Panel, Time, useLoad } from '../ui';
+import { Badge, ErrorNote, Panel, Time, useAction, useLoad } from '../ui';
 
 type DryRun = Schemas['BulkReplayDryRunSchema'];
 type Run = Schemas['ReplayRunSchema'];
@@ -18,8 +18,7 @@ export function ReplaysPage({ query }: { query: URLSearchParams }) {
   const [reason, setReason] = useState('');
   const [dryRun, setDryRun] = useState<DryRun & { key: string }>();
   const [runId, setRunId] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run: act } = useAction();
   const runs = useLoad(() => ok(api.GET('/v1/admin/replays', { params: { query: { limit: 10 } } })), [runId], 5000);
   const run = useLoad(
     () =>
@@ -29,35 +28,21 @@ export function ReplaysPage({ query }: { query: URLSearchParams }) {
   );
 
   const body = () => ({ ...apiFilter(filter), mode, reason: reason || undefined });
-  const count = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const count = () =>
+    act(async () => {
       const result = await ok(api.POST('/v1/admin/messages/replay', { body: { ...body(), dryRun: true } as never }));
       if (result.dryRun) {
         setDryRun({ ...result, key: `${key}|${mode}` });
       }
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const start = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+    });
+  const start = () =>
+    act(async () => {
       const result = await ok(api.POST('/v1/admin/messages/replay', { body: { ...body(), dryRun: false } as never }));
       if (!result.dryRun) {
         setRunId(result.runId);
         setDryRun(undefined);
       }
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const counted = dryRun && dryRun.key === `${key}|${mode}` ? dryRun : undefined;
   const empty = !Object.values(queryOf(filter)).some(Boolean);
   return (

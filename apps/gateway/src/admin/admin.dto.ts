@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -16,6 +17,19 @@ import {
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, MessageChannel, MessageFilter, MessageStatus } from '@dockbridge/audit';
 import { unstorableText, validatePlain } from '@dockbridge/platform';
 import { BadInput } from '../http-error.filter';
+
+/** `operator` of a change an operator makes (a replay, an end): the name it is recorded under. */
+const OperatorName = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      maxLength: 100,
+      description:
+        'With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name',
+    }),
+    IsOptional(),
+    IsString(),
+    MaxLength(100),
+  );
 
 const csv = ({ value }: { value: unknown }) =>
   typeof value === 'string'
@@ -121,14 +135,7 @@ export class EndMessageDto {
   @MinLength(1)
   @MaxLength(500)
   reason!: string;
-  @ApiPropertyOptional({
-    maxLength: 100,
-    description:
-      'With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OperatorName()
   operator?: string;
 }
 
@@ -162,14 +169,7 @@ export class ReplayDto {
   @IsString()
   @MaxLength(500)
   reason?: string;
-  @ApiPropertyOptional({
-    maxLength: 100,
-    description:
-      'With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OperatorName()
   operator?: string;
   /** Deliver even operations on organisations outside the partner's profile; recorded on the replay with operator and reason. */
   @ApiPropertyOptional({
@@ -226,14 +226,7 @@ export class BulkReplayDto extends MessageFilterDto {
   @IsString()
   @MaxLength(500)
   reason?: string;
-  @ApiPropertyOptional({
-    maxLength: 100,
-    description:
-      'With the shared ADMIN_TOKEN only: who, recorded as operator:<name> (default admin). A named token records its own name',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OperatorName()
   operator?: string;
 }
 
