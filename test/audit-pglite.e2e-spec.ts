@@ -8,6 +8,7 @@ import {
   MessageRepository,
   OperationRepository,
   runMigrations,
+  StreamedBatch,
 } from '@dockbridge/audit';
 
 /**
@@ -123,12 +124,12 @@ describe('audit store on PGlite', () => {
       orderKey: `document|org-1|ASN-${n}`,
       payload: { kind: 'document.upsert', organisationId: 'org-1', document: { id: `ASN-${n}` } },
     });
-    await operations.appendStreamed(message.id, run, 1, [1, 2, 3].map(upsert));
-    await operations.appendStreamed(message.id, run, 4, [4, 5].map(upsert));
+    await operations.appendStreamed(run, StreamedBatch.of(message.id, 1, [1, 2, 3].map(upsert)));
+    await operations.appendStreamed(run, StreamedBatch.of(message.id, 4, [4, 5].map(upsert)));
     await operations.removeSeqRange(message.id, 2, 4); // a duplicate interchange's sets, in the middle
-    await expect(operations.appendStreamed(message.id, 'another run', 6, [6].map(upsert))).rejects.toThrow(
-      /another|taken over/i,
-    );
+    await expect(
+      operations.appendStreamed('another run', StreamedBatch.of(message.id, 6, [6].map(upsert))),
+    ).rejects.toThrow(/another|taken over/i);
 
     const pages: number[] = [];
     for await (const page of operations.planEntryPages(message.id, 2)) {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { recordApiMessage, startMediumDatabase } from '../../../test/support/medium';
 import { MessageRepository } from './message.repository';
-import { OperationRepository, PLAN_PAGE } from './operation.repository';
+import { OperationRepository, PLAN_PAGE, StreamedBatch } from './operation.repository';
 
 const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const ROWS = 200;
@@ -141,10 +141,10 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     const message = await newMessage();
     const run = await operations.beginStreamedWrite(message.id);
     const upsert = (n: number) => ({ kind: 'document.upsert' as const, organisationId: ORG, payload: asn(n) });
-    await operations.appendStreamed(message.id, run, 1, [0, 1, 2, 3].map(upsert));
+    await operations.appendStreamed(run, StreamedBatch.of(message.id, 1, [0, 1, 2, 3].map(upsert)));
     // An interchange of seq 3 on refused at its end: discarded, and the next one's sets numbered from 3.
     await operations.removeSeqRange(message.id, 3);
-    await operations.appendStreamed(message.id, run, 3, [30, 40].map(upsert));
+    await operations.appendStreamed(run, StreamedBatch.of(message.id, 3, [30, 40].map(upsert)));
     await operations.removeSeqRange(message.id, 2, 3);
     const stored = await operations.listByMessage(message.id);
     expect(stored.map((op) => [op.seq, op.payload])).toEqual([

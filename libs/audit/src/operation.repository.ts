@@ -16,8 +16,10 @@ import { newId } from './new-id';
 import {
   attachPayloads,
   blocksJson,
+  BlockWriter,
   bodyOfLine,
   encodeBlocks,
+  type EncodedBlock,
   insertBlocks,
   insertBlocksSql,
   payloadsAt,
@@ -331,7 +333,28 @@ const APPEND_STREAMED = `
 export const PLAN_PAGE = `SELECT id, status, kind, organisation_id AS "organisationId", options, body_bytes AS bytes
   FROM operation WHERE message_id = $1 AND ${seqWindow('seq', '$2', '$3')} ORDER BY seq`;
 
-/** A new row (OperationRepository.newRow) as INSERT_ROWS reads it. */
+/** A new operation row; `bodyBytes`: of its part of a batch body, as lineOf measured it. */
+function newRow(messageId: string, seq: number, op: NewOperation, bodyBytes: number) {
+  return {
+    id: newId(),
+    messageId,
+    seq,
+    kind: op.kind,
+    organisationId: op.organisationId ?? null,
+    targetId: op.targetId ?? null,
+    orderKey: op.failed || !op.orderKey ? null : orderDigest(op.orderKey),
+    inFlightUntil: null,
+    nextAttemptAt: null,
+    supersededBy: null,
+    options: (op.payload.options as JsonObject | undefined) ?? null,
+    bodyBytes,
+    status: op.failed ? ('failed' as const) : ('pending' as const),
+    lastError: op.failed ? excerpt(op.failed.lastError) : null,
+    errorClass: op.failed ? ('permanent' as const) : null,
+  };
+}
+
+/** A new row (newRow) as INSERT_ROWS reads it. */
 function recordOf(row: {
   id: string;
   seq: number;
@@ -437,6 +460,53 @@ function verdictOf(id: string, row: GateRow | undefined): Exclude<GateVerdict, {
   return { id, verdict: row.verdict };
 }
 
+/**
+ * A batch of a streamed translation's operations (appendStreamed), numbered from `firstSeq`, each
+ * encoded as it is added: its payload into a block compressed once full (BlockWriter), its row as
+ * the few columns INSERT_ROWS reads. A batch is held while the next one is mapped: held as the
+ * mapper's objects, its operations outlived two scavenges and were promoted (bench/README.md).
+ */
+export class StreamedBatch {
+  private readonly blocks: BlockWriter;
+  private readonly rows: ReturnType<typeof recordOf>[] = [];
+
+  constructor(
+    readonly messageId: string,
+    readonly firstSeq: number,
+  ) {
+    this.blocks = new BlockWriter(firstSeq);
+  }
+
+  static of(messageId: string, firstSeq: number, operations: readonly NewOperation[]): StreamedBatch {
+    const batch = new StreamedBatch(messageId, firstSeq);
+    operations.forEach((op) => batch.add(op));
+    return batch;
+  }
+
+  add(op: NewOperation): void {
+    const bodyBytes = this.blocks.add(op.payload);
+    this.rows.push(recordOf(newRow(this.messageId, this.firstSeq + this.rows.length, op, bodyBytes)));
+  }
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** Keeps the first `count` operations; false (nothing changed) once some after them are compressed. */
+  truncate(count: number): boolean {
+    if (!this.blocks.truncate(count)) {
+      return false;
+    }
+    this.rows.length = Math.min(count, this.rows.length);
+    return true;
+  }
+
+  /** The payload blocks and the rows as one JSON array, as APPEND_STREAMED takes them. */
+  async encoded(): Promise<{ blocks: EncodedBlock[]; rows: string }> {
+    return { blocks: await this.blocks.finish(), rows: JSON.stringify(this.rows) };
+  }
+}
+
 /** The operations a message translates to and every delivery attempt made for them. */
 export class OperationRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -464,7 +534,7 @@ export class OperationRepository {
           chunk.map((op) => op.payload),
         );
         await insertBlocks(manager, messageId, blocks);
-        const rows = chunk.map((op, i) => this.newRow(messageId, from + i + 1, op, bodyBytes[i]));
+        const rows = chunk.map((op, i) => newRow(messageId, from + i + 1, op, bodyBytes[i]));
         // One JSON parameter a chunk, not TypeORM's insert: building its statements took the worker ~1 s
         // of CPU for a 25,000-document message (the same held a streamed translation's batches).
         const returned: { id: string; attemptCount: number; createdAt: Date; updatedAt: Date }[] = await manager.query(
@@ -500,20 +570,12 @@ export class OperationRepository {
     return run;
   }
 
-  /** Stores one batch of a streamed write, numbered from `firstSeq`; refused when another run took the message over. */
-  async appendStreamed(
-    messageId: string,
-    run: string,
-    firstSeq: number,
-    operations: readonly NewOperation[],
-  ): Promise<void> {
-    const { blocks, bodyBytes } = await encodeBlocks(
-      firstSeq,
-      operations.map((op) => op.payload),
-    );
-    const rows = operations.map((op, i) => recordOf(this.newRow(messageId, firstSeq + i, op, bodyBytes[i])));
+  /** Stores one batch of a streamed write; refused when another run took the message over. */
+  async appendStreamed(run: string, batch: StreamedBatch): Promise<void> {
+    const messageId = batch.messageId;
+    const { blocks, rows } = await batch.encoded();
     const [answer]: { found: boolean; run: string | null }[] = isUuid(messageId)
-      ? await this.dataSource.query(APPEND_STREAMED, [messageId, run, blocksJson(blocks), JSON.stringify(rows)])
+      ? await this.dataSource.query(APPEND_STREAMED, [messageId, run, blocksJson(blocks), rows])
       : [];
     if (!answer?.found) {
       throw new AuditRecordNotFoundError('message', messageId);
@@ -617,27 +679,6 @@ export class OperationRepository {
       throw new AuditRecordNotFoundError('message', messageId);
     }
     return locked;
-  }
-
-  /** `bodyBytes`: of its part of a batch body, as encodeBlocks measured it. */
-  private newRow(messageId: string, seq: number, op: NewOperation, bodyBytes: number) {
-    return {
-      id: newId(),
-      messageId,
-      seq,
-      kind: op.kind,
-      organisationId: op.organisationId ?? null,
-      targetId: op.targetId ?? null,
-      orderKey: op.failed || !op.orderKey ? null : orderDigest(op.orderKey),
-      inFlightUntil: null,
-      nextAttemptAt: null,
-      supersededBy: null,
-      options: (op.payload.options as JsonObject | undefined) ?? null,
-      bodyBytes,
-      status: op.failed ? ('failed' as const) : ('pending' as const),
-      lastError: op.failed ? excerpt(op.failed.lastError) : null,
-      errorClass: op.failed ? ('permanent' as const) : null,
-    };
   }
 
   async findById(id: string): Promise<DocumentOperation | null> {

@@ -1,4 +1,4 @@
-import { BLOCK_MAX_CHARS, bodyOfLine, decodeBlock, encodeBlocks, payloadOfLine } from './payload-blocks';
+import { BLOCK_MAX_CHARS, BlockWriter, bodyOfLine, decodeBlock, encodeBlocks, payloadOfLine } from './payload-blocks';
 
 const upsert = (id: string) => ({
   kind: 'document.upsert',
@@ -53,6 +53,29 @@ describe('payload blocks', () => {
     // A document longer than a block is a block of its own.
     const huge = { ...upsert('HUGE'), document: { id: 'HUGE', note: 'y'.repeat(BLOCK_MAX_CHARS) } };
     expect((await encodeBlocks(1, [upsert('a'), huge, upsert('b')])).blocks.map((b) => b.lines)).toEqual([1, 1, 1]);
+  });
+
+  it('are compressed as each fills, so that only the open one can still be cut short', async () => {
+    const writer = new BlockWriter(1);
+    for (let i = 0; i < 130; i++) {
+      writer.add(upsert(`PO-${i}`));
+    }
+    expect(writer.truncate(99)).toBe(false); // seq 100 is in the first block, compressed
+    expect(writer.size).toBe(130);
+    expect(writer.truncate(110)).toBe(true);
+    expect(writer.size).toBe(110);
+    writer.add(remove('PO-X'));
+
+    const blocks = await writer.finish();
+    expect(blocks.map((b) => [b.firstSeq, b.lines])).toEqual([
+      [1, 100],
+      [101, 11],
+    ]);
+    const lines = (await Promise.all(blocks.map((b) => decodeBlock(b.encoding, b.body)))).flat();
+    expect(lines.map(payloadOfLine)).toEqual([
+      ...Array.from({ length: 110 }, (_, i) => upsert(`PO-${i}`)),
+      remove('PO-X'),
+    ]);
   });
 
   it('read a line the migration wrote: the payload as Postgres prints jsonb', () => {

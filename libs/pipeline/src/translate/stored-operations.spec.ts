@@ -1,4 +1,4 @@
-import type { NewOperation, OperationRepository } from '@dockbridge/audit';
+import type { OperationRepository, StreamedBatch } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import { StoredOperations } from './stored-operations';
 
@@ -19,8 +19,9 @@ class SlowStore {
   asRepository(): OperationRepository {
     return this as unknown as OperationRepository;
   }
-  appendStreamed(_messageId: string, _run: string, fromSeq: number, rows: NewOperation[]): Promise<void> {
-    this.log.push(`write ${fromSeq}+${rows.length}`);
+  appendStreamed(_run: string, batch: StreamedBatch): Promise<void> {
+    const fromSeq = batch.firstSeq;
+    this.log.push(`write ${fromSeq}+${batch.size}`);
     this.inFlight++;
     this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
     return new Promise<void>((resolve, reject) => this.pending.push({ resolve, reject })).finally(() => {

@@ -1,4 +1,4 @@
-import type { NewOperation, OperationRepository } from '@dockbridge/audit';
+import { type NewOperation, type OperationRepository, StreamedBatch } from '@dockbridge/audit';
 import { type CanonicalOperation, orderKeyOf, targetOf } from '@dockbridge/mapping';
 import type { OperationSink, RefusedUnit } from './translators';
 
@@ -33,15 +33,15 @@ const refusedRow = (unit: RefusedUnit): NewOperation => ({
  * (seq 1, 2, ... in file order), then the refused sets and interchanges after them, as a whole
  * translation stores them. Holds one batch, the refused units (small) and the seq range of each
  * interchange, never the file's operations. A batch is written while the next is mapped (one write
- * in flight at most): the reader and Postgres work at once instead of in turn.
+ * in flight at most): the reader and Postgres work at once instead of in turn. It holds its
+ * operations encoded (StreamedBatch), not as the mapper's objects.
  */
 export class StoredOperations implements OperationSink {
-  private buffer: NewOperation[] = [];
-  /** The buffer's weight: 1 + loads an operation. */
-  private bufferWeight = 0;
-  /** The seq of buffer[0]. */
-  private bufferStart = 1;
   private nextSeq = 1;
+  private buffer: StreamedBatch;
+  /** What each operation of the buffer weighs (weightOf). */
+  private weights: number[] = [];
+  private bufferWeight = 0;
   private refused: RefusedUnit[] = [];
   private current?: { key: string; fromSeq: number; refusedMark: number };
   private readonly ranges = new Map<string, { fromSeq: number; toSeq: number }>();
@@ -58,7 +58,9 @@ export class StoredOperations implements OperationSink {
     private readonly allowed: ReadonlySet<string>,
     private readonly batchSize = STREAM_BATCH,
     private readonly batchWeight = STREAM_BATCH_WEIGHT,
-  ) {}
+  ) {
+    this.buffer = new StreamedBatch(messageId, 1);
+  }
 
   async operation(interchangeKey: string, operation: CanonicalOperation): Promise<void> {
     this.enter(interchangeKey);
@@ -69,15 +71,17 @@ export class StoredOperations implements OperationSink {
         this.outOfScope.push({ seq, operation });
       }
     }
-    this.buffer.push({
+    this.buffer.add({
       kind: operation.kind,
       organisationId: operation.organisationId,
       targetId: targetOf(operation),
       orderKey: orderKeyOf(operation),
       payload: operation,
     });
-    this.bufferWeight += weightOf(operation);
-    if (this.buffer.length >= this.batchSize || this.bufferWeight >= this.batchWeight) {
+    const weight = weightOf(operation);
+    this.weights.push(weight);
+    this.bufferWeight += weight;
+    if (this.buffer.size >= this.batchSize || this.bufferWeight >= this.batchWeight) {
       await this.handOver();
     }
   }
@@ -94,15 +98,15 @@ export class StoredOperations implements OperationSink {
     const { fromSeq, refusedMark } = this.current;
     this.current = undefined;
     this.refused.length = refusedMark;
-    if (fromSeq >= this.bufferStart) {
-      this.buffer.length = fromSeq - this.bufferStart;
-      this.bufferWeight = this.buffer.reduce((sum, op) => sum + weightOf(op.payload as CanonicalOperation), 0);
+    if (fromSeq >= this.buffer.firstSeq && this.buffer.truncate(fromSeq - this.buffer.firstSeq)) {
+      this.weights.length = this.buffer.size;
+      this.bufferWeight = this.weights.reduce((sum, weight) => sum + weight, 0);
     } else {
+      // Some of it is stored, or compressed in the batch being filled: stored, then removed.
+      await this.handOver();
       await this.written();
       await this.operations.removeSeqRange(this.messageId, fromSeq);
-      this.buffer = [];
-      this.bufferWeight = 0;
-      this.bufferStart = fromSeq;
+      this.buffer = new StreamedBatch(this.messageId, fromSeq);
     }
     this.nextSeq = fromSeq;
     this.ranges.delete(key);
@@ -119,14 +123,13 @@ export class StoredOperations implements OperationSink {
   /** Starts writing the batch held once the previous one is written, and goes on with an empty one. */
   private async handOver(): Promise<void> {
     this.closeInterchange();
-    const rows = this.buffer;
-    const start = this.bufferStart;
-    this.bufferStart = this.nextSeq;
-    this.buffer = [];
+    const batch = this.buffer;
+    this.buffer = new StreamedBatch(this.messageId, this.nextSeq);
+    this.weights = [];
     this.bufferWeight = 0;
     await this.written();
-    if (rows.length > 0) {
-      this.writing = this.operations.appendStreamed(this.messageId, this.run, start, rows);
+    if (batch.size > 0) {
+      this.writing = this.operations.appendStreamed(this.run, batch);
       this.writing.catch(() => undefined); // handled: the next wait for it throws the failure
     }
   }
@@ -159,8 +162,9 @@ export class StoredOperations implements OperationSink {
     await this.flush();
     const rows = [...this.refused, ...more].map(refusedRow);
     for (let i = 0; i < rows.length; i += this.batchSize) {
-      await this.operations.appendStreamed(this.messageId, this.run, this.nextSeq, rows.slice(i, i + this.batchSize));
-      this.nextSeq += Math.min(this.batchSize, rows.length - i);
+      const batch = StreamedBatch.of(this.messageId, this.nextSeq, rows.slice(i, i + this.batchSize));
+      await this.operations.appendStreamed(this.run, batch);
+      this.nextSeq += batch.size;
     }
   }
 

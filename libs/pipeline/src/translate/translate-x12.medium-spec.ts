@@ -3,6 +3,7 @@ import {
   InterchangeRepository,
   MessageRepository,
   OperationRepository,
+  StreamedBatch,
   StreamedWriteTakenOverError,
 } from '@dockbridge/audit';
 import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
@@ -140,9 +141,12 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     await messages.transition(message.id, 'translating', 'worker');
     // A worker stored one batch, then died.
     const run = await operations.beginStreamedWrite(message.id);
-    await operations.appendStreamed(message.id, run, 1, [
-      { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-X', orderKey: 'x', payload: {} },
-    ]);
+    await operations.appendStreamed(
+      run,
+      StreamedBatch.of(message.id, 1, [
+        { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-X', orderKey: 'x', payload: {} },
+      ]),
+    );
 
     expect(await translate.execute(message.id)).toBe('queued');
 
@@ -153,9 +157,12 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     ]);
     // The dead worker's run, were it to wake up, may not add to the message any more.
     await expect(
-      operations.appendStreamed(message.id, run, 4, [
-        { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-X', orderKey: 'x', payload: {} },
-      ]),
+      operations.appendStreamed(
+        run,
+        StreamedBatch.of(message.id, 4, [
+          { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-X', orderKey: 'x', payload: {} },
+        ]),
+      ),
     ).rejects.toBeInstanceOf(StreamedWriteTakenOverError);
     expect((await stored(message.id)).map((r) => r.seq)).toEqual([1, 2, 3]);
   });
@@ -188,6 +195,36 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
       [1, 'D-1'],
       [2, 'D-7'],
     ]);
+  });
+
+  it('forgets an interchange refused at its end whose sets share a compressed block with kept ones', async () => {
+    const message = await upload('');
+    const run = await operations.beginStreamedWrite(message.id);
+    const sink = new StoredOperations(operations, message.id, run, new Set([ORG]));
+    const op = (id: string) => ({
+      kind: 'document.upsert' as const,
+      organisationId: ORG,
+      document: { id, direction: 'Inbound' as const },
+    });
+    const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
+    for (const id of ids('KEPT', 40)) {
+      await sink.operation('first', op(id));
+    }
+    // Seqs 1-100 fill a block, compressed before the second interchange turns out refused.
+    for (const id of ids('GONE', 90)) {
+      await sink.operation('second', op(id));
+    }
+    await sink.discardInterchange('second');
+    for (const id of ids('LATER', 5)) {
+      await sink.operation('third', op(id));
+    }
+    await sink.flush();
+
+    const kept = [...ids('KEPT', 40), ...ids('LATER', 5)];
+    const rows = await operations.listByMessage(message.id);
+    expect(rows.map((r) => [r.seq, r.targetId])).toEqual(kept.map((id, i) => [i + 1, id]));
+    // Seqs 41-45 read their own payloads, not the discarded lines the first block still holds.
+    expect(rows.map((r) => (r.payload as { document: { id: string } }).document.id)).toEqual(kept);
   });
 
   it('names the operations on organisations the partner may not act on, counting the rest', async () => {
