@@ -16,7 +16,8 @@
  *
  * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
  * per ASN), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
- * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS, GATEWAY_NODE_ARGS (default
+ * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS (default
+ * --max-old-space-size=192, as deployed), GATEWAY_NODE_ARGS (default
  * --max-semi-space-size=32 --expose-gc, as deployed), WORKER_LARGE_FILES_AT_ONCE, BENCH_GLIBC_DEFAULTS=1
  * (children without MALLOC_MMAP_THRESHOLD_=131072, which the Dockerfile and npm scripts set).
  */
@@ -40,7 +41,7 @@ import IORedis from 'ioredis';
 import { Client } from 'pg';
 import SftpClient from 'ssh2-sftp-client';
 import { writeAsnFile } from './asn-file';
-import { freePort, waitFor, loopLagMaxMs } from './processes';
+import { freePort, waitFor, loopLagMaxMs, peakRssMib, resetPeak } from './processes';
 
 const ROOT = join(__dirname, '../..');
 const DIST = join(__dirname, '..');
@@ -142,20 +143,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void finish(130));
 }
 
-/** Peak resident memory since the last reset, MiB (VmHWM). */
-function peakRssMib(child: Child): number {
-  const status = readFileSync(`/proc/${child.process.pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
 /** Resident memory now, MiB (VmRSS). */
 function rssMib(child: Child): number {
   const status = readFileSync(`/proc/${child.process.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-/** Starts a new peak (Linux: writing 5 to clear_refs resets VmHWM to the current RSS). */
-function resetPeak(child: Child): void {
-  writeFileSync(`/proc/${child.process.pid}/clear_refs`, '5');
 }
 
 // ---------------------------------------------------------------- one size
@@ -285,8 +276,8 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
   );
   const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
   const asns = files.reduce((sum, f) => sum + f.asns, 0);
-  resetPeak(ctx.gatewayProcess);
-  resetPeak(ctx.workerProcess);
+  resetPeak(ctx.gatewayProcess.process.pid!);
+  resetPeak(ctx.workerProcess.process.pid!);
   await ctx.db.query('CHECKPOINT');
   const dbBefore = await dbBytes(ctx);
   const chunksBefore = await chunkBytes(ctx);
@@ -403,9 +394,9 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
     'file stored / file': +(fileStored / bytes).toFixed(2),
     ...Object.fromEntries(TABLES.map((t, i) => [`${t} MiB`, +((tablesAfter[i] - tablesBefore[i]) / MiB).toFixed(1)])),
     'operation rows live/dead': `${deadOperations?.live ?? '?'}/${deadOperations?.dead ?? '?'}`,
-    'gateway peak RSS MiB': Math.round(peakRssMib(ctx.gatewayProcess)),
+    'gateway peak RSS MiB': Math.round(peakRssMib(ctx.gatewayProcess.process.pid!)),
     'gateway RSS in upload MiB': Math.round(uploadPeak),
-    'worker peak RSS MiB': Math.round(peakRssMib(ctx.workerProcess)),
+    'worker peak RSS MiB': Math.round(peakRssMib(ctx.workerProcess.process.pid!)),
     'gateway loop delay max ms': Math.round(lag.gateway),
     'worker loop delay max ms': Math.round(lag.worker),
     'detail ms during (median/max)': medianAndMax(detailsDuring),
@@ -510,7 +501,7 @@ async function main(): Promise<void> {
       WORKER_HEALTH_PORT: String(workerHealthPort),
       ...(env.WORKER_LARGE_FILES_AT_ONCE && { WORKER_LARGE_FILES_AT_ONCE: env.WORKER_LARGE_FILES_AT_ONCE }),
     },
-    (env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    (env.WORKER_NODE_ARGS ?? '--max-old-space-size=192').split(' ').filter(Boolean),
   );
   await waitFor('worker', async () => (await fetch(ctx.workerMetrics)).status === 200);
   await db.connect();

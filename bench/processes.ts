@@ -1,4 +1,5 @@
-/** What the benches that run dockbridge as child processes share: ports and readiness. */
+/** What the benches that run dockbridge as child processes share: ports, readiness and memory. */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -32,4 +33,15 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
 export async function loopLagMaxMs(metricsUrl: string): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
   return Number(/^dockbridge_nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
+}
+
+/** Peak resident memory of process `pid` since its last resetPeak, MiB (VmHWM). */
+export function peakRssMib(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** Starts a new peak (Linux: writing 5 to clear_refs resets VmHWM to the current RSS). */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }

@@ -555,6 +555,31 @@ export class MessageRepository {
     return rows;
   }
 
+  /**
+   * What translating a message would read: its content type, the bytes of its payload text, and
+   * those of the stored file it points to instead (null when its payload is text); null: no such message.
+   */
+  async payloadSize(id: string): Promise<{ contentType: string; textBytes: number; fileBytes: number | null } | null> {
+    if (!isUuid(id)) {
+      return null;
+    }
+    const [row] = await this.dataSource.query<
+      { content_type: string; text_bytes: string; file_bytes: string | null }[]
+    >(
+      `SELECT content_type, octet_length(raw_payload) AS text_bytes,
+              CASE WHEN metadata ? 'payloadFile' THEN coalesce((metadata->>'size')::bigint, 0) END AS file_bytes
+         FROM message WHERE id = $1`,
+      [id],
+    );
+    return row
+      ? {
+          contentType: row.content_type,
+          textBytes: Number(row.text_bytes),
+          fileBytes: row.file_bytes === null ? null : Number(row.file_bytes),
+        }
+      : null;
+  }
+
   /** The first `maxChars` characters of a message's payload text and its size in bytes (null: no such message). */
   async payloadHead(id: string, maxChars: number): Promise<{ text: string; bytes: number } | null> {
     if (!isUuid(id)) {

@@ -211,6 +211,12 @@ export class WorkerConfig {
    */
   @IsInt() @Min(1) @Max(64) largeFilesAtOnce = 1;
   /**
+   * Bytes of payloads read whole (JSON messages, stored uploads other than X12) one process
+   * translates at once; more wait their turn, and one larger than this is translated alone. A JSON
+   * message holds ~5x its text while it is translated: the worker's heap must hold this 5 times over.
+   */
+  @IsInt() @Min(1024 * 1024) textBytesAtOnce = 16 * 1024 * 1024;
+  /**
    * How long a running job stays taken without its worker renewing it (every half of this): a
    * worker that died has its jobs taken up by another after one to two of these. BullMQ's default.
    */
@@ -296,6 +302,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   WORKER_HEALTH_HOST: 'worker.healthHost',
   WORKER_QUEUE_PROBE_EVERY_MS: 'worker.queueProbeEveryMs',
   WORKER_LARGE_FILES_AT_ONCE: 'worker.largeFilesAtOnce',
+  WORKER_TEXT_BYTES_AT_ONCE: 'worker.textBytesAtOnce',
   WORKER_JOB_LOCK_MS: 'worker.jobLockMs',
 };
 

@@ -122,6 +122,7 @@ const SERVICES = [
         batchSize: config.delivery.batchSize,
         batchMaxBytes: config.delivery.batchMaxBytes,
         largeFilesAtOnce: config.worker.largeFilesAtOnce,
+        textBytesAtOnce: config.worker.textBytesAtOnce,
       }),
     },
     { provide: ACKNOWLEDGMENT_OUTBOX, inject: [PartnerFileRepository], useFactory: outboundFolder },

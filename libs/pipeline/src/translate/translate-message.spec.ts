@@ -67,6 +67,7 @@ describe('TranslateMessage: large stored files', () => {
         small: MiB,
       };
       const messages = {
+        payloadSize: async (id: string) => ({ contentType: 'application/edi-x12', textBytes: 0, fileBytes: sizes[id] }),
         findById: async (id: string) => ({
           id,
           status: 'translating',
@@ -107,4 +108,48 @@ describe('TranslateMessage: large stored files', () => {
       expect(most).toBe(expected); // the large files let in at once and the small one
     },
   );
+});
+
+describe('TranslateMessage: payloads read whole', () => {
+  it('holds at most textBytesAtOnce of them at once, and one larger than that alone', async () => {
+    const MiB = 1024 * 1024;
+    const sizes: Record<string, number> = { a: 6 * MiB, b: 6 * MiB, c: 6 * MiB, huge: 40 * MiB, tiny: 1024 };
+    const messages = {
+      payloadSize: async (id: string) => ({ contentType: 'application/json', textBytes: sizes[id], fileBytes: null }),
+      findById: async (id: string) => ({ id, status: 'translating', contentType: 'application/json', rawPayload: '' }),
+    };
+    const none = null as never;
+    const translate = new TranslateMessage(
+      messages as never,
+      none,
+      none,
+      { findById: async () => null } as never,
+      none,
+      none,
+      null,
+      { batchThreshold: 100, batchSize: 1000, textBytesAtOnce: 16 * MiB },
+      none,
+    );
+    let held = 0;
+    let most = 0;
+    const alone: string[] = [];
+    const spy = jest.spyOn(translate as never, 'translateAdmitted') as unknown as jest.SpyInstance;
+    spy.mockImplementation(async (...args: unknown[]) => {
+      const id = args[0] as string;
+      held += sizes[id];
+      most = Math.max(most, held);
+      if (held === sizes.huge) {
+        alone.push(id);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      held -= sizes[id];
+      return 'queued';
+    });
+    // Two jobs at once, as two of the worker's translate lanes would run them.
+    await Promise.all([translate.executeMany(['a', 'b', 'huge']), translate.executeMany(['c', 'tiny'])]);
+
+    expect(spy).toHaveBeenCalledTimes(5);
+    expect(most).toBe(sizes.huge); // 12 MiB + 1 KiB at most otherwise, never 18 MiB
+    expect(alone).toEqual(['huge']);
+  });
 });

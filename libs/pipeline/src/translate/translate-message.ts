@@ -40,6 +40,8 @@ export interface TranslateOptions {
   batchMaxBytes?: number;
   /** Stored files over LARGE_FILE_BYTES this process translates at once (worker.largeFilesAtOnce). */
   largeFilesAtOnce?: number;
+  /** Bytes of payloads read whole (JSON, stored non-X12 uploads) this process translates at once (worker.textBytesAtOnce). */
+  textBytesAtOnce?: number;
 }
 
 /** Where acknowledgments go: the partner's outbound folder. */
@@ -59,6 +61,12 @@ const TRANSLATE_PARALLEL = 4;
  */
 const LARGE_FILES_AT_ONCE = 1;
 const LARGE_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * Default of TranslateOptions.textBytesAtOnce: a JSON message translated holds ~5x its text as objects
+ * (a 14.7 MiB message of 25,000 documents: ~100 MB live), so four lanes of them at once could take a
+ * worker far past its heap; a payload larger than this is translated alone.
+ */
+const TEXT_BYTES_AT_ONCE = 16 * 1024 * 1024;
 
 const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate', 'superseded']);
 
@@ -83,9 +91,11 @@ export class TranslateMessage {
     @Optional() private readonly metrics?: PipelineMetrics,
   ) {
     this.largeFiles = new Slots(options.largeFilesAtOnce ?? LARGE_FILES_AT_ONCE);
+    this.texts = new Slots(options.textBytesAtOnce ?? TEXT_BYTES_AT_ONCE);
   }
 
   private readonly largeFiles: Slots;
+  private readonly texts: Slots;
 
   /**
    * Translates the messages of one job, TRANSLATE_PARALLEL at a time. One message failing (the
@@ -143,6 +153,31 @@ export class TranslateMessage {
     messageId: string,
     seen: (contentType: string) => void,
   ): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
+    const release = await this.admit(messageId);
+    try {
+      return await this.translateAdmitted(messageId, seen);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Waits until this process may hold what translating the message reads: a stored X12 file over
+   * LARGE_FILE_BYTES takes one of largeFilesAtOnce (it is streamed: ~10 MiB each), a payload read
+   * whole takes its bytes of textBytesAtOnce; a smaller stored X12 file is streamed and waits for nothing.
+   */
+  private async admit(messageId: string): Promise<() => void> {
+    const size = await this.messages.payloadSize(messageId);
+    if (size?.fileBytes != null && size.contentType === X12_CONTENT_TYPE) {
+      return size.fileBytes > LARGE_FILE_BYTES ? this.largeFiles.take() : () => undefined;
+    }
+    return size ? this.texts.take(size.fileBytes ?? size.textBytes) : () => undefined;
+  }
+
+  private async translateAdmitted(
+    messageId: string,
+    seen: (contentType: string) => void,
+  ): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
     const found = await this.messages.findById(messageId);
     if (!found || FINAL.has(found.status)) {
       return 'skipped';
@@ -175,13 +210,7 @@ export class TranslateMessage {
       ...(this.outbox && { draftAcknowledgment: () => this.outbox!.draft() }),
     };
     if (message.contentType === X12_CONTENT_TYPE) {
-      const large = (message.metadata?.size ?? 0) > LARGE_FILE_BYTES;
-      const release = large ? await this.largeFiles.take() : undefined;
-      try {
-        return await this.translateX12(message, partner, context);
-      } finally {
-        release?.();
-      }
+      return this.translateX12(message, partner, context);
     }
     // A stored upload is read as a stream (X12); the other translators take their text whole.
     if (message.metadata?.payloadFile) {
