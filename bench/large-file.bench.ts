@@ -15,7 +15,7 @@
  * platform's batch jobs (the sandbox's job timeline), so dockbridge's own time is settled minus that.
  *
  * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
- * per ASN), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
+ * per ASN), LAYOUT (instead: bench:x12's sopi, soti, soi or 850 file; one size, COPIES=1), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
  * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS (default
  * --max-old-space-size=192, as deployed), GATEWAY_NODE_ARGS (default
  * --max-semi-space-size=32 --expose-gc, as deployed), WORKER_LARGE_FILES_AT_ONCE, BENCH_GLIBC_DEFAULTS=1
@@ -24,6 +24,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  createReadStream,
   existsSync,
   mkdtempSync,
   openSync,
@@ -41,6 +42,7 @@ import IORedis from 'ioredis';
 import { Client } from 'pg';
 import SftpClient from 'ssh2-sftp-client';
 import { writeAsnFile } from './asn-file';
+import { generate, LAYOUTS } from './x12-layouts';
 import { freePort, waitFor, loopLagMaxMs, peakRssMib, resetPeak } from './processes';
 
 const ROOT = join(__dirname, '../..');
@@ -57,6 +59,12 @@ const SIZES = (env.SIZE_MIB ?? env.SIZES_MIB ?? '1,10,100').split(',').map(Numbe
 const ITEMS = Number(env.ITEMS ?? 40);
 /** Files of each size uploaded at once (issue 14: four 100 MiB files within the same memory bound). */
 const COPIES = Number(env.COPIES ?? 1);
+/** Another shape instead of the ASNs of ITEMS items: one of bench:x12's layouts (sopi, soti, soi, 850). */
+const LAYOUT = env.LAYOUT === undefined ? undefined : LAYOUTS.find((layout) => layout.id === env.LAYOUT);
+// Its files share one ISA13: a second one would be a duplicate interchange.
+if (env.LAYOUT !== undefined && (!LAYOUT || COPIES > 1 || SIZES.length > 1)) {
+  throw new Error(`LAYOUT=${env.LAYOUT}: one of ${LAYOUTS.map((l) => l.id).join(', ')}, one size, COPIES=1`);
+}
 const POSTGRES_ADMIN_URL = env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Writes in flight, 32 KiB each, as OpenSSH's sftp keeps them. */
@@ -258,6 +266,18 @@ async function platformJobMs(ctx: Context, since: number): Promise<{ ms: number;
   };
 }
 
+/** Transaction sets in a generated file (each ST starts a line). */
+async function countSets(path: string): Promise<number> {
+  let sets = 0;
+  let tail = '';
+  for await (const chunk of createReadStream(path, { encoding: 'latin1' })) {
+    const text = tail + (chunk as string);
+    sets += text.match(/\nST\*/g)?.length ?? 0;
+    tail = text.slice(-3);
+  }
+  return sets;
+}
+
 const medianAndMax = (values: number[]) =>
   values.length === 0
     ? '-'
@@ -266,6 +286,10 @@ const medianAndMax = (values: number[]) =>
 async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<string, string | number>> {
   const files = await Promise.all(
     Array.from({ length: COPIES }, async (_, i) => {
+      if (LAYOUT) {
+        const path = await generate(LAYOUT, mib);
+        return { path, name: `${LAYOUT.id}-${mib}MiB.edi`, bytes: statSync(path).size, asns: await countSets(path) };
+      }
       const path = join(dir, `asn-${mib}mib-${i}.edi`);
       return {
         path,
@@ -513,7 +537,7 @@ async function main(): Promise<void> {
       name: 'Kettle Foods (bench)',
       locationOrganisationId: LOCATION,
       settings: {
-        edi: { senderIds: ['KETTLE'], coreName: 'ACME', locationCodes: ['DC01'] },
+        edi: { senderIds: ['KETTLE', 'KETTLESUPPLY'], coreName: 'ACME', locationCodes: ['DC01'] },
         directory: [{ scac: 'BLUE', organisation: { id: '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e11' } }],
       },
     }),
@@ -535,7 +559,7 @@ async function main(): Promise<void> {
       `${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}; ` +
-      `ASNs of ${ITEMS} items (S/O/I), ${WRITES_IN_FLIGHT} writes of ${WRITE_BYTES / 1024} KiB in flight`,
+      `${LAYOUT ? `bench:x12's ${LAYOUT.title}` : `ASNs of ${ITEMS} items (S/O/I)`}, ${WRITES_IN_FLIGHT} writes of ${WRITE_BYTES / 1024} KiB in flight`,
   );
   const rows = [];
   for (const mib of SIZES) {
