@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { createServer } from 'node:http';
+import { getHeapStatistics } from 'node:v8';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, ConfigError, loadConfig } from '@dockbridge/config';
-import { CoreModule, PipelineMetrics, QueueHealth, WorkerRunner } from '@dockbridge/pipeline';
+import { CoreModule, PipelineMetrics, QueueHealth, WorkerRunner, workerHeapAdvice } from '@dockbridge/pipeline';
 
 /** The worker role alone: queue processors and the sweeper, no HTTP but its own /health and /metrics. Run as many as the load needs. */
 async function main(): Promise<void> {
@@ -20,7 +21,15 @@ async function main(): Promise<void> {
   if (config.worker.healthPort > 0) {
     serveHealth(app.get(QueueHealth), app.get(PipelineMetrics), app.get(AppConfig));
   }
-  app.get(Logger).log(`worker started (concurrency ${config.delivery.concurrency} deliveries)`, 'Worker');
+  const logger = app.get(Logger);
+  logger.log(`worker started (concurrency ${config.delivery.concurrency} deliveries)`, 'Worker');
+  const advice = workerHeapAdvice(
+    { ...config.worker, bodyLimitBytes: config.gateway.bodyLimitBytes },
+    getHeapStatistics().heap_size_limit,
+  );
+  if (advice) {
+    logger.warn(advice, 'Worker');
+  }
 }
 
 /**

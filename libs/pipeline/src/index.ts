@@ -9,6 +9,7 @@ export * from './delivery/end-message';
 export * from './translate/translators';
 export * from './translate/delivery-plan';
 export * from './translate/translate-message';
+export * from './translate/heap-advice';
 export * from './sweep/sweep-stuck';
 export * from './retention/purge-expired';
 export * from './replay/replay-message';
