@@ -5,7 +5,14 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, ConfigError, loadConfig } from '@dockbridge/config';
-import { CoreModule, PipelineMetrics, QueueHealth, WorkerRunner, workerHeapAdvice } from '@dockbridge/pipeline';
+import {
+  CoreModule,
+  PipelineMetrics,
+  QueueHealth,
+  WorkerRunner,
+  heapLimitGiven,
+  workerHeapAdvice,
+} from '@dockbridge/pipeline';
 
 /** The worker role alone: queue processors and the sweeper, no HTTP but its own /health and /metrics. Run as many as the load needs. */
 async function main(): Promise<void> {
@@ -26,6 +33,7 @@ async function main(): Promise<void> {
   const advice = workerHeapAdvice(
     { ...config.worker, bodyLimitBytes: config.gateway.bodyLimitBytes },
     getHeapStatistics().heap_size_limit,
+    heapLimitGiven(process.execArgv, process.env.NODE_OPTIONS),
   );
   if (advice) {
     logger.warn(advice, 'Worker');

@@ -30,11 +30,13 @@ describe('MessageRepository.payloadSize (medium: real Postgres)', () => {
     });
 
     expect(await messages.payloadSize(json.id)).toEqual({
+      status: 'received',
       contentType: 'application/json',
       textBytes: Buffer.byteLength(text),
       fileBytes: null,
     });
     expect(await messages.payloadSize(upload.id)).toEqual({
+      status: 'received',
       contentType: 'application/edi-x12',
       textBytes: 0,
       fileBytes: 104_857_600,

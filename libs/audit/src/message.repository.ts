@@ -556,23 +556,27 @@ export class MessageRepository {
   }
 
   /**
-   * What translating a message would read: its content type, the bytes of its payload text, and
-   * those of the stored file it points to instead (null when its payload is text); null: no such message.
+   * What translating a message would read: its status and content type, the bytes of its payload
+   * text, and those of the stored file it points to instead (null when its payload is text); null:
+   * no such message.
    */
-  async payloadSize(id: string): Promise<{ contentType: string; textBytes: number; fileBytes: number | null } | null> {
+  async payloadSize(
+    id: string,
+  ): Promise<{ status: MessageStatus; contentType: string; textBytes: number; fileBytes: number | null } | null> {
     if (!isUuid(id)) {
       return null;
     }
     const [row] = await this.dataSource.query<
-      { content_type: string; text_bytes: string; file_bytes: string | null }[]
+      { status: MessageStatus; content_type: string; text_bytes: string; file_bytes: string | null }[]
     >(
-      `SELECT content_type, octet_length(raw_payload) AS text_bytes,
+      `SELECT status, content_type, octet_length(raw_payload) AS text_bytes,
               CASE WHEN metadata ? 'payloadFile' THEN coalesce((metadata->>'size')::bigint, 0) END AS file_bytes
          FROM message WHERE id = $1`,
       [id],
     );
     return row
       ? {
+          status: row.status,
           contentType: row.content_type,
           textBytes: Number(row.text_bytes),
           fileBytes: row.file_bytes === null ? null : Number(row.file_bytes),

@@ -78,6 +78,25 @@ describe('payload blocks', () => {
     ]);
   });
 
+  it('leave no rejection unhandled when a block fails to compress and its batch is given up', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const writer = new BlockWriter(1, async () => {
+        throw new Error('zlib: out of memory');
+      });
+      for (let i = 0; i < 100; i++) {
+        writer.add(upsert(`PO-${i}`)); // the hundredth closes a block: its compression fails at once
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20)); // no finish(): the batch was given up
+      expect(unhandled).toEqual([]);
+      await expect(writer.finish()).rejects.toThrow('zlib: out of memory'); // a batch that is written says so
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   it('read a line the migration wrote: the payload as Postgres prints jsonb', () => {
     const line = '{"kind": "document.upsert", "document": {"id": "PO-1", "name": "a\\tb"}, "organisationId": "org-1"}';
     expect(payloadOfLine(line)).toEqual({

@@ -101,7 +101,10 @@ export class BlockWriter {
   /** Payloads in blocks already compressed. */
   private closed = 0;
 
-  constructor(readonly firstSeq: number) {}
+  constructor(
+    readonly firstSeq: number,
+    private readonly compress: (text: string) => Promise<Buffer> = (text) => deflate(text, { level: 1 }),
+  ) {}
 
   /** Payloads added. */
   get size(): number {
@@ -143,9 +146,16 @@ export class BlockWriter {
     const first = this.firstSeq + this.closed;
     const count = this.lines.length;
     const text = this.lines.join('\n');
-    this.blocks.push(
-      deflate(text, { level: 1 }).then((body) => ({ firstSeq: first, lines: count, encoding: 'deflate', body })),
-    );
+    const block = this.compress(text).then((body): EncodedBlock => ({
+      firstSeq: first,
+      lines: count,
+      encoding: 'deflate',
+      body,
+    }));
+    // Handled here too: a batch given up before finish() (the write before it failed) must not leave
+    // a rejection nobody awaits, which would end the process.
+    block.catch(() => undefined);
+    this.blocks.push(block);
     this.closed += count;
     this.lines = [];
     this.chars = 0;

@@ -5,21 +5,25 @@ const WORKER_BASE_BYTES = 64 * MiB;
 const JSON_HEAP_FACTOR = 5;
 /** A stored X12 file over 16 MiB translated holds about this much (a slice, two batches, a 997 part). */
 const LARGE_FILE_HEAP_BYTES = 16 * MiB;
-/** Above this, no limit was given: V8's own default (2–4 GiB), not a deployment's choice. */
-const UNLIMITED_BYTES = 1024 * MiB;
+
+/** Whether node was given a heap limit (on its command line or in NODE_OPTIONS), not V8's default. */
+export function heapLimitGiven(execArgv: readonly string[], nodeOptions = ''): boolean {
+  return [...execArgv, ...nodeOptions.split(/\s+/)].some((arg) => /^--max[-_](old[-_]space|heap)[-_]size\b/.test(arg));
+}
 
 /**
- * What a worker should say at start about its heap limit (`v8.getHeapStatistics().heap_size_limit`)
- * given what it admits into translation at once (TranslateMessage's admission), or null when the
+ * What a worker should say at start about its heap limit (`v8.getHeapStatistics().heap_size_limit`,
+ * `limitGiven`: heapLimitGiven) given what it admits into translation at once (TranslateMessage's admission), or null when the
  * limit suits it. A payload larger than `textBytesAtOnce` (up to the gateway's body limit) is
  * translated alone, so the larger of the two counts.
  */
 export function workerHeapAdvice(
   settings: { textBytesAtOnce: number; largeFilesAtOnce: number; bodyLimitBytes: number },
   heapLimitBytes: number,
+  limitGiven: boolean,
 ): string | null {
   const mib = (bytes: number) => Math.round(bytes / MiB);
-  if (heapLimitBytes > UNLIMITED_BYTES) {
+  if (!limitGiven) {
     return `the worker runs without a heap limit (V8's default, ${mib(heapLimitBytes)} MiB): its memory grows to several times what it holds before V8 collects; run it with --max-old-space-size=192 as deployed (docs/operations.md)`;
   }
   const needed =

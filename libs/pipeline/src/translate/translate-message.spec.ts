@@ -67,7 +67,12 @@ describe('TranslateMessage: large stored files', () => {
         small: MiB,
       };
       const messages = {
-        payloadSize: async (id: string) => ({ contentType: 'application/edi-x12', textBytes: 0, fileBytes: sizes[id] }),
+        payloadSize: async (id: string) => ({
+          status: 'translating',
+          contentType: 'application/edi-x12',
+          textBytes: 0,
+          fileBytes: sizes[id],
+        }),
         findById: async (id: string) => ({
           id,
           status: 'translating',
@@ -111,45 +116,75 @@ describe('TranslateMessage: large stored files', () => {
 });
 
 describe('TranslateMessage: payloads read whole', () => {
-  it('holds at most textBytesAtOnce of them at once, and one larger than that alone', async () => {
-    const MiB = 1024 * 1024;
-    const sizes: Record<string, number> = { a: 6 * MiB, b: 6 * MiB, c: 6 * MiB, huge: 40 * MiB, tiny: 1024 };
+  const MiB = 1024 * 1024;
+  const sizes: Record<string, number> = {
+    a: 6 * MiB,
+    b: 6 * MiB,
+    c: 6 * MiB,
+    huge: 40 * MiB,
+    tiny: 1024,
+    done: 40 * MiB,
+    queuing: 40 * MiB,
+  };
+  const statusOf: Record<string, string> = { done: 'delivered', queuing: 'delivering' };
+
+  /** A translator whose translateOne only records how much is held while it runs (10 ms each). */
+  function translator() {
     const messages = {
-      payloadSize: async (id: string) => ({ contentType: 'application/json', textBytes: sizes[id], fileBytes: null }),
-      findById: async (id: string) => ({ id, status: 'translating', contentType: 'application/json', rawPayload: '' }),
+      payloadSize: async (id: string) => ({
+        status: statusOf[id] ?? 'translating',
+        contentType: 'application/json',
+        textBytes: sizes[id],
+        fileBytes: null,
+      }),
     };
     const none = null as never;
     const translate = new TranslateMessage(
       messages as never,
       none,
       none,
-      { findById: async () => null } as never,
+      none,
       none,
       none,
       null,
       { batchThreshold: 100, batchSize: 1000, textBytesAtOnce: 16 * MiB },
       none,
     );
-    let held = 0;
-    let most = 0;
-    const alone: string[] = [];
-    const spy = jest.spyOn(translate as never, 'translateAdmitted') as unknown as jest.SpyInstance;
+    const seen = { held: 0, most: 0, alone: [] as string[], heldAtStart: {} as Record<string, number> };
+    const spy = jest.spyOn(translate as never, 'translateOne') as unknown as jest.SpyInstance;
     spy.mockImplementation(async (...args: unknown[]) => {
       const id = args[0] as string;
-      held += sizes[id];
-      most = Math.max(most, held);
-      if (held === sizes.huge) {
-        alone.push(id);
+      const holds = statusOf[id] ? 0 : sizes[id];
+      seen.heldAtStart[id] = seen.held;
+      seen.held += holds;
+      seen.most = Math.max(seen.most, seen.held);
+      if (seen.held === sizes.huge) {
+        seen.alone.push(id);
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
-      held -= sizes[id];
+      seen.held -= holds;
       return 'queued';
     });
+    return { translate, spy, seen };
+  }
+
+  it('holds at most textBytesAtOnce of them at once, and one larger than that alone', async () => {
+    const { translate, spy, seen } = translator();
     // Two jobs at once, as two of the worker's translate lanes would run them.
     await Promise.all([translate.executeMany(['a', 'b', 'huge']), translate.executeMany(['c', 'tiny'])]);
 
     expect(spy).toHaveBeenCalledTimes(5);
-    expect(most).toBe(sizes.huge); // 12 MiB + 1 KiB at most otherwise, never 18 MiB
-    expect(alone).toEqual(['huge']);
+    expect(seen.most).toBe(sizes.huge); // 12 MiB + 1 KiB at most otherwise, never 18 MiB
+    expect(seen.alone).toEqual(['huge']);
+  });
+
+  it('does not hold a message with nothing left to translate behind the budget', async () => {
+    const { translate, seen } = translator();
+    const first = translate.executeMany(['huge']);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Settled, or delivering (a retry that only queues what is stored): neither waits for huge.
+    await Promise.all([first, translate.executeMany(['done', 'queuing'])]);
+
+    expect(seen.heldAtStart).toEqual({ huge: 0, done: sizes.huge, queuing: sizes.huge }); // huge still running
   });
 });

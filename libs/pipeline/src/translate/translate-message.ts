@@ -135,6 +135,8 @@ export class TranslateMessage {
 
   /** Translates one message, timed by content type and outcome (PipelineMetrics). */
   async execute(messageId: string): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
+    const release = await this.admit(messageId);
+    // Timed from admission: the wait for it is not translation.
     const started = Date.now();
     let contentType = 'unknown';
     const observe = (outcome: string) =>
@@ -146,16 +148,6 @@ export class TranslateMessage {
     } catch (error) {
       observe('failed');
       throw error;
-    }
-  }
-
-  private async translateOne(
-    messageId: string,
-    seen: (contentType: string) => void,
-  ): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
-    const release = await this.admit(messageId);
-    try {
-      return await this.translateAdmitted(messageId, seen);
     } finally {
       release();
     }
@@ -164,17 +156,22 @@ export class TranslateMessage {
   /**
    * Waits until this process may hold what translating the message reads: a stored X12 file over
    * LARGE_FILE_BYTES takes one of largeFilesAtOnce (it is streamed: ~10 MiB each), a payload read
-   * whole takes its bytes of textBytesAtOnce; a smaller stored X12 file is streamed and waits for nothing.
+   * whole takes its bytes of textBytesAtOnce; a smaller stored X12 file is streamed and waits for
+   * nothing, and so does a message with nothing left to translate (settled, or delivering: a retry
+   * only queues what is stored).
    */
   private async admit(messageId: string): Promise<() => void> {
     const size = await this.messages.payloadSize(messageId);
-    if (size?.fileBytes != null && size.contentType === X12_CONTENT_TYPE) {
+    if (!size || size.status === 'delivering' || FINAL.has(size.status)) {
+      return () => undefined;
+    }
+    if (size.fileBytes !== null && size.contentType === X12_CONTENT_TYPE) {
       return size.fileBytes > LARGE_FILE_BYTES ? this.largeFiles.take() : () => undefined;
     }
-    return size ? this.texts.take(size.fileBytes ?? size.textBytes) : () => undefined;
+    return this.texts.take(size.fileBytes ?? size.textBytes);
   }
 
-  private async translateAdmitted(
+  private async translateOne(
     messageId: string,
     seen: (contentType: string) => void,
   ): Promise<'queued' | 'rejected' | 'duplicate' | 'skipped'> {
