@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import SftpClient from 'ssh2-sftp-client';
 import { createTestDatabase, TestDatabase } from './support/database';
-import { AppProcess, freePort, getJson } from './support/processes';
-import { DEMO, DEMO_SEED_PATH } from './support/sandbox';
+import { AppProcess, freePort, getJson, processEnv, startSandboxProcess } from './support/processes';
+import { DEMO } from './support/sandbox';
 
 /**
  * A large 856 over SFTP to real processes whose V8 heap is capped, the worker killed (-9) half-way
@@ -88,24 +87,11 @@ describe(`a ${FILE_MIB} MiB 856 through processes with a ${HEAP_MIB} MiB heap, t
   beforeAll(async () => {
     database = await createTestDatabase();
     dir = mkdtempSync(join(tmpdir(), 'dockbridge-kill-'));
-    const sandboxPort = await freePort();
-    sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-    const sandbox = new AppProcess('sandbox', {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_CONTROLS: 'on',
-      SANDBOX_SEED: DEMO_SEED_PATH,
-    }).start();
-    processes.push(sandbox);
-    await sandbox.waitUntil(async () => (await getJson(`${sandboxUrl}/__sandbox/stats`)).status === 200, 'sandbox');
+    const sandbox = await startSandboxProcess();
+    processes.push(sandbox.process);
+    sandboxUrl = sandbox.url;
     common = {
-      DATABASE_URL: database.url,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      REDIS_PREFIX: `{kill-${randomBytes(4).toString('hex')}}`,
-      PARTNERS_DIR: '/nonexistent',
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-      PLATFORM_BASE_URL: sandboxUrl,
-      PLATFORM_TOKEN: DEMO.tokens.location,
-      ADMIN_TOKEN,
+      ...processEnv(database.url, sandboxUrl, 'kill', ADMIN_TOKEN),
       DELIVERY_SWEEP_EVERY_MS: '2000',
       DELIVERY_SWEEP_STALE_MS: '5000',
       // The dead worker's translation is taken up after 5-10 s, not production's 30-60.

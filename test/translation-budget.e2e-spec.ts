@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createTestDatabase, TestDatabase } from './support/database';
-import { AppProcess, freePort, getJson } from './support/processes';
-import { DEMO, DEMO_SEED_PATH } from './support/sandbox';
+import { AppProcess, freePort, getJson, processEnv, startSandboxProcess } from './support/processes';
+import { DEMO } from './support/sandbox';
 
 /**
  * Large JSON messages posted at once to a worker whose V8 heap is capped, as the worker is deployed
@@ -45,24 +44,11 @@ describe(`${MESSAGES} JSON messages of ${DOCUMENTS} documents at once, the worke
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const sandboxPort = await freePort();
-    sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-    const sandbox = new AppProcess('sandbox', {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_CONTROLS: 'on',
-      SANDBOX_SEED: DEMO_SEED_PATH,
-    }).start();
-    processes.push(sandbox);
-    await sandbox.waitUntil(async () => (await getJson(`${sandboxUrl}/__sandbox/stats`)).status !== 0, 'sandbox');
+    const sandbox = await startSandboxProcess();
+    processes.push(sandbox.process);
+    sandboxUrl = sandbox.url;
     const common = {
-      DATABASE_URL: database.url,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      REDIS_PREFIX: `{budget-${randomBytes(4).toString('hex')}}`,
-      PARTNERS_DIR: '/nonexistent',
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-      PLATFORM_BASE_URL: sandboxUrl,
-      PLATFORM_TOKEN: DEMO.tokens.location,
-      ADMIN_TOKEN,
+      ...processEnv(database.url, sandboxUrl, 'budget', ADMIN_TOKEN),
       GATEWAY_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
     };
     gatewayUrl = `http://127.0.0.1:${await freePort()}`;

@@ -1,6 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { DEMO, DEMO_SEED_PATH } from './sandbox';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -104,4 +106,41 @@ export async function getJson(url: string): Promise<{ status: number; body: any 
   } catch {
     return { status: 0, body: null };
   }
+}
+
+/** A sandbox process on a free port, seeded with the demo (config/sandbox.seed.json), its controls on. */
+export async function startSandboxProcess(): Promise<{ process: AppProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const sandbox = new AppProcess('sandbox', {
+    SANDBOX_PORT: String(port),
+    SANDBOX_CONTROLS: 'on',
+    SANDBOX_SEED: DEMO_SEED_PATH,
+  }).start();
+  try {
+    await sandbox.waitUntil(async () => (await getJson(`${url}/__sandbox/stats`)).status === 200, 'sandbox');
+  } catch (error) {
+    await sandbox.kill();
+    throw error;
+  }
+  return { process: sandbox, url };
+}
+
+/** What the dockbridge processes of one test share: its database, a Redis prefix of its own, the sandbox as platform. */
+export function processEnv(
+  databaseUrl: string,
+  sandboxUrl: string,
+  prefix: string,
+  adminToken: string,
+): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `{${prefix}-${randomBytes(4).toString('hex')}}`,
+    PARTNERS_DIR: '/nonexistent',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    PLATFORM_BASE_URL: sandboxUrl,
+    PLATFORM_TOKEN: DEMO.tokens.location,
+    ADMIN_TOKEN: adminToken,
+  };
 }

@@ -1,19 +1,19 @@
-import { TranslateMessage } from './translate-message';
+import { TranslateMessage, type TranslateOptions } from './translate-message';
+
+/** A TranslateMessage over fakes of its message and partner repositories only: what these tests reach. */
+function translateOver(
+  options: Partial<TranslateOptions> = {},
+  messages: object | null = null,
+  partners: object | null = null,
+) {
+  const none = null as never;
+  const settings = { batchThreshold: 100, batchSize: 1000, ...options };
+  return new TranslateMessage(messages as never, none, none, partners as never, none, none, null, settings, none);
+}
 
 /** executeMany's fan-out alone: `execute` (the database work) is replaced per test. */
 function translator(execute: (id: string) => Promise<unknown>): TranslateMessage {
-  const none = null as never;
-  const translate = new TranslateMessage(
-    none,
-    none,
-    none,
-    none,
-    none,
-    none,
-    null,
-    { batchThreshold: 100, batchSize: 1000 },
-    none,
-  );
+  const translate = translateOver();
   jest.spyOn(translate, 'execute').mockImplementation(execute as TranslateMessage['execute']);
   return translate;
 }
@@ -82,18 +82,7 @@ describe('TranslateMessage: large stored files', () => {
         }),
       };
       const partners = { findById: async () => null };
-      const none = null as never;
-      const translate = new TranslateMessage(
-        messages as never,
-        none,
-        none,
-        partners as never,
-        none,
-        none,
-        null,
-        { batchThreshold: 100, batchSize: 1000, largeFilesAtOnce },
-        none,
-      );
+      const translate = translateOver({ largeFilesAtOnce }, messages, partners);
       let running = 0;
       let most = 0;
       const started: string[] = [];
@@ -138,18 +127,7 @@ describe('TranslateMessage: payloads read whole', () => {
         fileBytes: null,
       }),
     };
-    const none = null as never;
-    const translate = new TranslateMessage(
-      messages as never,
-      none,
-      none,
-      none,
-      none,
-      none,
-      null,
-      { batchThreshold: 100, batchSize: 1000, textBytesAtOnce: 16 * MiB },
-      none,
-    );
+    const translate = translateOver({ textBytesAtOnce: 16 * MiB }, messages);
     const seen = { held: 0, most: 0, alone: [] as string[], heldAtStart: {} as Record<string, number> };
     const spy = jest.spyOn(translate as never, 'translateOne') as unknown as jest.SpyInstance;
     spy.mockImplementation(async (...args: unknown[]) => {
