@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, ok, type Schemas } from '../api/client';
-import { useAction } from '../ui';
+import { ErrorNote, useAction } from '../ui';
 
 /**
  * Give up on a delivery that keeps failing: the message's pending and retrying operations end
@@ -35,11 +35,7 @@ export function EndPanel({ messageId, onEnded }: { messageId: string; onEnded: (
           End delivery
         </button>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} />
       {done && (
         <p className="ok" role="status">
           Ended {done.ended} operation(s): the message is {done.status}.

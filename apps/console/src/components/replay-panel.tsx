@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, ok, type Schemas } from '../api/client';
 import { href } from '../router';
-import { useAction } from '../ui';
+import { ErrorNote, useAction } from '../ui';
 
 type Message = Schemas['MessageWithPayloadSchema'];
 
@@ -112,11 +112,7 @@ export function ReplayPanel({ message, onReplayed }: { message: Message; onRepla
           </button>
         )}
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} />
       {done && (
         <p className="ok" role="status">
           Replayed as <a href={href(`/messages/${done.messageId}`)}>{done.messageId.slice(0, 8)}…</a> ({done.status})
