@@ -135,8 +135,11 @@ function failureSummary(
   );
 }
 
-/** Statuses translation decides; delivery outcomes never override them. */
-const FINAL_BEFORE_DELIVERY: readonly MessageStatus[] = ['rejected', 'duplicate'];
+/**
+ * Statuses delivery outcomes never change: translation decided them, or has not finished (a large
+ * file's first documents are delivered while it is translated: settled, they are not the message).
+ */
+const UNSETTLED_BY_DELIVERY: readonly MessageStatus[] = ['rejected', 'duplicate', 'translating'];
 
 /** Statuses a message ends in: nothing more happens to it unless someone replays it. */
 export const SETTLED_STATUSES: readonly MessageStatus[] = [
@@ -681,7 +684,7 @@ export class MessageRepository {
   async settleMessage(id: string, actor: Actor = 'worker'): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
-      if (FINAL_BEFORE_DELIVERY.includes(message.status)) {
+      if (UNSETTLED_BY_DELIVERY.includes(message.status)) {
         return message;
       }
       const present = await this.operationCounts(manager, message);

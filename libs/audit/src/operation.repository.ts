@@ -501,6 +501,18 @@ export class StreamedBatch {
     return true;
   }
 
+  /** Its operations as delivery planning reads them (planEntryPages' rows). */
+  planEntries(): PlanEntry[] {
+    return this.rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      kind: row.kind,
+      organisationId: row.organisation_id,
+      options: row.options,
+      bytes: row.body_bytes,
+    }));
+  }
+
   /** The payload blocks and the rows as one JSON array, as APPEND_STREAMED takes them. */
   async encoded(): Promise<{ blocks: EncodedBlock[]; rows: string }> {
     return { blocks: await this.blocks.finish(), rows: JSON.stringify(this.rows) };
@@ -568,6 +580,30 @@ export class OperationRepository {
       );
     });
     return run;
+  }
+
+  /**
+   * Takes up a streamed write that delivers as it goes (a large file verified first): what the
+   * runs before stored is kept, but for the rows after `through` (its refused sets, stored after its
+   * last operation: they are stored again), and this run is named. Answers the last seq kept.
+   */
+  async resumeStreamedWrite(messageId: string, through?: number): Promise<{ run: string; storedThrough: number }> {
+    const run = newId();
+    let storedThrough = 0;
+    await this.dataSource.transaction(async (manager) => {
+      await this.lockMessage(manager, messageId);
+      if (through !== undefined) {
+        await manager.query(`DELETE FROM operation WHERE message_id = $1 AND seq > $2`, [messageId, through]);
+        // Refused sets are stored as batches of their own: no block holds both.
+        await manager.query(`DELETE FROM payload_block WHERE message_id = $1 AND first_seq > $2`, [messageId, through]);
+      }
+      storedThrough = await lastSeqOf(manager, messageId);
+      await manager.query(
+        `UPDATE message SET metadata = metadata || jsonb_build_object('translationRun', $2::text) WHERE id = $1`,
+        [messageId, run],
+      );
+    });
+    return { run, storedThrough };
   }
 
   /** Stores one batch of a streamed write; refused when another run took the message over. */

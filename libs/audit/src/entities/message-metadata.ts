@@ -75,6 +75,14 @@ export interface MessageMetadata {
    * one (a stalled job run again) takes over and the first stops at its next batch.
    */
   translationRun?: string;
+  /**
+   * A large X12 file read whole once before it was translated (envelopes, organisations, duplicates:
+   * nothing in it can be refused at its end) and delivered as it was translated: a translation taken
+   * up again goes on after the operations stored, which may be at the platform already.
+   */
+  deliveredWhileTranslating?: boolean;
+  /** Of such a file: the last seq of its operations, once all are stored (its refused sets follow). */
+  operationsThrough?: number;
 
   /** The mapping version translated with (webhooks); `current` asks a replay for today's. */
   mappingVersion?: number | 'current' | null;

@@ -167,3 +167,34 @@ describe('memory held while a group of many sets is read', () => {
     expect(Math.min(...growth)).toBeLessThan(0.75 * 1024 * 1024);
   }, 180_000);
 });
+
+describe('translateEdiEvents reading the envelopes only', () => {
+  const outcomes = async (raw: string, envelopesOnly: boolean) => {
+    const events: EdiEvent[] = [];
+    for await (const event of translateEdiEvents(input(raw, { envelopesOnly }))) {
+      events.push(event);
+    }
+    return {
+      sets: events.filter((e) => e.type === 'set').length,
+      interchanges: events.flatMap((e) =>
+        e.type === 'interchange' ? [{ key: e.outcome.key, refused: e.outcome.refused, atEnd: e.refusedAtEnd }] : [],
+      ),
+    };
+  };
+
+  it('refuses what the whole translation refuses, without a set', async () => {
+    const raw =
+      invoices(3) +
+      invoices(2, { control: '000000002', iea: '7' }) + // refused at its IEA
+      invoices(2, { control: '000000003' }).replace('KETTLESUPPLY   ', 'STRANGER       ') + // unknown sender
+      invoices(1); // the first one again
+
+    const whole = await outcomes(raw, false);
+    const envelopes = await outcomes(raw, true);
+
+    expect(whole.sets).toBe(8);
+    expect(envelopes.sets).toBe(0);
+    expect(envelopes.interchanges).toEqual(whole.interchanges);
+    expect(envelopes.interchanges.map((i) => i.refused)).toEqual([false, true, true, true]);
+  });
+});

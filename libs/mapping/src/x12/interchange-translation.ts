@@ -35,6 +35,11 @@ export interface EdiTranslationInput {
    * until its interchange ends (a preview answers it whole).
    */
   acknowledgmentParts?: AcknowledgmentParts;
+  /**
+   * Reads the envelopes only: no set is mapped or yielded (a check, before a translation, of whether
+   * anything would be refused whole: refusals are the envelopes' and senders', never the mapping's).
+   */
+  envelopesOnly?: boolean;
 }
 
 export interface AcknowledgmentParts {
@@ -144,7 +149,7 @@ export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGene
       pending.get(event.interchange)?.ack?.openGroup(event.group);
     } else if (event.type === 'transactionSet') {
       const open = pending.get(event.interchange);
-      if (!open) {
+      if (!open || input.envelopesOnly) {
         continue;
       }
       const { outcome, ack } = open;

@@ -1,4 +1,4 @@
-import { type NewOperation, type OperationRepository, StreamedBatch } from '@dockbridge/audit';
+import { type NewOperation, type OperationRepository, type PlanEntry, StreamedBatch } from '@dockbridge/audit';
 import { type CanonicalOperation, orderKeyOf, targetOf } from '@dockbridge/mapping';
 import type { OperationSink, RefusedUnit } from './translators';
 
@@ -50,6 +50,8 @@ export class StoredOperations implements OperationSink {
   private outOfScope: { seq: number; operation: CanonicalOperation }[] = [];
   /** The batch being written; its failure is thrown by the next call that waits for it. */
   private writing: Promise<void> = Promise.resolve();
+  /** Operations up to this seq were stored by a translation before this one (resumeAfter). */
+  private storedThrough = 0;
 
   constructor(
     private readonly operations: OperationRepository,
@@ -58,8 +60,24 @@ export class StoredOperations implements OperationSink {
     private readonly allowed: ReadonlySet<string>,
     private readonly batchSize = STREAM_BATCH,
     private readonly batchWeight = STREAM_BATCH_WEIGHT,
+    /**
+     * Delivery as the file is read: each batch's operations, once stored (the file was verified
+     * first, so nothing stored is forgotten later). Called in seq order, one batch at a time.
+     */
+    private readonly stored?: (entries: PlanEntry[]) => Promise<void>,
   ) {
     this.buffer = new StreamedBatch(messageId, 1);
+  }
+
+  /** Operations up to `seq` were stored by a translation taken up again: they are counted, not stored twice. */
+  resumeAfter(seq: number): void {
+    this.storedThrough = seq;
+    this.buffer = new StreamedBatch(this.messageId, seq + 1);
+  }
+
+  /** The seq of the last operation (refused sets come after). */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
   }
 
   async operation(interchangeKey: string, operation: CanonicalOperation): Promise<void> {
@@ -70,6 +88,9 @@ export class StoredOperations implements OperationSink {
       if (this.outOfScope.length < MAX_SCOPE_PROBLEMS) {
         this.outOfScope.push({ seq, operation });
       }
+    }
+    if (seq <= this.storedThrough) {
+      return;
     }
     this.buffer.add({
       kind: operation.kind,
@@ -94,6 +115,10 @@ export class StoredOperations implements OperationSink {
   async discardInterchange(key: string): Promise<void> {
     if (this.current?.key !== key) {
       return; // it gave nothing
+    }
+    if (this.stored) {
+      // Its operations may be at the platform: the verifying read said nothing would be refused.
+      throw new Error(`interchange ${key} was refused at its end after it was verified: the file changed`);
     }
     const { fromSeq, refusedMark } = this.current;
     this.current = undefined;
@@ -129,7 +154,9 @@ export class StoredOperations implements OperationSink {
     this.bufferWeight = 0;
     await this.written();
     if (batch.size > 0) {
-      this.writing = this.operations.appendStreamed(this.run, batch);
+      const stored = this.stored;
+      const written = this.operations.appendStreamed(this.run, batch);
+      this.writing = stored ? written.then(() => stored(batch.planEntries())) : written;
       this.writing.catch(() => undefined); // handled: the next wait for it throws the failure
     }
   }

@@ -5,6 +5,7 @@ import {
   MessageMetadata,
   MessageRepository,
   OperationRepository,
+  type PlanEntry,
 } from '@dockbridge/audit';
 import { orderKeyOf, organisationScopeProblems, targetOf } from '@dockbridge/mapping';
 import { Inject, Injectable, Optional } from '@nestjs/common';
@@ -21,11 +22,12 @@ import { DeliveryPlan, DeliveryPlanner, dropSupersededWrites } from './delivery-
 import { PipelineMetrics } from '../pipeline-metrics';
 import { MessagePayloads } from './message-payloads';
 import { Slots } from './slots';
-import { StoredOperations } from './stored-operations';
+import { STREAM_BATCH, STREAM_BATCH_WEIGHT, StoredOperations } from './stored-operations';
 import {
   Acknowledgment,
   AcknowledgmentDraft,
   NoteList,
+  OperationSink,
   streamX12,
   Translation,
   TranslationContext,
@@ -42,6 +44,8 @@ export interface TranslateOptions {
   largeFilesAtOnce?: number;
   /** Bytes of payloads read whole (JSON, stored non-X12 uploads) this process translates at once (worker.textBytesAtOnce). */
   textBytesAtOnce?: number;
+  /** X12 payloads over this many bytes are verified by a first read, then delivered as they are translated (default LARGE_FILE_BYTES). */
+  deliverWhileTranslatingOver?: number;
 }
 
 /** Where acknowledgments go: the partner's outbound folder. */
@@ -67,6 +71,20 @@ const LARGE_FILE_BYTES = 16 * 1024 * 1024;
  * worker far past its heap; a payload larger than this is translated alone.
  */
 const TEXT_BYTES_AT_ONCE = 16 * 1024 * 1024;
+
+/** A verifying read yields no sets. */
+const NO_SETS: OperationSink = {
+  operation: async () => undefined,
+  refusedSet: async () => undefined,
+  discardInterchange: async () => undefined,
+};
+
+/** Where the acknowledgments of a verifying read go: nowhere (the translation writes them). */
+const DISCARDED_ACKNOWLEDGMENT: AcknowledgmentDraft = {
+  write: async () => undefined,
+  finish: async () => ({ id: '', size: 0, sha256: '' }),
+  discard: async () => undefined,
+};
 
 const FINAL = new Set(['delivered', 'partially_failed', 'failed', 'rejected', 'duplicate', 'superseded']);
 
@@ -289,6 +307,9 @@ export class TranslateMessage {
     partner: PartnerProfile | null,
     context: TranslationContext,
   ): Promise<'queued' | 'rejected' | 'duplicate'> {
+    if (partner && (message.metadata?.deliveredWhileTranslating || (await this.verified(message, partner, context)))) {
+      return this.translateX12Delivering(message, partner, context);
+    }
     const messageId = message.id;
     const run = await this.operations.beginStreamedWrite(messageId);
     const stored = new StoredOperations(
@@ -333,6 +354,97 @@ export class TranslateMessage {
     const reason = notes.list;
     await this.messages.transition(messageId, 'delivering', 'worker', reason.length ? reason.join('; ') : null);
     await this.enqueueStored(message, partner);
+    if (!(await this.operations.hasUnsettled(messageId))) {
+      await this.messages.settleMessage(messageId, 'worker');
+    }
+    return 'queued';
+  }
+
+  /**
+   * Whether a large X12 file may be delivered as it is translated: its envelopes read whole once
+   * (nothing mapped or stored), no interchange is refused (at its end, or its sender) and none was
+   * received before (claimed now, as translateX12 claims them at its end). Refusals are the
+   * envelopes' alone (an X12 operation acts on its partner's own location: it is never out of
+   * scope), so nothing found later can undo what was delivered. Marked so (a translation taken up
+   * again goes on where it stopped), it is translated by translateX12Delivering: the first documents
+   * of a 100 MiB file reach the platform seconds after it arrived, not once its last set is stored.
+   */
+  private async verified(message: Message, partner: PartnerProfile, context: TranslationContext): Promise<boolean> {
+    const size = await this.messages.payloadSize(message.id);
+    const bytes = size ? (size.fileBytes ?? size.textBytes) : 0;
+    if (bytes <= (this.options.deliverWhileTranslatingOver ?? LARGE_FILE_BYTES)) {
+      return false;
+    }
+    // Nothing of this read is kept: its acknowledgments are written again (and numbered) by the translation.
+    const translation = await streamX12(
+      message,
+      { ...context, nextControlNumber: async () => 1, draftAcknowledgment: () => DISCARDED_ACKNOWLEDGMENT },
+      NO_SETS,
+      true,
+    );
+    if (translation.rejection || translation.interchanges.some((i) => i.refused)) {
+      return false;
+    }
+    const keys = message.replayOf ? [] : translation.interchanges.map((i) => i.key);
+    const duplicates = await this.interchanges.claim(
+      message.partnerId,
+      keys,
+      message.id,
+      translation.duplicateWindowDays ?? 30,
+    );
+    if (duplicates.size > 0) {
+      return false; // translateX12 drops them (claimed by this message now: the same answer then)
+    }
+    await this.messages.annotate(message.id, { deliveredWhileTranslating: true });
+    return true;
+  }
+
+  /**
+   * A verified large X12 file (verified()): each batch of operations is planned and its complete
+   * chunks queued as soon as it is stored, while the rest is read. A translation taken up again
+   * keeps what the ones before it stored (its chunks were queued: they may be at the platform),
+   * plans it first so that its chunks are the same jobs, and stores from the next set on.
+   */
+  private async translateX12Delivering(
+    message: Message,
+    partner: PartnerProfile,
+    context: TranslationContext,
+  ): Promise<'queued'> {
+    const messageId = message.id;
+    const taken = message.metadata?.deliveredWhileTranslating === true;
+    const through = message.metadata?.operationsThrough;
+    const { run, storedThrough } = taken
+      ? await this.operations.resumeStreamedWrite(messageId, through)
+      : { run: await this.operations.beginStreamedWrite(messageId), storedThrough: 0 };
+    const planner = await this.planner(message, partner);
+    const plan = async (entries: PlanEntry[]) => {
+      planner.addAll(entries);
+      await this.enqueuePlan(planner.takeReady(), false);
+    };
+    for await (const page of this.operations.planEntryPages(messageId)) {
+      await plan(page);
+    }
+    const stored = new StoredOperations(
+      this.operations,
+      messageId,
+      run,
+      organisationsOf(partner),
+      STREAM_BATCH,
+      STREAM_BATCH_WEIGHT,
+      plan,
+    );
+    stored.resumeAfter(storedThrough);
+    const translation = await streamX12(message, context, stored);
+    await stored.flush();
+    if (through === undefined) {
+      await this.messages.annotate(messageId, { operationsThrough: stored.lastSeq });
+    }
+    await this.acknowledgeAndRecord(message, translation);
+    await stored.storeRefused(translation.refused);
+    const notes = new NoteList();
+    notes.add(...(translation.notes ?? []), ...organisationScope(message, partner, stored.scopeProblems()).notes);
+    await this.messages.transition(messageId, 'delivering', 'worker', notes.list.length ? notes.list.join('; ') : null);
+    await this.enqueuePlan(planner.plan(), false);
     if (!(await this.operations.hasUnsettled(messageId))) {
       await this.messages.settleMessage(messageId, 'worker');
     }

@@ -271,4 +271,157 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     expect(await translate.enqueueStored(message)).toBe(4);
     expect(queues.delivered).toEqual([ops[0].id, ops[2].id, ops[3].id, ops[4].id]);
   });
+
+  describe('a large file, verified by a first read, delivered as it is translated', () => {
+    /** Queues that also note, at each batch queued, how many operations were stored and the message's status. */
+    class WatchingQueues extends RecordingQueues {
+      readonly seen: { stored: number; status: string }[] = [];
+      override async enqueueBatch(data: { messageId: string; operationIds: string[] }): Promise<void> {
+        const [{ n }] = await database.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM operation');
+        this.seen.push({ stored: n, status: (await messages.findById(data.messageId))!.status });
+        await super.enqueueBatch(data);
+      }
+    }
+    let watching: WatchingQueues;
+    /** Every X12 payload counts as large here; chunks of 125, 250, 500, then 1,000 documents. */
+    const translatorOver = (ops: OperationRepository = operations, queued: RecordingQueues = watching) =>
+      new TranslateMessage(
+        messages,
+        ops,
+        new InterchangeRepository(database.dataSource),
+        new PartnerRepository(database.dataSource),
+        new PartnerMappingRepository(database.dataSource),
+        queued.asQueues(),
+        null,
+        { batchThreshold: 10, batchSize: 1_000, deliverWhileTranslatingOver: 0 },
+        new MessagePayloads(new PartnerFileRepository(database.dataSource), messages),
+      );
+    const pos = (n: number, prefix = 'PO') => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
+    const queuedOnce = (batches: string[][]) => new Set(batches.flat());
+
+    beforeEach(() => {
+      watching = new WatchingQueues();
+    });
+
+    it('queues the first chunks while the rest of the file is still read', async () => {
+      const message = await upload(interchange(501, pos(2_500)));
+
+      expect(await translatorOver().execute(message.id)).toBe('queued');
+
+      const rows = await operations.listByMessage(message.id);
+      expect(rows.map((r) => r.seq)).toEqual(pos(2_500).map((_, i) => i + 1));
+      // The first three chunks (125 + 250 + 500) went once the first batch of 1,000 was stored.
+      expect(watching.seen[0]).toEqual({ stored: 1_000, status: 'translating' });
+      expect(watching.batches.slice(0, 3).map((b) => b.length)).toEqual([125, 250, 500]);
+      expect(queuedOnce(watching.batches)).toEqual(new Set(rows.map((r) => r.id)));
+      expect(watching.batches.flat()).toHaveLength(2_500);
+      const found = await messages.findById(message.id);
+      expect(found?.status).toBe('delivering');
+      expect(found?.metadata).toMatchObject({ deliveredWhileTranslating: true, operationsThrough: 2_500 });
+    });
+
+    it('delivers nothing before the end of a file with an interchange refused at its end, as before', async () => {
+      const message = await upload(
+        interchange(601, pos(20, 'KEPT')) + interchange(602, pos(20, 'GONE'), 999) + interchange(603, pos(20, 'LATER')),
+      );
+
+      expect(await translatorOver().execute(message.id)).toBe('queued');
+
+      expect(watching.seen.every((s) => s.status === 'delivering')).toBe(true);
+      const rows = await operations.listByMessage(message.id);
+      expect(rows.filter((r) => r.status === 'pending').map((r) => r.targetId)).toEqual([
+        ...pos(20, 'KEPT'),
+        ...pos(20, 'LATER'),
+      ]);
+      expect((await messages.findById(message.id))?.metadata?.deliveredWhileTranslating).toBeUndefined();
+    });
+
+    it('does not deliver an interchange received before while translating its file', async () => {
+      await translatorOver().execute((await upload(interchange(801, pos(15, 'FIRST')))).id);
+      watching = new WatchingQueues();
+      const again = await upload(interchange(801, pos(15, 'FIRST')) + interchange(802, pos(15, 'NEW')));
+
+      expect(await translatorOver().execute(again.id)).toBe('queued');
+
+      expect(watching.seen.every((s) => s.status === 'delivering')).toBe(true);
+      expect((await stored(again.id)).map((r) => r.target)).toEqual(pos(15, 'NEW'));
+    });
+
+    it('goes on after the operations a stopped translation stored: each stored and queued in the same chunks', async () => {
+      const message = await upload(interchange(901, pos(3_500)));
+      // A worker that stores two batches, then dies at its third.
+      let appends = 0;
+      const dying = Object.create(operations) as OperationRepository;
+      dying.appendStreamed = async (run, batch) => {
+        if (++appends === 3) {
+          throw new Error('the worker stopped');
+        }
+        return operations.appendStreamed(run, batch);
+      };
+      await expect(translatorOver(dying).execute(message.id)).rejects.toThrow('the worker stopped');
+      const before = await operations.listByMessage(message.id);
+      expect(before.map((r) => r.seq)).toEqual(pos(2_000).map((_, i) => i + 1));
+      expect((await messages.findById(message.id))?.status).toBe('translating');
+      const firstRun = watching.batches.map((b) => [...b]);
+
+      const again = new WatchingQueues();
+      expect(await translatorOver(operations, again).execute(message.id)).toBe('queued');
+
+      const rows = await operations.listByMessage(message.id);
+      expect(rows.map((r) => r.seq)).toEqual(pos(3_500).map((_, i) => i + 1));
+      expect(rows.slice(0, 2_000).map((r) => r.id)).toEqual(before.map((r) => r.id));
+      // The chunks queued before are queued again the same (one job each), then the rest.
+      expect(again.batches.slice(0, firstRun.length)).toEqual(firstRun);
+      expect(again.batches.flat()).toHaveLength(3_500);
+      expect(queuedOnce(again.batches)).toEqual(new Set(rows.map((r) => r.id)));
+    });
+
+    it('stores the refused sets once when a translation stopped after its last operation was stored', async () => {
+      const raw = interchange(1001, pos(40)).replace('BEG*00*SA*PO-7*', 'BEG*00*SA**');
+      const message = await upload(raw);
+      let transitions = 0;
+      const stopping = Object.create(messages) as MessageRepository;
+      stopping.transition = async (...args: Parameters<MessageRepository['transition']>) => {
+        if (args[1] === 'delivering' && ++transitions === 1) {
+          throw new Error('the worker stopped');
+        }
+        return messages.transition(...args);
+      };
+      const translator = new TranslateMessage(
+        stopping,
+        operations,
+        new InterchangeRepository(database.dataSource),
+        new PartnerRepository(database.dataSource),
+        new PartnerMappingRepository(database.dataSource),
+        watching.asQueues(),
+        null,
+        { batchThreshold: 10, batchSize: 1_000, deliverWhileTranslatingOver: 0 },
+        new MessagePayloads(new PartnerFileRepository(database.dataSource), messages),
+      );
+      await expect(translator.execute(message.id)).rejects.toThrow('the worker stopped');
+      expect((await stored(message.id)).filter((r) => r.status === 'failed')).toHaveLength(1);
+
+      expect(await translator.execute(message.id)).toBe('queued');
+
+      const rows = await stored(message.id);
+      expect(rows.map((r) => r.seq)).toEqual(pos(40).map((_, i) => i + 1));
+      expect(rows.filter((r) => r.status === 'failed')).toHaveLength(1);
+      expect(rows[39].status).toBe('failed');
+    });
+
+    it('leaves a message being translated alone when its first chunks are all delivered', async () => {
+      const message = await upload(interchange(1101, pos(3)));
+      await messages.transition(message.id, 'translating', 'worker');
+      const run = await operations.beginStreamedWrite(message.id);
+      await operations.appendStreamed(
+        run,
+        StreamedBatch.of(message.id, 1, [
+          { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-1', orderKey: 'a', payload: {} },
+        ]),
+      );
+      await database.dataSource.query(`UPDATE operation SET status = 'delivered' WHERE message_id = $1`, [message.id]);
+
+      expect((await messages.settleMessage(message.id, 'worker')).status).toBe('translating');
+    });
+  });
 });

@@ -208,6 +208,7 @@ export async function streamX12(
   message: Message,
   context: TranslationContext,
   sink: OperationSink,
+  envelopesOnly = false,
 ): Promise<StreamedTranslation> {
   const partner = context.partner;
   const settings = partner && ediSettingsOf(partner);
@@ -232,6 +233,7 @@ export async function streamX12(
     directory: directoryOf(partner),
     nextControlNumber: context.nextControlNumber,
     now: context.now,
+    envelopesOnly,
     ...(drafts && {
       acknowledgmentParts: {
         write: async (text: string) => {
