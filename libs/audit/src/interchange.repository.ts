@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { isUuid } from './audit.errors';
 
 /** Interchanges already received (duplicate detection) and the control numbers of dockbridge's acknowledgments. */
 export class InterchangeRepository {
@@ -30,6 +31,13 @@ export class InterchangeRepository {
       }
       return new Set(rows.map((r) => r.interchange_key));
     });
+  }
+
+  /** Forgets the interchanges a message claimed (its translation was given up: a resend is not a duplicate of it). */
+  async release(messageId: string): Promise<void> {
+    if (isUuid(messageId)) {
+      await this.dataSource.query(`DELETE FROM interchange_receipt WHERE message_id = $1`, [messageId]);
+    }
   }
 
   /** Forgets interchanges received before `before` (older than any duplicate window); returns how many. */

@@ -684,7 +684,12 @@ export class MessageRepository {
   async settleMessage(id: string, actor: Actor = 'worker'): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
-      if (UNSETTLED_BY_DELIVERY.includes(message.status)) {
+      // A large file delivered while translated whose translation was given up stays failed: its
+      // delivered documents are not the file (the rest was never read).
+      if (
+        UNSETTLED_BY_DELIVERY.includes(message.status) ||
+        (message.status === 'failed' && message.metadata?.deliveredWhileTranslating)
+      ) {
         return message;
       }
       const present = await this.operationCounts(manager, message);

@@ -572,6 +572,14 @@ export class OperationRepository {
     const run = newId();
     await this.dataSource.transaction(async (manager) => {
       await this.lockMessage(manager, messageId);
+      const [marked]: { taken: boolean }[] = await manager.query(
+        `SELECT coalesce((metadata->>'deliveredWhileTranslating')::boolean, false) AS taken FROM message WHERE id = $1`,
+        [messageId],
+      );
+      if (marked?.taken) {
+        // Its operations may be at the platform: only beginDeliveringWrite takes it up (a run that read it before it was marked).
+        throw new StreamedWriteTakenOverError(messageId);
+      }
       await manager.query(`DELETE FROM operation WHERE message_id = $1`, [messageId]);
       await manager.query(`DELETE FROM payload_block WHERE message_id = $1`, [messageId]);
       await manager.query(
@@ -583,27 +591,47 @@ export class OperationRepository {
   }
 
   /**
-   * Takes up a streamed write that delivers as it goes (a large file verified first): what the
-   * runs before stored is kept, but for the rows after `through` (its refused sets, stored after its
-   * last operation: they are stored again), and this run is named. Answers the last seq kept.
+   * Starts or takes up the streamed write of a large file delivered as it is translated, deciding
+   * under the message's lock from its row as it is now (two runs may race): the first run marks the
+   * message `deliveredWhileTranslating` and starts empty, as beginStreamedWrite does; a later one
+   * keeps what the runs before it stored (it may be at the platform) but for the rows after
+   * `operationsThrough` (refused sets, stored again), and goes on after the last seq kept, whose
+   * target it answers (the run checks its file still reads the same). Either names this run. A
+   * message no longer translating (a stalled run, another one finished it) refuses it.
    */
-  async resumeStreamedWrite(messageId: string, through?: number): Promise<{ run: string; storedThrough: number }> {
+  async beginDeliveringWrite(
+    messageId: string,
+  ): Promise<{ run: string; storedThrough: number; lastTarget: string | null }> {
     const run = newId();
-    let storedThrough = 0;
-    await this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager) => {
       await this.lockMessage(manager, messageId);
-      if (through !== undefined) {
-        await manager.query(`DELETE FROM operation WHERE message_id = $1 AND seq > $2`, [messageId, through]);
-        // Refused sets are stored as batches of their own: no block holds both.
-        await manager.query(`DELETE FROM payload_block WHERE message_id = $1 AND first_seq > $2`, [messageId, through]);
+      const [message]: { status: string; taken: boolean; through: number | null }[] = await manager.query(
+        `SELECT status, coalesce((metadata->>'deliveredWhileTranslating')::boolean, false) AS taken,
+                (metadata->>'operationsThrough')::int AS through
+           FROM message WHERE id = $1`,
+        [messageId],
+      );
+      if (message.status !== 'translating') {
+        throw new StreamedWriteTakenOverError(messageId);
       }
-      storedThrough = await lastSeqOf(manager, messageId);
+      const from = message.taken ? (message.through ?? undefined) : 0;
+      if (from !== undefined) {
+        await manager.query(`DELETE FROM operation WHERE message_id = $1 AND seq > $2`, [messageId, from]);
+        // Refused sets are stored as batches of their own: no block holds both.
+        await manager.query(`DELETE FROM payload_block WHERE message_id = $1 AND first_seq > $2`, [messageId, from]);
+      }
+      const storedThrough = await lastSeqOf(manager, messageId);
+      const [last]: { target_id: string | null }[] = await manager.query(
+        `SELECT target_id FROM operation WHERE message_id = $1 AND seq = $2`,
+        [messageId, storedThrough],
+      );
       await manager.query(
-        `UPDATE message SET metadata = metadata || jsonb_build_object('translationRun', $2::text) WHERE id = $1`,
+        `UPDATE message SET metadata = metadata || jsonb_build_object('translationRun', $2::text, 'deliveredWhileTranslating', true)
+          WHERE id = $1`,
         [messageId, run],
       );
+      return { run, storedThrough, lastTarget: last?.target_id ?? null };
     });
-    return { run, storedThrough };
   }
 
   /** Stores one batch of a streamed write; refused when another run took the message over. */

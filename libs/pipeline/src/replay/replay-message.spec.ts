@@ -99,6 +99,11 @@ describe('ReplayMessage: what a replay resends', () => {
         orderArrival: '7',
         replay: { mode: 'rerun', edited: false, by: 'operator:bob', reason: null, mapping: 'original' },
         operationCounts: { byStatus: { failed: 1 }, attempts: 3 },
+        // How its own translation went: a replay is translated (and verified) anew.
+        translationRun: 'run-1',
+        translationRequeues: 2,
+        deliveredWhileTranslating: true,
+        operationsThrough: 40_000,
       },
     });
     const { replay, recorded, enqueued } = replays([original]);

@@ -302,7 +302,8 @@ export class ReplayMessage {
  * The original's metadata without what belonged to its receipt alone: its idempotency key (a replay
  * is not the partner's request again), its ingress job, its interchanges (the replay's own
  * translation records those it carries; an edited payload may carry none), and what an earlier
- * replay decided (its operator's choices and place in arrival order), its operations' counts; its
+ * replay decided (its operator's choices and place in arrival order), its operations' counts and how
+ * its translation went (a replay is translated, and verified, anew); its
  * payload file is the replay's only when the replay resends it unchanged (`payloadFor`).
  */
 function ownFactsOnly({
@@ -313,6 +314,10 @@ function ownFactsOnly({
   replay: _replay,
   orderArrival: _order,
   operationCounts: _counts,
+  translationRun: _run,
+  translationRequeues: _requeues,
+  deliveredWhileTranslating: _delivering,
+  operationsThrough: _through,
   ...metadata
 }: MessageMetadata): MessageMetadata {
   return metadata;

@@ -157,12 +157,10 @@ export class SweepStuck {
     const requeuesOf = (m: MessageSummary) => m.metadata.translationRequeues ?? 0;
     const again = lost.filter((m) => requeuesOf(m) < MAX_TRANSLATION_REQUEUES);
     for (const m of lost.filter((one) => requeuesOf(one) >= MAX_TRANSLATION_REQUEUES)) {
-      await this.messages.transition(
+      await this.translate.abandon(
         m.id,
-        'failed',
         'sweeper',
         `translation never finished: its job was lost ${requeuesOf(m) + 1} times (its worker stopped during it, or Redis lost it); replay it once the cause is found`,
-        ['received', 'translating'],
       );
     }
     await this.messages.countTranslationRequeues(again.map((m) => m.id));

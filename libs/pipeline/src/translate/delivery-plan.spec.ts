@@ -60,6 +60,23 @@ describe('planDelivery', () => {
     expect(plan.batches[0]).toMatchObject({ messageId: 'm', organisationId: LOCATION, kind: 'document.upsert' });
   });
 
+  it('groups reference options whatever the order of their keys (rows read back from jsonb come sorted)', () => {
+    const mapped = { enableBaseOrgs: true, selfCoreId: 'DC01' };
+    const readBack = { selfCoreId: 'DC01', enableBaseOrgs: true };
+    const entries = rows(6, 10).map((row, i) => ({ ...row, options: i < 3 ? mapped : readBack }));
+    const plan = planDelivery('m', entries, 5, 100);
+    expect(plan.single).toEqual([]);
+    expect(plan.batches.flatMap((b) => b.operationIds)).toEqual(entries.map((e) => e.id));
+    // Different options are still apart.
+    const apart = planDelivery(
+      'm',
+      [...entries, { ...entries[0], id: 'other', options: { selfCoreId: 'DC02' } }],
+      5,
+      100,
+    );
+    expect(apart.single).toEqual(['other']);
+  });
+
   it('starts a large group with smaller chunks, so the platform begins while the rest is sent', () => {
     const plan = planDelivery('m', rows(100_000, 10), 1, 25_000);
     expect(plan.batches.map((b) => b.operationIds.length)).toEqual([3125, 6250, 12_500, 25_000, 25_000, 25_000, 3125]);

@@ -1,4 +1,4 @@
-import { isUnsettled, type PlanEntry } from '@dockbridge/audit';
+import { isUnsettled, type JsonObject, type PlanEntry } from '@dockbridge/audit';
 import type { CanonicalOperation } from '@dockbridge/mapping';
 import type { BatchJobData } from '../queues';
 
@@ -69,7 +69,7 @@ export class DeliveryPlanner {
         }
         continue;
       }
-      const options = op.kind === 'document.upsert' ? JSON.stringify(op.options ?? {}) : '';
+      const options = op.kind === 'document.upsert' ? optionsKey(op.options) : '';
       const key = `${op.kind}|${op.organisationId}|${options}`;
       let group = this.groups.get(key);
       if (!group) {
@@ -139,6 +139,26 @@ export class DeliveryPlanner {
     group.bytes.splice(0, start);
     group.open.splice(0, start);
   }
+}
+
+/**
+ * Reference options as a group's key, whatever the order of their keys: rows read back from
+ * Postgres (jsonb orders keys) and a batch just mapped must fall in one group, or a translation
+ * taken up again would cut other chunks than the run before it.
+ */
+function optionsKey(options: JsonObject | null): string {
+  if (!options) {
+    return '{}';
+  }
+  const sorted = (value: unknown): unknown =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((key) => [key, sorted((value as JsonObject)[key])]),
+        )
+      : value;
+  return JSON.stringify(sorted(options));
 }
 
 /** A planner's group: its operations not handed out yet, and how many it has seen and cut. */

@@ -50,8 +50,9 @@ export class StoredOperations implements OperationSink {
   private outOfScope: { seq: number; operation: CanonicalOperation }[] = [];
   /** The batch being written; its failure is thrown by the next call that waits for it. */
   private writing: Promise<void> = Promise.resolve();
-  /** Operations up to this seq were stored by a translation before this one (resumeAfter). */
+  /** Operations up to this seq were stored by a translation before this one, the last one writing this target (resumeAfter). */
   private storedThrough = 0;
+  private lastTarget: string | null = null;
 
   constructor(
     private readonly operations: OperationRepository,
@@ -69,9 +70,14 @@ export class StoredOperations implements OperationSink {
     this.buffer = new StreamedBatch(messageId, 1);
   }
 
-  /** Operations up to `seq` were stored by a translation taken up again: they are counted, not stored twice. */
-  resumeAfter(seq: number): void {
+  /**
+   * Operations up to `seq` were stored by a translation taken up again: they are counted, not stored
+   * twice. The one at `seq` must write `target` again: else the file no longer reads as it did (its
+   * partner's settings changed) and going on would store some twice and skip others.
+   */
+  resumeAfter(seq: number, target: string | null): void {
     this.storedThrough = seq;
+    this.lastTarget = target;
     this.buffer = new StreamedBatch(this.messageId, seq + 1);
   }
 
@@ -90,6 +96,11 @@ export class StoredOperations implements OperationSink {
       }
     }
     if (seq <= this.storedThrough) {
+      if (seq === this.storedThrough && targetOf(operation) !== this.lastTarget) {
+        throw new Error(
+          `operation ${seq} of message ${this.messageId} writes ${targetOf(operation)} now, ${this.lastTarget} when it was stored: the file no longer reads as it did`,
+        );
+      }
       return;
     }
     this.buffer.add({
@@ -191,6 +202,8 @@ export class StoredOperations implements OperationSink {
     for (let i = 0; i < rows.length; i += this.batchSize) {
       const batch = StreamedBatch.of(this.messageId, this.nextSeq, rows.slice(i, i + this.batchSize));
       await this.operations.appendStreamed(this.run, batch);
+      // Planned too: they place a group's last chunks, as a plan from the stored rows has them.
+      await this.stored?.(batch.planEntries());
       this.nextSeq += batch.size;
     }
   }

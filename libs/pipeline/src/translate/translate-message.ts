@@ -147,7 +147,20 @@ export class TranslateMessage {
   async giveUp(messageIds: readonly string[], error: unknown, tries: number): Promise<void> {
     const reason = `translation failed on each of ${tries} tries: ${error instanceof Error ? error.message : String(error)}`;
     for (const id of messageIds) {
-      await this.messages.transition(id, 'failed', 'worker', reason, ['received', 'translating']);
+      await this.abandon(id, 'worker', reason);
+    }
+  }
+
+  /**
+   * Ends a message whose translation will not finish `failed` (if it is still received or
+   * translating), and forgets the interchanges it claimed: the partner's resend of the file is then
+   * translated, not taken for a duplicate of this one (a large file delivered while translated claims
+   * them before its first set is stored).
+   */
+  async abandon(messageId: string, actor: 'worker' | 'sweeper', reason: string): Promise<void> {
+    const moved = await this.messages.transition(messageId, 'failed', actor, reason, ['received', 'translating']);
+    if (moved.status === 'failed') {
+      await this.interchanges.release(messageId);
     }
   }
 
@@ -392,11 +405,8 @@ export class TranslateMessage {
       message.id,
       translation.duplicateWindowDays ?? 30,
     );
-    if (duplicates.size > 0) {
-      return false; // translateX12 drops them (claimed by this message now: the same answer then)
-    }
-    await this.messages.annotate(message.id, { deliveredWhileTranslating: true });
-    return true;
+    // A duplicate is dropped by translateX12 (claimed by this message now: the same answer then).
+    return duplicates.size === 0;
   }
 
   /**
@@ -411,11 +421,7 @@ export class TranslateMessage {
     context: TranslationContext,
   ): Promise<'queued'> {
     const messageId = message.id;
-    const taken = message.metadata?.deliveredWhileTranslating === true;
-    const through = message.metadata?.operationsThrough;
-    const { run, storedThrough } = taken
-      ? await this.operations.resumeStreamedWrite(messageId, through)
-      : { run: await this.operations.beginStreamedWrite(messageId), storedThrough: 0 };
+    const { run, storedThrough, lastTarget } = await this.operations.beginDeliveringWrite(messageId);
     const planner = await this.planner(message, partner);
     const plan = async (entries: PlanEntry[]) => {
       planner.addAll(entries);
@@ -433,12 +439,16 @@ export class TranslateMessage {
       STREAM_BATCH_WEIGHT,
       plan,
     );
-    stored.resumeAfter(storedThrough);
+    stored.resumeAfter(storedThrough, lastTarget);
     const translation = await streamX12(message, context, stored);
     await stored.flush();
-    if (through === undefined) {
-      await this.messages.annotate(messageId, { operationsThrough: stored.lastSeq });
+    if (translation.rejection || translation.interchanges.some((i) => i.refused) || stored.lastSeq < storedThrough) {
+      // What is stored may be at the platform: it stays, and the translation fails (the partner's settings changed?).
+      throw new Error(
+        `message ${messageId} no longer reads as it did when its first operations were delivered: ${translation.rejection ?? 'an interchange is refused now'}`,
+      );
     }
+    await this.messages.annotate(messageId, { operationsThrough: stored.lastSeq });
     await this.acknowledgeAndRecord(message, translation);
     await stored.storeRefused(translation.refused);
     const notes = new NoteList();

@@ -423,5 +423,83 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
 
       expect((await messages.settleMessage(message.id, 'worker')).status).toBe('translating');
     });
+
+    it('takes a message marked by another run up only where it stopped, and none that stopped translating', async () => {
+      const message = await upload(interchange(1201, pos(3)));
+      await messages.transition(message.id, 'translating', 'worker');
+      const first = await operations.beginDeliveringWrite(message.id);
+      await operations.appendStreamed(
+        first.run,
+        StreamedBatch.of(message.id, 1, [
+          { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-1', orderKey: 'a', payload: {} },
+        ]),
+      );
+      // A run that read the message before it was marked would start it over: refused.
+      await expect(operations.beginStreamedWrite(message.id)).rejects.toBeInstanceOf(StreamedWriteTakenOverError);
+      expect(await operations.beginDeliveringWrite(message.id)).toMatchObject({ storedThrough: 1, lastTarget: 'PO-1' });
+      await messages.transition(message.id, 'delivering', 'worker');
+      await expect(operations.beginDeliveringWrite(message.id)).rejects.toBeInstanceOf(StreamedWriteTakenOverError);
+      expect((await stored(message.id)).map((r) => r.target)).toEqual(['PO-1']);
+    });
+
+    it('stops, keeping what it stored, when the file no longer reads as it did when taken up again', async () => {
+      const message = await upload(interchange(1301, pos(2_500)));
+      let appends = 0;
+      const dying = Object.create(operations) as OperationRepository;
+      dying.appendStreamed = async (run, batch) => {
+        if (++appends === 2) {
+          throw new Error('the worker stopped');
+        }
+        return operations.appendStreamed(run, batch);
+      };
+      await expect(translatorOver(dying).execute(message.id)).rejects.toThrow('the worker stopped');
+      // As if the partner's settings changed what its 1,000th operation writes.
+      await database.dataSource.query(
+        `UPDATE operation SET target_id = 'PO-other' WHERE message_id = $1 AND seq = 1000`,
+        [message.id],
+      );
+
+      await expect(translatorOver().execute(message.id)).rejects.toThrow(/no longer reads as it did/);
+
+      expect((await stored(message.id)).map((r) => r.seq)).toEqual(pos(1_000).map((_, i) => i + 1));
+      expect((await messages.findById(message.id))?.status).toBe('translating');
+    });
+
+    it('given up, ends failed for good and lets the partner send the file again', async () => {
+      const raw = interchange(1401, pos(2_500));
+      const message = await upload(raw);
+      let appends = 0;
+      const dying = Object.create(operations) as OperationRepository;
+      dying.appendStreamed = async (run, batch) => {
+        if (++appends === 2) {
+          throw new Error('the worker stopped');
+        }
+        return operations.appendStreamed(run, batch);
+      };
+      const translator = translatorOver(dying);
+      await expect(translator.execute(message.id)).rejects.toThrow('the worker stopped');
+      await translator.giveUp([message.id], new Error('the worker stopped'), 3);
+      // Its first chunks are delivered after all: the message stays failed (the rest of the file was never read).
+      await database.dataSource.query(`UPDATE operation SET status = 'delivered' WHERE message_id = $1`, [message.id]);
+      expect((await messages.settleMessage(message.id, 'worker')).status).toBe('failed');
+
+      const resent = await upload(raw);
+      expect(await translatorOver().execute(resent.id)).toBe('queued');
+      expect(await stored(resent.id)).toHaveLength(2_500);
+    });
+
+    it('plans its refused sets with its operations, as a plan from the stored rows does', async () => {
+      // 8 operations and 2 refused sets: with them, the group reaches the threshold of 10.
+      const raw = interchange(1501, pos(10)).replace(/PO1\*1\*12\*CA(?=[^~]*~\nSE\*7\*0009)/, 'PO1*1*twelve*CA');
+      const message = await upload(raw.replace('BEG*00*SA*PO-10*', 'BEG*00*SA**'));
+      expect(await translatorOver().execute(message.id)).toBe('queued');
+      const rows = await stored(message.id);
+      expect(rows.filter((r) => r.status === 'failed')).toHaveLength(2);
+
+      const replanned = new RecordingQueues();
+      await translatorOver(operations, replanned).enqueueStored(message);
+      expect(watching.batches).toEqual(replanned.batches);
+      expect(watching.delivered).toEqual(replanned.delivered);
+    });
   });
 });
