@@ -126,7 +126,9 @@ export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGene
   let found = false;
   let problems = false;
 
-  for await (const event of readX12(typeof input.raw === 'string' ? [input.raw] : input.raw)) {
+  // Syntax notes only ever fault a set (AK5), never an interchange: reading envelopes, they are skipped.
+  const options = { checkSyntaxNotes: !input.envelopesOnly };
+  for await (const event of readX12(typeof input.raw === 'string' ? [input.raw] : input.raw, options)) {
     if (event.type === 'interchange') {
       const senderId = event.interchange.fields.senderId.trim();
       const outcome: InterchangeOutcome = {
