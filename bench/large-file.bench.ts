@@ -225,15 +225,26 @@ const chunkBytes = (ctx: Context) => tableBytes(ctx, 'partner_file_chunk');
 /** Where the database's growth goes: the tables a message writes to. */
 const TABLES = ['operation', 'payload_block', 'attempt', 'message_event', 'message'];
 
-/** When the last of these messages left `translating` and when the last one settled, from their events. */
+/**
+ * When the last of these messages was translated (moved to `delivering`) and when the last one
+ * settled, from their events; undefined unless every one of them did.
+ */
 async function movedAt(ctx: Context, ids: string[]): Promise<{ translated?: number; settled?: number }> {
-  const { rows } = await ctx.db.query<{ translated: Date | null; settled: Date | null }>(
-    `SELECT max(at) FILTER (WHERE from_status = 'translating') AS translated,
-            max(at) FILTER (WHERE to_status IN ('delivered', 'partially_failed', 'failed', 'rejected', 'duplicate')) AS settled
-       FROM message_event WHERE message_id = ANY($1::uuid[])`,
+  const { rows } = await ctx.db.query<{ translated: Date | null; settled: Date | null; nt: number; ns: number }>(
+    `WITH moves AS (
+       SELECT message_id, at, to_status = 'delivering' AS translated,
+              to_status IN ('delivered', 'partially_failed', 'failed', 'rejected', 'duplicate', 'superseded') AS settled
+         FROM message_event WHERE message_id = ANY($1::uuid[]))
+     SELECT max(at) FILTER (WHERE translated) AS translated, count(DISTINCT message_id) FILTER (WHERE translated)::int AS nt,
+            max(at) FILTER (WHERE settled) AS settled, count(DISTINCT message_id) FILTER (WHERE settled)::int AS ns
+       FROM moves`,
     [ids],
   );
-  return { translated: rows[0]?.translated?.getTime(), settled: rows[0]?.settled?.getTime() };
+  const [row] = rows;
+  return {
+    translated: row && row.nt === ids.length ? row.translated?.getTime() : undefined,
+    settled: row && row.ns === ids.length ? row.settled?.getTime() : undefined,
+  };
 }
 
 const dbBytes = async (ctx: Context) =>

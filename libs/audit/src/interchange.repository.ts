@@ -23,13 +23,16 @@ export class InterchangeRepository {
             AND received_at > now() - make_interval(days => $4)`,
         [partnerId, keys, messageId, windowDays],
       );
-      for (const key of keys) {
+      const duplicates = new Set(rows.map((r) => r.interchange_key));
+      // Only what this message is first with: a copy delivers nothing, and a receipt of it would
+      // still refuse the partner's resend once the first one's translation was given up (release).
+      for (const key of keys.filter((k) => !duplicates.has(k))) {
         await manager.query(
           `INSERT INTO interchange_receipt (partner_id, interchange_key, message_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
           [partnerId, key, messageId],
         );
       }
-      return new Set(rows.map((r) => r.interchange_key));
+      return duplicates;
     });
   }
 

@@ -684,18 +684,18 @@ export class MessageRepository {
   async settleMessage(id: string, actor: Actor = 'worker'): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
-      // A large file delivered while translated whose translation was given up stays failed: its
-      // delivered documents are not the file (the rest was never read).
-      if (
-        UNSETTLED_BY_DELIVERY.includes(message.status) ||
-        (message.status === 'failed' && message.metadata?.deliveredWhileTranslating)
-      ) {
+      if (UNSETTLED_BY_DELIVERY.includes(message.status)) {
         return message;
       }
       const present = await this.operationCounts(manager, message);
-      const status = deriveMessageStatus(present.map((row) => row.status));
+      const derived = deriveMessageStatus(present.map((row) => row.status));
+      // A large file delivered while translated whose translation was given up stays failed, whatever
+      // its documents delivered settle to (the rest of the file was never read); its counts are
+      // recorded once they settle.
+      const givenUp = message.status === 'failed' && message.metadata?.deliveredWhileTranslating === true;
+      const status = givenUp ? 'failed' : derived;
       // Recorded once, as it settles: a settled message's operations change no more.
-      if (status !== 'delivering' && (status !== message.status || !message.metadata?.operationCounts)) {
+      if (derived !== 'delivering' && (status !== message.status || !message.metadata?.operationCounts || givenUp)) {
         const counts: MessageMetadata['operationCounts'] = {
           byStatus: Object.fromEntries(present.map((row) => [row.status, row.count])),
           attempts: present.reduce((sum, row) => sum + row.attempts, 0),
@@ -704,6 +704,9 @@ export class MessageRepository {
           `UPDATE message SET metadata = coalesce(metadata, '{}'::jsonb) || jsonb_build_object('operationCounts', $2::jsonb) WHERE id = $1`,
           [id, JSON.stringify(counts)],
         );
+        if (givenUp) {
+          await manager.query(`DELETE FROM operation_tally WHERE message_id = $1`, [id]);
+        }
       }
       if (status === message.status) {
         return message;

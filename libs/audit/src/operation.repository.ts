@@ -319,15 +319,15 @@ const INSERT_ROWS = insertOperationRows('$2::bigint', '$3');
  */
 const APPEND_STREAMED = `
   WITH locked AS (
-    SELECT ${orderArrivalOf('m')} AS order_arrival, m.metadata->>'translationRun' AS run
+    SELECT ${orderArrivalOf('m')} AS order_arrival, m.metadata->>'translationRun' AS run, m.status IN ('received', 'translating') AS open
       FROM message m WHERE m.id = $1 FOR UPDATE
   ), owned AS (
-    SELECT order_arrival FROM locked WHERE run = $2
+    SELECT order_arrival FROM locked WHERE run = $2 AND open
   ), blocks AS (${insertBlocksSql('$3', 'owned, ')}
     ON CONFLICT (message_id, first_seq) DO UPDATE SET lines = excluded.lines, encoding = excluded.encoding, body = excluded.body
   ), inserted AS (${insertOperationRows('owned.order_arrival', '$4', 'owned, ')}
   )
-  SELECT true AS found, run FROM locked`;
+  SELECT true AS found, run, open FROM locked`;
 
 /** A planning page: the operations of message $1 with seqs in ($2, $2 + $3], in order (planEntryPages). */
 export const PLAN_PAGE = `SELECT id, status, kind, organisation_id AS "organisationId", options, body_bytes AS bytes
@@ -638,13 +638,14 @@ export class OperationRepository {
   async appendStreamed(run: string, batch: StreamedBatch): Promise<void> {
     const messageId = batch.messageId;
     const { blocks, rows } = await batch.encoded();
-    const [answer]: { found: boolean; run: string | null }[] = isUuid(messageId)
+    const [answer]: { found: boolean; run: string | null; open: boolean }[] = isUuid(messageId)
       ? await this.dataSource.query(APPEND_STREAMED, [messageId, run, blocksJson(blocks), rows])
       : [];
     if (!answer?.found) {
       throw new AuditRecordNotFoundError('message', messageId);
     }
-    if (answer.run !== run) {
+    // Another run took it over, or it moved on (translated by another, or given up): this one stops.
+    if (answer.run !== run || !answer.open) {
       throw new StreamedWriteTakenOverError(messageId);
     }
   }
@@ -660,6 +661,8 @@ export class OperationRepository {
   async endUnsettled(
     messageId: string,
     reason: string,
+    /** End those no call holds and leave the rest to settle (a given-up translation), instead of none. */
+    sparingInFlight = false,
   ): Promise<{ ended: number; inFlight: number; inFlightUntil: Date | null }> {
     if (!isUuid(messageId)) {
       return { ended: 0, inFlight: 0, inFlightUntil: null };
@@ -670,21 +673,23 @@ export class OperationRepository {
                 EXISTS (SELECT 1 FROM attempt a WHERE a.operation_id = o.id AND a.outcome = 'in-flight') AS attempt_open
            FROM operation o
           WHERE o.message_id = $1 AND o.status IN ('pending', 'delivering') ORDER BY o.id FOR UPDATE OF o
+       ), held AS (
+         SELECT id, in_flight_until FROM open WHERE in_flight_until > now() OR (claimed_by IS NOT NULL AND attempt_open)
        ), busy AS (
-         SELECT count(*)::int AS n, max(in_flight_until) FILTER (WHERE in_flight_until > now()) AS until FROM open
-          WHERE in_flight_until > now() OR (claimed_by IS NOT NULL AND attempt_open)
+         SELECT count(*)::int AS n, max(in_flight_until) FILTER (WHERE in_flight_until > now()) AS until FROM held
        ), ended AS (
          UPDATE operation o SET status = 'failed', last_error = $2, error_class = 'permanent',
                 next_attempt_at = NULL, in_flight_until = NULL, updated_at = now(),
                 attempt_count = o.attempt_count + open.attempt_open::int
-           FROM open WHERE o.id = open.id AND (SELECT n FROM busy) = 0
+           FROM open WHERE o.id = open.id
+            AND CASE WHEN $4::boolean THEN o.id NOT IN (SELECT id FROM held) ELSE (SELECT n FROM busy) = 0 END
          RETURNING o.id
        ), closed AS (
          UPDATE attempt a SET outcome = 'interrupted', error_excerpt = $3
           WHERE a.outcome = 'in-flight' AND a.operation_id IN (SELECT id FROM ended)
        )
        SELECT (SELECT count(*)::int FROM ended) AS ended, n AS in_flight, until AS in_flight_until FROM busy`,
-      [messageId, excerpt(reason), INTERRUPTED_REASON],
+      [messageId, excerpt(reason), INTERRUPTED_REASON, sparingInFlight],
     );
     return { ended: row.ended, inFlight: row.in_flight, inFlightUntil: row.in_flight_until };
   }

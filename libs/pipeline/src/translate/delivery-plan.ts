@@ -51,6 +51,7 @@ export function planDelivery(
 export class DeliveryPlanner {
   private readonly groups = new Map<string, PlanGroup>();
   private readonly single: string[] = [];
+  private readonly keys = new Map<string, string>();
 
   constructor(
     private readonly messageId: string,
@@ -69,7 +70,7 @@ export class DeliveryPlanner {
         }
         continue;
       }
-      const options = op.kind === 'document.upsert' ? optionsKey(op.options) : '';
+      const options = op.kind === 'document.upsert' ? this.optionsKey(op.options) : '';
       const key = `${op.kind}|${op.organisationId}|${options}`;
       let group = this.groups.get(key);
       if (!group) {
@@ -92,6 +93,19 @@ export class DeliveryPlanner {
       }
     }
     return { single: [], batches };
+  }
+
+  /** optionsKey, once for each way the options are written (a message has one or two). */
+  private optionsKey(options: JsonObject | null): string {
+    const written = JSON.stringify(options ?? {});
+    let key = this.keys.get(written);
+    if (key === undefined) {
+      key = optionsKey(options);
+      if (this.keys.size < 100) {
+        this.keys.set(written, key);
+      }
+    }
+    return key;
   }
 
   /** Everything not handed out yet, once every operation was added. */

@@ -6,6 +6,7 @@ import {
   MessageRepository,
   OperationRepository,
   type PlanEntry,
+  StreamedWriteTakenOverError,
 } from '@dockbridge/audit';
 import { orderKeyOf, organisationScopeProblems, targetOf } from '@dockbridge/mapping';
 import { Inject, Injectable, Optional } from '@nestjs/common';
@@ -130,6 +131,10 @@ export class TranslateMessage {
         try {
           await this.execute(id);
         } catch (e) {
+          // Another run of it took over (or finished it): that one goes on, this job has nothing to retry.
+          if (e instanceof StreamedWriteTakenOverError) {
+            continue;
+          }
           failed.add(id);
           error ??= e;
         }
@@ -158,9 +163,20 @@ export class TranslateMessage {
    * them before its first set is stored).
    */
   async abandon(messageId: string, actor: 'worker' | 'sweeper', reason: string): Promise<void> {
+    const before = await this.messages.findById(messageId);
+    if (!before || !['received', 'translating'].includes(before.status)) {
+      return;
+    }
     const moved = await this.messages.transition(messageId, 'failed', actor, reason, ['received', 'translating']);
-    if (moved.status === 'failed') {
-      await this.interchanges.release(messageId);
+    if (moved.status !== 'failed') {
+      return;
+    }
+    await this.interchanges.release(messageId);
+    if (before.metadata?.deliveredWhileTranslating) {
+      // Its operations never queued (single calls, a group's last chunk) would wait for ever, and hold
+      // the partner's later writes to their documents: ended, but those a call holds, which settle.
+      await this.operations.endUnsettled(messageId, `its translation was given up: ${reason}`, true);
+      await this.messages.settleMessage(messageId, actor);
     }
   }
 
@@ -453,7 +469,16 @@ export class TranslateMessage {
     await stored.storeRefused(translation.refused);
     const notes = new NoteList();
     notes.add(...(translation.notes ?? []), ...organisationScope(message, partner, stored.scopeProblems()).notes);
-    await this.messages.transition(messageId, 'delivering', 'worker', notes.list.length ? notes.list.join('; ') : null);
+    const moved = await this.messages.transition(
+      messageId,
+      'delivering',
+      'worker',
+      notes.list.length ? notes.list.join('; ') : null,
+      ['translating'],
+    );
+    if (moved.status !== 'delivering') {
+      throw new StreamedWriteTakenOverError(messageId); // given up meanwhile, or finished by another run
+    }
     await this.enqueuePlan(planner.plan(), false);
     if (!(await this.operations.hasUnsettled(messageId))) {
       await this.messages.settleMessage(messageId, 'worker');

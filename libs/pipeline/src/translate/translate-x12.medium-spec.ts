@@ -128,6 +128,10 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     const again = await upload(interchange(201, ['PO-A']));
     expect(await translate.execute(again.id)).toBe('duplicate');
     expect(await stored(again.id)).toEqual([]);
+    // A copy holds no receipt: were the first one's given up (released), a resend would be new.
+    expect(
+      await database.dataSource.query(`SELECT 1 FROM interchange_receipt WHERE message_id = $1`, [again.id]),
+    ).toEqual([]);
 
     const mixed = await upload(
       interchange(202, ['PO-B', 'PO-C']) + interchange(201, ['PO-A']) + interchange(203, ['PO-D']),
@@ -465,7 +469,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
       expect((await messages.findById(message.id))?.status).toBe('translating');
     });
 
-    it('given up, ends failed for good and lets the partner send the file again', async () => {
+    it('given up, ends failed for good: what no call holds ends too, and the partner may send the file again', async () => {
       const raw = interchange(1401, pos(2_500));
       const message = await upload(raw);
       let appends = 0;
@@ -478,14 +482,50 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
       };
       const translator = translatorOver(dying);
       await expect(translator.execute(message.id)).rejects.toThrow('the worker stopped');
+      // One document is being sent when the translation is given up.
+      const sending = watching.batches[0][0];
+      expect(await operations.gate([sending], 60_000)).toMatchObject([{ verdict: 'go' }]);
+
       await translator.giveUp([message.id], new Error('the worker stopped'), 3);
-      // Its first chunks are delivered after all: the message stays failed (the rest of the file was never read).
-      await database.dataSource.query(`UPDATE operation SET status = 'delivered' WHERE message_id = $1`, [message.id]);
-      expect((await messages.settleMessage(message.id, 'worker')).status).toBe('failed');
+
+      const ended = await operations.listByMessage(message.id);
+      expect(ended.filter((op) => op.status === 'failed')).toHaveLength(999);
+      expect(ended.find((op) => op.id === sending)?.status).toBe('delivering');
+      expect(ended.find((op) => op.id !== sending)?.lastError).toMatch(/^its translation was given up: /);
+      // A run of it still going stores nothing more.
+      await expect(
+        operations.appendStreamed(
+          (await messages.findById(message.id))!.metadata!.translationRun!,
+          StreamedBatch.of(message.id, 1_001, [
+            { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-late', orderKey: 'late', payload: {} },
+          ]),
+        ),
+      ).rejects.toBeInstanceOf(StreamedWriteTakenOverError);
+      // The one being sent is delivered after all: the message stays failed, its counts recorded.
+      await operations.recordAttempt(
+        sending,
+        { startedAt: new Date(), durationMs: 5, httpStatus: 200, outcome: 'success' },
+        { status: 'delivered' },
+      );
+      const settled = await messages.settleMessage(message.id, 'worker');
+      expect(settled.status).toBe('failed');
+      expect((await messages.findById(message.id))?.metadata?.operationCounts).toEqual({
+        byStatus: { delivered: 1, failed: 999 },
+        attempts: 1,
+      });
 
       const resent = await upload(raw);
       expect(await translatorOver().execute(resent.id)).toBe('queued');
       expect(await stored(resent.id)).toHaveLength(2_500);
+    });
+
+    it('leaves a message another run took over to that run: its job has nothing to retry', async () => {
+      const message = await upload(interchange(1451, pos(20)));
+      const overtaken = Object.create(operations) as OperationRepository;
+      overtaken.appendStreamed = async () => {
+        throw new StreamedWriteTakenOverError(message.id);
+      };
+      expect(await translatorOver(overtaken).executeMany([message.id])).toEqual({ failed: [], error: undefined });
     });
 
     it('plans its refused sets with its operations, as a plan from the stored rows does', async () => {
