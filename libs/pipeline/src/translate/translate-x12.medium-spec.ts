@@ -288,9 +288,13 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     }
     let watching: WatchingQueues;
     /** Every X12 payload counts as large here; chunks of 125, 250, 500, then 1,000 documents. */
-    const translatorOver = (ops: OperationRepository = operations, queued: RecordingQueues = watching) =>
+    const translatorOver = (
+      ops: OperationRepository = operations,
+      queued: RecordingQueues = watching,
+      records: MessageRepository = messages,
+    ) =>
       new TranslateMessage(
-        messages,
+        records,
         ops,
         new InterchangeRepository(database.dataSource),
         new PartnerRepository(database.dataSource),
@@ -302,6 +306,18 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
       );
     const pos = (n: number, prefix = 'PO') => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
     const queuedOnce = (batches: string[][]) => new Set(batches.flat());
+    /** The operations of a worker that stores `batches` batches, then dies at the next. */
+    const dyingAfter = (batches: number) => {
+      let appends = 0;
+      const dying = Object.create(operations) as OperationRepository;
+      dying.appendStreamed = async (run, batch) => {
+        if (++appends > batches) {
+          throw new Error('the worker stopped');
+        }
+        return operations.appendStreamed(run, batch);
+      };
+      return dying;
+    };
 
     beforeEach(() => {
       watching = new WatchingQueues();
@@ -353,15 +369,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
 
     it('goes on after the operations a stopped translation stored: each stored and queued in the same chunks', async () => {
       const message = await upload(interchange(901, pos(3_500)));
-      // A worker that stores two batches, then dies at its third.
-      let appends = 0;
-      const dying = Object.create(operations) as OperationRepository;
-      dying.appendStreamed = async (run, batch) => {
-        if (++appends === 3) {
-          throw new Error('the worker stopped');
-        }
-        return operations.appendStreamed(run, batch);
-      };
+      const dying = dyingAfter(2);
       await expect(translatorOver(dying).execute(message.id)).rejects.toThrow('the worker stopped');
       const before = await operations.listByMessage(message.id);
       expect(before.map((r) => r.seq)).toEqual(pos(2_000).map((_, i) => i + 1));
@@ -391,17 +399,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
         }
         return messages.transition(...args);
       };
-      const translator = new TranslateMessage(
-        stopping,
-        operations,
-        new InterchangeRepository(database.dataSource),
-        new PartnerRepository(database.dataSource),
-        new PartnerMappingRepository(database.dataSource),
-        watching.asQueues(),
-        null,
-        { batchThreshold: 10, batchSize: 1_000, deliverWhileTranslatingOver: 0 },
-        new MessagePayloads(new PartnerFileRepository(database.dataSource), messages),
-      );
+      const translator = translatorOver(operations, watching, stopping);
       await expect(translator.execute(message.id)).rejects.toThrow('the worker stopped');
       expect((await stored(message.id)).filter((r) => r.status === 'failed')).toHaveLength(1);
 
@@ -448,14 +446,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
 
     it('stops, keeping what it stored, when the file no longer reads as it did when taken up again', async () => {
       const message = await upload(interchange(1301, pos(2_500)));
-      let appends = 0;
-      const dying = Object.create(operations) as OperationRepository;
-      dying.appendStreamed = async (run, batch) => {
-        if (++appends === 2) {
-          throw new Error('the worker stopped');
-        }
-        return operations.appendStreamed(run, batch);
-      };
+      const dying = dyingAfter(1);
       await expect(translatorOver(dying).execute(message.id)).rejects.toThrow('the worker stopped');
       // As if the partner's settings changed what its 1,000th operation writes.
       await database.dataSource.query(
@@ -472,14 +463,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     it('given up, ends failed for good: what no call holds ends too, and the partner may send the file again', async () => {
       const raw = interchange(1401, pos(2_500));
       const message = await upload(raw);
-      let appends = 0;
-      const dying = Object.create(operations) as OperationRepository;
-      dying.appendStreamed = async (run, batch) => {
-        if (++appends === 2) {
-          throw new Error('the worker stopped');
-        }
-        return operations.appendStreamed(run, batch);
-      };
+      const dying = dyingAfter(1);
       const translator = translatorOver(dying);
       await expect(translator.execute(message.id)).rejects.toThrow('the worker stopped');
       // One document is being sent when the translation is given up.
