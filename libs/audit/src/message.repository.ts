@@ -665,13 +665,32 @@ export class MessageRepository {
     actor: Actor,
     reason?: string | null,
     onlyFrom?: readonly MessageStatus[],
+    /** Only while this translation run holds the message (metadata.translationRun): another took it over. */
+    whileRun?: string,
   ): Promise<MessageSummary> {
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lock(manager, id);
-      if (onlyFrom && !onlyFrom.includes(message.status)) {
+      if (
+        (onlyFrom && !onlyFrom.includes(message.status)) ||
+        (whileRun !== undefined && message.metadata?.translationRun !== whileRun)
+      ) {
         return message;
       }
       return this.moveTo(manager, message, toStatus, actor, excerpt(reason));
+    });
+  }
+
+  /**
+   * Ends a message whose translation is given up `failed`, if it is still received or translating;
+   * null when it was not (another run finished it, or it was given up already).
+   */
+  async giveUpTranslation(id: string, actor: Actor, reason: string): Promise<MessageSummary | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const message = await this.lock(manager, id);
+      if (message.status !== 'received' && message.status !== 'translating') {
+        return null;
+      }
+      return this.moveTo(manager, message, 'failed', actor, excerpt(reason));
     });
   }
 

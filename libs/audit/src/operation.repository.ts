@@ -677,12 +677,15 @@ export class OperationRepository {
          SELECT id, in_flight_until FROM open WHERE in_flight_until > now() OR (claimed_by IS NOT NULL AND attempt_open)
        ), busy AS (
          SELECT count(*)::int AS n, max(in_flight_until) FILTER (WHERE in_flight_until > now()) AS until FROM held
+       ), spared AS (
+         -- Sparing: a batch chunk's rows between its tries too (its platform job may still apply them).
+         SELECT id FROM held UNION SELECT id FROM open WHERE $4::boolean AND claimed_by IS NOT NULL
        ), ended AS (
          UPDATE operation o SET status = 'failed', last_error = $2, error_class = 'permanent',
                 next_attempt_at = NULL, in_flight_until = NULL, updated_at = now(),
                 attempt_count = o.attempt_count + open.attempt_open::int
            FROM open WHERE o.id = open.id
-            AND CASE WHEN $4::boolean THEN o.id NOT IN (SELECT id FROM held) ELSE (SELECT n FROM busy) = 0 END
+            AND CASE WHEN $4::boolean THEN o.id NOT IN (SELECT id FROM spared) ELSE (SELECT n FROM busy) = 0 END
          RETURNING o.id
        ), closed AS (
          UPDATE attempt a SET outcome = 'interrupted', error_excerpt = $3

@@ -163,19 +163,16 @@ export class TranslateMessage {
    * them before its first set is stored).
    */
   async abandon(messageId: string, actor: 'worker' | 'sweeper', reason: string): Promise<void> {
-    const before = await this.messages.findById(messageId);
-    if (!before || !['received', 'translating'].includes(before.status)) {
-      return;
-    }
-    const moved = await this.messages.transition(messageId, 'failed', actor, reason, ['received', 'translating']);
-    if (moved.status !== 'failed') {
+    const failed = await this.messages.giveUpTranslation(messageId, actor, reason);
+    if (!failed) {
       return;
     }
     await this.interchanges.release(messageId);
-    if (before.metadata?.deliveredWhileTranslating) {
-      // Its operations never queued (single calls, a group's last chunk) would wait for ever, and hold
-      // the partner's later writes to their documents: ended, but those a call holds, which settle.
-      await this.operations.endUnsettled(messageId, `its translation was given up: ${reason}`, true);
+    // Operations stored but never queued (a stopped run's, or a large file's single calls and last
+    // chunks) would wait for ever, and hold the partner's later writes to their documents: ended,
+    // but those a call or a chunk's job holds, which settle.
+    await this.operations.endUnsettled(messageId, `its translation was given up: ${reason}`, true);
+    if (failed.metadata?.deliveredWhileTranslating) {
       await this.messages.settleMessage(messageId, actor);
     }
   }
@@ -381,7 +378,17 @@ export class TranslateMessage {
     const notes = new NoteList();
     notes.add(...(translation.notes ?? []), ...superseded, ...scope.notes);
     const reason = notes.list;
-    await this.messages.transition(messageId, 'delivering', 'worker', reason.length ? reason.join('; ') : null);
+    const moved = await this.messages.transition(
+      messageId,
+      'delivering',
+      'worker',
+      reason.length ? reason.join('; ') : null,
+      ['translating'],
+      run,
+    );
+    if (moved.status !== 'delivering') {
+      throw new StreamedWriteTakenOverError(messageId); // another run took it over: that one finishes it
+    }
     await this.enqueueStored(message, partner);
     if (!(await this.operations.hasUnsettled(messageId))) {
       await this.messages.settleMessage(messageId, 'worker');
@@ -475,6 +482,7 @@ export class TranslateMessage {
       'worker',
       notes.list.length ? notes.list.join('; ') : null,
       ['translating'],
+      run,
     );
     if (moved.status !== 'delivering') {
       throw new StreamedWriteTakenOverError(messageId); // given up meanwhile, or finished by another run

@@ -292,6 +292,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
       ops: OperationRepository = operations,
       queued: RecordingQueues = watching,
       records: MessageRepository = messages,
+      deliverWhileTranslatingOver = 0,
     ) =>
       new TranslateMessage(
         records,
@@ -301,7 +302,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
         new PartnerMappingRepository(database.dataSource),
         queued.asQueues(),
         null,
-        { batchThreshold: 10, batchSize: 1_000, deliverWhileTranslatingOver: 0 },
+        { batchThreshold: 10, batchSize: 1_000, deliverWhileTranslatingOver },
         new MessagePayloads(new PartnerFileRepository(database.dataSource), messages),
       );
     const pos = (n: number, prefix = 'PO') => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
@@ -510,6 +511,47 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
         throw new StreamedWriteTakenOverError(message.id);
       };
       expect(await translatorOver(overtaken).executeMany([message.id])).toEqual({ failed: [], error: undefined });
+    });
+
+    it('gives a normal translation whose run was taken over to the run that took it', async () => {
+      const message = await upload(interchange(1461, pos(20)));
+      // Another run takes the message over just as this one is about to move it on.
+      const overtaken = Object.create(messages) as MessageRepository;
+      overtaken.transition = async (...args: Parameters<MessageRepository['transition']>) => {
+        if (args[1] === 'delivering') {
+          await database.dataSource.query(
+            `UPDATE message SET metadata = metadata || '{"translationRun": "another"}' WHERE id = $1`,
+            [message.id],
+          );
+        }
+        return messages.transition(...args);
+      };
+      const normal = translatorOver(operations, watching, overtaken, Infinity);
+
+      expect(await normal.executeMany([message.id])).toEqual({ failed: [], error: undefined });
+
+      expect((await messages.findById(message.id))?.status).toBe('translating');
+      expect(watching.batches).toEqual([]);
+    });
+
+    it('given up, ends what a stopped normal translation stored, sparing a chunk between its tries', async () => {
+      const message = await upload(interchange(1471, pos(1_500)));
+      const normal = translatorOver(dyingAfter(1), watching, messages, Infinity);
+      await expect(normal.execute(message.id)).rejects.toThrow('the worker stopped');
+      const rows = await operations.listByMessage(message.id);
+      expect(rows).toHaveLength(1_000);
+      // A chunk's job claimed one, its try failed: between tries, no lease and no open attempt, but its job retries.
+      const chunked = rows[0].id;
+      await operations.gateChunk([chunked], 60_000, chunked);
+      await database.dataSource.query(`UPDATE operation SET in_flight_until = NULL WHERE id = $1`, [chunked]);
+      await database.dataSource.query(`UPDATE attempt SET outcome = 'retryable' WHERE operation_id = $1`, [chunked]);
+
+      await normal.giveUp([message.id], new Error('the worker stopped'), 3);
+
+      const after = await operations.listByMessage(message.id);
+      expect(after.filter((op) => op.status === 'failed')).toHaveLength(999);
+      expect(after.find((op) => op.id === chunked)?.status).toBe('delivering');
+      expect((await messages.findById(message.id))?.status).toBe('failed');
     });
 
     it('plans its refused sets with its operations, as a plan from the stored rows does', async () => {
