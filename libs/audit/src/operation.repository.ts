@@ -436,6 +436,17 @@ const RECORD_ATTEMPTS = `WITH input AS (
 const byMessageAndSeq = (a: { messageId: string; seq: number }, b: { messageId: string; seq: number }): number =>
   a.messageId === b.messageId ? a.seq - b.seq : a.messageId < b.messageId ? -1 : 1;
 
+/** The message row a write of its operations locks (lockMessage): what the write decides on. */
+interface LockedMessage {
+  order_arrival: string;
+  run: string | null;
+  status: string;
+  /** metadata.deliveredWhileTranslating */
+  delivering: boolean;
+  /** metadata.operationsThrough */
+  through: number | null;
+}
+
 /** A row of GATE: an operation and its verdict. */
 type GateRow = {
   id: string;
@@ -571,12 +582,8 @@ export class OperationRepository {
   async beginStreamedWrite(messageId: string): Promise<string> {
     const run = newId();
     await this.dataSource.transaction(async (manager) => {
-      await this.lockMessage(manager, messageId);
-      const [marked]: { taken: boolean }[] = await manager.query(
-        `SELECT coalesce((metadata->>'deliveredWhileTranslating')::boolean, false) AS taken FROM message WHERE id = $1`,
-        [messageId],
-      );
-      if (marked?.taken) {
+      const locked = await this.lockMessage(manager, messageId);
+      if (locked.delivering) {
         // Its operations may be at the platform: only beginDeliveringWrite takes it up (a run that read it before it was marked).
         throw new StreamedWriteTakenOverError(messageId);
       }
@@ -604,17 +611,11 @@ export class OperationRepository {
   ): Promise<{ run: string; storedThrough: number; lastTarget: string | null }> {
     const run = newId();
     return this.dataSource.transaction(async (manager) => {
-      await this.lockMessage(manager, messageId);
-      const [message]: { status: string; taken: boolean; through: number | null }[] = await manager.query(
-        `SELECT status, coalesce((metadata->>'deliveredWhileTranslating')::boolean, false) AS taken,
-                (metadata->>'operationsThrough')::int AS through
-           FROM message WHERE id = $1`,
-        [messageId],
-      );
+      const message = await this.lockMessage(manager, messageId);
       if (message.status !== 'translating') {
         throw new StreamedWriteTakenOverError(messageId);
       }
-      const from = message.taken ? (message.through ?? undefined) : 0;
+      const from = message.delivering ? (message.through ?? undefined) : 0;
       if (from !== undefined) {
         await manager.query(`DELETE FROM operation WHERE message_id = $1 AND seq > $2`, [messageId, from]);
         // Refused sets are stored as batches of their own: no block holds both.
@@ -736,13 +737,12 @@ export class OperationRepository {
     );
   }
 
-  private async lockMessage(
-    manager: EntityManager,
-    messageId: string,
-  ): Promise<{ order_arrival: string; run: string | null }> {
-    const [locked]: { order_arrival: string; run: string | null }[] = isUuid(messageId)
+  private async lockMessage(manager: EntityManager, messageId: string): Promise<LockedMessage> {
+    const [locked]: LockedMessage[] = isUuid(messageId)
       ? await manager.query(
-          `SELECT ${orderArrivalOf('m')} AS order_arrival, m.metadata->>'translationRun' AS run
+          `SELECT ${orderArrivalOf('m')} AS order_arrival, m.metadata->>'translationRun' AS run, m.status,
+                  coalesce((m.metadata->>'deliveredWhileTranslating')::boolean, false) AS delivering,
+                  (m.metadata->>'operationsThrough')::int AS through
            FROM message m WHERE m.id = $1 FOR UPDATE`,
           [messageId],
         )

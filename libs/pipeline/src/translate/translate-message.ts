@@ -29,6 +29,7 @@ import {
   AcknowledgmentDraft,
   NoteList,
   OperationSink,
+  StreamedTranslation,
   streamX12,
   Translation,
   TranslationContext,
@@ -72,6 +73,10 @@ const LARGE_FILE_BYTES = 16 * 1024 * 1024;
  * worker far past its heap; a payload larger than this is translated alone.
  */
 const TEXT_BYTES_AT_ONCE = 16 * 1024 * 1024;
+
+/** Whether a translation refuses its message or any interchange of it (nothing of those is delivered). */
+const refusesAny = (translation: StreamedTranslation): boolean =>
+  Boolean(translation.rejection) || translation.interchanges.some((i) => i.refused);
 
 /** A verifying read yields no sets. */
 const NO_SETS: OperationSink = {
@@ -406,9 +411,9 @@ export class TranslateMessage {
    * of a 100 MiB file reach the platform seconds after it arrived, not once its last set is stored.
    */
   private async verified(message: Message, partner: PartnerProfile, context: TranslationContext): Promise<boolean> {
-    const size = await this.messages.payloadSize(message.id);
-    const bytes = size ? (size.fileBytes ?? size.textBytes) : 0;
-    if (bytes <= (this.options.deliverWhileTranslatingOver ?? LARGE_FILE_BYTES)) {
+    // The stored file's bytes, or the payload's characters (admit() asked the database already).
+    const size = message.metadata?.payloadFile ? (message.metadata.size ?? 0) : message.rawPayload.length;
+    if (size <= (this.options.deliverWhileTranslatingOver ?? LARGE_FILE_BYTES)) {
       return false;
     }
     // Nothing of this read is kept: its acknowledgments are written again (and numbered) by the translation.
@@ -418,7 +423,7 @@ export class TranslateMessage {
       NO_SETS,
       true,
     );
-    if (translation.rejection || translation.interchanges.some((i) => i.refused)) {
+    if (refusesAny(translation)) {
       return false;
     }
     const keys = message.replayOf ? [] : translation.interchanges.map((i) => i.key);
@@ -465,7 +470,7 @@ export class TranslateMessage {
     stored.resumeAfter(storedThrough, lastTarget);
     const translation = await streamX12(message, context, stored);
     await stored.flush();
-    if (translation.rejection || translation.interchanges.some((i) => i.refused) || stored.lastSeq < storedThrough) {
+    if (refusesAny(translation) || stored.lastSeq < storedThrough) {
       // What is stored may be at the platform: it stays, and the translation fails (the partner's settings changed?).
       throw new Error(
         `message ${messageId} no longer reads as it did when its first operations were delivered: ${translation.rejection ?? 'an interchange is refused now'}`,

@@ -87,6 +87,17 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
 
   const upload = (raw: string) =>
     messages.record({ partnerId: 'kettle', channel: 'http-edi', rawPayload: raw, contentType: X12_CONTENT_TYPE });
+  /** A streamed write of one batch of one operation writing `target`; answers its run. */
+  const storedOne = async (messageId: string, target: string) => {
+    const run = await operations.beginStreamedWrite(messageId);
+    await operations.appendStreamed(
+      run,
+      StreamedBatch.of(messageId, 1, [
+        { kind: 'document.upsert', organisationId: ORG, targetId: target, orderKey: target, payload: {} },
+      ]),
+    );
+    return run;
+  };
   const stored = async (messageId: string) =>
     (await operations.listByMessage(messageId)).map((op) => ({
       seq: op.seq,
@@ -144,13 +155,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     const message = await upload(interchange(301, ['PO-X', 'PO-Y', 'PO-Z']));
     await messages.transition(message.id, 'translating', 'worker');
     // A worker stored one batch, then died.
-    const run = await operations.beginStreamedWrite(message.id);
-    await operations.appendStreamed(
-      run,
-      StreamedBatch.of(message.id, 1, [
-        { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-X', orderKey: 'x', payload: {} },
-      ]),
-    );
+    const run = await storedOne(message.id, 'PO-X');
 
     expect(await translate.execute(message.id)).toBe('queued');
 
@@ -415,13 +420,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
     it('leaves a message being translated alone when its first chunks are all delivered', async () => {
       const message = await upload(interchange(1101, pos(3)));
       await messages.transition(message.id, 'translating', 'worker');
-      const run = await operations.beginStreamedWrite(message.id);
-      await operations.appendStreamed(
-        run,
-        StreamedBatch.of(message.id, 1, [
-          { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-1', orderKey: 'a', payload: {} },
-        ]),
-      );
+      await storedOne(message.id, 'PO-1');
       await database.dataSource.query(`UPDATE operation SET status = 'delivered' WHERE message_id = $1`, [message.id]);
 
       expect((await messages.settleMessage(message.id, 'worker')).status).toBe('translating');
