@@ -1,4 +1,4 @@
-/** The 856 files the large-file benches upload: one interchange of ASNs, 1,000 per functional group. */
+/** The 856 files the large-file benches upload: ASNs, 1,000 per functional group. */
 import { createWriteStream } from 'node:fs';
 
 const MiB = 1024 * 1024;
@@ -26,9 +26,17 @@ function asn(tag: string, n: number, st: string, items: number): string {
   return segments.map((s) => `${s}~\n`).join('');
 }
 
-/** Writes an interchange of ASNs of `items` items, at least `mib` MiB; answers the file's size and the ASNs in it. */
-export async function writeAsnFile(path: string, mib: number, items: number): Promise<{ bytes: number; asns: number }> {
-  const control = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
+/**
+ * Writes ASNs of `items` items, at least `mib` MiB, 1,000 per functional group, in one interchange or
+ * (`setsPerInterchange`) in interchanges of that many; answers the file's size and the ASNs in it.
+ */
+export async function writeAsnFile(
+  path: string,
+  mib: number,
+  items: number,
+  setsPerInterchange = Infinity,
+): Promise<{ bytes: number; asns: number }> {
+  const base = Math.floor(Math.random() * 1e8);
   const out = createWriteStream(path);
   let bytes = 0;
   const put = async (text: string) => {
@@ -37,21 +45,24 @@ export async function writeAsnFile(path: string, mib: number, items: number): Pr
       await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     }
   };
-  await put(
-    `ISA*00*          *00*          *ZZ*KETTLE         *ZZ*ACMEDC         *261120*0830*U*00401*${control}*0*T*>~\n`,
-  );
   let asns = 0;
-  let group = 0;
-  while (bytes < mib * MiB) {
-    group++;
-    await put(`GS*SH*KETTLE*ACMEDC*20261120*0830*${group}*X*004010~\n`);
-    let sets = 0;
-    for (; sets < 1000 && bytes < mib * MiB; sets++) {
-      await put(asn(control, ++asns, String(sets + 1).padStart(4, '0'), items));
+  for (let interchange = 0; bytes < mib * MiB; interchange++) {
+    const control = String(base + interchange).padStart(9, '0');
+    await put(
+      `ISA*00*          *00*          *ZZ*KETTLE         *ZZ*ACMEDC         *261120*0830*U*00401*${control}*0*T*>~\n`,
+    );
+    let group = 0;
+    for (let inInterchange = 0; bytes < mib * MiB && inInterchange < setsPerInterchange;) {
+      group++;
+      await put(`GS*SH*KETTLE*ACMEDC*20261120*0830*${group}*X*004010~\n`);
+      let sets = 0;
+      for (; sets < 1000 && bytes < mib * MiB && inInterchange < setsPerInterchange; sets++, inInterchange++) {
+        await put(asn(control, ++asns, String(sets + 1).padStart(4, '0'), items));
+      }
+      await put(`GE*${sets}*${group}~\n`);
     }
-    await put(`GE*${sets}*${group}~\n`);
+    await put(`IEA*${group}*${control}~\n`);
   }
-  await put(`IEA*${group}*${control}~\n`);
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
   return { bytes, asns };
 }

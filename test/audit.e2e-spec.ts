@@ -1087,6 +1087,38 @@ describe('audit store on Postgres', () => {
     });
   });
 
+  describe('InterchangeRepository.nextControlNumber (acknowledgment ISA13s)', () => {
+    it('hands out numbers no other process gets, from blocks of the sequence taken at once', async () => {
+      // The last number handed out by the sequence (before any is, last_value is the first to come).
+      const lastValue = async () =>
+        Number(
+          (
+            (await dataSource.query(
+              `SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS n FROM acknowledgment_control_number`,
+            )) as { n: string }[]
+          )[0].n,
+        );
+      const before = await lastValue();
+      const [one, two] = [new InterchangeRepository(dataSource), new InterchangeRepository(dataSource)];
+      const taken = async (repository: InterchangeRepository, n: number) => {
+        const numbers: number[] = [];
+        for (let i = 0; i < n; i++) {
+          numbers.push(await repository.nextControlNumber());
+        }
+        return numbers;
+      };
+      const [a, b] = await Promise.all([taken(one, 250), taken(two, 250)]);
+      // Each process's numbers rise; no number goes to both.
+      expect(a).toEqual([...a].sort((x, y) => x - y));
+      expect(new Set([...a, ...b]).size).toBe(500);
+      // Calls at once in one process share a block and still get distinct numbers.
+      const together = await Promise.all(Array.from({ length: 150 }, () => one.nextControlNumber()));
+      expect(new Set([...a, ...b, ...together]).size).toBe(650);
+      // Blocks, not a round trip a number: 650 numbers moved the sequence by seven blocks of 100.
+      expect((await lastValue()) - before).toBe(700);
+    });
+  });
+
   describe('AuditModule', () => {
     it('provides the repositories over the configured database', async () => {
       const moduleRef = await Test.createTestingModule({

@@ -191,6 +191,8 @@ describe('EDI ingress: X12 850/856 to documents, with 997/TA1 acknowledgments', 
         >[];
       const acks = (await outbound(messageId)).map((f) => f.name);
       expect(acks).toHaveLength(2);
+      const detail = await (await spine.call('GET', `/v1/admin/messages/${messageId}`, { auth: 'admin' })).json();
+      expect(detail.fileCount).toBe(3);
       expect(await filesOf()).toEqual([
         expect.objectContaining({
           folder: 'inbound',
@@ -670,7 +672,7 @@ describe('EDI over HTTP: the body streamed into the upload store, under the SFTP
     expect(message.metadata).toMatchObject({ via: 'http', fileName: 'big-asns.edi', size: Buffer.byteLength(file) });
     const fileId = message.metadata.payloadFile!;
     expect(await count(`SELECT count(*) AS n FROM partner_file_chunk WHERE file_id = $1`, [fileId])).toBe(2);
-    const [stored] = await spine.app.get(PartnerFileRepository).listByMessage(messageId);
+    const [stored] = (await spine.app.get(PartnerFileRepository).listByMessage(messageId, 100)).files;
     expect(stored).toMatchObject({
       id: fileId,
       folder: 'inbound',
@@ -707,7 +709,7 @@ describe('EDI over HTTP: the body streamed into the upload store, under the SFTP
     expect(response.status).toBe(202);
     const message = (await spine.messages.findById(((await response.json()) as { messageId: string }).messageId))!;
     expect(message.metadata.fileName).toBeUndefined();
-    const [stored] = await spine.app.get(PartnerFileRepository).listByMessage(message.id);
+    const [stored] = (await spine.app.get(PartnerFileRepository).listByMessage(message.id, 100)).files;
     expect(stored.name).toBe(`http-${message.metadata.payloadFile}.x12`);
   });
 

@@ -167,6 +167,7 @@ describe('formatMessageDetail', () => {
       },
     ],
     files: [],
+    fileCount: 0,
     replays: [],
     operationCounts: { total: 2, byStatus: { delivered: 1, failed: 1 }, attempts: 2 },
     nextOperationsAfter: null,
@@ -236,7 +237,7 @@ describe('formatMessageDetail', () => {
         fetchedAt: null,
       },
     ];
-    const lines = formatMessageDetail({ ...detail, files });
+    const lines = formatMessageDetail({ ...detail, files, fileCount: 4 });
     const at = lines.indexOf('Files (4)');
     expect(at).toBeGreaterThan(0);
     expect(lines.slice(at + 1, at + 6)).toEqual([
@@ -246,6 +247,8 @@ describe('formatMessageDetail', () => {
       '  outbound/997_000000003_a1_3.x12  997     120 bytes   2026-11-01 12:36:00Z  fetched 2026-11-01 12:41:00Z',
       '  outbound/TA1_000000002_a1_2.x12  TA1     110 bytes   2026-11-01 12:35:00Z  not fetched yet',
     ]);
+    // A file of many interchanges: the gateway lists the first files and counts them all.
+    expect(formatMessageDetail({ ...detail, files, fileCount: 10001 })).toContain('Files (the first 4 of 10001)');
   });
 });
 

@@ -151,7 +151,10 @@ export function formatMessageDetail(detail: MessageDetail): string[] {
     lines.push(`  ${time(e.at)}  ${change}  by ${e.actor}${e.reason ? `: ${excerpt(e.reason, 200)}` : ''}`);
   }
   if (detail.files?.length) {
-    lines.push('', `Files (${detail.files.length})`);
+    lines.push(
+      '',
+      `Files (${detail.fileCount > detail.files.length ? `the first ${detail.files.length} of ${detail.fileCount}` : detail.files.length})`,
+    );
     const rows = detail.files.map((f) => [
       `${f.folder}/${f.name}`,
       f.kind ?? 'upload',

@@ -1141,7 +1141,9 @@ export interface components {
     };
     MessageDetailSchema: {
       events: components['schemas']['MessageEventSchema'][];
-      /** @description The upload it came from, the 997/TA1 written for it */
+      /** @description Its files, all counted (a file of many interchanges has a 997 for each) */
+      fileCount: number;
+      /** @description The upload it came from, the 997/TA1s written for it: the first 100, oldest first */
       files: components['schemas']['MessageFileSchema'][];
       message: components['schemas']['MessageWithPayloadSchema'];
       /** @description Pass as `operationsAfter` for the next page */
@@ -1225,7 +1227,7 @@ export interface components {
       contentType: string;
       /** Format: uuid */
       id: string;
-      /** @description Searchable facts: size, fileName, via, interchanges (ISA13), webhookId, replay, mappingVersion, ... */
+      /** @description Searchable facts: size, fileName, via, interchanges (ISA13; the first 100, with interchangeCount when there are more), webhookId, replay, mappingVersion, ... */
       metadata: {
         [key: string]: unknown;
       };
@@ -1266,7 +1268,7 @@ export interface components {
       contentType: string;
       /** Format: uuid */
       id: string;
-      /** @description Searchable facts: size, fileName, via, interchanges (ISA13), webhookId, replay, mappingVersion, ... */
+      /** @description Searchable facts: size, fileName, via, interchanges (ISA13; the first 100, with interchangeCount when there are more), webhookId, replay, mappingVersion, ... */
       metadata: {
         [key: string]: unknown;
       };

@@ -1,8 +1,15 @@
 import { DataSource } from 'typeorm';
 import { isUuid } from './audit.errors';
 
+/** Acknowledgment control numbers taken from their sequence at once. */
+const CONTROL_NUMBER_BLOCK = 100;
+
 /** Interchanges already received (duplicate detection) and the control numbers of dockbridge's acknowledgments. */
 export class InterchangeRepository {
+  /** Control numbers taken from the sequence and not handed out yet, the next last. */
+  private readonly controlNumbers: number[] = [];
+  private refill?: Promise<void>;
+
   constructor(private readonly dataSource: DataSource) {}
 
   /**
@@ -26,12 +33,12 @@ export class InterchangeRepository {
       const duplicates = new Set(rows.map((r) => r.interchange_key));
       // Only what this message is first with: a copy delivers nothing, and a receipt of it would
       // still refuse the partner's resend once the first one's translation was given up (release).
-      for (const key of keys.filter((k) => !duplicates.has(k))) {
-        await manager.query(
-          `INSERT INTO interchange_receipt (partner_id, interchange_key, message_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-          [partnerId, key, messageId],
-        );
-      }
+      // One statement for them all: a file may hold thousands of interchanges.
+      await manager.query(
+        `INSERT INTO interchange_receipt (partner_id, interchange_key, message_id)
+         SELECT $1, key, $3 FROM unnest($2::text[]) AS key ON CONFLICT DO NOTHING`,
+        [partnerId, keys.filter((k) => !duplicates.has(k)), messageId],
+      );
       return duplicates;
     });
   }
@@ -55,9 +62,26 @@ export class InterchangeRepository {
     return row.n;
   }
 
-  /** The next ISA13 for an acknowledgment (1..999999999, cycling). */
+  /**
+   * The next ISA13 for an acknowledgment (1..999999999, cycling), from a block taken from the
+   * sequence CONTROL_NUMBER_BLOCK at a time: a file of thousands of interchanges is not a round trip
+   * each. Numbers of a block left when the process ends are skipped (ISA13 need not be dense).
+   */
   async nextControlNumber(): Promise<number> {
-    const [row]: { n: string }[] = await this.dataSource.query(`SELECT nextval('acknowledgment_control_number') AS n`);
-    return Number(row.n);
+    if (this.controlNumbers.length === 0) {
+      this.refill ??= this.dataSource
+        .query(`SELECT nextval('acknowledgment_control_number') AS n FROM generate_series(1, $1)`, [
+          CONTROL_NUMBER_BLOCK,
+        ])
+        .then((rows: { n: string }[]) => {
+          this.controlNumbers.push(...rows.map((row) => Number(row.n)).reverse());
+        })
+        .finally(() => {
+          this.refill = undefined;
+        });
+      await this.refill;
+      return this.nextControlNumber();
+    }
+    return this.controlNumbers.pop()!;
   }
 }

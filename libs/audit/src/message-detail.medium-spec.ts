@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { startMediumDatabase } from '../../../test/support/medium';
-import { DETAIL_READ_SLICE, MessageRepository } from './message.repository';
+import { DETAIL_READ_SLICE, LISTED_INTERCHANGES, MessageRepository } from './message.repository';
 import { NewOperation, OperationRepository } from './operation.repository';
 
 const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
@@ -60,5 +60,56 @@ describe('message detail pages (medium: real Postgres)', () => {
     const all = await messages.findDetail(messageId, { limit: total });
     expect(all?.operations).toHaveLength(total);
     expect(all?.nextAfter).toBeNull();
+  });
+});
+
+/** A message of many interchanges is shown with the first of them, all counted, and found by any. */
+describe('a message of many interchanges, read for display (medium: real Postgres)', () => {
+  let database: { dataSource: DataSource; close(): Promise<void> };
+  let messages: MessageRepository;
+
+  beforeAll(async () => {
+    database = await startMediumDatabase();
+    messages = new MessageRepository(database.dataSource);
+  }, 60_000);
+  afterAll(() => database?.close());
+
+  const withInterchanges = async (count: number, first: number) => {
+    const message = await messages.record({
+      partnerId: 'kettle',
+      channel: 'sftp',
+      rawPayload: 'ISA',
+      contentType: 'application/edi-x12',
+    });
+    const interchanges = Array.from({ length: count }, (_, i) => ({
+      sender: 'KETTLE',
+      control: String(first + i),
+      refused: false,
+    }));
+    await messages.annotate(message.id, { interchanges });
+    return { id: message.id, interchanges };
+  };
+
+  it(`lists the first ${LISTED_INTERCHANGES} and counts them all, in the detail and in searches`, async () => {
+    const many = await withInterchanges(LISTED_INTERCHANGES + 50, 300_000_000);
+    const detail = await messages.findDetail(many.id);
+    expect(detail!.message.metadata.interchanges).toEqual(many.interchanges.slice(0, LISTED_INTERCHANGES));
+    expect(detail!.message.metadata.interchangeCount).toBe(LISTED_INTERCHANGES + 50);
+    // Found by its last interchange, which the display leaves out.
+    const found = await messages.search({ interchange: String(300_000_000 + LISTED_INTERCHANGES + 49) });
+    expect(found.items.map((m) => m.id)).toEqual([many.id]);
+    expect(found.items[0].metadata.interchanges).toHaveLength(LISTED_INTERCHANGES);
+    expect(found.items[0].metadata.interchangeCount).toBe(LISTED_INTERCHANGES + 50);
+    // The worker's read keeps them all.
+    expect((await messages.findById(many.id))!.metadata.interchanges).toHaveLength(LISTED_INTERCHANGES + 50);
+  });
+
+  it('shows a message of a few as it is', async () => {
+    const few = await withInterchanges(LISTED_INTERCHANGES, 400_000_000);
+    const detail = await messages.findDetail(few.id);
+    expect(detail!.message.metadata.interchanges).toEqual(few.interchanges);
+    expect(detail!.message.metadata).not.toHaveProperty('interchangeCount');
+    const found = await messages.search({ interchange: '400000000' });
+    expect(found.items[0].metadata.interchanges).toEqual(few.interchanges);
   });
 });

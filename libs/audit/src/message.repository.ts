@@ -169,6 +169,15 @@ const SUMMARY_PROPERTIES = [
   'metadata',
 ] as const;
 const SUMMARY_COLUMNS = SUMMARY_PROPERTIES.map((property) => `m.${property}`);
+/** Interchanges a message read for display lists (a file may carry thousands); `interchangeCount` counts them all. */
+export const LISTED_INTERCHANGES = 100;
+/** The metadata of a message for display: its interchanges cut to the first LISTED_INTERCHANGES, all counted. */
+const DISPLAYED_METADATA = `CASE WHEN jsonb_array_length(m.metadata->'interchanges') > ${LISTED_INTERCHANGES}
+  THEN m.metadata || jsonb_build_object(
+    'interchanges', jsonb_path_query_array(m.metadata->'interchanges', '$[0 to ${LISTED_INTERCHANGES - 1}]'),
+    'interchangeCount', jsonb_array_length(m.metadata->'interchanges'))
+  ELSE m.metadata END`;
+const DISPLAY_COLUMNS = SUMMARY_COLUMNS.filter((column) => column !== 'm.metadata');
 const SUMMARY_SELECT = Object.fromEntries(
   SUMMARY_PROPERTIES.map((property) => [property, true]),
 ) as FindOptionsSelect<Message>;
@@ -470,7 +479,7 @@ export class MessageRepository {
       return null;
     }
     const manager = this.dataSource.manager;
-    const message = await manager.findOne(Message, { select: SUMMARY_SELECT, where: { id } });
+    const [message] = await this.displayed(manager.createQueryBuilder(Message, 'm').where('m.id = :id', { id }));
     if (!message) {
       return null;
     }
@@ -602,7 +611,7 @@ export class MessageRepository {
   /** Newest first, by (received_at, id), a page at a time; payloads left out. */
   async search(query: MessageSearch): Promise<MessagePage> {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), SEARCH_MAX_LIMIT);
-    const qb = this.filtered(query).select(SUMMARY_COLUMNS);
+    const qb = this.filtered(query);
     if (query.cursor) {
       if (!isUuid(query.cursor)) {
         throw new RangeError(`Invalid cursor: ${query.cursor}`);
@@ -613,13 +622,27 @@ export class MessageRepository {
       );
     }
     const order = query.oldestFirst ? 'ASC' : 'DESC';
-    const rows = await qb
-      .orderBy('m.receivedAt', order)
-      .addOrderBy('m.id', order)
-      .limit(limit + 1)
-      .getMany();
+    const rows = await this.displayed(
+      qb
+        .orderBy('m.receivedAt', order)
+        .addOrderBy('m.id', order)
+        .limit(limit + 1),
+    );
     const items = rows.slice(0, limit);
     return { items, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
+  }
+
+  /** The messages `qb` selects (alias `m`), their summary columns with the metadata for display (DISPLAYED_METADATA). */
+  private async displayed(qb: SelectQueryBuilder<Message>): Promise<Message[]> {
+    const { entities, raw } = await qb
+      .select(DISPLAY_COLUMNS)
+      .addSelect(DISPLAYED_METADATA, 'displayed_metadata')
+      .getRawAndEntities<{ m_id: string; displayed_metadata: MessageMetadata | null }>();
+    const metadata = new Map(raw.map((row) => [row.m_id, row.displayed_metadata ?? {}]));
+    for (const message of entities) {
+      message.metadata = metadata.get(message.id) ?? {};
+    }
+    return entities;
   }
 
   /** How many messages match, e.g. for a bulk replay's dry run. */

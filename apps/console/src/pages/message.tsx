@@ -38,7 +38,11 @@ export function MessagePage({ id }: { id: string }) {
     );
   }
   const { message } = data;
-  const meta = message.metadata as { fileName?: string; interchanges?: { control: string; sender: string }[] };
+  const meta = message.metadata as {
+    fileName?: string;
+    interchanges?: { control: string; sender: string }[];
+    interchangeCount?: number;
+  };
   return (
     <>
       <h1>
@@ -70,7 +74,15 @@ export function MessagePage({ id }: { id: string }) {
             {meta.interchanges && (
               <>
                 <dt>Interchanges</dt>
-                <dd className="mono">{meta.interchanges.map((i) => `${i.sender} ${i.control}`).join(', ')}</dd>
+                <dd className="mono">
+                  {meta.interchanges.map((i) => `${i.sender} ${i.control}`).join(', ')}
+                  {meta.interchangeCount && (
+                    <span className="muted">
+                      {' '}
+                      (the first {meta.interchanges.length} of {meta.interchangeCount})
+                    </span>
+                  )}
+                </dd>
               </>
             )}
             <dt>Payload</dt>
@@ -127,7 +139,7 @@ export function MessagePage({ id }: { id: string }) {
           </ol>
         </Panel>
         <Panel title="Files">
-          <Files files={data.files} />
+          <Files files={data.files} count={data.fileCount} />
         </Panel>
       </div>
     </>
@@ -155,7 +167,7 @@ function Replays({ replays }: { replays: Detail['replays'] }) {
   );
 }
 
-function Files({ files }: { files: Detail['files'] }) {
+function Files({ files, count }: { files: Detail['files']; count: number }) {
   if (!files.length) {
     return <p className="muted">No file: it did not come as one, and none was written for it.</p>;
   }
@@ -187,6 +199,15 @@ function Files({ files }: { files: Detail['files'] }) {
           </tr>
         ))}
       </tbody>
+      {count > files.length && (
+        <tfoot>
+          <tr>
+            <td colSpan={5} className="muted" data-testid="more-files">
+              The first {files.length} of {count} files: the others are in the partner&apos;s folders.
+            </td>
+          </tr>
+        </tfoot>
+      )}
     </table>
   );
 }

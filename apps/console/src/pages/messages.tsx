@@ -15,12 +15,17 @@ function facts(message: Summary): string {
   const meta = message.metadata as {
     fileName?: string;
     interchanges?: { control: string }[];
+    interchangeCount?: number;
     operations?: number;
     replay?: { mode: string };
   };
   return [
     meta.fileName,
-    meta.interchanges?.length ? `ISA13 ${meta.interchanges.map((i) => i.control).join(', ')}` : undefined,
+    meta.interchangeCount
+      ? `${meta.interchangeCount} interchanges (ISA13 ${meta.interchanges![0].control}, …)`
+      : meta.interchanges?.length
+        ? `ISA13 ${meta.interchanges.map((i) => i.control).join(', ')}`
+        : undefined,
     meta.operations ? `${meta.operations} operations` : undefined,
     meta.replay ? `replay (${meta.replay.mode})` : undefined,
   ]

@@ -62,7 +62,8 @@ export class MessageSummarySchema implements Summary {
   @ApiProperty(DATE) updatedAt!: string;
   @ApiProperty({
     ...FREE_FORM,
-    description: 'Searchable facts: size, fileName, via, interchanges (ISA13), webhookId, replay, mappingVersion, ...',
+    description:
+      'Searchable facts: size, fileName, via, interchanges (ISA13; the first 100, with interchangeCount when there are more), webhookId, replay, mappingVersion, ...',
   })
   metadata!: Summary['metadata'];
 }
@@ -165,8 +166,13 @@ export class MessageDetailSchema implements Detail {
   @ApiProperty({ type: Number, nullable: true, description: 'Pass as `operationsAfter` for the next page' })
   nextOperationsAfter!: number | null;
   @ApiProperty({ type: () => [MessageEventSchema] }) events!: Detail['events'];
-  @ApiProperty({ type: () => [MessageFileSchema], description: 'The upload it came from, the 997/TA1 written for it' })
+  @ApiProperty({
+    type: () => [MessageFileSchema],
+    description: 'The upload it came from, the 997/TA1s written for it: the first 100, oldest first',
+  })
   files!: Detail['files'];
+  @ApiProperty({ description: 'Its files, all counted (a file of many interchanges has a 997 for each)' })
+  fileCount!: number;
   @ApiProperty({ type: () => [ReplayLinkSchema], description: 'Its replays, oldest first' })
   replays!: Detail['replays'];
 }

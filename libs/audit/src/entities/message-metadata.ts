@@ -86,7 +86,10 @@ export interface MessageMetadata {
 
   /** The mapping version translated with (webhooks); `current` asks a replay for today's. */
   mappingVersion?: number | 'current' | null;
+  /** Its interchanges, refused ones too; a message read for display lists the first LISTED_INTERCHANGES. */
   interchanges?: InterchangeFact[];
+  /** How many interchanges it carries, when `interchanges` was cut to its first LISTED_INTERCHANGES for display. */
+  interchangeCount?: number;
 
   /**
    * Its operations by status and their finished attempts, recorded when it settled (nothing changes

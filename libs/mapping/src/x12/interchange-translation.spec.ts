@@ -1,5 +1,10 @@
 import { EMPTY_DIRECTORY } from './edi-types';
-import { translateEdi } from './interchange-translation';
+import {
+  type EdiEvent,
+  MAX_INTERCHANGES_PER_PAYLOAD,
+  translateEdi,
+  translateEdiEvents,
+} from './interchange-translation';
 
 const translate = (raw: string) =>
   translateEdi({
@@ -30,5 +35,64 @@ describe('translateEdi: payloads that open no interchange', () => {
 
   it('says that nothing was found when the payload is empty', async () => {
     expect((await translate('')).problems).toEqual(['no X12 interchange found (the payload must start with ISA)']);
+  });
+});
+
+describe('translateEdiEvents: interchanges a payload may hold', () => {
+  /** `count` interchanges of one 850 each. */
+  const interchanges = (count: number) =>
+    Array.from({ length: count }, (_, i) => {
+      const control = String(i + 1).padStart(9, '0');
+      return [
+        `ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*${control}*0*P*>`,
+        `GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*${i + 1}*X*004010`,
+        'ST*850*0001',
+        `BEG*00*SA*PO-${i + 1}**20260106`,
+        'N1*ST*ACME DC 01*92*DC01',
+        'PO1*1*12*CA*9.50**SK*SKU-100',
+        'SE*5*0001',
+        `GE*1*${i + 1}`,
+        `IEA*1*${control}`,
+      ].join('~\n');
+    }).join('~\n') + '~\n';
+  const events = async (raw: string, maxInterchanges?: number) => {
+    const seen: EdiEvent[] = [];
+    for await (const event of translateEdiEvents({
+      raw,
+      settings: { organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', coreName: 'ACME', locationCodes: ['DC01'] },
+      senderIds: ['KETTLESUPPLY'],
+      directory: EMPTY_DIRECTORY,
+      nextControlNumber: async () => 1,
+      now: new Date('2026-01-06T10:15:00Z'),
+      ...(maxInterchanges !== undefined && { maxInterchanges }),
+    })) {
+      seen.push(event);
+    }
+    return seen;
+  };
+
+  it('reads as many as the limit', async () => {
+    const seen = await events(interchanges(3), 3);
+    expect(seen.filter((e) => e.type === 'interchange')).toHaveLength(3);
+    expect(seen.filter((e) => e.type === 'problem')).toEqual([]);
+  });
+
+  it('refuses the payload whole at the first one past it, and reads no further', async () => {
+    const seen = await events(interchanges(5), 3);
+    expect(seen.filter((e) => e.type === 'interchange')).toHaveLength(3);
+    expect(seen.filter((e) => e.type === 'set')).toHaveLength(3);
+    expect(seen.at(-1)).toEqual({
+      type: 'problem',
+      refusesPayload: true,
+      message:
+        'the payload holds more than 3 interchanges (the next is ISA13 000000004): nothing of it is delivered or ' +
+        'acknowledged; send at most 3 interchanges in a file',
+    });
+  });
+
+  it(`holds ${MAX_INTERCHANGES_PER_PAYLOAD} by default`, async () => {
+    const seen = await events(interchanges(MAX_INTERCHANGES_PER_PAYLOAD + 1));
+    expect(seen.filter((e) => e.type === 'interchange')).toHaveLength(MAX_INTERCHANGES_PER_PAYLOAD);
+    expect(seen.at(-1)).toMatchObject({ type: 'problem', refusesPayload: true });
   });
 });

@@ -40,6 +40,8 @@ export interface EdiTranslationInput {
    * anything would be refused whole: refusals are the envelopes' and senders', never the mapping's).
    */
   envelopesOnly?: boolean;
+  /** Interchanges a payload may hold (MAX_INTERCHANGES_PER_PAYLOAD when absent): see there. */
+  maxInterchanges?: number;
 }
 
 export interface AcknowledgmentParts {
@@ -52,6 +54,12 @@ export interface AcknowledgmentParts {
  * one part takes its control number then (its ISA comes first), not at its interchange's end.
  */
 export const ACKNOWLEDGMENT_PART_CHARS = 64 * 1024;
+/**
+ * Interchanges one payload may hold. What the translation keeps per interchange (its outcome, its
+ * 997/TA1 file, its receipt) grows with their number, not with the bytes: 256 MiB of one-set
+ * interchanges is ~400,000 of them. A payload with more is refused whole, before its last is read.
+ */
+export const MAX_INTERCHANGES_PER_PAYLOAD = 10_000;
 /** Sets without SE an interchange's refusal names one by one; the rest are counted. */
 const CUT_OFF_NAMED = 20;
 
@@ -108,8 +116,11 @@ export type EdiEvent =
   | { type: 'set'; set: SetOutcome }
   /** An interchange ended: refused now (TA1, envelope errors found at IEA) means none of its sets goes out. */
   | { type: 'interchange'; outcome: InterchangeOutcome; acknowledgment?: Acknowledgment; refusedAtEnd: boolean }
-  /** A problem outside any interchange, readable. */
-  | { type: 'problem'; message: string };
+  /**
+   * A problem outside any interchange, readable. `refusesPayload`: nothing of the payload may go out
+   * (no operation, no acknowledgment), and reading stopped there.
+   */
+  | { type: 'problem'; message: string; refusesPayload?: boolean };
 
 /**
  * Reads every interchange of an X12 payload, checks envelopes and the sender, maps each 850/856,
@@ -123,6 +134,8 @@ export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGene
   const pending = new Map<Interchange, OpenInterchange>();
   const allowed = new Set(input.senderIds.map((id) => id.trim()));
   const seen = new Set<string>();
+  const maxInterchanges = input.maxInterchanges ?? MAX_INTERCHANGES_PER_PAYLOAD;
+  let opened = 0;
   let found = false;
   let problems = false;
 
@@ -130,6 +143,15 @@ export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGene
   const options = { checkSyntaxNotes: !input.envelopesOnly };
   for await (const event of readX12(typeof input.raw === 'string' ? [input.raw] : input.raw, options)) {
     if (event.type === 'interchange') {
+      if (++opened > maxInterchanges) {
+        forgetScannedSegment();
+        yield {
+          type: 'problem',
+          refusesPayload: true,
+          message: `the payload holds more than ${maxInterchanges} interchanges (the next is ISA13 ${event.interchange.fields.controlNumber.trim()}): nothing of it is delivered or acknowledged; send at most ${maxInterchanges} interchanges in a file`,
+        };
+        return;
+      }
       const senderId = event.interchange.fields.senderId.trim();
       const outcome: InterchangeOutcome = {
         key: interchangeKey(event.interchange),

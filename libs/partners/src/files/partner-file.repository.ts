@@ -63,6 +63,8 @@ interface FileRow {
   removed_at?: Date | null;
   fetched_at?: Date | null;
   content?: Buffer;
+  /** A listing's count of every row it matched. */
+  total?: string;
 }
 
 function toInfo(row: FileRow): PartnerFileInfo {
@@ -188,28 +190,66 @@ export class PartnerFileRepository {
     content: Buffer,
     options: PutFileOptions = {},
   ): Promise<PartnerFileInfo> {
-    this.checkPath(folder, name);
+    const [info] = await this.putMany(partnerId, folder, [{ name, content, ...options }]);
+    return info;
+  }
+
+  /**
+   * Stores several files as `put` does, in one transaction of two statements: a translation's
+   * 997/TA1s, one per interchange, are one commit (a file of 10,000 interchanges waited ~16 s on
+   * a commit each). Of two files of the same name, the later is kept. Answers them in no order.
+   */
+  async putMany(
+    partnerId: string,
+    folder: PartnerFolder,
+    files: readonly ({ name: string; content: Buffer } & PutFileOptions)[],
+  ): Promise<PartnerFileInfo[]> {
+    files.forEach(({ name }) => this.checkPath(folder, name));
     if (!PARTNER_ID_PATTERN.test(partnerId)) {
       throw new PartnerNotFoundError(partnerId);
     }
-    if (!Buffer.isBuffer(content)) {
-      throw new TypeError('content must be a Buffer');
+    for (const { content, messageId } of files) {
+      if (!Buffer.isBuffer(content)) {
+        throw new TypeError('content must be a Buffer');
+      }
+      if (messageId != null && !UUID.test(messageId)) {
+        throw new RangeError(`messageId is not a uuid: ${messageId}`);
+      }
     }
-    if (options.messageId != null && !UUID.test(options.messageId)) {
-      throw new RangeError(`messageId is not a uuid: ${options.messageId}`);
-    }
-    const sha256 = sha256Hex(content);
+    const rows = [...new Map(files.map((file) => [file.name, file])).values()];
     // Two writers of the same name at once: the partial unique index refuses the second insert;
     // its retry then replaces the first writer's file, as if it had come second.
     for (let attempt = 1; ; attempt++) {
+      const now = this.now();
       try {
-        return await this.dataSource.transaction((manager) =>
-          replaceLive(
+        return await this.dataSource.transaction(async (manager) => {
+          await exec(
             manager,
-            { id: randomUUID(), partnerId, folder, name, content, size: content.length, sha256, ...options },
-            this.now(),
-          ),
-        );
+            `UPDATE partner_file SET removed_at = $4
+              WHERE partner_id = $1 AND folder = $2 AND name = ANY($3::text[]) AND removed_at IS NULL`,
+            [partnerId, folder, rows.map((row) => row.name), now],
+          );
+          const { rows: inserted } = await exec(
+            manager,
+            `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
+             SELECT id, $1, $2, name, content, octet_length(content), sha256, $3, message_id, kind
+               FROM unnest($4::uuid[], $5::text[], $6::bytea[], $7::text[], $8::uuid[], $9::text[])
+                 AS f (id, name, content, sha256, message_id, kind)
+             RETURNING ${INFO_COLUMNS}`,
+            [
+              partnerId,
+              folder,
+              now,
+              rows.map(() => randomUUID()),
+              rows.map((row) => row.name),
+              rows.map((row) => row.content),
+              rows.map((row) => sha256Hex(row.content)),
+              rows.map((row) => row.messageId ?? null),
+              rows.map((row) => row.kind ?? null),
+            ],
+          );
+          return inserted.map(toInfo);
+        });
       } catch (error) {
         const code = pgCode(error);
         if (code === FOREIGN_KEY_VIOLATION && pgConstraint(error) === 'partner_file_partner_id_fkey') {
@@ -580,24 +620,29 @@ export class PartnerFileRepository {
   }
 
   /**
-   * Every file of a message, live or removed, oldest first: the upload it came from, the 997s and
-   * TA1s written for it, an export's file. `removedAt` tells when the partner removed it (fetched,
-   * as a rule) or a newer file of the same name replaced it.
+   * A message's files, live or removed, oldest first, the first `limit` of them, and how many it has:
+   * the upload it came from, the 997s and TA1s written for it (one per interchange: thousands in a
+   * large file), an export's file. `removedAt` tells when the partner removed it (fetched, as a
+   * rule) or a newer file of the same name replaced it.
    */
-  async listByMessage(messageId: string): Promise<PartnerFileRecord[]> {
+  async listByMessage(messageId: string, limit: number): Promise<{ files: PartnerFileRecord[]; total: number }> {
     if (!UUID.test(messageId)) {
-      return [];
+      return { files: [], total: 0 };
     }
     const { rows } = await exec(
       this.dataSource.manager,
-      `SELECT ${INFO_COLUMNS}, removed_at, fetched_at FROM partner_file WHERE message_id = $1 ORDER BY created_at, folder, name`,
-      [messageId],
+      `SELECT ${INFO_COLUMNS}, removed_at, fetched_at, count(*) OVER () AS total FROM partner_file
+        WHERE message_id = $1 ORDER BY created_at, folder, name LIMIT $2`,
+      [messageId, limit],
     );
-    return rows.map((row) => ({
-      ...toInfo(row),
-      removedAt: row.removed_at ? new Date(row.removed_at) : null,
-      fetchedAt: row.fetched_at ? new Date(row.fetched_at) : null,
-    }));
+    return {
+      files: rows.map((row) => ({
+        ...toInfo(row),
+        removedAt: row.removed_at ? new Date(row.removed_at) : null,
+        fetchedAt: row.fetched_at ? new Date(row.fetched_at) : null,
+      })),
+      total: rows.length > 0 ? Number(rows[0].total) : 0,
+    };
   }
 
   /** Removes one particular version of a file (by id) if it is still live; used to undo a failed upload. */

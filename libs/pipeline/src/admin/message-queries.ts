@@ -26,6 +26,8 @@ import {
  * gateway's heap kept until a full collection.
  */
 export const DETAIL_PAYLOAD_BYTES = 256 * 1024;
+/** Files listed with a message (the first, oldest first): a file of many interchanges has a 997 for each. */
+export const DETAIL_FILES = 100;
 
 /** What operators and partners read about messages and replay runs, as the APIs answer it. */
 @Injectable()
@@ -51,7 +53,7 @@ export class MessageQueries {
   async detail(id: string, page?: OperationPage): Promise<MessageDetailView | null> {
     const [detail, files, replays] = await Promise.all([
       this.messages.findDetail(id, page),
-      this.files.listByMessage(id),
+      this.files.listByMessage(id, DETAIL_FILES),
       this.messages.replaysOf(id),
     ]);
     if (!detail) {

@@ -139,7 +139,9 @@ export interface MessageDetailView {
   operations: OperationView[];
   nextOperationsAfter: number | null;
   events: MessageEventView[];
+  /** Its first files, oldest first (the upload, then its 997/TA1s); `fileCount` counts them all. */
   files: MessageFileView[];
+  fileCount: number;
   /** Replays of this message, oldest first, with their outcome. */
   replays: ReplayLinkView[];
 }
@@ -274,7 +276,7 @@ export function messageSummaryView(m: MessageSummary): MessageSummaryView {
 export function messageDetailView(
   detail: MessageDetail,
   payload: PayloadHead,
-  files: PartnerFileRecord[],
+  files: { files: PartnerFileRecord[]; total: number },
   replays: ReplayLinkView[],
 ): MessageDetailView {
   return {
@@ -314,7 +316,8 @@ export function messageDetailView(
       actor: e.actor,
       reason: e.reason,
     })),
-    files: files.map((f) => ({
+    fileCount: files.total,
+    files: files.files.map((f) => ({
       id: f.id,
       folder: f.folder,
       name: f.name,

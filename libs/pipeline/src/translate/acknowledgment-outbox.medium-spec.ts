@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
-import { ACKNOWLEDGMENT_PART_CHARS, translateEdi } from '@dockbridge/mapping';
+import { ACKNOWLEDGMENT_PART_CHARS, MAX_INTERCHANGES_PER_PAYLOAD, translateEdi } from '@dockbridge/mapping';
 import {
   FILE_CHUNK_BYTES,
   PartnerFileRepository,
@@ -45,6 +45,26 @@ function purchaseOrders(count: number): string {
   ].join('~\n');
 }
 
+/** `count` interchanges of one 850 each, numbered from `first` (ISA13). */
+function interchangesOf(count: number, first: number): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const control = String(first + i - 1);
+    lines.push(
+      `ISA*00*          *00*          *ZZ*KETTLE         *ZZ*ACMEDC         *261120*0830*U*00401*${control}*0*T*>`,
+      `GS*PO*KETTLE*ACMEDC*20261120*0830*${i}*X*004010`,
+      'ST*850*0001',
+      `BEG*00*SA*PO-${i}**20261120`,
+      'N1*ST*Main DC*92*DC01',
+      'PO1*1*12*CA*9.50**SK*SKU-100',
+      'SE*5*0001',
+      `GE*1*${i}`,
+      `IEA*1*${control}`,
+    );
+  }
+  return lines.join('~\n') + '~\n';
+}
+
 describe('acknowledgments stored as they are written (medium: real Postgres)', () => {
   let database: { dataSource: DataSource; close(): Promise<void> };
   let files: PartnerFileRepository;
@@ -78,7 +98,7 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
       contentType: X12_CONTENT_TYPE,
     });
     const outbox = outboundFolder(files);
-    await outbox.deliver('kettle', message.id, { kind: '997', name: '997_big.x12', content: 'an earlier try' });
+    await outbox.deliver('kettle', message.id, [{ kind: '997', name: '997_big.x12', content: 'an earlier try' }]);
     // Parts of odd sizes, some across a chunk's end, one character of two bytes.
     const parts = ['ISA*', 'é', 'x'.repeat(FILE_CHUNK_BYTES - 6), 'AK2*850*1~\n'.repeat(150_000), 'IEA*1*000000001~'];
     const draft = outbox.draft();
@@ -90,11 +110,11 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
     expect(stored).toMatchObject({ size: text.length, sha256: createHash('sha256').update(text).digest('hex') });
     expect(await chunksOf(stored.id)).toBe(Math.ceil(text.length / FILE_CHUNK_BYTES));
 
-    await outbox.deliver('kettle', message.id, { kind: '997', name: '997_big.x12', stored });
+    await outbox.deliver('kettle', message.id, [{ kind: '997', name: '997_big.x12', stored }]);
     const file = await files.read('kettle', 'outbound', '997_big.x12');
     expect(file).toMatchObject({ id: stored.id, kind: '997', messageId: message.id, size: text.length });
     expect(file!.content.equals(text)).toBe(true);
-    expect((await files.listByMessage(message.id)).map((f) => [f.name, f.removedAt === null])).toEqual([
+    expect((await files.listByMessage(message.id, 100)).files.map((f) => [f.name, f.removedAt === null])).toEqual([
       ['997_big.x12', false],
       ['997_big.x12', true],
     ]);
@@ -108,6 +128,75 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
     await draft.discard();
     expect(await chunksOf(id)).toBe(0);
   });
+
+  const translatorOf = () =>
+    new TranslateMessage(
+      messages,
+      new OperationRepository(database.dataSource),
+      new InterchangeRepository(database.dataSource),
+      new PartnerRepository(database.dataSource),
+      new PartnerMappingRepository(database.dataSource),
+      new RecordingQueues().asQueues(),
+      outboundFolder(files),
+      { batchThreshold: 1_000, batchSize: 1_000 },
+      new MessagePayloads(files, messages),
+    );
+  const outboundOf = async (messageId: string) =>
+    (
+      (await database.dataSource.query(
+        `SELECT count(*)::int AS n, count(DISTINCT name)::int AS names FROM partner_file
+          WHERE message_id = $1 AND folder = 'outbound' AND removed_at IS NULL`,
+        [messageId],
+      )) as { n: number; names: number }[]
+    )[0];
+
+  it('are one file per interchange, however many, and the message lists its first with their count', async () => {
+    const message = await messages.record({
+      partnerId: 'kettle',
+      channel: 'http-edi',
+      rawPayload: interchangesOf(1_200, 100_000_000),
+      contentType: X12_CONTENT_TYPE,
+    });
+    expect(await translatorOf().execute(message.id)).toBe('queued');
+    expect(await outboundOf(message.id)).toEqual({ n: 1_200, names: 1_200 });
+    const listed = await files.listByMessage(message.id, 100);
+    expect(listed.total).toBe(1_200);
+    expect(listed.files).toHaveLength(100);
+    expect(listed.files.every((f) => f.kind === '997')).toBe(true);
+  }, 60_000);
+
+  it('written together replace live files of their names, the later of two of one name kept', async () => {
+    await files.put('kettle', 'outbound', '997_a.x12', Buffer.from('old a'));
+    const written = await files.putMany('kettle', 'outbound', [
+      { name: '997_a.x12', content: Buffer.from('new a'), kind: '997' },
+      { name: '997_b.x12', content: Buffer.from('first b'), kind: '997' },
+      { name: '997_b.x12', content: Buffer.from('second b'), kind: '997' },
+    ]);
+    expect(written.map((f) => f.name).sort()).toEqual(['997_a.x12', '997_b.x12']);
+    expect((await files.read('kettle', 'outbound', '997_a.x12'))!.content.toString()).toBe('new a');
+    const b = (await files.read('kettle', 'outbound', '997_b.x12'))!;
+    expect([b.content.toString(), b.size, b.kind]).toEqual(['second b', 8, '997']);
+    expect(b.sha256).toBe(createHash('sha256').update('second b').digest('hex'));
+  });
+
+  it('are not written for a payload of more interchanges than one may hold: it is rejected whole', async () => {
+    const message = await messages.record({
+      partnerId: 'kettle',
+      channel: 'http-edi',
+      rawPayload: interchangesOf(MAX_INTERCHANGES_PER_PAYLOAD + 1, 200_000_000),
+      contentType: X12_CONTENT_TYPE,
+    });
+    expect(await translatorOf().execute(message.id)).toBe('rejected');
+    const rejected = (await messages.findById(message.id))!;
+    expect(rejected.status).toBe('rejected');
+    expect(rejected.statusReason).toBe(
+      `the payload holds more than ${MAX_INTERCHANGES_PER_PAYLOAD} interchanges (the next is ISA13 ${200_000_000 + MAX_INTERCHANGES_PER_PAYLOAD}): ` +
+        `nothing of it is delivered or acknowledged; send at most ${MAX_INTERCHANGES_PER_PAYLOAD} interchanges in a file`,
+    );
+    expect(await outboundOf(message.id)).toEqual({ n: 0, names: 0 });
+    expect(await new OperationRepository(database.dataSource).listByMessage(message.id)).toEqual([]);
+    expect(rejected.metadata.interchanges).toBeUndefined();
+  }, 120_000);
 
   it('are what a translation of many sets answers, written whole or in parts alike', async () => {
     const raw = purchaseOrders(4_000);
@@ -131,7 +220,7 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
     );
     expect(await translate.execute(message.id)).toBe('queued');
 
-    const [ack] = (await files.listByMessage(message.id)).filter((f) => f.folder === 'outbound');
+    const [ack] = (await files.listByMessage(message.id, 100)).files.filter((f) => f.folder === 'outbound');
     const chunked = (await database.dataSource.query(
       'SELECT content IS NULL AS chunked FROM partner_file WHERE id = $1',
       [ack.id],

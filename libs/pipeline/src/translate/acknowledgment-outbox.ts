@@ -53,13 +53,30 @@ export class AcknowledgmentChunks implements AcknowledgmentDraft {
   }
 }
 
+/** Files of a translation's acknowledgments written in one transaction (a commit per interchange is the cost otherwise). */
+const FILES_PER_COMMIT = 500;
+
 /** Acknowledgments land in the partner's SFTP outbound folder (stored in Postgres, so any replica serves them). */
 export const outboundFolder = (files: PartnerFileRepository): AcknowledgmentOutbox => ({
-  deliver: async (partnerId, messageId, ack) => {
-    if (ack.stored) {
-      await files.completeOutbound({ ...ack.stored, partnerId, name: ack.name }, { messageId, kind: ack.kind });
-    } else {
-      await files.put(partnerId, 'outbound', ack.name, Buffer.from(ack.content, 'utf8'), { messageId, kind: ack.kind });
+  deliver: async (partnerId, messageId, acknowledgments) => {
+    const options = { messageId };
+    for (const ack of acknowledgments) {
+      if (ack.stored) {
+        await files.completeOutbound({ ...ack.stored, partnerId, name: ack.name }, { ...options, kind: ack.kind });
+      }
+    }
+    const held = acknowledgments.filter((ack) => ack.content !== undefined);
+    for (let from = 0; from < held.length; from += FILES_PER_COMMIT) {
+      await files.putMany(
+        partnerId,
+        'outbound',
+        held.slice(from, from + FILES_PER_COMMIT).map((ack) => ({
+          name: ack.name,
+          content: Buffer.from(ack.content!, 'utf8'),
+          ...options,
+          kind: ack.kind,
+        })),
+      );
     }
   },
   draft: () => new AcknowledgmentChunks(files),

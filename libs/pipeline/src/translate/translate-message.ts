@@ -52,8 +52,8 @@ export interface TranslateOptions {
 
 /** Where acknowledgments go: the partner's outbound folder. */
 export interface AcknowledgmentOutbox {
-  /** Makes an acknowledgment a file: its text, or the chunks stored for it by a draft. */
-  deliver(partnerId: string, messageId: string, acknowledgment: Acknowledgment): Promise<void>;
+  /** Makes each acknowledgment a file: its text, or the chunks stored for it by a draft. */
+  deliver(partnerId: string, messageId: string, acknowledgments: readonly Acknowledgment[]): Promise<void>;
   /** Storage for a 997 too large to hold, written as the sets are read. */
   draft(): AcknowledgmentDraft;
 }
@@ -502,9 +502,7 @@ export class TranslateMessage {
   /** Writes the 997/TA1s to the partner's outbound folder and records what the message is found by. */
   private async acknowledgeAndRecord(message: Message, translation: Omit<Translation, 'operations'>): Promise<void> {
     if (this.outbox) {
-      for (const ack of translation.acknowledgments) {
-        await this.outbox.deliver(message.partnerId, message.id, ack);
-      }
+      await this.outbox.deliver(message.partnerId, message.id, translation.acknowledgments);
     }
     // What the message is found and replayed by: the mapping version (webhooks); the interchanges, refused
     // ones too, for the ISA13 a carrier quotes (MessageFilter.interchange).

@@ -280,6 +280,9 @@ export async function streamX12(
         draft = undefined;
       }
       interchanges.push(event.outcome);
+    } else if (event.refusesPayload) {
+      await draft?.discard();
+      return { ...empty(), rejection: event.message };
     } else {
       problems.push(event.message);
     }
