@@ -65,7 +65,8 @@ export class InterchangeRepository {
   /**
    * The next ISA13 for an acknowledgment (1..999999999, cycling), from a block taken from the
    * sequence CONTROL_NUMBER_BLOCK at a time: a file of thousands of interchanges is not a round trip
-   * each. Numbers of a block left when the process ends are skipped (ISA13 need not be dense).
+   * each. Numbers of a block left when the process ends are skipped, and two processes interleave
+   * theirs: ISA13s were never dense per partner (one sequence serves every partner), only unique.
    */
   async nextControlNumber(): Promise<number> {
     if (this.controlNumbers.length === 0) {

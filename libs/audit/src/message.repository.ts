@@ -172,8 +172,9 @@ const SUMMARY_COLUMNS = SUMMARY_PROPERTIES.map((property) => `m.${property}`);
 /** Interchanges a message read for display lists (a file may carry thousands); `interchangeCount` counts them all. */
 export const LISTED_INTERCHANGES = 100;
 /** The metadata of a message for display: its interchanges cut to the first LISTED_INTERCHANGES, all counted. */
-const DISPLAYED_METADATA = `CASE WHEN jsonb_array_length(m.metadata->'interchanges') > ${LISTED_INTERCHANGES}
-  THEN m.metadata || jsonb_build_object(
+const DISPLAYED_METADATA = `CASE
+  WHEN jsonb_typeof(m.metadata->'interchanges') IS DISTINCT FROM 'array' THEN m.metadata
+  WHEN jsonb_array_length(m.metadata->'interchanges') > ${LISTED_INTERCHANGES} THEN m.metadata || jsonb_build_object(
     'interchanges', jsonb_path_query_array(m.metadata->'interchanges', '$[0 to ${LISTED_INTERCHANGES - 1}]'),
     'interchangeCount', jsonb_array_length(m.metadata->'interchanges'))
   ELSE m.metadata END`;

@@ -80,7 +80,7 @@ export const PreviewApi = () =>
       description: `1: every set, streamed as ${NDJSON} instead of one page`,
     }),
     ApiOkResponse({
-      description: `One page of the sets (JSON); with full=1, ${NDJSON}: a line per set as it is mapped ({"type":"set",...}), per interchange as it ends ({"type":"interchange",...,"refusedAtEnd"}: true means none of its sets goes out after all), per problem outside interchanges, and last {"type":"summary",...}`,
+      description: `One page of the sets (JSON); with full=1, ${NDJSON}: a line per set as it is mapped ({"type":"set",...}), per interchange as it ends ({"type":"interchange",...,"refusedAtEnd"}: true means none of its sets goes out after all), per problem outside interchanges ({"type":"problem","message"}; "refusesPayload": true means nothing of the file goes out), and last {"type":"summary",...}`,
       content: {
         'application/json': { schema: { $ref: getSchemaPath(EdiPreviewSchema) } },
         [NDJSON]: { schema: { type: 'string' } },

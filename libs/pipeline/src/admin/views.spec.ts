@@ -96,6 +96,21 @@ describe('EdiPreviewBuilder', () => {
     }
   });
 
+  it('shows a payload refused whole (too many interchanges) as the translation answers it: nothing goes out', async () => {
+    let read: EdiEvent[] = [];
+    for await (const event of translateEdiEvents({ ...input(), maxInterchanges: 1 })) {
+      read = [...read, event];
+    }
+    const preview = new EdiPreviewBuilder({ after: 0, limit: 10 });
+    read.forEach((event) => preview.add(event));
+    const view = preview.result();
+    expect(view.summary).toEqual({ interchanges: 1, sets: 3, accepted: 0, rejected: 3, documents: 0 });
+    expect(view.documents).toEqual([]);
+    expect(view.acknowledgments).toEqual([]);
+    expect(view.problems).toEqual([expect.stringMatching(/^the payload holds more than 1 interchanges/)]);
+    expect(ediPreviewLine(read.at(-1)!)).toEqual(expect.objectContaining({ type: 'problem', refusesPayload: true }));
+  });
+
   it('writes each event as a line, an interchange refused at its end saying so after its sets', async () => {
     const lines = (await events()).map(ediPreviewLine);
     expect(lines.map((line) => (line.type === 'set' ? `set ${line.documentId}` : `${line.type}`))).toEqual([

@@ -401,12 +401,15 @@ export class EdiPreviewBuilder {
   };
   /** The sets of the interchange not ended yet: those of the page, and the others counted. */
   private open = { shown: [] as SetOutcome[], sets: 0, rejected: 0, documents: 0 };
+  /** A problem refused the whole payload (too many interchanges): nothing of it would go out. */
+  private refused = false;
 
   constructor(private readonly page: SetPage = { limit: PREVIEW_SETS_DEFAULT, after: 0 }) {}
 
   add(event: EdiEvent): void {
     if (event.type === 'problem') {
       this.view.problems.push(event.message);
+      this.refused ||= event.refusesPayload === true;
       return;
     }
     if (event.type === 'set') {
@@ -442,7 +445,18 @@ export class EdiPreviewBuilder {
 
   result(): EdiPreviewView {
     const end = this.page.after + this.view.transactionSets.length;
-    return { ...this.view, nextSetsAfter: end < this.view.summary.sets ? end : null };
+    const view = { ...this.view, nextSetsAfter: end < this.view.summary.sets ? end : null };
+    if (!this.refused) {
+      return view;
+    }
+    const { summary } = view;
+    // As the translation answers it: no document, no acknowledgment; the problem says why.
+    return {
+      ...view,
+      summary: { ...summary, accepted: 0, rejected: summary.sets, documents: 0 },
+      documents: [],
+      acknowledgments: [],
+    };
   }
 }
 
@@ -456,7 +470,7 @@ const previewSetOf = ({ operation, ...set }: SetOutcome): PreviewSet => ({ ...se
 export type EdiPreviewLine =
   | ({ type: 'set' } & PreviewSet)
   | ({ type: 'interchange'; refusedAtEnd: boolean; acknowledgment?: Acknowledgment } & InterchangeOutcome)
-  | { type: 'problem'; message: string }
+  | { type: 'problem'; message: string; refusesPayload?: boolean }
   | ({ type: 'summary' } & EdiPreviewView['summary']);
 
 export function ediPreviewLine(event: EdiEvent): EdiPreviewLine {

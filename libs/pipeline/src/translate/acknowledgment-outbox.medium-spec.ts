@@ -179,18 +179,59 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
     expect(b.sha256).toBe(createHash('sha256').update('second b').digest('hex'));
   });
 
-  it('are not written for a payload of more interchanges than one may hold: it is rejected whole', async () => {
+  const strayChunks = async () =>
+    Number(
+      (
+        (await database.dataSource.query(
+          `SELECT count(*) AS n FROM partner_file_chunk c WHERE NOT EXISTS (SELECT 1 FROM partner_file f WHERE f.id = c.file_id)`,
+        )) as { n: string }[]
+      )[0].n,
+    );
+
+  it('are written a few MiB at a time, however large each is', async () => {
     const message = await messages.record({
       partnerId: 'kettle',
       channel: 'http-edi',
-      rawPayload: interchangesOf(MAX_INTERCHANGES_PER_PAYLOAD + 1, 200_000_000),
+      rawPayload: 'ISA',
+      contentType: X12_CONTENT_TYPE,
+    });
+    const written = jest.spyOn(files, 'putMany');
+    try {
+      const big = (n: number) => ({
+        kind: '997' as const,
+        name: `997_big_${n}.x12`,
+        content: String(n).repeat(60_000),
+      });
+      await outboundFolder(files).deliver('kettle', message.id, [
+        ...Array.from({ length: 100 }, (_, n) => big(n)),
+        { kind: 'TA1', name: 'TA1_small.x12', content: 'TA1' },
+      ]);
+      const calls = written.mock.calls.map(([, , batch]) => batch.reduce((sum, f) => sum + f.content.length, 0));
+      expect(calls.length).toBeGreaterThan(1);
+      expect(Math.max(...calls)).toBeLessThanOrEqual(4 * 1024 * 1024);
+      expect((await files.listByMessage(message.id, 200)).total).toBe(101);
+    } finally {
+      written.mockRestore();
+    }
+  });
+
+  it('are not written for a payload of more interchanges than one may hold: it is rejected whole', async () => {
+    const before = await strayChunks();
+    // The first interchange's 997 outgrows a part (stored in chunks as it is written): gone too.
+    const message = await messages.record({
+      partnerId: 'kettle',
+      channel: 'http-edi',
+      rawPayload:
+        purchaseOrders(4_000).replaceAll('000000201', '000000202') +
+        interchangesOf(MAX_INTERCHANGES_PER_PAYLOAD, 200_000_000),
       contentType: X12_CONTENT_TYPE,
     });
     expect(await translatorOf().execute(message.id)).toBe('rejected');
+    expect(await strayChunks()).toBe(before);
     const rejected = (await messages.findById(message.id))!;
     expect(rejected.status).toBe('rejected');
     expect(rejected.statusReason).toBe(
-      `the payload holds more than ${MAX_INTERCHANGES_PER_PAYLOAD} interchanges (the next is ISA13 ${200_000_000 + MAX_INTERCHANGES_PER_PAYLOAD}): ` +
+      `the payload holds more than ${MAX_INTERCHANGES_PER_PAYLOAD} interchanges (the next is ISA13 ${200_000_000 + MAX_INTERCHANGES_PER_PAYLOAD - 1}): ` +
         `nothing of it is delivered or acknowledged; send at most ${MAX_INTERCHANGES_PER_PAYLOAD} interchanges in a file`,
     );
     expect(await outboundOf(message.id)).toEqual({ n: 0, names: 0 });

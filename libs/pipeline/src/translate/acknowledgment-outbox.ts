@@ -53,8 +53,13 @@ export class AcknowledgmentChunks implements AcknowledgmentDraft {
   }
 }
 
-/** Files of a translation's acknowledgments written in one transaction (a commit per interchange is the cost otherwise). */
+/**
+ * A translation's acknowledgments are written FILES_PER_COMMIT files or COMMIT_BYTES at a time,
+ * whichever comes first, in one transaction each (a commit per interchange is the cost otherwise);
+ * a 997 held whole is up to 64 KiB, so the bytes bound what one statement carries.
+ */
 const FILES_PER_COMMIT = 500;
+const COMMIT_BYTES = 4 * 1024 * 1024;
 
 /** Acknowledgments land in the partner's SFTP outbound folder (stored in Postgres, so any replica serves them). */
 export const outboundFolder = (files: PartnerFileRepository): AcknowledgmentOutbox => ({
@@ -65,18 +70,23 @@ export const outboundFolder = (files: PartnerFileRepository): AcknowledgmentOutb
         await files.completeOutbound({ ...ack.stored, partnerId, name: ack.name }, { ...options, kind: ack.kind });
       }
     }
-    const held = acknowledgments.filter((ack) => ack.content !== undefined);
-    for (let from = 0; from < held.length; from += FILES_PER_COMMIT) {
-      await files.putMany(
-        partnerId,
-        'outbound',
-        held.slice(from, from + FILES_PER_COMMIT).map((ack) => ({
-          name: ack.name,
-          content: Buffer.from(ack.content!, 'utf8'),
-          ...options,
-          kind: ack.kind,
-        })),
-      );
+    let batch: { name: string; content: Buffer; kind: string; messageId: string }[] = [];
+    let bytes = 0;
+    for (const ack of acknowledgments) {
+      if (ack.content === undefined) {
+        continue;
+      }
+      const content = Buffer.from(ack.content, 'utf8');
+      if (batch.length === FILES_PER_COMMIT || (batch.length > 0 && bytes + content.length > COMMIT_BYTES)) {
+        await files.putMany(partnerId, 'outbound', batch);
+        batch = [];
+        bytes = 0;
+      }
+      batch.push({ name: ack.name, content, kind: ack.kind, ...options });
+      bytes += content.length;
+    }
+    if (batch.length > 0) {
+      await files.putMany(partnerId, 'outbound', batch);
     }
   },
   draft: () => new AcknowledgmentChunks(files),

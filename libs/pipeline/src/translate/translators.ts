@@ -225,6 +225,8 @@ export async function streamX12(
   let pendingNotes: string[] = [];
   // The 997 of the interchange being read, once it outgrows a part: stored as it is written.
   let draft: AcknowledgmentDraft | undefined;
+  // Those of the interchanges read: their chunks go if the payload is refused whole after all.
+  const finished: AcknowledgmentDraft[] = [];
   const drafts = context.draftAcknowledgment;
   for await (const event of translateEdiEvents({
     raw: context.text?.() ?? message.rawPayload,
@@ -277,11 +279,16 @@ export async function streamX12(
             ? { kind: ack.kind, name, stored: await draft.finish(ack.content) }
             : { kind: ack.kind, name, content: ack.content },
         );
+        if (draft) {
+          finished.push(draft);
+        }
         draft = undefined;
       }
       interchanges.push(event.outcome);
     } else if (event.refusesPayload) {
-      await draft?.discard();
+      for (const stored of [...finished, ...(draft ? [draft] : [])]) {
+        await stored.discard();
+      }
       return { ...empty(), rejection: event.message };
     } else {
       problems.push(event.message);
