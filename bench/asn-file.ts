@@ -27,14 +27,15 @@ function asn(tag: string, n: number, st: string, items: number): string {
 }
 
 /**
- * Writes ASNs of `items` items, at least `mib` MiB, 1,000 per functional group, in one interchange or
- * (`setsPerInterchange`) in interchanges of that many; answers the file's size and the ASNs in it.
+ * Writes ASNs of `items` items, at least `mib` MiB, `setsPerGroup` (1,000) per functional group, in one
+ * interchange or (`setsPerInterchange`) in interchanges of that many; answers the file's size and the ASNs in it.
  */
 export async function writeAsnFile(
   path: string,
   mib: number,
   items: number,
   setsPerInterchange = Infinity,
+  setsPerGroup = 1000,
 ): Promise<{ bytes: number; asns: number }> {
   const base = Math.floor(Math.random() * 1e8);
   const out = createWriteStream(path);
@@ -56,7 +57,7 @@ export async function writeAsnFile(
       group++;
       await put(`GS*SH*KETTLE*ACMEDC*20261120*0830*${group}*X*004010~\n`);
       let sets = 0;
-      for (; sets < 1000 && bytes < mib * MiB && inInterchange < setsPerInterchange; sets++, inInterchange++) {
+      for (; sets < setsPerGroup && bytes < mib * MiB && inInterchange < setsPerInterchange; sets++, inInterchange++) {
         await put(asn(control, ++asns, String(sets + 1).padStart(4, '0'), items));
       }
       await put(`GE*${sets}*${group}~\n`);

@@ -1,6 +1,7 @@
 import { EMPTY_DIRECTORY } from './edi-types';
 import {
   type EdiEvent,
+  MAX_GROUPS_PER_INTERCHANGE,
   MAX_INTERCHANGES_PER_PAYLOAD,
   translateEdi,
   translateEdiEvents,
@@ -94,5 +95,35 @@ describe('translateEdiEvents: interchanges a payload may hold', () => {
     const seen = await events(interchanges(MAX_INTERCHANGES_PER_PAYLOAD + 1));
     expect(seen.filter((e) => e.type === 'interchange')).toHaveLength(MAX_INTERCHANGES_PER_PAYLOAD);
     expect(seen.at(-1)).toMatchObject({ type: 'problem', refusesPayload: true });
+  });
+});
+
+describe('translateEdiEvents: functional groups an interchange may hold', () => {
+  /** One interchange of `count` groups of one 850 each. */
+  const groups = (count: number) =>
+    [
+      'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P*>',
+      ...Array.from({ length: count }, (_, i) => [
+        `GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*${i + 1}*X*004010`,
+        'ST*850*0001',
+        `BEG*00*SA*PO-${i + 1}**20260106`,
+        'N1*ST*ACME DC 01*92*DC01',
+        'PO1*1*12*CA*9.50**SK*SKU-100',
+        'SE*5*0001',
+        `GE*1*${i + 1}`,
+      ]).flat(),
+      `IEA*${count}*000000001`,
+    ].join('~\n') + '~\n';
+
+  it(`reads ${MAX_GROUPS_PER_INTERCHANGE} and refuses the payload whole at the next`, async () => {
+    const at = await translate(groups(MAX_GROUPS_PER_INTERCHANGE));
+    expect(at.problems).toEqual([]);
+    expect(at.operations).toHaveLength(MAX_GROUPS_PER_INTERCHANGE);
+    const over = await translate(groups(MAX_GROUPS_PER_INTERCHANGE + 1));
+    expect(over.problems).toEqual([
+      `interchange 000000001 holds more than ${MAX_GROUPS_PER_INTERCHANGE} functional groups (the next is GS06 ${MAX_GROUPS_PER_INTERCHANGE + 1}): nothing of the payload is delivered or acknowledged; send at most ${MAX_GROUPS_PER_INTERCHANGE} groups in an interchange`,
+    ]);
+    expect(over.interchanges).toEqual([]);
+    expect(over.acknowledgments).toEqual([]);
   });
 });

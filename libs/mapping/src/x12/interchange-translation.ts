@@ -60,6 +60,12 @@ export const ACKNOWLEDGMENT_PART_CHARS = 64 * 1024;
  * interchanges is ~400,000 of them. A payload with more is refused whole, before its last is read.
  */
 export const MAX_INTERCHANGES_PER_PAYLOAD = 10_000;
+/**
+ * Functional groups one interchange may hold: the reader keeps each group of the interchange being
+ * read (~1 KB: its segments, its problems) until its IEA, and 256 MiB of one-set groups is ~500,000.
+ * One more refuses the payload whole, as an interchange too many does.
+ */
+export const MAX_GROUPS_PER_INTERCHANGE = 10_000;
 /** Sets without SE an interchange's refusal names one by one; the rest are counted. */
 const CUT_OFF_NAMED = 20;
 
@@ -170,7 +176,17 @@ export async function* translateEdiEvents(input: EdiTranslationInput): AsyncGene
       seen.add(outcome.key);
       pending.set(event.interchange, openInterchange(event.interchange, outcome, input));
     } else if (event.type === 'group') {
-      pending.get(event.interchange)?.ack?.openGroup(event.group);
+      const open = pending.get(event.interchange);
+      if (open && ++open.groups > MAX_GROUPS_PER_INTERCHANGE) {
+        forgetScannedSegment();
+        yield {
+          type: 'problem',
+          refusesPayload: true,
+          message: `interchange ${open.outcome.control} holds more than ${MAX_GROUPS_PER_INTERCHANGE} functional groups (the next is GS06 ${event.group.control}): nothing of the payload is delivered or acknowledged; send at most ${MAX_GROUPS_PER_INTERCHANGE} groups in an interchange`,
+        };
+        return;
+      }
+      open?.ack?.openGroup(event.group);
     } else if (event.type === 'transactionSet') {
       const open = pending.get(event.interchange);
       if (!open || input.envelopesOnly) {
@@ -218,6 +234,8 @@ interface OpenInterchange {
   /** Taken when its acknowledgment first outgrew a part (ISA13 comes first), else at its end. */
   controlNumber?: number;
   partsWritten: boolean;
+  /** Its functional groups so far (GS). */
+  groups: number;
   /** Sets cut off without SE, by group, the first CUT_OFF_NAMED of them (see envelopeErrorsOf). */
   cutOff: Map<FunctionalGroup, Problem[]>;
   cutOffNamed: number;
@@ -238,6 +256,7 @@ function openInterchange(
       ack: new FunctionalAcknowledgmentWriter(kind, interchange, acknowledgmentOptions(interchange, input)),
     }),
     partsWritten: false,
+    groups: 0,
     cutOff: new Map(),
     cutOffNamed: 0,
     cutOffMore: 0,
