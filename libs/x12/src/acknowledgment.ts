@@ -101,6 +101,7 @@ const AK5_CODES: Partial<Record<ProblemCode, string>> = {
   DUPLICATE_ST02: '23',
   INVALID_SEGMENT_TAG: '5',
   SEGMENT_TOO_LONG: '5',
+  SET_TOO_LONG: '5',
   SET_NOT_SUPPORTED: '1',
 };
 
@@ -176,7 +177,9 @@ export function acknowledgeSet(
       codes.add('5');
       rejected = true;
     }
-    if (!p.setPosition || !(application || p.code === 'SYNTAX_NOTE' || p.code === 'INVALID_SEGMENT_TAG')) {
+    const atSegment =
+      application || p.code === 'SYNTAX_NOTE' || p.code === 'INVALID_SEGMENT_TAG' || p.code === 'SET_TOO_LONG';
+    if (!p.setPosition || !atSegment) {
       continue;
     }
     const seg = segmentAt(

@@ -173,22 +173,19 @@ export function validateSetTrailer(set: TransactionSet, se: Segment | undefined,
   }
   const problems: Problem[] = [];
   const count = parseCount(se.element(1));
-  if (count !== set.segments.length) {
+  const segments = set.segments.length + (set.omitted ?? 0);
+  if (count !== segments) {
     problems.push({
-      ...at(
-        se,
-        'SE01_SEGMENT_COUNT',
-        `SE01 "${se.element(1)}" but the set has ${set.segments.length} segments (ST..SE)`,
-      ),
+      ...at(se, 'SE01_SEGMENT_COUNT', `SE01 "${se.element(1)}" but the set has ${segments} segments (ST..SE)`),
       element: 1,
-      setPosition: set.segments.length,
+      setPosition: segments,
     });
   }
   if (!sameControl(se.element(2), set.control)) {
     problems.push({
       ...at(se, 'ST02_SE02_MISMATCH', `SE02 "${se.element(2)}" does not match ST02 "${set.control}"`),
       element: 2,
-      setPosition: set.segments.length,
+      setPosition: segments,
     });
   }
   return problems;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseX12, readX12 } from './reader';
 import type { X12Event } from './x12.types';
+import { summaryOf } from './envelope.reader';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 
@@ -160,6 +161,24 @@ describe('the envelope around the segments', () => {
     expect(doc.problems.map((p) => p.code)).toEqual(['EMPTY_SEGMENT', 'INVALID_SEGMENT_TAG', 'SEGMENT_TOO_LONG']);
     const outside = read([ISA, GS, 'ref*x~', 'ST*850*0001~', 'SE*2*0001~', 'GE*1*1~', 'IEA*1*000000101~']);
     expect(outside.interchanges[0].groups[0].transactionSets[0].problems).toEqual([]);
+  });
+
+  it('keeps a set up to maxSetSegments, counts the rest for SE01 and refuses it', () => {
+    const lines = [ISA, GS, 'ST*856*0001~', 'BSN*00*1*20260105*0930~', 'REF*BM*1~', 'REF*BM*2~', 'REF*BM*3~'];
+    const doc = read([...lines, 'SE*6*0001~', 'GE*1*1~', 'IEA*1*000000101~'], { maxSetSegments: 4 });
+    const set = doc.interchanges[0].groups[0].transactionSets[0];
+    expect(set.problems.map(where)).toEqual([['SET_TOO_LONG', 7, 'REF', 5]]);
+    expect(set.problems[0].message).toBe('transaction set 856 0001 has more than 4 segments: not read past them');
+    expect(set.segments.map((s) => s.tag)).toEqual(['ST', 'BSN', 'REF', 'REF', 'SE']);
+    expect(set.omitted).toBe(1);
+    expect(summaryOf(set).segmentCount).toBe(6);
+    // SE01 is checked against every segment, kept or not.
+    const miscounted = read([...lines, 'SE*5*0001~', 'GE*1*1~', 'IEA*1*000000101~'], { maxSetSegments: 4 });
+    expect(miscounted.problems.map((p) => [p.code, p.message])).toEqual([
+      ['SET_TOO_LONG', 'transaction set 856 0001 has more than 4 segments: not read past them'],
+      ['SE01_SEGMENT_COUNT', 'SE01 "5" but the set has 6 segments (ST..SE)'],
+    ]);
+    expect(read([...lines, 'SE*6*0001~', 'GE*1*1~', 'IEA*1*000000101~']).problems).toEqual([]);
   });
 
   it('checks syntax notes unless asked not to', () => {

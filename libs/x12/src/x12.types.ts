@@ -33,6 +33,7 @@ export type ProblemCode =
   | 'ISA_INVALID' // an ISA whose delimiters cannot be found
   | 'DELIMITERS_INVALID' // delimiters that clash or are letters/digits
   | 'SEGMENT_TOO_LONG' // no terminator within maxSegmentLength: discarded
+  | 'SET_TOO_LONG' // more segments than maxSetSegments: the rest are counted, not kept
   | 'MISSING_TERMINATOR' // last segment has no terminator (accepted)
   | 'INVALID_SEGMENT_TAG'
   | 'EMPTY_SEGMENT'
@@ -120,6 +121,8 @@ export interface TransactionSet {
   /** GS06 of the group it belongs to. */
   groupControl: string;
   problems: Problem[];
+  /** Segments past `maxSetSegments`, counted (SE01's check) but not kept: the set is refused (SET_TOO_LONG). */
+  omitted?: number;
 }
 
 /** What a 997 needs of a set (`summaryOf`); a group keeps them only with its sets (parseX12). */
@@ -182,6 +185,12 @@ export type X12Event =
 export interface X12ReadOptions {
   /** A segment longer than this without a terminator is reported and discarded (bounded memory). Default 1 MiB. */
   maxSegmentLength?: number;
+  /**
+   * Segments a transaction set may hold (ST..SE), DEFAULT_MAX_SET_SEGMENTS when absent: a set is
+   * held whole until its SE (it is mapped as one document), so past these its segments are counted,
+   * not kept, and the set is refused (SET_TOO_LONG).
+   */
+  maxSetSegments?: number;
   /** Keep each group's full transaction sets (parseX12 does). Default false when streaming. */
   retainTransactionSets?: boolean;
   /** Check segment syntax notes (paired/conditional elements, see syntax-notes.ts). Default true. */

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_SET_SEGMENTS } from '@dockbridge/x12';
 import { EMPTY_DIRECTORY } from './edi-types';
 import {
   type EdiEvent,
@@ -125,5 +126,40 @@ describe('translateEdiEvents: functional groups an interchange may hold', () => 
     ]);
     expect(over.interchanges).toEqual([]);
     expect(over.acknowledgments).toEqual([]);
+  });
+});
+
+describe('translateEdi: a transaction set too long to hold', () => {
+  it(`refuses a set of more than ${DEFAULT_MAX_SET_SEGMENTS} segments (AK5 R 5) and delivers the others`, async () => {
+    const refs = Array.from({ length: DEFAULT_MAX_SET_SEGMENTS }, (_, i) => `REF*BM*${i}`);
+    const raw =
+      [
+        'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P*>',
+        'GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*1*X*004010',
+        'ST*850*0001',
+        'BEG*00*SA*PO-LONG**20260106',
+        'N1*ST*ACME DC 01*92*DC01',
+        ...refs,
+        'PO1*1*12*CA*9.50**SK*SKU-100',
+        `SE*${DEFAULT_MAX_SET_SEGMENTS + 5}*0001`,
+        'ST*850*0002',
+        'BEG*00*SA*PO-SHORT**20260106',
+        'N1*ST*ACME DC 01*92*DC01',
+        'PO1*1*12*CA*9.50**SK*SKU-100',
+        'SE*5*0002',
+        'GE*2*1',
+        'IEA*1*000000001',
+      ].join('~\n') + '~\n';
+    const result = await translate(raw);
+    expect(result.sets.filter((s) => !s.rejected).map((s) => s.documentId)).toEqual(['PO-SHORT']);
+    const [long] = result.sets;
+    expect(long.rejected).toBe(true);
+    expect(long.diagnostics.map((d) => d.message)).toContain(
+      `transaction set 850 0001 has more than ${DEFAULT_MAX_SET_SEGMENTS} segments: not read past them (line 100003, column 1)`,
+    );
+    const ack = result.acknowledgments[0].content;
+    expect(ack).toMatch(/AK2\*850\*0001~\nAK3\*REF\*100001\*\*5~\nAK5\*R\*5~/);
+    expect(ack).toMatch(/AK2\*850\*0002~\nAK5\*A~/);
+    expect(ack).toMatch(/AK9\*P\*2\*2\*1~/);
   });
 });
