@@ -4,10 +4,10 @@ import { createWriteStream } from 'node:fs';
 const MiB = 1024 * 1024;
 
 /** One ASN of `items` items (S/O/I): about 200 + 70 x items bytes. */
-function asn(tag: string, n: number, st: string, items: number): string {
+function asn(tag: string, n: number, st: string, items: number, purpose: string): string {
   const segments = [
     `ST*856*${st}`,
-    `BSN*00*ASN-${tag}-${n}*20261201*1200`,
+    `BSN*${purpose}*ASN-${tag}-${n}*20261201*1200`,
     'HL*1**S',
     'TD5*O*2*BLUE',
     `REF*BM*BOL-${n}`,
@@ -26,16 +26,25 @@ function asn(tag: string, n: number, st: string, items: number): string {
   return segments.map((s) => `${s}~\n`).join('');
 }
 
+/** How the ASNs are enveloped, and what they say. */
+export interface AsnFileShape {
+  /** ASNs per interchange (default: all in one). */
+  setsPerInterchange?: number;
+  /** ASNs per functional group (default 1,000). */
+  setsPerGroup?: number;
+  /** BSN01 (default 00, original); one the mapping refuses makes every set refused. */
+  purpose?: string;
+}
+
 /**
- * Writes ASNs of `items` items, at least `mib` MiB, `setsPerGroup` (1,000) per functional group, in one
- * interchange or (`setsPerInterchange`) in interchanges of that many; answers the file's size and the ASNs in it.
+ * Writes ASNs of `items` items, at least `mib` MiB, enveloped as `shape` says; answers the file's
+ * size and the ASNs in it.
  */
 export async function writeAsnFile(
   path: string,
   mib: number,
   items: number,
-  setsPerInterchange = Infinity,
-  setsPerGroup = 1000,
+  { setsPerInterchange = Infinity, setsPerGroup = 1000, purpose = '00' }: AsnFileShape = {},
 ): Promise<{ bytes: number; asns: number }> {
   const base = Math.floor(Math.random() * 1e8);
   const out = createWriteStream(path);
@@ -58,7 +67,7 @@ export async function writeAsnFile(
       await put(`GS*SH*KETTLE*ACMEDC*20261120*0830*${group}*X*004010~\n`);
       let sets = 0;
       for (; sets < setsPerGroup && bytes < mib * MiB && inInterchange < setsPerInterchange; sets++, inInterchange++) {
-        await put(asn(control, ++asns, String(sets + 1).padStart(4, '0'), items));
+        await put(asn(control, ++asns, String(sets + 1).padStart(4, '0'), items, purpose));
       }
       await put(`GE*${sets}*${group}~\n`);
     }

@@ -15,7 +15,7 @@
  * platform's batch jobs (the sandbox's job timeline), so dockbridge's own time is settled minus that.
  *
  * Environment (all optional): SIZES_MIB=1,10,100 (add 256, or SIZE_MIB=1024 alone), ITEMS=40 (items
- * per ASN), INTERCHANGE_SETS (ASNs per interchange; default all in one), GROUP_SETS=1000 (ASNs per GS), LAYOUT (instead: bench:x12's sopi, soti, soi or 850 file; one size, COPIES=1), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
+ * per ASN), INTERCHANGE_SETS (ASNs per interchange; default all in one), GROUP_SETS=1000 (ASNs per GS), REFUSED=1 (every ASN refused by the mapping: BSN01 ZZ), LAYOUT (instead: bench:x12's sopi, soti, soi or 850 file; one size, COPIES=1), COPIES=1 (files of each size uploaded at once), BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres,
  * BENCH_REDIS_URL=redis://127.0.0.1:6379, KEEP_LOGS=1, KEEP_DB=1 (the database left for psql), WORKER_NODE_ARGS (default
  * --max-old-space-size=192, as deployed), GATEWAY_NODE_ARGS (default
  * --max-semi-space-size=32 --expose-gc, as deployed), WORKER_LARGE_FILES_AT_ONCE, BENCH_GLIBC_DEFAULTS=1
@@ -61,6 +61,8 @@ const ITEMS = Number(env.ITEMS ?? 40);
 const INTERCHANGE_SETS = Number(env.INTERCHANGE_SETS ?? Infinity);
 /** ASNs per functional group. */
 const GROUP_SETS = Number(env.GROUP_SETS ?? 1000);
+/** BSN01 of the ASNs: one the mapping refuses (REFUSED=1: ZZ) makes a file of refused sets. */
+const PURPOSE = env.REFUSED ? 'ZZ' : '00';
 /** Files of each size uploaded at once (issue 14: four 100 MiB files within the same memory bound). */
 const COPIES = Number(env.COPIES ?? 1);
 /** Another shape instead of the ASNs of ITEMS items: one of bench:x12's layouts (sopi, soti, soi, 850). */
@@ -320,7 +322,11 @@ async function runSize(ctx: Context, mib: number, dir: string): Promise<Record<s
       return {
         path,
         name: `ASN-${mib}MiB-${randomBytes(3).toString('hex')}.edi`,
-        ...(await writeAsnFile(path, mib, ITEMS, INTERCHANGE_SETS, GROUP_SETS)),
+        ...(await writeAsnFile(path, mib, ITEMS, {
+          setsPerInterchange: INTERCHANGE_SETS,
+          setsPerGroup: GROUP_SETS,
+          purpose: PURPOSE,
+        })),
       };
     }),
   );

@@ -29,10 +29,11 @@ const refusedRow = (unit: RefusedUnit): NewOperation => ({
 });
 
 /**
- * A streamed X12 translation's operations, stored in numbered batches as the sets are mapped
- * (seq 1, 2, ... in file order), then the refused sets and interchanges after them, as a whole
- * translation stores them. Holds one batch, the refused units (small) and the seq range of each
- * interchange, never the file's operations. A batch is written while the next is mapped (one write
+ * A streamed X12 translation's operations and refused sets, stored in numbered batches as the sets
+ * are mapped (seq 1, 2, ... in file order), then the refused interchanges after them. Holds one
+ * batch and the seq range of each interchange, never the file's operations (a refused set is
+ * stored in its place: 100 MiB of sets the mapping refused, held to be stored after the others,
+ * ran a 192 MiB worker out of heap). A batch is written while the next is mapped (one write
  * in flight at most): the reader and Postgres work at once instead of in turn. It holds its
  * operations encoded (StreamedBatch), not as the mapper's objects.
  */
@@ -42,8 +43,7 @@ export class StoredOperations implements OperationSink {
   /** What each operation of the buffer weighs (weightOf). */
   private weights: number[] = [];
   private bufferWeight = 0;
-  private refused: RefusedUnit[] = [];
-  private current?: { key: string; fromSeq: number; refusedMark: number };
+  private current?: { key: string; fromSeq: number };
   private readonly ranges = new Map<string, { fromSeq: number; toSeq: number }>();
   /** Operations on organisations the partner may not act on: every seq, the first few whole. */
   private outOfScopeSeqs: number[] = [];
@@ -88,39 +88,48 @@ export class StoredOperations implements OperationSink {
 
   async operation(interchangeKey: string, operation: CanonicalOperation): Promise<void> {
     this.enter(interchangeKey);
-    const seq = this.nextSeq++;
+    const seq = this.nextSeq;
     if (!this.allowed.has(String(operation.organisationId).toLowerCase())) {
       this.outOfScopeSeqs.push(seq);
       if (this.outOfScope.length < MAX_SCOPE_PROBLEMS) {
         this.outOfScope.push({ seq, operation });
       }
     }
+    await this.store(
+      {
+        kind: operation.kind,
+        organisationId: operation.organisationId,
+        targetId: targetOf(operation),
+        orderKey: orderKeyOf(operation),
+        payload: operation,
+      },
+      weightOf(operation),
+    );
+  }
+
+  /** A set refused on its own: stored failed, in its place among the operations. */
+  async refusedSet(interchangeKey: string, unit: RefusedUnit): Promise<void> {
+    this.enter(interchangeKey);
+    await this.store(refusedRow(unit), 1);
+  }
+
+  /** Numbers the row and adds it to the batch, unless a translation before this one stored it. */
+  private async store(row: NewOperation, weight: number): Promise<void> {
+    const seq = this.nextSeq++;
     if (seq <= this.storedThrough) {
-      if (seq === this.storedThrough && targetOf(operation) !== this.lastTarget) {
+      if (seq === this.storedThrough && row.targetId !== this.lastTarget) {
         throw new Error(
-          `operation ${seq} of message ${this.messageId} writes ${targetOf(operation)} now, ${this.lastTarget} when it was stored: the file no longer reads as it did`,
+          `operation ${seq} of message ${this.messageId} writes ${row.targetId} now, ${this.lastTarget} when it was stored: the file no longer reads as it did`,
         );
       }
       return;
     }
-    this.buffer.add({
-      kind: operation.kind,
-      organisationId: operation.organisationId,
-      targetId: targetOf(operation),
-      orderKey: orderKeyOf(operation),
-      payload: operation,
-    });
-    const weight = weightOf(operation);
+    this.buffer.add(row);
     this.weights.push(weight);
     this.bufferWeight += weight;
     if (this.buffer.size >= this.batchSize || this.bufferWeight >= this.batchWeight) {
       await this.handOver();
     }
-  }
-
-  async refusedSet(interchangeKey: string, unit: RefusedUnit): Promise<void> {
-    this.enter(interchangeKey);
-    this.refused.push(unit);
   }
 
   async discardInterchange(key: string): Promise<void> {
@@ -131,9 +140,8 @@ export class StoredOperations implements OperationSink {
       // Its operations may be at the platform: the verifying read said nothing would be refused.
       throw new Error(`interchange ${key} was refused at its end after it was verified: the file changed`);
     }
-    const { fromSeq, refusedMark } = this.current;
+    const { fromSeq } = this.current;
     this.current = undefined;
-    this.refused.length = refusedMark;
     if (fromSeq >= this.buffer.firstSeq && this.buffer.truncate(fromSeq - this.buffer.firstSeq)) {
       this.weights.length = this.buffer.size;
       this.bufferWeight = this.weights.reduce((sum, weight) => sum + weight, 0);
@@ -195,10 +203,10 @@ export class StoredOperations implements OperationSink {
     await this.operations.removeSeqRange(this.messageId, 1);
   }
 
-  /** Stores the refused sets, then `more` (the refused interchanges), after the operations. */
-  async storeRefused(more: readonly RefusedUnit[]): Promise<void> {
+  /** Stores the refused interchanges after the operations and refused sets. */
+  async storeRefused(interchanges: readonly RefusedUnit[]): Promise<void> {
     await this.flush();
-    const rows = [...this.refused, ...more].map(refusedRow);
+    const rows = interchanges.map(refusedRow);
     for (let i = 0; i < rows.length; i += this.batchSize) {
       const batch = StreamedBatch.of(this.messageId, this.nextSeq, rows.slice(i, i + this.batchSize));
       await this.operations.appendStreamed(this.run, batch);
@@ -225,7 +233,7 @@ export class StoredOperations implements OperationSink {
       return;
     }
     this.closeInterchange();
-    this.current = { key, fromSeq: this.nextSeq, refusedMark: this.refused.length };
+    this.current = { key, fromSeq: this.nextSeq };
   }
 
   private closeInterchange(): void {
