@@ -1,6 +1,6 @@
 import type { Message } from '@dockbridge/audit';
 import type { PartnerEdiSettings, PartnerProfile } from '@dockbridge/partners';
-import { TranslationContext, translateX12 } from './translators';
+import { streamX12, TranslationContext, translateX12 } from './translators';
 
 /** translateX12 with a partner's EDI settings: what reaches the acknowledgment and the audit. */
 const LOCATION = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
@@ -87,4 +87,41 @@ describe('translateX12: the partner’s EDI settings', () => {
       }),
     ]);
   });
+});
+
+describe('streamX12: notes of many sets accepted with errors', () => {
+  it('keeps the first notes of an interchange of 200,000 such sets and counts the rest', async () => {
+    // One set per P0607 violation (PO106 without PO107): each accepted with a note.
+    const sets = 200_000;
+    const body: string[] = [];
+    for (let i = 1; i <= sets; i++) {
+      const st = String(i).padStart(6, '0');
+      body.push(`ST*850*${st}`, `BEG*00*SA*PO-${i}`, 'N1*ST*Main DC*92*DC01', 'PO1*1*4*EA***SK', `SE*5*${st}`);
+    }
+    const raw = [
+      `ISA*00*          *00*          *01*${'925133417'.padEnd(15)}*01*5551234567     *260105*0930*U*00401*000000001*0*T*>`,
+      'GS*PO*925133417*5551234567*20260105*0930*17*X*004010',
+      ...body,
+      `GE*${sets}*17`,
+      'IEA*1*000000001',
+    ].join('~\n');
+    const partner = {
+      id: 'kettle',
+      locationOrganisationId: LOCATION,
+      settings: { edi: { senderIds: ['925133417'], coreName: 'ACME', locationCodes: ['DC01'] } },
+    } as unknown as PartnerProfile;
+    let operations = 0;
+    const translation = await streamX12(
+      { id: '0190a0b0-0000-7000-8000-00000000abcd', partnerId: 'kettle', rawPayload: raw } as Message,
+      { partner, mapping: async () => null, nextControlNumber: async () => 3, now: new Date('2026-01-06T10:15:00Z') },
+      {
+        operation: async () => void operations++,
+        refusedSet: async () => undefined,
+        discardInterchange: async () => undefined,
+      },
+    );
+    expect(operations).toBe(sets);
+    expect(translation.notes).toHaveLength(51);
+    expect(translation.notes!.at(-1)).toBe(`and ${sets - 50} more notes`);
+  }, 60_000);
 });

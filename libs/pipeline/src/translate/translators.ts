@@ -178,6 +178,12 @@ export class NoteList {
     }
   }
 
+  /** Adds another list's notes: those it kept, and the count of the rest. */
+  addAll(other: NoteList): void {
+    this.add(...other.kept);
+    this.more += other.more;
+  }
+
   get list(): string[] {
     return this.more > 0 ? [...this.kept, `and ${this.more} more notes`] : [...this.kept];
   }
@@ -222,7 +228,8 @@ export async function streamX12(
   const acknowledgments: Acknowledgment[] = [];
   const problems: string[] = [];
   const notes = new NoteList();
-  let pendingNotes: string[] = [];
+  // The notes of the interchange being read, kept as the message's are (they go if it is refused at its end).
+  let pendingNotes = new NoteList();
   // The 997 of the interchange being read, once it outgrows a part: stored as it is written.
   let draft: AcknowledgmentDraft | undefined;
   // Those of the interchanges read: their chunks go if the payload is refused whole after all.
@@ -258,15 +265,15 @@ export async function streamX12(
         await sink.refusedSet(set.interchangeKey, refusedUnitOf(set, settings.organisationId));
       }
       if (!set.rejected) {
-        pendingNotes.push(...set.notes);
+        pendingNotes.add(...set.notes);
       }
     } else if (event.type === 'interchange') {
       if (event.refusedAtEnd) {
         await sink.discardInterchange(event.outcome.key);
       } else if (!event.outcome.refused) {
-        notes.add(...pendingNotes);
+        notes.addAll(pendingNotes);
       }
-      pendingNotes = [];
+      pendingNotes = new NoteList();
       if (event.acknowledgment) {
         // Named after the message, so a retried translation replaces its acknowledgments instead of adding more.
         // Named by the message id's random tail (its head is a timestamp: two messages acknowledging the same
