@@ -321,7 +321,7 @@ export async function translateEdi(input: EdiTranslationInput): Promise<EdiTrans
         }
       }
       result.interchanges.push(outcome);
-      result.sets.push(...sets);
+      sets.forEach((set) => result.sets.push(set)); // an interchange can hold 100,000s: no spread
       sets = [];
     }
   }

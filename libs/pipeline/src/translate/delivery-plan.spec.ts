@@ -60,6 +60,13 @@ describe('planDelivery', () => {
     expect(plan.batches[0]).toMatchObject({ messageId: 'm', organisationId: LOCATION, kind: 'document.upsert' });
   });
 
+  it("delivers one call each a group of 200,000 under a partner's threshold", () => {
+    const plan = planDelivery('m', rows(200_000, 10), 1_000_000, 25_000);
+    expect(plan.batches).toEqual([]);
+    expect(plan.single).toHaveLength(200_000);
+    expect(plan.single.at(-1)).toBe('op-199999');
+  });
+
   it('groups reference options whatever the order of their keys (rows read back from jsonb come sorted)', () => {
     const mapped = { enableBaseOrgs: true, selfCoreId: 'DC01' };
     const readBack = { selfCoreId: 'DC01', enableBaseOrgs: true };
