@@ -754,8 +754,8 @@ export class MessageRepository {
       if (status === message.status) {
         return message;
       }
-      // Only when the status changes: refused sets are stored last, so finding the first failed
-      // operation of a large file reads most of its rows.
+      // Only when the status changes: finding the first failed operation of a large file can read
+      // most of its rows.
       const reason = present.some((row) => row.status === 'failed')
         ? failureSummary(present, await this.firstError(manager, id))
         : null;

@@ -602,7 +602,7 @@ export class OperationRepository {
    * under the message's lock from its row as it is now (two runs may race): the first run marks the
    * message `deliveredWhileTranslating` and starts empty, as beginStreamedWrite does; a later one
    * keeps what the runs before it stored (it may be at the platform) but for the rows after
-   * `operationsThrough` (refused sets, stored again), and goes on after the last seq kept, whose
+   * `operationsThrough` (refused interchanges, stored again), and goes on after the last seq kept, whose
    * target it answers (the run checks its file still reads the same). Either names this run. A
    * message no longer translating (a stalled run, another one finished it) refuses it.
    */
@@ -618,7 +618,7 @@ export class OperationRepository {
       const from = message.delivering ? (message.through ?? undefined) : 0;
       if (from !== undefined) {
         await manager.query(`DELETE FROM operation WHERE message_id = $1 AND seq > $2`, [messageId, from]);
-        // Refused sets are stored as batches of their own: no block holds both.
+        // Refused interchanges are stored as batches of their own: no block holds both.
         await manager.query(`DELETE FROM payload_block WHERE message_id = $1 AND first_seq > $2`, [messageId, from]);
       }
       const storedThrough = await lastSeqOf(manager, messageId);

@@ -49,6 +49,8 @@ export class EnvelopeReader implements TokenizerSink {
   private readonly retain: boolean;
   private readonly syntaxNotes: boolean;
   private readonly maxSetSegments: number;
+  /** The last segment the open set did not keep (past maxSetSegments): where a set cut off there ends. */
+  private lastOmitted?: Segment;
 
   constructor(
     private readonly emit: (event: X12Event) => void,
@@ -68,7 +70,7 @@ export class EnvelopeReader implements TokenizerSink {
         problem.code === 'EMPTY_SEGMENT')
     ) {
       if (problem.code !== 'EMPTY_SEGMENT') {
-        this.set.problems.push({ ...problem, setPosition: this.set.segments.length + 1 });
+        this.set.problems.push({ ...problem, setPosition: this.set.segments.length + (this.set.omitted ?? 0) + 1 });
       }
     }
     this.emit({ type: 'problem', problem });
@@ -129,7 +131,8 @@ export class EnvelopeReader implements TokenizerSink {
   end(): void {
     // What was read last: segments inside a set do not set `last` (a store per segment).
     const set = this.set;
-    this.closeInterchange(undefined, set ? set.segments[set.segments.length - 1] : this.last);
+    const lastOfSet = set && (this.lastOmitted ?? set.segments[set.segments.length - 1]);
+    this.closeInterchange(undefined, lastOfSet ?? this.last);
   }
 
   private openInterchange(read: Segment, delimiters: Delimiters): void {
@@ -232,6 +235,7 @@ export class EnvelopeReader implements TokenizerSink {
       this.controlsInGroup.add(set.control);
     }
     this.set = set;
+    this.lastOmitted = undefined;
   }
 
   private closeSet(se: Segment | undefined, where?: Segment): void {
@@ -269,6 +273,7 @@ export class EnvelopeReader implements TokenizerSink {
       );
     }
     set.omitted++;
+    this.lastOmitted = segment;
   }
 
   /** A segment where the envelope does not allow it. */

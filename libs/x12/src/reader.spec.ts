@@ -179,6 +179,13 @@ describe('the envelope around the segments', () => {
       ['SE01_SEGMENT_COUNT', 'SE01 "5" but the set has 6 segments (ST..SE)'],
     ]);
     expect(read([...lines, 'SE*6*0001~', 'GE*1*1~', 'IEA*1*000000101~']).problems).toEqual([]);
+    // What is found past the cut is placed where it is; a set cut off there ends at its last segment read.
+    const past = read([...lines, 'ref*x~', 'REF*BM*4~'], { maxSetSegments: 4 });
+    expect(past.interchanges[0].groups[0].transactionSets[0].problems.map(where)).toEqual([
+      ['SET_TOO_LONG', 7, 'REF', 5],
+      ['INVALID_SEGMENT_TAG', 8, 'ref', 6],
+      ['MISSING_SE', 9, 'REF', undefined],
+    ]);
   });
 
   it('checks syntax notes unless asked not to', () => {

@@ -114,7 +114,8 @@ export function parseX12(text: string, options: X12ReadOptions = {}): X12Documen
         problems.push(event.problem);
       }
     },
-    { retainTransactionSets: true, ...options },
+    // The whole text is held anyway: its sets are kept whole, however long.
+    { retainTransactionSets: true, maxSetSegments: Infinity, ...options },
   );
   const tokenizer = new X12Tokenizer(envelope, options);
   tokenizer.write(text);

@@ -81,7 +81,7 @@ export interface MessageMetadata {
    * up again goes on after the operations stored, which may be at the platform already.
    */
   deliveredWhileTranslating?: boolean;
-  /** Of such a file: the last seq of its operations, once all are stored (its refused sets follow). */
+  /** Of such a file: the last seq of its operations and refused sets, once all are stored (refused interchanges follow). */
   operationsThrough?: number;
 
   /** The mapping version translated with (webhooks); `current` asks a replay for today's. */

@@ -81,7 +81,7 @@ export class StoredOperations implements OperationSink {
     this.buffer = new StreamedBatch(this.messageId, seq + 1);
   }
 
-  /** The seq of the last operation (refused sets come after). */
+  /** The seq of the last operation or refused set (refused interchanges come after). */
   get lastSeq(): number {
     return this.nextSeq - 1;
   }

@@ -151,7 +151,7 @@ export function ediSettingsOf(partner: PartnerProfile): EdiMappingSettings | und
 /** Where a streamed X12 translation puts each operation and refused set as it comes, in file order. */
 export interface OperationSink {
   operation(interchangeKey: string, operation: CanonicalOperation): Promise<void>;
-  /** A set refused on its own (mapping or envelope errors): stored failed, after the operations. */
+  /** A set refused on its own (mapping or envelope errors): stored failed, in its place. */
   refusedSet(interchangeKey: string, unit: RefusedUnit): Promise<void>;
   /** The interchange `key` was refused at its end (IEA showed its envelope broken): forget what it gave. */
   discardInterchange(key: string): Promise<void>;
