@@ -603,12 +603,12 @@ export class OperationRepository {
    * message `deliveredWhileTranslating` and starts empty, as beginStreamedWrite does; a later one
    * keeps what the runs before it stored (it may be at the platform) but for the rows after
    * `operationsThrough` (refused interchanges, stored again), and goes on after the last seq kept, whose
-   * target it answers (the run checks its file still reads the same). Either names this run. A
+   * target, and whether it was a refused set, it answers (the run checks its file still reads the same). Either names this run. A
    * message no longer translating (a stalled run, another one finished it) refuses it.
    */
   async beginDeliveringWrite(
     messageId: string,
-  ): Promise<{ run: string; storedThrough: number; lastTarget: string | null }> {
+  ): Promise<{ run: string; storedThrough: number; lastTarget: string | null; lastRefused: boolean }> {
     const run = newId();
     return this.dataSource.transaction(async (manager) => {
       const message = await this.lockMessage(manager, messageId);
@@ -622,8 +622,9 @@ export class OperationRepository {
         await manager.query(`DELETE FROM payload_block WHERE message_id = $1 AND first_seq > $2`, [messageId, from]);
       }
       const storedThrough = await lastSeqOf(manager, messageId);
-      const [last]: { target_id: string | null }[] = await manager.query(
-        `SELECT target_id FROM operation WHERE message_id = $1 AND seq = $2`,
+      // A refused set's row is stored failed without an order key; an operation's keeps its key whatever its fate.
+      const [last]: { target_id: string | null; refused: boolean }[] = await manager.query(
+        `SELECT target_id, status = 'failed' AND order_key IS NULL AS refused FROM operation WHERE message_id = $1 AND seq = $2`,
         [messageId, storedThrough],
       );
       await manager.query(
@@ -631,7 +632,7 @@ export class OperationRepository {
           WHERE id = $1`,
         [messageId, run],
       );
-      return { run, storedThrough, lastTarget: last?.target_id ?? null };
+      return { run, storedThrough, lastTarget: last?.target_id ?? null, lastRefused: last?.refused ?? false };
     });
   }
 

@@ -53,6 +53,7 @@ export class StoredOperations implements OperationSink {
   /** Operations up to this seq were stored by a translation before this one, the last one writing this target (resumeAfter). */
   private storedThrough = 0;
   private lastTarget: string | null = null;
+  private lastRefused = false;
 
   constructor(
     private readonly operations: OperationRepository,
@@ -72,12 +73,14 @@ export class StoredOperations implements OperationSink {
 
   /**
    * Operations up to `seq` were stored by a translation taken up again: they are counted, not stored
-   * twice. The one at `seq` must write `target` again: else the file no longer reads as it did (its
-   * partner's settings changed) and going on would store some twice and skip others.
+   * twice. The one at `seq` must write `target` again, and be a refused set again if it was one: else
+   * the file no longer reads as it did (its partner's settings changed) and going on would store some
+   * twice and skip others, or keep a set's first reading against its 997.
    */
-  resumeAfter(seq: number, target: string | null): void {
+  resumeAfter(seq: number, target: string | null, refused = false): void {
     this.storedThrough = seq;
     this.lastTarget = target;
+    this.lastRefused = refused;
     this.buffer = new StreamedBatch(this.messageId, seq + 1);
   }
 
@@ -117,9 +120,12 @@ export class StoredOperations implements OperationSink {
   private async store(row: NewOperation, weight: number): Promise<void> {
     const seq = this.nextSeq++;
     if (seq <= this.storedThrough) {
-      if (seq === this.storedThrough && row.targetId !== this.lastTarget) {
+      const target = row.targetId ?? null;
+      const refused = row.failed !== undefined;
+      if (seq === this.storedThrough && (target !== this.lastTarget || refused !== this.lastRefused)) {
+        const reading = (t: string | null, r: boolean) => `${r ? 'refuses' : 'writes'} ${t}`;
         throw new Error(
-          `operation ${seq} of message ${this.messageId} writes ${row.targetId} now, ${this.lastTarget} when it was stored: the file no longer reads as it did`,
+          `operation ${seq} of message ${this.messageId} ${reading(target, refused)} now, ${reading(this.lastTarget, this.lastRefused)} when it was stored: the file no longer reads as it did`,
         );
       }
       return;

@@ -449,7 +449,7 @@ export class TranslateMessage {
     context: TranslationContext,
   ): Promise<'queued'> {
     const messageId = message.id;
-    const { run, storedThrough, lastTarget } = await this.operations.beginDeliveringWrite(messageId);
+    const { run, storedThrough, lastTarget, lastRefused } = await this.operations.beginDeliveringWrite(messageId);
     const planner = await this.planner(message, partner);
     const plan = async (entries: PlanEntry[]) => {
       planner.addAll(entries);
@@ -467,7 +467,7 @@ export class TranslateMessage {
       STREAM_BATCH_WEIGHT,
       plan,
     );
-    stored.resumeAfter(storedThrough, lastTarget);
+    stored.resumeAfter(storedThrough, lastTarget, lastRefused);
     const translation = await streamX12(message, context, stored);
     await stored.flush();
     if (refusesAny(translation) || stored.lastSeq < storedThrough) {

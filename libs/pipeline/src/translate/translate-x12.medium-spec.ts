@@ -455,6 +455,22 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
       expect((await messages.findById(message.id))?.status).toBe('translating');
     });
 
+    it('stops when a set stored as refused reads as accepted when taken up again', async () => {
+      const message = await upload(interchange(1351, pos(2_500)));
+      const dying = dyingAfter(1);
+      await expect(translatorOver(dying).execute(message.id)).rejects.toThrow('the worker stopped');
+      // As if the partner's settings had refused its 1,000th set when it was stored.
+      await database.dataSource.query(
+        `UPDATE operation SET status = 'failed', order_key = NULL WHERE message_id = $1 AND seq = 1000`,
+        [message.id],
+      );
+
+      await expect(translatorOver().execute(message.id)).rejects.toThrow(
+        /operation 1000 of message .* writes PO-1000 now, refuses PO-1000 when it was stored: the file no longer reads as it did/,
+      );
+      expect((await stored(message.id)).map((r) => r.seq)).toEqual(pos(1_000).map((_, i) => i + 1));
+    });
+
     it('given up, ends failed for good: what no call holds ends too, and the partner may send the file again', async () => {
       const raw = interchange(1401, pos(2_500));
       const message = await upload(raw);
