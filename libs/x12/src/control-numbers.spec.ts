@@ -47,21 +47,35 @@ describe('ControlNumbers: the ST02s seen in a group', () => {
     expect(seen.has('000200001')).toBe(false);
   });
 
-  it('keeps controls counting down, or out of order, apart from the runs instead of inserting among them', () => {
-    // Inserted among sorted runs, 200,000 of these took 8.4 s, each insert moving every run after it.
+  const pad = (n: number) => String(n).padStart(9, '0');
+
+  it('keeps controls counting down, or out of order, as bits beside the runs, not among them', () => {
+    // Inserted among sorted runs, 100,000 of these took 8.4 s, each insert moving every run after it.
     const seen = new ControlNumbers();
-    for (let n = 2 * MAX_SCATTERED_CONTROLS; n > 0; n -= 2) {
-      seen.add(String(n).padStart(9, '0'));
+    for (let n = 200_000; n > 0; n -= 2) {
+      seen.add(pad(n));
     }
-    expect(seen.has('000000002')).toBe(true);
-    expect(seen.has(String(2 * MAX_SCATTERED_CONTROLS).padStart(9, '0'))).toBe(true);
-    expect(seen.has('000000003')).toBe(false);
-    const inside = seen as unknown as { held: number; runs: Map<number, number[][]>; below: Map<number, Set<number>> };
-    expect(inside.held).toBe(MAX_SCATTERED_CONTROLS);
-    expect(inside.runs.get(9)).toEqual([[2 * MAX_SCATTERED_CONTROLS, 2 * MAX_SCATTERED_CONTROLS]]);
-    expect(inside.below.get(9)!.size).toBe(MAX_SCATTERED_CONTROLS - 1);
-    // Past the limit, nothing more is held (a duplicate among those goes unnoticed).
-    seen.add('000000001');
-    expect(seen.has('000000001')).toBe(false);
+    expect(seen.has(pad(2))).toBe(true);
+    expect(seen.has(pad(200_000))).toBe(true);
+    expect(seen.has(pad(3))).toBe(false);
+    const inside = seen as unknown as { held: number; runs: Map<number, number[][]> };
+    expect(inside.runs.get(9)).toEqual([[200_000, 200_000]]);
+    // 2..199,998 as bits: 6,250 blocks of 32 numbers.
+    expect(inside.held).toBe(1 + 6_250);
+  });
+
+  it(`holds at most ${MAX_SCATTERED_CONTROLS} runs and blocks, and forgets past them`, () => {
+    const seen = new ControlNumbers();
+    seen.add(pad(999_999_999));
+    for (let k = 1; k < MAX_SCATTERED_CONTROLS; k++) {
+      seen.add(pad(k * 1000)); // a block each
+    }
+    expect((seen as unknown as { held: number }).held).toBe(MAX_SCATTERED_CONTROLS);
+    seen.add(pad(MAX_SCATTERED_CONTROLS * 1000));
+    expect(seen.has(pad(MAX_SCATTERED_CONTROLS * 1000))).toBe(false);
+    // A number of a block held is still taken.
+    seen.add(pad(1001));
+    expect(seen.has(pad(1001))).toBe(true);
+    expect(seen.has(pad(1000))).toBe(true);
   });
 });
