@@ -18,6 +18,19 @@ const translate = (raw: string) =>
     now: new Date('2026-01-06T10:15:00Z'),
   });
 
+/** A functional group (GS06 `n`) of one 850, PO-`n`. */
+const groupOfOnePo = (n: number) => [
+  `GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*${n}*X*004010`,
+  'ST*850*0001',
+  `BEG*00*SA*PO-${n}**20260106`,
+  'N1*ST*ACME DC 01*92*DC01',
+  'PO1*1*12*CA*9.50**SK*SKU-100',
+  'SE*5*0001',
+  `GE*1*${n}`,
+];
+const isa = (control: string) =>
+  `ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*${control}*0*P*>`;
+
 describe('translateEdi: payloads that open no interchange', () => {
   it.each([
     ['text that is not X12', 'hello', /^data outside any interchange/],
@@ -45,17 +58,7 @@ describe('translateEdiEvents: interchanges a payload may hold', () => {
   const interchanges = (count: number) =>
     Array.from({ length: count }, (_, i) => {
       const control = String(i + 1).padStart(9, '0');
-      return [
-        `ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*${control}*0*P*>`,
-        `GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*${i + 1}*X*004010`,
-        'ST*850*0001',
-        `BEG*00*SA*PO-${i + 1}**20260106`,
-        'N1*ST*ACME DC 01*92*DC01',
-        'PO1*1*12*CA*9.50**SK*SKU-100',
-        'SE*5*0001',
-        `GE*1*${i + 1}`,
-        `IEA*1*${control}`,
-      ].join('~\n');
+      return [isa(control), ...groupOfOnePo(i + 1), `IEA*1*${control}`].join('~\n');
     }).join('~\n') + '~\n';
   const events = async (raw: string, maxInterchanges?: number) => {
     const seen: EdiEvent[] = [];
@@ -103,16 +106,8 @@ describe('translateEdiEvents: functional groups an interchange may hold', () => 
   /** One interchange of `count` groups of one 850 each. */
   const groups = (count: number) =>
     [
-      'ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*000000001*0*P*>',
-      ...Array.from({ length: count }, (_, i) => [
-        `GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*${i + 1}*X*004010`,
-        'ST*850*0001',
-        `BEG*00*SA*PO-${i + 1}**20260106`,
-        'N1*ST*ACME DC 01*92*DC01',
-        'PO1*1*12*CA*9.50**SK*SKU-100',
-        'SE*5*0001',
-        `GE*1*${i + 1}`,
-      ]).flat(),
+      isa('000000001'),
+      ...Array.from({ length: count }, (_, i) => groupOfOnePo(i + 1)).flat(),
       `IEA*${count}*000000001`,
     ].join('~\n') + '~\n';
 

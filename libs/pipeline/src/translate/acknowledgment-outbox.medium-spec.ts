@@ -81,22 +81,16 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
   }, 60_000);
   afterAll(() => database?.close());
 
-  const chunksOf = async (fileId: string) =>
-    Number(
-      (
-        (await database.dataSource.query('SELECT count(*) AS n FROM partner_file_chunk WHERE file_id = $1', [
-          fileId,
-        ])) as { n: string }[]
-      )[0].n,
-    );
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number(((await database.dataSource.query(sql, params)) as { n: string }[])[0].n);
+  const chunksOf = (fileId: string) =>
+    count('SELECT count(*) AS n FROM partner_file_chunk WHERE file_id = $1', [fileId]);
+  /** A message whose acknowledgments a test writes itself. */
+  const recorded = () =>
+    messages.record({ partnerId: 'kettle', channel: 'http-edi', rawPayload: 'ISA', contentType: X12_CONTENT_TYPE });
 
   it('become an outbound file of their message a MiB chunk at a time, replacing one of the same name', async () => {
-    const message = await messages.record({
-      partnerId: 'kettle',
-      channel: 'http-edi',
-      rawPayload: 'ISA',
-      contentType: X12_CONTENT_TYPE,
-    });
+    const message = await recorded();
     const outbox = outboundFolder(files);
     await outbox.deliver('kettle', message.id, [{ kind: '997', name: '997_big.x12', content: 'an earlier try' }]);
     // Parts of odd sizes, some across a chunk's end, one character of two bytes.
@@ -179,22 +173,13 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
     expect(b.sha256).toBe(createHash('sha256').update('second b').digest('hex'));
   });
 
-  const strayChunks = async () =>
-    Number(
-      (
-        (await database.dataSource.query(
-          `SELECT count(*) AS n FROM partner_file_chunk c WHERE NOT EXISTS (SELECT 1 FROM partner_file f WHERE f.id = c.file_id)`,
-        )) as { n: string }[]
-      )[0].n,
+  const strayChunks = () =>
+    count(
+      `SELECT count(*) AS n FROM partner_file_chunk c WHERE NOT EXISTS (SELECT 1 FROM partner_file f WHERE f.id = c.file_id)`,
     );
 
   it('are written a few MiB at a time, however large each is', async () => {
-    const message = await messages.record({
-      partnerId: 'kettle',
-      channel: 'http-edi',
-      rawPayload: 'ISA',
-      contentType: X12_CONTENT_TYPE,
-    });
+    const message = await recorded();
     const written = jest.spyOn(files, 'putMany');
     try {
       const big = (n: number) => ({
