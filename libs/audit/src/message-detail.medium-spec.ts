@@ -61,18 +61,8 @@ describe('message detail pages (medium: real Postgres)', () => {
     expect(all?.operations).toHaveLength(total);
     expect(all?.nextAfter).toBeNull();
   });
-});
 
-/** A message of many interchanges is shown with the first of them, all counted, and found by any. */
-describe('a message of many interchanges, read for display (medium: real Postgres)', () => {
-  let database: { dataSource: DataSource; close(): Promise<void> };
-  let messages: MessageRepository;
-
-  beforeAll(async () => {
-    database = await startMediumDatabase();
-    messages = new MessageRepository(database.dataSource);
-  }, 60_000);
-  afterAll(() => database?.close());
+  // A message of many interchanges is shown with the first of them, all counted, and found by any.
 
   const withInterchanges = async (count: number, first: number) => {
     const message = await messages.record({

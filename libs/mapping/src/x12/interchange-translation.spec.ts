@@ -8,15 +8,15 @@ import {
   translateEdiEvents,
 } from './interchange-translation';
 
-const translate = (raw: string) =>
-  translateEdi({
-    raw,
-    settings: { organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', coreName: 'ACME', locationCodes: ['DC01'] },
-    senderIds: ['KETTLESUPPLY'],
-    directory: EMPTY_DIRECTORY,
-    nextControlNumber: async () => 1,
-    now: new Date('2026-01-06T10:15:00Z'),
-  });
+const inputOf = (raw: string) => ({
+  raw,
+  settings: { organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', coreName: 'ACME', locationCodes: ['DC01'] },
+  senderIds: ['KETTLESUPPLY'],
+  directory: EMPTY_DIRECTORY,
+  nextControlNumber: async () => 1,
+  now: new Date('2026-01-06T10:15:00Z'),
+});
+const translate = (raw: string) => translateEdi(inputOf(raw));
 
 /** A functional group (GS06 `n`) of one 850, PO-`n`. */
 const groupOfOnePo = (n: number) => [
@@ -63,12 +63,7 @@ describe('translateEdiEvents: interchanges a payload may hold', () => {
   const events = async (raw: string, maxInterchanges?: number) => {
     const seen: EdiEvent[] = [];
     for await (const event of translateEdiEvents({
-      raw,
-      settings: { organisationId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', coreName: 'ACME', locationCodes: ['DC01'] },
-      senderIds: ['KETTLESUPPLY'],
-      directory: EMPTY_DIRECTORY,
-      nextControlNumber: async () => 1,
-      now: new Date('2026-01-06T10:15:00Z'),
+      ...inputOf(raw),
       ...(maxInterchanges !== undefined && { maxInterchanges }),
     })) {
       seen.push(event);

@@ -232,19 +232,7 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
       rawPayload: raw,
       contentType: X12_CONTENT_TYPE,
     });
-    const interchanges = new InterchangeRepository(database.dataSource);
-    const translate = new TranslateMessage(
-      messages,
-      new OperationRepository(database.dataSource),
-      interchanges,
-      new PartnerRepository(database.dataSource),
-      new PartnerMappingRepository(database.dataSource),
-      new RecordingQueues().asQueues(),
-      outboundFolder(files),
-      { batchThreshold: 1_000, batchSize: 1_000 },
-      new MessagePayloads(files, messages),
-    );
-    expect(await translate.execute(message.id)).toBe('queued');
+    expect(await translatorOf().execute(message.id)).toBe('queued');
 
     const [ack] = (await files.listByMessage(message.id, 100)).files.filter((f) => f.folder === 'outbound');
     const chunked = (await database.dataSource.query(
