@@ -112,6 +112,8 @@ export interface StuckQuery {
   statuses: readonly MessageStatus[];
   /** Only messages of this channel, or all but this channel's. */
   channel?: { only: MessageChannel } | { except: MessageChannel };
+  /** Only messages marked so in their metadata: `abandoning`, a given-up translation not cleaned up yet. */
+  marked?: 'abandoning';
   /** Default 100. */
   limit?: number;
   /** The next page: messages after this id (ids are time-ordered; a message that moves on during paging is never met twice). */
@@ -671,6 +673,9 @@ export class MessageRepository {
     if (query.after) {
       qb.andWhere('m.id > :after', { after: query.after });
     }
+    if (query.marked === 'abandoning') {
+      qb.andWhere(`m.metadata ? 'abandoning'`); // message_abandoning_idx
+    }
     return qb
       .orderBy('m.id', 'ASC')
       .limit(query.limit ?? 100)
@@ -714,8 +719,19 @@ export class MessageRepository {
       if (message.status !== 'received' && message.status !== 'translating') {
         return null;
       }
+      // Marked until what it left is cleaned up (`unmark`): the sweeper finishes a cleanup cut short.
+      await manager.query(`UPDATE message SET metadata = metadata || '{"abandoning": true}'::jsonb WHERE id = $1`, [
+        id,
+      ]);
       return this.moveTo(manager, message, 'failed', actor, excerpt(reason));
     });
+  }
+
+  /** Takes the `abandoning` mark off: the given-up translation's cleanup is done. */
+  async unmark(id: string, mark: 'abandoning'): Promise<void> {
+    if (isUuid(id)) {
+      await this.dataSource.query(`UPDATE message SET metadata = metadata - $2::text WHERE id = $1`, [id, mark]);
+    }
   }
 
   /**

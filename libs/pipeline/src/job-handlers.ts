@@ -139,7 +139,7 @@ export class PipelineJobHandlers {
         async run(job) {
           const report = await sweep.execute(new Date(), job.data.staleMs);
           await schedules.syncExports();
-          if (report.translations || report.deliveries || report.exports || report.settled || report.replayRuns) {
+          if (Object.values(report).some((count) => count > 0)) {
             logger.log({ msg: 'sweeper re-queued work', ...report });
           }
           const purged = await retention.execute();

@@ -54,6 +54,8 @@ export interface MessageMetadata {
   ingressJob?: string;
   /** Times the sweeper queued its translation again after its job was lost (bounded: MAX_TRANSLATION_REQUEUES). */
   translationRequeues?: number;
+  /** Its translation was given up and what it left is not cleaned up yet (TranslateMessage.abandon; the sweeper finishes it). */
+  abandoning?: boolean;
 
   /** Kept for the audit and never processed (a refused webhook): replay refuses it too. */
   refusedAtIngress?: true;

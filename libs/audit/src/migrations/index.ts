@@ -18,6 +18,7 @@ import { OperationPayloadBlocks1769200000000 } from './1769200000000-operation-p
 import { CompactDeliveryKeys1769300000000 } from './1769300000000-compact-delivery-keys';
 import { OperationClaimedBy1769400000000 } from './1769400000000-operation-claimed-by';
 import { UntranslatedMessagesIndex1769500000000 } from './1769500000000-untranslated-messages-index';
+import { AbandoningMessagesIndex1769600000000 } from './1769600000000-abandoning-messages-index';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -41,4 +42,5 @@ export const AUDIT_MIGRATIONS = [
   CompactDeliveryKeys1769300000000,
   OperationClaimedBy1769400000000,
   UntranslatedMessagesIndex1769500000000,
+  AbandoningMessagesIndex1769600000000,
 ];

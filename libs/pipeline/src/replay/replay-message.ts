@@ -318,6 +318,7 @@ function ownFactsOnly({
   translationRequeues: _requeues,
   deliveredWhileTranslating: _delivering,
   operationsThrough: _through,
+  abandoning: _abandoning,
   ...metadata
 }: MessageMetadata): MessageMetadata {
   return metadata;

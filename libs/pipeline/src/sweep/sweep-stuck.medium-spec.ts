@@ -118,6 +118,48 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
     expect((await messages.findById(lostOnce.id))?.metadata.translationRequeues).toBe(1);
   });
 
+  it('finishes the cleanup of a given-up translation the database cut short', async () => {
+    const { dataSource } = database;
+    const m = await message();
+    await messages.transition(m.id, 'translating', 'worker');
+    await operations.addMany(m.id, [
+      { kind: 'document.upsert', organisationId: ORG, targetId: 'PO-1', orderKey: 'doc:PO-1', payload: {} },
+    ]);
+    const interchanges = new InterchangeRepository(dataSource);
+    await interchanges.claim('medium', ['ZZ/KETTLE/000000501'], m.id, 30);
+    // The database goes away after the message was moved to failed, before its operations were ended.
+    const failing = Object.create(operations) as OperationRepository;
+    failing.endUnsettled = async () => {
+      throw new Error('connection terminated');
+    };
+    const translate = new TranslateMessage(
+      messages,
+      failing,
+      interchanges,
+      new PartnerRepository(dataSource),
+      new PartnerMappingRepository(dataSource),
+      queues.asQueues(),
+      null,
+      { batchThreshold: 1_000, batchSize: 100 },
+      new MessagePayloads(new PartnerFileRepository(dataSource), messages),
+    );
+    await expect(translate.abandon(m.id, 'worker', 'the worker stopped')).rejects.toThrow('connection terminated');
+    const cutShort = (await messages.findById(m.id))!;
+    expect([cutShort.status, cutShort.metadata.abandoning]).toEqual(['failed', true]);
+    expect((await operations.listByMessage(m.id)).map((op) => op.status)).toEqual(['pending']);
+
+    const report = await sweep.execute(later(), STALE_MS);
+
+    expect(report.abandoned).toBe(1);
+    const [ended] = await operations.listByMessage(m.id);
+    expect([ended.status, ended.lastError]).toEqual(['failed', 'its translation was given up: the worker stopped']);
+    expect((await messages.findById(m.id))!.metadata).not.toHaveProperty('abandoning');
+    // Its interchange released: the partner's resend is not a duplicate.
+    expect(await interchanges.claim('medium', ['ZZ/KETTLE/000000501'], (await message()).id, 30)).toEqual(new Set());
+    // Done once: the next sweep finds nothing.
+    expect((await sweep.execute(later(), STALE_MS)).abandoned).toBe(0);
+  });
+
   it('re-queues the unsettled operations of delivering messages and settles those with none left', async () => {
     const half = await delivering(['delivered', 'pending', 'failed', 'delivering']);
     const done = await delivering(['delivered', 'failed']);

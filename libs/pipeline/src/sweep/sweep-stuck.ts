@@ -34,6 +34,8 @@ export interface SweepReport {
   settled: number;
   /** Bulk replay runs not ended whose job was lost (Redis restarted empty, a job failed by stalling), queued again. */
   replayRuns: number;
+  /** Given-up translations whose cleanup was cut short, finished. */
+  abandoned: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export class SweepStuck {
   async execute(now = new Date(), staleMs = this.options.staleMs): Promise<SweepReport> {
     const olderThan = new Date(now.getTime() - staleMs);
     const deadline = Date.now() + SWEEP_BUDGET_MS;
-    const report: SweepReport = { translations: 0, deliveries: 0, exports: 0, settled: 0, replayRuns: 0 };
+    const report: SweepReport = { translations: 0, deliveries: 0, exports: 0, settled: 0, replayRuns: 0, abandoned: 0 };
 
     // Exports are dockbridge's own files, driven by their export job, never translated.
     await this.pages(
@@ -95,6 +97,16 @@ export class SweepStuck {
           continue;
         }
         report.deliveries += queued;
+      }
+    });
+    await this.pages({ olderThan, statuses: ['failed'], marked: 'abandoning' }, deadline, async (page) => {
+      for (const message of page) {
+        await this.translate.cleanUpAbandoned(
+          message,
+          'sweeper',
+          message.statusReason ?? 'its translation was given up',
+        );
+        report.abandoned++;
       }
     });
     report.replayRuns = await this.requeueReplayRuns(olderThan);

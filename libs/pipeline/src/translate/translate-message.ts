@@ -4,6 +4,7 @@ import {
   Message,
   MessageMetadata,
   MessageRepository,
+  type MessageSummary,
   OperationRepository,
   type PlanEntry,
   StreamedWriteTakenOverError,
@@ -169,17 +170,29 @@ export class TranslateMessage {
    */
   async abandon(messageId: string, actor: 'worker' | 'sweeper', reason: string): Promise<void> {
     const failed = await this.messages.giveUpTranslation(messageId, actor, reason);
-    if (!failed) {
-      return;
+    if (failed) {
+      await this.cleanUpAbandoned(failed, actor, reason);
     }
-    await this.interchanges.release(messageId);
-    // Operations stored but never queued (a stopped run's, or a large file's single calls and last
-    // chunks) would wait for ever, and hold the partner's later writes to their documents: ended,
-    // but those a call or a chunk's job holds, which settle.
-    await this.operations.endUnsettled(messageId, `its translation was given up: ${reason}`, true);
-    if (failed.metadata?.deliveredWhileTranslating) {
-      await this.messages.settleMessage(messageId, actor);
+  }
+
+  /**
+   * What a given-up translation left: its interchange receipts, and the operations it stored that
+   * nothing holds (never queued, they would wait for ever and hold the partner's later writes to
+   * their documents), ended; those a call or a chunk's job holds settle. The message stays marked
+   * `abandoning` until this is done: cut short (the database failed half-way), the sweeper runs it
+   * again (each step may run twice).
+   */
+  async cleanUpAbandoned(
+    message: Pick<MessageSummary, 'id' | 'metadata'>,
+    actor: 'worker' | 'sweeper',
+    reason: string,
+  ): Promise<void> {
+    await this.interchanges.release(message.id);
+    await this.operations.endUnsettled(message.id, `its translation was given up: ${reason}`, true);
+    if (message.metadata?.deliveredWhileTranslating) {
+      await this.messages.settleMessage(message.id, actor);
     }
+    await this.messages.unmark(message.id, 'abandoning');
   }
 
   /** Translates one message, timed by content type and outcome (PipelineMetrics). */
