@@ -2162,7 +2162,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description One page of the sets (JSON); with full=1, application/x-ndjson: a line per set as it is mapped ({"type":"set",...}), per interchange as it ends ({"type":"interchange",...,"refusedAtEnd"}: true means none of its sets goes out after all), per problem outside interchanges, and last {"type":"summary",...} */
+      /** @description One page of the sets (JSON); with full=1, application/x-ndjson: a line per set as it is mapped ({"type":"set",...}), per interchange as it ends ({"type":"interchange",...,"refusedAtEnd"}: true means none of its sets goes out after all), per problem outside interchanges ({"type":"problem","message"}; "refusesPayload": true means nothing of the file goes out), and last {"type":"summary",...} */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4094,7 +4094,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description One page of the sets (JSON); with full=1, application/x-ndjson: a line per set as it is mapped ({"type":"set",...}), per interchange as it ends ({"type":"interchange",...,"refusedAtEnd"}: true means none of its sets goes out after all), per problem outside interchanges, and last {"type":"summary",...} */
+      /** @description One page of the sets (JSON); with full=1, application/x-ndjson: a line per set as it is mapped ({"type":"set",...}), per interchange as it ends ({"type":"interchange",...,"refusedAtEnd"}: true means none of its sets goes out after all), per problem outside interchanges ({"type":"problem","message"}; "refusesPayload": true means nothing of the file goes out), and last {"type":"summary",...} */
       200: {
         headers: {
           [name: string]: unknown;
