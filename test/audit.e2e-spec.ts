@@ -64,6 +64,7 @@ describe('audit store on Postgres', () => {
     'CompactDeliveryKeys1769300000000',
     'OperationClaimedBy1769400000000',
     'UntranslatedMessagesIndex1769500000000',
+    'AbandoningMessagesIndex1769600000000',
   ];
 
   beforeAll(async () => {

@@ -100,6 +100,7 @@ describe('partner store on Postgres', () => {
         'CompactDeliveryKeys1769300000000',
         'OperationClaimedBy1769400000000',
         'UntranslatedMessagesIndex1769500000000',
+        'AbandoningMessagesIndex1769600000000',
       ]);
     });
 

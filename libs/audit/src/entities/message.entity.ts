@@ -19,6 +19,8 @@ import type { MessageMetadata } from './message-metadata';
 @Index('message_interchanges_idx', { synchronize: false })
 // Partial over a status list (migration UntranslatedMessagesIndex): Postgres rewrites its predicate, which TypeORM would then recreate.
 @Index('message_untranslated_idx', { synchronize: false })
+// Partial over a metadata key (migration AbandoningMessagesIndex): an expression TypeORM cannot describe.
+@Index('message_abandoning_idx', { synchronize: false })
 @Check('message_status_check', oneOf('status', MESSAGE_STATUSES))
 export class Message {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'message_pkey' })
