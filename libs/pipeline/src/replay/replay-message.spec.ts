@@ -104,6 +104,7 @@ describe('ReplayMessage: what a replay resends', () => {
         translationRequeues: 2,
         deliveredWhileTranslating: true,
         operationsThrough: 40_000,
+        abandoning: true,
       },
     });
     const { replay, recorded, enqueued } = replays([original]);
