@@ -43,10 +43,21 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
   beforeEach(async () => {
     await database.dataSource.query('TRUNCATE message, replay_run CASCADE');
     queues = new RecordingQueues();
-    const { dataSource } = database;
-    const translate = new TranslateMessage(
+    sweep = new SweepStuck(
       messages,
-      operations,
+      queues.asQueues(),
+      translatorOver(operations),
+      { staleMs: STALE_MS, limit: 2 },
+      runs,
+    );
+  });
+
+  /** The translation the sweeper drives, over these operations (a failing copy, for a test). */
+  const translatorOver = (over: OperationRepository) => {
+    const { dataSource } = database;
+    return new TranslateMessage(
+      messages,
+      over,
       new InterchangeRepository(dataSource),
       new PartnerRepository(dataSource),
       new PartnerMappingRepository(dataSource),
@@ -55,8 +66,7 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
       { batchThreshold: 1_000, batchSize: 100 },
       new MessagePayloads(new PartnerFileRepository(dataSource), messages),
     );
-    sweep = new SweepStuck(messages, queues.asQueues(), translate, { staleMs: STALE_MS, limit: 2 }, runs);
-  });
+  };
 
   const message = (metadata: MessageMetadata = {}, channel: MessageChannel = 'api') =>
     messages.record({ partnerId: 'medium', channel, rawPayload: '{}', contentType: 'application/json', metadata });
@@ -132,18 +142,9 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
     failing.endUnsettled = async () => {
       throw new Error('connection terminated');
     };
-    const translate = new TranslateMessage(
-      messages,
-      failing,
-      interchanges,
-      new PartnerRepository(dataSource),
-      new PartnerMappingRepository(dataSource),
-      queues.asQueues(),
-      null,
-      { batchThreshold: 1_000, batchSize: 100 },
-      new MessagePayloads(new PartnerFileRepository(dataSource), messages),
+    await expect(translatorOver(failing).abandon(m.id, 'worker', 'the worker stopped')).rejects.toThrow(
+      'connection terminated',
     );
-    await expect(translate.abandon(m.id, 'worker', 'the worker stopped')).rejects.toThrow('connection terminated');
     const cutShort = (await messages.findById(m.id))!;
     expect([cutShort.status, cutShort.metadata.abandoning]).toEqual(['failed', true]);
     expect((await operations.listByMessage(m.id)).map((op) => op.status)).toEqual(['pending']);

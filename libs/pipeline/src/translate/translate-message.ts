@@ -394,7 +394,7 @@ export class TranslateMessage {
     await stored.storeRefused(translation.refused);
     const superseded = await this.operations.removeSupersededWrites(messageId);
     const notes = new NoteList();
-    notes.add(...(translation.notes ?? []), ...superseded, ...scope.notes);
+    notes.add(translation.notes ?? [], superseded, scope.notes);
     const reason = notes.list;
     const moved = await this.messages.transition(
       messageId,
@@ -493,7 +493,7 @@ export class TranslateMessage {
     await this.acknowledgeAndRecord(message, translation);
     await stored.storeRefused(translation.refused);
     const notes = new NoteList();
-    notes.add(...(translation.notes ?? []), ...organisationScope(message, partner, stored.scopeProblems()).notes);
+    notes.add(translation.notes ?? [], organisationScope(message, partner, stored.scopeProblems()).notes);
     const moved = await this.messages.transition(
       messageId,
       'delivering',

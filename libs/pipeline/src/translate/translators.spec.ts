@@ -1,6 +1,6 @@
 import type { Message } from '@dockbridge/audit';
 import { JSON_CUT_CHARS } from '../json-in-turns';
-import { TranslationContext, translateCanonical, translateWebhook } from './translators';
+import { NoteList, TranslationContext, translateCanonical, translateWebhook } from './translators';
 
 /** A webhook message and a context whose current mapping is `expression` (version 3). */
 const translate = (expression: string, body: unknown = { orders: [{ id: 'PO-1' }] }) =>
@@ -62,5 +62,22 @@ describe('translateCanonical: a large payload', () => {
     expect(result.rejection).toMatch(/^payload is not valid JSON: /);
     expect(at).toBeLessThanOrEqual(broken.indexOf(' x'));
     expect(at).toBeGreaterThan(broken.indexOf(' x') - JSON_CUT_CHARS);
+  });
+});
+
+describe('NoteList', () => {
+  it('keeps the first 50 notes of lists of any length and counts the rest', () => {
+    const notes = new NoteList();
+    // A file rewriting one document 200,000 times gives a note each (superseded writes).
+    notes.add(
+      ['first'],
+      Array.from({ length: 200_000 }, (_, i) => `superseded ${i}`),
+    );
+    const other = new NoteList();
+    other.add(Array.from({ length: 60 }, (_, i) => `other ${i}`));
+    notes.addAll(other);
+    expect(notes.list).toHaveLength(51);
+    expect(notes.list[0]).toBe('first');
+    expect(notes.list.at(-1)).toBe(`and ${200_001 + 60 - 50} more notes`);
   });
 });

@@ -168,19 +168,22 @@ export class NoteList {
   private readonly kept: string[] = [];
   private more = 0;
 
-  add(...notes: string[]): void {
-    for (const note of notes) {
-      if (this.kept.length < MAX_NOTES) {
-        this.kept.push(note);
-      } else {
-        this.more++;
+  /** Adds each list's notes; lists, not spread notes: a file can give 100,000s (a spread of ~150,000 throws). */
+  add(...lists: readonly (readonly string[])[]): void {
+    for (const notes of lists) {
+      for (const note of notes) {
+        if (this.kept.length < MAX_NOTES) {
+          this.kept.push(note);
+        } else {
+          this.more++;
+        }
       }
     }
   }
 
   /** Adds another list's notes: those it kept, and the count of the rest. */
   addAll(other: NoteList): void {
-    this.add(...other.kept);
+    this.add(other.kept);
     this.more += other.more;
   }
 
@@ -265,7 +268,7 @@ export async function streamX12(
         await sink.refusedSet(set.interchangeKey, refusedUnitOf(set, settings.organisationId));
       }
       if (!set.rejected) {
-        pendingNotes.add(...set.notes);
+        pendingNotes.add(set.notes);
       }
     } else if (event.type === 'interchange') {
       if (event.refusedAtEnd) {
