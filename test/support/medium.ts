@@ -1,7 +1,26 @@
 import { DataSource } from 'typeorm';
-import { createAuditDataSource, MessageRepository, runMigrations } from '@dockbridge/audit';
-import { PARTNER_ENTITIES, PARTNER_MIGRATIONS } from '@dockbridge/partners';
-import type { MessageQueues, QueueName, TranslateJob } from '@dockbridge/pipeline';
+import {
+  createAuditDataSource,
+  InterchangeRepository,
+  MessageRepository,
+  OperationRepository,
+  runMigrations,
+} from '@dockbridge/audit';
+import {
+  PARTNER_ENTITIES,
+  PARTNER_MIGRATIONS,
+  PartnerFileRepository,
+  PartnerMappingRepository,
+  PartnerRepository,
+} from '@dockbridge/partners';
+import { MessagePayloads, TranslateMessage } from '@dockbridge/pipeline';
+import type {
+  AcknowledgmentOutbox,
+  MessageQueues,
+  QueueName,
+  TranslateJob,
+  TranslateOptions,
+} from '@dockbridge/pipeline';
 import { createTestDatabase, TestDatabase } from './database';
 
 /** A database of its own with the audit and partner tables, for a medium spec (one use case on real Postgres). */
@@ -22,6 +41,34 @@ export async function startMediumDatabase(): Promise<{ dataSource: DataSource; c
       await db.drop();
     },
   };
+}
+
+/**
+ * A TranslateMessage on `dataSource` wired as the worker wires it; a spec passes the parts it
+ * watches or makes fail (queues always, the rest when it has its own), and its own batch sizes.
+ */
+export function mediumTranslator(
+  dataSource: DataSource,
+  parts: {
+    queues: MessageQueues;
+    messages?: MessageRepository;
+    operations?: OperationRepository;
+    outbox?: AcknowledgmentOutbox | null;
+    options?: TranslateOptions;
+  },
+): TranslateMessage {
+  const messages = parts.messages ?? new MessageRepository(dataSource);
+  return new TranslateMessage(
+    messages,
+    parts.operations ?? new OperationRepository(dataSource),
+    new InterchangeRepository(dataSource),
+    new PartnerRepository(dataSource),
+    new PartnerMappingRepository(dataSource),
+    parts.queues,
+    parts.outbox ?? null,
+    parts.options ?? { batchThreshold: 1_000, batchSize: 100 },
+    new MessagePayloads(new PartnerFileRepository(dataSource), messages),
+  );
 }
 
 /** An API message of partner `kettle`, to hang operations on. */

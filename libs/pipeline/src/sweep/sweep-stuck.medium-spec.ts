@@ -8,11 +8,8 @@ import {
   type MessageMetadata,
   type OperationStatus,
 } from '@dockbridge/audit';
-import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
-import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
+import { mediumTranslator, RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
 import { replayRunJobId } from '../queues';
-import { MessagePayloads } from '../translate/message-payloads';
-import { TranslateMessage } from '../translate/translate-message';
 import { MAX_TRANSLATION_REQUEUES, SweepStuck } from './sweep-stuck';
 
 /**
@@ -53,20 +50,8 @@ describe('SweepStuck (medium: real Postgres, recorded queues)', () => {
   });
 
   /** The translation the sweeper drives, over these operations (a failing copy, for a test). */
-  const translatorOver = (over: OperationRepository) => {
-    const { dataSource } = database;
-    return new TranslateMessage(
-      messages,
-      over,
-      new InterchangeRepository(dataSource),
-      new PartnerRepository(dataSource),
-      new PartnerMappingRepository(dataSource),
-      queues.asQueues(),
-      null,
-      { batchThreshold: 1_000, batchSize: 100 },
-      new MessagePayloads(new PartnerFileRepository(dataSource), messages),
-    );
-  };
+  const translatorOver = (over: OperationRepository) =>
+    mediumTranslator(database.dataSource, { queues: queues.asQueues(), messages, operations: over });
 
   const message = (metadata: MessageMetadata = {}, channel: MessageChannel = 'api') =>
     messages.record({ partnerId: 'medium', channel, rawPayload: '{}', contentType: 'application/json', metadata });

@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InterchangeRepository, MessageRepository, OperationRepository } from '@dockbridge/audit';
+import { MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { ACKNOWLEDGMENT_PART_CHARS, MAX_INTERCHANGES_PER_PAYLOAD, translateEdi } from '@dockbridge/mapping';
-import {
-  FILE_CHUNK_BYTES,
-  PartnerFileRepository,
-  PartnerMappingRepository,
-  PartnerRepository,
-} from '@dockbridge/partners';
-import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
+import { FILE_CHUNK_BYTES, PartnerFileRepository, PartnerRepository } from '@dockbridge/partners';
+import { mediumTranslator, RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
 import { AcknowledgmentChunks, outboundFolder } from './acknowledgment-outbox';
-import { MessagePayloads } from './message-payloads';
-import { TranslateMessage } from './translate-message';
 import { directoryOf, ediSettingsOf, X12_CONTENT_TYPE } from './translators';
 
 /**
@@ -124,17 +117,12 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
   });
 
   const translatorOf = () =>
-    new TranslateMessage(
+    mediumTranslator(database.dataSource, {
+      queues: new RecordingQueues().asQueues(),
       messages,
-      new OperationRepository(database.dataSource),
-      new InterchangeRepository(database.dataSource),
-      new PartnerRepository(database.dataSource),
-      new PartnerMappingRepository(database.dataSource),
-      new RecordingQueues().asQueues(),
-      outboundFolder(files),
-      { batchThreshold: 1_000, batchSize: 1_000 },
-      new MessagePayloads(files, messages),
-    );
+      outbox: outboundFolder(files),
+      options: { batchThreshold: 1_000, batchSize: 1_000 },
+    });
   const outboundOf = async (messageId: string) =>
     (
       (await database.dataSource.query(

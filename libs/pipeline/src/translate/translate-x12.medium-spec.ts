@@ -1,14 +1,7 @@
 import { DataSource } from 'typeorm';
-import {
-  InterchangeRepository,
-  MessageRepository,
-  OperationRepository,
-  StreamedBatch,
-  StreamedWriteTakenOverError,
-} from '@dockbridge/audit';
-import { PartnerFileRepository, PartnerMappingRepository, PartnerRepository } from '@dockbridge/partners';
-import { RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
-import { MessagePayloads } from './message-payloads';
+import { MessageRepository, OperationRepository, StreamedBatch, StreamedWriteTakenOverError } from '@dockbridge/audit';
+import { PartnerRepository } from '@dockbridge/partners';
+import { mediumTranslator, RecordingQueues, startMediumDatabase } from '../../../../test/support/medium';
 import { StoredOperations } from './stored-operations';
 import { TranslateMessage } from './translate-message';
 import { X12_CONTENT_TYPE } from './translators';
@@ -71,18 +64,7 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
   beforeEach(async () => {
     await database.dataSource.query('TRUNCATE message, interchange_receipt CASCADE');
     queues = new RecordingQueues();
-    const { dataSource } = database;
-    translate = new TranslateMessage(
-      messages,
-      operations,
-      new InterchangeRepository(dataSource),
-      new PartnerRepository(dataSource),
-      new PartnerMappingRepository(dataSource),
-      queues.asQueues(),
-      null,
-      { batchThreshold: 1_000, batchSize: 100 },
-      new MessagePayloads(new PartnerFileRepository(dataSource), messages),
-    );
+    translate = mediumTranslator(database.dataSource, { queues: queues.asQueues(), messages, operations });
   });
 
   const upload = (raw: string) =>
@@ -294,17 +276,12 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
       records: MessageRepository = messages,
       deliverWhileTranslatingOver = 0,
     ) =>
-      new TranslateMessage(
-        records,
-        ops,
-        new InterchangeRepository(database.dataSource),
-        new PartnerRepository(database.dataSource),
-        new PartnerMappingRepository(database.dataSource),
-        queued.asQueues(),
-        null,
-        { batchThreshold: 10, batchSize: 1_000, deliverWhileTranslatingOver },
-        new MessagePayloads(new PartnerFileRepository(database.dataSource), messages),
-      );
+      mediumTranslator(database.dataSource, {
+        queues: queued.asQueues(),
+        messages: records,
+        operations: ops,
+        options: { batchThreshold: 10, batchSize: 1_000, deliverWhileTranslatingOver },
+      });
     const pos = (n: number, prefix = 'PO') => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
     const queuedOnce = (batches: string[][]) => new Set(batches.flat());
     /** The operations of a worker that stores `batches` batches, then dies at the next. */
