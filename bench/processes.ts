@@ -1,6 +1,7 @@
 /** What the benches that run dockbridge as child processes share: ports, readiness and memory. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A TCP port free on 127.0.0.1 right now. */
@@ -44,4 +45,42 @@ export function peakRssMib(pid: number): number {
 /** Starts a new peak (Linux: writing 5 to clear_refs resets VmHWM to the current RSS). */
 export function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** Node flags and environment that load bench/loop-holding.ts into a child, writing to `file`. */
+export function loopHoldingFor(file: string): { nodeArgs: string[]; env: Record<string, string> } {
+  return { nodeArgs: ['--require', join(__dirname, 'loop-holding.js')], env: { LOOP_HOLDING_FILE: file } };
+}
+
+/**
+ * From a child's loop-holding file, the seconds that overlap [from, to): the most its thread ran
+ * between two loop ticks (its own holding of the loop), and its longest loop delay with how much of
+ * it the thread ran and how much it waited for a core.
+ */
+export function loopHolding(file: string, from: number, to: number): { ranMs: number; delay: string } {
+  const seconds = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              at: number;
+              delayMs: number;
+              delayRanMs: number;
+              delayWaitedMs: number;
+              ranMs: number;
+            },
+        )
+        .filter((s) => s.at > from - 1000 && s.at < to)
+    : [];
+  const worst = seconds.reduce((a, b) => (b.delayMs > a.delayMs ? b : a), {
+    delayMs: 0,
+    delayRanMs: 0,
+    delayWaitedMs: 0,
+  });
+  return {
+    ranMs: Math.round(Math.max(0, ...seconds.map((s) => s.ranMs))),
+    delay: `${Math.round(worst.delayMs)} (${Math.round(worst.delayRanMs)} ran, ${Math.round(worst.delayWaitedMs)} waited)`,
+  };
 }
