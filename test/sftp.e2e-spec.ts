@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SFTPWrapper } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
 import { DataSource } from 'typeorm';
 import { MessageQueries } from '@dockbridge/pipeline';
@@ -274,6 +275,57 @@ describe('SFTP ingress (real ssh2 SFTP server, real client)', () => {
     const rows = await fileRows('test-wms', '997-000000101.x12');
     expect(rows).toHaveLength(1);
     expect(rows[0].removed_at).not.toBeNull(); // kept for the record
+  });
+
+  // A partner grows its folders (every upload, every 997 of a 10,000-interchange file): OPENDIR used
+  // to read the whole folder into the handle, and 64 handles a session could hold it 64 times.
+  it('lists a folder of any size a page at a time, in name order, never reading it whole', async () => {
+    await spine.app
+      .get(PartnerRepository)
+      .upsert({ id: 'many-wms', name: 'Many Files WMS', locationOrganisationId: DEMO.mainDc }, 'api');
+    await credentials.setPassword('many-wms', 'manywms', PASSWORD);
+    const names = Array.from({ length: 250 }, (_, i) => `997-${String(i).padStart(9, '0')}.x12`);
+    await files.putMany(
+      'many-wms',
+      'outbound',
+      names.map((name) => ({ name, content: Buffer.from(`ack ${name}`), kind: '997' as const })),
+    );
+    const pages: number[] = [];
+    const list = files.list.bind(files);
+    const spy = jest.spyOn(files, 'list').mockImplementation(async (...args) => {
+      const page = await list(...args);
+      pages.push(page.length);
+      return page;
+    });
+    try {
+      const client = await connect({ username: 'manywms', password: PASSWORD });
+      const listing = await client.list('/outbound');
+      expect(listing.map((e) => e.name).sort()).toEqual(names);
+      expect(pages.reduce((a, b) => a + b, 0)).toBe(250);
+      expect(Math.max(...pages)).toBeLessThanOrEqual(100);
+      // A page is read when asked: a file written after the first page is in a later one.
+      pages.length = 0;
+      const sftp = (client as unknown as { sftp: SFTPWrapper }).sftp;
+      const call = <T>(run: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
+        new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
+      const handle = await call<Buffer>((done) => sftp.opendir('/outbound', done));
+      const first = await call<{ filename: string }[]>((done) => sftp.readdir(handle, done));
+      await files.put('many-wms', 'outbound', '999-late.x12', Buffer.from('late'), { kind: '997' });
+      const rest: string[] = [];
+      for (;;) {
+        const page = await call<{ filename: string }[]>((done) => sftp.readdir(handle, done)).catch(() => null);
+        if (!page) {
+          break;
+        }
+        rest.push(...page.map((e) => e.filename));
+      }
+      await call((done) => sftp.close(handle, done));
+      expect(first).toHaveLength(100);
+      expect([...first.map((e) => e.filename), ...rest]).toEqual([...names, '999-late.x12']);
+    } finally {
+      spy.mockRestore();
+      await Promise.all([...names, '999-late.x12'].map((name) => files.remove('many-wms', 'outbound', name)));
+    }
   });
 
   it('serves a file larger than a read slice byte-exact, never fetching all of it in one query', async () => {

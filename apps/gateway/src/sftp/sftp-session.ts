@@ -46,8 +46,12 @@ export interface SftpSessionContext {
 interface DirHandle {
   type: 'dir';
   path: string;
-  entries: FileEntry[] | null;
+  /** The folder listed, a page per READDIR after the last name answered; null for the root. */
+  folder: PartnerFolder | null;
+  after: string | undefined;
   done: boolean;
+  /** The READDIR being answered: a client may send the next before this one's answer. */
+  reading: Promise<void>;
 }
 interface ReadHandle {
   type: 'read';
@@ -228,34 +232,56 @@ export class SftpSession {
       }
       throw noSuchFile(target.path);
     }
-    let entries: FileEntry[];
-    if (target.kind === 'root') {
-      const attrs = this.dirAttrs(0o755);
-      entries = ['inbound', 'outbound'].map((name) => ({
-        filename: name,
-        longname: longName(name, attrs, this.ctx.username),
-        attrs,
-      }));
-    } else {
-      const files = await this.ctx.files.list(this.ctx.partnerId, target.folder);
-      entries = files.map((file) => {
-        const attrs = this.fileAttrs(file.size, file.createdAt);
-        return { filename: file.name, longname: longName(file.name, attrs, this.ctx.username), attrs };
-      });
-    }
-    this.sftp.handle(reqid, this.open_({ type: 'dir', path: target.path, entries, done: false }));
+    const folder = target.kind === 'root' ? null : target.folder;
+    this.sftp.handle(
+      reqid,
+      this.open_({ type: 'dir', path: target.path, folder, after: undefined, done: false, reading: Promise.resolve() }),
+    );
   }
 
-  private readdir(reqid: number, raw: Buffer): void {
+  /** The next page of a listing, read when asked: a folder may hold any number of files. */
+  private readdir(reqid: number, raw: Buffer): Promise<void> {
     const handle = this.handle(raw);
     if (handle.type !== 'dir') {
       throw failure('not a directory handle');
     }
-    if (!handle.entries || handle.entries.length === 0) {
-      handle.entries = null;
-      throw new SftpError(STATUS_CODE.EOF, 'end of directory');
+    const answer = handle.reading.then(() => this.nextEntries(handle));
+    handle.reading = answer.then(
+      () => undefined,
+      () => undefined,
+    );
+    return answer.then((entries) => {
+      if (entries.length === 0) {
+        throw new SftpError(STATUS_CODE.EOF, 'end of directory');
+      }
+      this.sftp.name(reqid, entries);
+    });
+  }
+
+  private async nextEntries(handle: DirHandle): Promise<FileEntry[]> {
+    if (handle.done) {
+      return [];
     }
-    this.sftp.name(reqid, handle.entries.splice(0, READDIR_BATCH));
+    if (handle.folder === null) {
+      handle.done = true;
+      const attrs = this.dirAttrs(0o755);
+      return ['inbound', 'outbound'].map((name) => ({
+        filename: name,
+        longname: longName(name, attrs, this.ctx.username),
+        attrs,
+      }));
+    }
+    await this.ensureAllowed();
+    const files = await this.ctx.files.list(this.ctx.partnerId, handle.folder, {
+      after: handle.after,
+      limit: READDIR_BATCH,
+    });
+    handle.after = files.at(-1)?.name;
+    handle.done = files.length < READDIR_BATCH;
+    return files.map((file) => {
+      const attrs = this.fileAttrs(file.size, file.createdAt);
+      return { filename: file.name, longname: longName(file.name, attrs, this.ctx.username), attrs };
+    });
   }
 
   /** A revoked account or a disabled partner ends open connections at their next file operation. */

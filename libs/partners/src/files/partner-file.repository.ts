@@ -47,6 +47,8 @@ export type FileBecomes = (manager: EntityManager, file: PartnerFileInfo) => Pro
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INFO_COLUMNS = 'id, partner_id, folder, name, size, sha256, created_at, message_id, kind';
+/** The most files one `list` call answers. */
+export const LIST_PAGE_MAX = 1000;
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -263,20 +265,29 @@ export class PartnerFileRepository {
     }
   }
 
-  /** The folder's live files by name, without content. */
-  async list(partnerId: string, folder: PartnerFolder): Promise<PartnerFileInfo[]> {
+  /**
+   * A page of the folder's live files by name, without content: those after `after` (a name), at
+   * most `limit` (≤ LIST_PAGE_MAX). A partner grows its folders (every upload, every 997), so a
+   * listing is read a page at a time, never whole.
+   */
+  async list(
+    partnerId: string,
+    folder: PartnerFolder,
+    page: { after?: string; limit?: number } = {},
+  ): Promise<PartnerFileInfo[]> {
     if (!isPartnerFolder(folder)) {
       throw new InvalidPartnerFilePathError(String(folder), '');
     }
     if (!PARTNER_ID_PATTERN.test(partnerId)) {
       return [];
     }
+    const limit = Math.min(Math.max(Math.trunc(page.limit ?? LIST_PAGE_MAX), 1), LIST_PAGE_MAX);
     const { rows } = await exec(
       this.dataSource.manager,
       `SELECT ${INFO_COLUMNS} FROM partner_file
-        WHERE partner_id = $1 AND folder = $2 AND removed_at IS NULL
-        ORDER BY name`,
-      [partnerId, folder],
+        WHERE partner_id = $1 AND folder = $2 AND removed_at IS NULL AND ($3::text IS NULL OR name > $3)
+        ORDER BY name LIMIT $4`,
+      [partnerId, folder, page.after ?? null, limit],
     );
     return rows.map(toInfo);
   }
