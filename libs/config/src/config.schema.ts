@@ -194,6 +194,18 @@ export class SftpConfig {
    * two, its writes ahead); past it, a new upload is refused at OPEN (503 over HTTP) until they drain.
    */
   @IsInt() @Min(1024 * 1024) maxHeldBytes = 64 * 1024 * 1024;
+  /**
+   * SSH connections this process holds at once, logged in or not; one more is closed as it opens.
+   * Each holds an SSH session's buffers and keys, and a key exchange costs a core milliseconds.
+   */
+  @IsInt() @Min(1) @Max(100_000) maxConnections = 256;
+  /**
+   * Connections from one address not logged in yet (OpenSSH's MaxStartups): one more from it is
+   * closed as it opens, so one address cannot take every slot with connections that never log in.
+   */
+  @IsInt() @Min(1) @Max(10_000) maxUnauthenticatedPerAddress = 10;
+  /** Logged-in connections of one partner at once: one more is ended as it logs in. */
+  @IsInt() @Min(1) @Max(10_000) maxConnectionsPerPartner = 16;
   /** Failed logins of one user name, or from one address, after which it is locked out for `lockoutMs`. */
   @IsInt() @Min(1) @Max(1000) maxLoginFailures = 5;
   @IsInt() @Min(1000) lockoutMs = 15 * 60_000;
@@ -296,6 +308,9 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   SFTP_MAX_CONCURRENT_UPLOADS: 'sftp.maxConcurrentUploads',
   SFTP_MAX_UPLOADS_PER_PARTNER: 'sftp.maxUploadsPerPartner',
   SFTP_MAX_HELD_BYTES: 'sftp.maxHeldBytes',
+  SFTP_MAX_CONNECTIONS: 'sftp.maxConnections',
+  SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS: 'sftp.maxUnauthenticatedPerAddress',
+  SFTP_MAX_CONNECTIONS_PER_PARTNER: 'sftp.maxConnectionsPerPartner',
   SFTP_MAX_LOGIN_FAILURES: 'sftp.maxLoginFailures',
   SFTP_LOCKOUT_MS: 'sftp.lockoutMs',
   WORKER_HEALTH_PORT: 'worker.healthPort',

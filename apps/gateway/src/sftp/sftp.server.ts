@@ -21,6 +21,10 @@ export const MAX_AUTH_FAILURES = 6;
 export const LOGIN_TIMEOUT_MS = 60_000;
 /** How long shutdown waits for uploads being recorded. */
 const DRAIN_TIMEOUT_MS = 15_000;
+/** SSH sessions (channels) one connection may open, as OpenSSH's MaxSessions: each may hold 64 handles. */
+export const MAX_SESSIONS_PER_CONNECTION = 10;
+/** A refused connection is logged at most this often per reason (a flood would fill the log), with the count. */
+const REFUSAL_LOG_EVERY_MS = 10_000;
 
 /**
  * The partners' SFTP server (ssh2), on `sftp.host`:`sftp.port` when `sftp.enabled`. Each partner
@@ -32,6 +36,10 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly logger = new Logger('Sftp');
   private server: Server | null = null;
   private readonly connections = new Set<Connection>();
+  /** Connections not logged in yet, by address; logged-in connections, by partner. */
+  private readonly unauthenticated = new Map<string, number>();
+  private readonly byPartner = new Map<string, number>();
+  private readonly refusalsLogged = new Map<string, { at: number; since: number }>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly throttle: LoginThrottle;
   private boundPort: number | null = null;
@@ -48,6 +56,15 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
   /** The port the server listens on (the real one when configured as 0), or null when not listening. */
   get port(): number | null {
     return this.boundPort;
+  }
+
+  /** Connections open now, and of those not logged in yet. */
+  get connectionCounts(): { open: number; unauthenticated: number } {
+    let unauthenticated = 0;
+    for (const n of this.unauthenticated.values()) {
+      unauthenticated += n;
+    }
+    return { open: this.connections.size, unauthenticated };
   }
 
   /** The host key's `SHA256:` fingerprint once started. */
@@ -116,7 +133,7 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
       // Clients that do not answer the disconnect are cut after a moment.
       setTimeout(() => {
         for (const client of this.connections) {
-          (client as unknown as { _sock?: { destroy(): void } })._sock?.destroy();
+          socketOf(client)?.destroy();
         }
         resolve();
       }, 2000).unref();
@@ -131,8 +148,33 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
   };
 
   private onConnection(client: Connection, ip: string): void {
-    this.connections.add(client);
     let partner: PartnerProfile | null = null;
+    client.on('error', (error: Error) =>
+      this.logger.debug({ msg: 'sftp connection error', ip, partnerId: partner?.id, error: error.message }),
+    );
+    const { maxConnections, maxUnauthenticatedPerAddress } = this.config.sftp;
+    const waiting = this.unauthenticated.get(ip) ?? 0;
+    if (this.connections.size >= maxConnections || waiting >= maxUnauthenticatedPerAddress) {
+      this.logRefusal(
+        this.connections.size >= maxConnections
+          ? `sftp connection refused: ${maxConnections} connections open (sftp.maxConnections)`
+          : `sftp connection refused: ${maxUnauthenticatedPerAddress} connections from this address not logged in yet (sftp.maxUnauthenticatedPerAddress)`,
+        ip,
+      );
+      // Dropped, not ended: end() leaves the socket half open, and a client that keeps it so keeps its slot.
+      socketOf(client)?.destroy();
+      return;
+    }
+    this.connections.add(client);
+    this.unauthenticated.set(ip, waiting + 1);
+    let unauthenticated = true;
+    const loggedInOrGone = () => {
+      if (unauthenticated) {
+        unauthenticated = false;
+        count(this.unauthenticated, ip, -1);
+      }
+    };
+    let counted: string | null = null;
     let username = '';
     let failures = 0;
     const loginTimer = setTimeout(() => {
@@ -141,12 +183,13 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
       }
     }, LOGIN_TIMEOUT_MS).unref();
 
-    client.on('error', (error: Error) =>
-      this.logger.debug({ msg: 'sftp connection error', ip, partnerId: partner?.id, error: error.message }),
-    );
     client.on('close', () => {
       clearTimeout(loginTimer);
       this.connections.delete(client);
+      loggedInOrGone();
+      if (counted) {
+        count(this.byPartner, counted, -1);
+      }
     });
 
     client.on('authentication', (ctx: AuthContext) => {
@@ -215,11 +258,27 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
 
     client.on('ready', () => {
       const profile = partner;
+      loggedInOrGone();
       if (!profile) {
         return client.end();
       }
       clearTimeout(loginTimer);
-      client.on('session', (accept) => {
+      const { maxConnectionsPerPartner } = this.config.sftp;
+      if ((this.byPartner.get(profile.id) ?? 0) >= maxConnectionsPerPartner) {
+        this.logRefusal(
+          `sftp connection ended at login: ${maxConnectionsPerPartner} connections of this partner open (sftp.maxConnectionsPerPartner)`,
+          ip,
+          profile.id,
+        );
+        return client.end();
+      }
+      counted = profile.id;
+      count(this.byPartner, profile.id, +1);
+      let sessions = 0;
+      client.on('session', (accept, reject) => {
+        if (++sessions > MAX_SESSIONS_PER_CONNECTION) {
+          return reject();
+        }
         const session = accept();
         session.on('sftp', (acceptSftp) => {
           new SftpSession(acceptSftp(), {
@@ -235,6 +294,23 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
         });
         // No shell, exec, pty or forwarding: without listeners ssh2 refuses them.
       });
+    });
+  }
+
+  /** Logs a refused connection, at most once per REFUSAL_LOG_EVERY_MS per reason, with how many since. */
+  private logRefusal(reason: string, ip: string, partnerId?: string): void {
+    const now = Date.now();
+    const last = this.refusalsLogged.get(reason);
+    if (last && now - last.at < REFUSAL_LOG_EVERY_MS) {
+      last.since++;
+      return;
+    }
+    this.refusalsLogged.set(reason, { at: now, since: 0 });
+    this.logger.warn({
+      msg: reason,
+      ip,
+      ...(partnerId && { partnerId }),
+      ...(last?.since && { refusedSince: last.since }),
     });
   }
 
@@ -257,3 +333,16 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     }
   }
 }
+
+/** Adds `by` to a count kept by key, dropping the key at 0 (the maps hold only what is open). */
+function count(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) {
+    counts.set(key, n);
+  } else {
+    counts.delete(key);
+  }
+}
+
+/** The connection's socket (ssh2 keeps it private; it has no method that drops a connection at once). */
+const socketOf = (client: Connection) => (client as unknown as { _sock?: { destroy(): void } })._sock;

@@ -1,0 +1,140 @@
+import { connect as tcpConnect, Socket } from 'node:net';
+import { Client, SFTPWrapper } from 'ssh2';
+import { PartnerRepository, SftpCredentialRepository } from '@dockbridge/partners';
+import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
+import { DEMO } from './support/sandbox';
+import { Spine, startSpine } from './support/spine';
+
+const PASSWORD = 'sftp-connections-password-0123';
+
+/**
+ * What a partner, or anyone who can reach the port, may hold of the SFTP server at once: connections
+ * that never log in, logged-in connections per partner, connections in all, sessions per
+ * connection. Past each, the next is closed as it opens (or ends at login) and the server goes on.
+ */
+describe('SFTP connections a gateway holds at once', () => {
+  let spine: Spine;
+  let server: SftpServer;
+  const open: (Client | Socket)[] = [];
+
+  /** A logged-in connection and its SFTP channel; rejects when the server closes it first. */
+  const login = (username: string) =>
+    new Promise<{ connection: Client; sftp: SFTPWrapper }>((resolve, reject) => {
+      const c = new Client();
+      open.push(c);
+      c.on('ready', () => c.sftp((error, sftp) => (error ? reject(error) : resolve({ connection: c, sftp }))));
+      c.on('error', reject);
+      c.on('close', () => reject(new Error('connection closed')));
+      c.connect({ host: '127.0.0.1', port: server.port!, username, password: PASSWORD, readyTimeout: 5_000 });
+    });
+  /** A connection that says it speaks SSH and then never logs in; resolves once the server counts it. */
+  const lurker = async (): Promise<Socket> => {
+    const before = server.connectionCounts.unauthenticated;
+    const socket = tcpConnect(server.port!, '127.0.0.1');
+    open.push(socket);
+    socket.on('error', () => undefined);
+    socket.write('SSH-2.0-lurker\r\n');
+    await until(() => server.connectionCounts.unauthenticated > before || socket.destroyed);
+    return socket;
+  };
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 100 && !check(); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const closedByServer = (socket: Socket) =>
+    new Promise<boolean>((resolve) => {
+      if (socket.destroyed) {
+        return resolve(true);
+      }
+      socket.once('close', () => resolve(true));
+      socket.resume(); // read on, or its end is never seen
+      setTimeout(() => resolve(false), 3_000).unref();
+    });
+  const healthy = async () => expect((await fetch(`${spine.url}/health`)).status).toBe(200);
+
+  beforeAll(async () => {
+    spine = await startSpine({
+      'sftp.maxConnections': 5,
+      'sftp.maxUnauthenticatedPerAddress': 3,
+      'sftp.maxConnectionsPerPartner': 2,
+    });
+    server = spine.app.get(SftpServer);
+    await spine.app
+      .get(PartnerRepository)
+      .upsert({ id: 'second-wms', name: 'Second WMS', locationOrganisationId: DEMO.mainDc }, 'api');
+    const credentials = spine.app.get(SftpCredentialRepository);
+    await credentials.setPassword('test-wms', 'first', PASSWORD);
+    await credentials.setPassword('second-wms', 'second', PASSWORD);
+  }, 60_000);
+  afterEach(async () => {
+    for (const c of open.splice(0)) {
+      if (c instanceof Socket) {
+        c.destroy();
+      } else {
+        c.end();
+      }
+    }
+    await until(() => server.connectionCounts.open === 0);
+  });
+  afterAll(() => spine?.close());
+
+  it('closes connections from one address that never log in past sftp.maxUnauthenticatedPerAddress', async () => {
+    const lurkers = [await lurker(), await lurker(), await lurker()];
+    expect(server.connectionCounts).toEqual({ open: 3, unauthenticated: 3 });
+    const fourth = tcpConnect(server.port!, '127.0.0.1');
+    open.push(fourth);
+    fourth.on('error', () => undefined);
+    fourth.write('SSH-2.0-lurker\r\n');
+    expect(await closedByServer(fourth)).toBe(true);
+    await expect(login('first')).rejects.toThrow();
+    await healthy();
+    // Once they go, the address logs in again.
+    lurkers.forEach((s) => s.destroy());
+    await until(() => server.connectionCounts.unauthenticated === 0);
+    const { connection } = await login('first');
+    expect(server.connectionCounts).toEqual({ open: 1, unauthenticated: 0 });
+    connection.end();
+  });
+
+  it("ends a partner's connection at login past sftp.maxConnectionsPerPartner, not another partner's", async () => {
+    await login('first');
+    await login('first');
+    await expect(login('first')).rejects.toThrow();
+    const { sftp } = await login('second');
+    const names = await new Promise<string[]>((resolve, reject) =>
+      sftp.readdir('/', (error, list) => (error ? reject(error) : resolve(list.map((e) => e.filename)))),
+    );
+    expect(names).toEqual(['inbound', 'outbound']);
+    await healthy();
+  });
+
+  it('closes a connection past sftp.maxConnections as it opens', async () => {
+    await login('first');
+    await login('first');
+    await login('second');
+    await login('second');
+    await lurker();
+    expect(server.connectionCounts).toEqual({ open: 5, unauthenticated: 1 });
+    const sixth = tcpConnect(server.port!, '127.0.0.1');
+    open.push(sixth);
+    sixth.on('error', () => undefined);
+    sixth.write('SSH-2.0-lurker\r\n');
+    expect(await closedByServer(sixth)).toBe(true);
+    expect(server.connectionCounts.open).toBe(5);
+    await healthy();
+  });
+
+  it('refuses an eleventh session on one connection (each may hold 64 handles)', async () => {
+    const { connection } = await login('first');
+    const channel = () =>
+      new Promise<SFTPWrapper>((resolve, reject) =>
+        connection.sftp((error, sftp) => (error ? reject(error) : resolve(sftp))),
+      );
+    for (let i = 1; i < 10; i++) {
+      await channel();
+    }
+    await expect(channel()).rejects.toThrow();
+    await healthy();
+  });
+});
