@@ -226,6 +226,18 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(refusal.statusReason).toMatch(/not valid UTF-8/);
   });
 
+  it('refuses a signed body nested deeper than 64 levels, naming it, and records the refusal', async () => {
+    const deep = (levels: number): unknown => (levels === 0 ? 'PO-9100' : { a: deep(levels - 1) });
+    const response = await sendStandard({ ...purchaseOrder('PO-9100'), data: deep(100) });
+    expect(response.status).toBe(400);
+    const reason = expect.stringMatching(/^the JSON body nests deeper than 64 levels \(at position \d+\)$/) as string;
+    expect(await response.json()).toMatchObject({ error: 'Webhook body refused', details: [reason] });
+    const [refusal] = (await spine.messages.search({ partnerId: 'acme-wms', status: 'rejected', limit: 1 })).items;
+    expect(refusal.statusReason).toEqual(reason);
+    // Within the limits, the same purchase order goes through.
+    expect((await sendStandard({ ...purchaseOrder('PO-9101'), data: deep(20) })).status).toBe(202);
+  });
+
   it('answers 404 for a partner id that cannot exist (a NUL in it), not 500', async () => {
     const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme%00wms`, {
       method: 'POST',

@@ -62,13 +62,12 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Nest
   const fastify = app.getHttpAdapter().getInstance();
   // X12 bodies are taken as sent: the upload's as the request stream, stored as it arrives; others as text.
   fastify.addContentTypeParser(X12_BODY_TYPES, parseX12Body);
-  // JSON as Fastify parses it, except that a webhook's body need not parse: its exact bytes are verified and
-  // recorded whatever they hold, and translation rejects one that is not JSON with the reason (as when sent as text/plain).
+  // JSON as Fastify parses it, except a webhook's body, which is not parsed here: its exact bytes are
+  // verified first (parsing a forged 1 MiB body cost ~30 MB and up to 113 ms of the loop, for nothing),
+  // then held to the same limits and recorded; translation rejects one that is not JSON, saying why.
   const parseJson = jsonBodyParser(fastify);
   app.useBodyParser<RawServerDefault>('application/json', {}, (request, body, done) =>
-    parseJson(request, body, (error, value) =>
-      error && request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : done(error, value),
-    ),
+    request.routeOptions.url === WEBHOOK_ROUTE ? done(null, undefined) : parseJson(request, body, done),
   );
   logRequests(fastify, PinoLogger.root);
   limitRequestTime(fastify, gateway.requestTimeoutMs);

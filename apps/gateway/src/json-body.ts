@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { JSON_CUT_CHARS, parseJsonInTurns } from '@dockbridge/pipeline';
+import { inspectJson, JSON_CUT_CHARS, parseJsonInTurns } from '@dockbridge/pipeline';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 
 type Done = (error: Error | null, value?: unknown) => void;
@@ -11,15 +11,26 @@ const decoded = new WeakMap<FastifyRequest, string>();
 /** The JSON body of this request as text, as the parser decoded it (UTF-8); undefined when it had none. */
 export const jsonTextOf = (request: FastifyRequest): string | undefined => decoded.get(request);
 
+/** How many JSON values the body of this request holds (inspectJson); undefined when it had none. */
+const valuesOf = new WeakMap<FastifyRequest, number>();
+export const jsonValuesOf = (request: FastifyRequest): number | undefined => valuesOf.get(request);
+
 /**
- * JSON bodies as Fastify parses them (prototype poisoning refused), a large one in turns of the
+ * JSON bodies as Fastify parses them (prototype poisoning refused), first held to JSON_BODY_LIMITS
+ * (values, nesting, an object's width: 413 or 400 naming which), a large one in turns of the
  * event loop: JSON.parse of a 14.4 MiB message held every other request ~100 ms (bench/README.md).
  * Each piece goes through Fastify's own parser; the keys of the objects cut are checked alike.
  */
 export function jsonBodyParser(fastify: FastifyInstance) {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  const parseText = (request: FastifyRequest, text: string, done: Done): void => {
+  const parseText = async (request: FastifyRequest, text: string, done: Done): Promise<void> => {
     decoded.set(request, text);
+    const { values, problem } = await inspectJson(text);
+    if (problem) {
+      done(Object.assign(new Error(problem.reason), { statusCode: problem.tooLarge ? 413 : 400 }));
+      return;
+    }
+    valuesOf.set(request, values);
     if (text.length <= JSON_CUT_CHARS) {
       void parseJson(request, text, done);
       return;
@@ -38,11 +49,8 @@ export function jsonBodyParser(fastify: FastifyInstance) {
     );
   };
   return (request: FastifyRequest, body: Buffer, done: Done): void => {
-    if (body.length <= DECODE_SLICE_BYTES) {
-      parseText(request, body.toString('utf8'), done);
-      return;
-    }
-    decodeUtf8InTurns(body).then((text) => parseText(request, text, done), done);
+    const text = body.length <= DECODE_SLICE_BYTES ? Promise.resolve(body.toString('utf8')) : decodeUtf8InTurns(body);
+    text.then((decodedText) => parseText(request, decodedText, done)).catch(done);
   };
 }
 

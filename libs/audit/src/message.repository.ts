@@ -575,17 +575,28 @@ export class MessageRepository {
    * text, and those of the stored file it points to instead (null when its payload is text); null:
    * no such message.
    */
-  async payloadSize(
-    id: string,
-  ): Promise<{ status: MessageStatus; contentType: string; textBytes: number; fileBytes: number | null } | null> {
+  async payloadSize(id: string): Promise<{
+    status: MessageStatus;
+    contentType: string;
+    textBytes: number;
+    fileBytes: number | null;
+    jsonValues: number | null;
+  } | null> {
     if (!isUuid(id)) {
       return null;
     }
     const [row] = await this.dataSource.query<
-      { status: MessageStatus; content_type: string; text_bytes: string; file_bytes: string | null }[]
+      {
+        status: MessageStatus;
+        content_type: string;
+        text_bytes: string;
+        file_bytes: string | null;
+        json_values: string | null;
+      }[]
     >(
       `SELECT status, content_type, octet_length(raw_payload) AS text_bytes,
-              CASE WHEN metadata ? 'payloadFile' THEN coalesce((metadata->>'size')::bigint, 0) END AS file_bytes
+              CASE WHEN metadata ? 'payloadFile' THEN coalesce((metadata->>'size')::bigint, 0) END AS file_bytes,
+              (metadata->>'jsonValues')::bigint AS json_values
          FROM message WHERE id = $1`,
       [id],
     );
@@ -595,6 +606,7 @@ export class MessageRepository {
           contentType: row.content_type,
           textBytes: Number(row.text_bytes),
           fileBytes: row.file_bytes === null ? null : Number(row.file_bytes),
+          jsonValues: row.json_values === null ? null : Number(row.json_values),
         }
       : null;
   }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { parseJsonInTurns } from './json-in-turns';
+import { inspectJson, JSON_BODY_LIMITS, JSON_CUT_CHARS, parseJsonInTurns } from './json-in-turns';
 
 /** Parses as the gateway does a large body, with pieces this small so that every text is cut. */
 const cut = (text: string, options: Parameters<typeof parseJsonInTurns>[1] = {}) =>
@@ -137,5 +137,72 @@ describe('parseJsonInTurns', () => {
       value = value[0] as unknown;
     }
     expect([depth, value]).toEqual([100_000, 1]);
+  });
+});
+
+describe('inspectJson', () => {
+  /** Values as JSON.parse makes them: every primitive, array and object, the root included. */
+  const valuesOf = (value: unknown): number =>
+    1 +
+    (value !== null && typeof value === 'object'
+      ? Object.values(value).reduce((n: number, v) => n + valuesOf(v), 0)
+      : 0);
+  const depthOf = (value: unknown): number =>
+    value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
+  const shape = async (text: string, limits: Partial<typeof JSON_BODY_LIMITS>) =>
+    (await inspectJson(text, { ...JSON_BODY_LIMITS, ...limits }, async () => undefined)).problem;
+
+  it('counts values and nesting as JSON.parse makes them, strings holding brackets, commas and quotes included', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), fc.boolean(), async (value, spaced) => {
+        const text = JSON.stringify(value, null, spaced ? 2 : undefined);
+        const values = valuesOf(JSON.parse(text));
+        const depth = depthOf(JSON.parse(text));
+        expect(await shape(text, { maxValues: values, maxDepth: Math.max(depth, 1) })).toBeNull();
+        expect((await inspectJson(text)).values).toBe(values);
+        expect((await shape(text, { maxValues: values - 1 }))?.tooLarge).toBe(true);
+        if (depth > 1) {
+          expect((await shape(text, { maxDepth: depth - 1 }))?.reason).toMatch(/nests deeper than/);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    const tricky = JSON.stringify(['a"\\', { 'b\\"[': [1, 2] }, '],{,"']);
+    expect(await shape(tricky, { maxValues: 7, maxDepth: 3 })).toBeNull();
+    expect((await shape(tricky, { maxValues: 6 }))?.tooLarge).toBe(true);
+    expect((await shape(tricky, { maxDepth: 2 }))?.reason).toMatch(/nests deeper than 2 levels/);
+  });
+
+  it('names what went past: nesting, an object too wide, too many values, a large list nested deep', async () => {
+    const nested = (levels: number) => '{"a":'.repeat(levels) + '0' + '}'.repeat(levels);
+    expect(await shape(nested(64), {})).toBeNull();
+    expect(await shape(nested(65), {})).toEqual({
+      reason: 'the JSON body nests deeper than 64 levels (at position 320)',
+      tooLarge: false,
+    });
+    const wide = (n: number) =>
+      JSON.stringify({ attributes: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])) });
+    expect(await shape(wide(1000), {})).toBeNull();
+    expect((await shape(wide(1001), {}))?.reason).toMatch(
+      /^an object in the JSON body has more than 1000 members \(at position \d+\)$/,
+    );
+    // Arrays may be long: a document's loads, a message's operations.
+    expect(await shape(JSON.stringify({ loads: new Array(5000).fill(1) }), {})).toBeNull();
+    expect(await shape(JSON.stringify(new Array(100).fill({})), { maxValues: 100 })).toEqual({
+      reason: 'the JSON body holds more than 100 values: send them in several messages',
+      tooLarge: true,
+    });
+    const deepList = (levels: number) =>
+      '{"a":'.repeat(levels) + JSON.stringify(new Array(JSON_CUT_CHARS).fill(0)) + '}'.repeat(levels);
+    expect(await shape(deepList(7), {})).toBeNull();
+    expect((await shape(deepList(8), {}))?.reason).toMatch(
+      /^an array or object of over 262144 characters is nested deeper than 8 levels \(at position 40\)/,
+    );
+  });
+
+  it('leaves text that is not JSON to the parser', async () => {
+    expect(await shape('{"a": "never ends', {})).toBeNull();
+    expect(await shape(']]]}}', {})).toBeNull();
+    expect(await shape('', {})).toBeNull();
   });
 });

@@ -221,17 +221,11 @@ class JsonCutter {
 
   /** Just after the closing quote of the string whose opening quote is at `from`. */
   private stringEnd(from: number): number {
-    const text = this.text;
-    for (let quote = text.indexOf('"', from + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
-      let backslashes = 0;
-      while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) {
-        backslashes++;
-      }
-      if (backslashes % 2 === 0) {
-        return quote + 1;
-      }
+    const end = quoteEnd(this.text, from);
+    if (end === -1) {
+      throw this.error('a string that does not end', from);
     }
-    throw this.error('a string that does not end', from);
+    return end;
   }
 
   /**
@@ -260,4 +254,123 @@ class JsonCutter {
   error(what: string, at: number): SyntaxError {
     return new SyntaxError(`Unexpected JSON at position ${at}: ${what}`);
   }
+}
+
+/**
+ * What a JSON body a partner sends may hold besides its bytes: its values are what memory and time
+ * grow with (a 10 MiB body of `{},` is 3.5 million objects, ~20x its text in a worker's heap, where
+ * a message is translated whole at ~110 bytes a value), its nesting what recursion grows with (a
+ * document's text is checked and stored by walking it), and the width of one object what the DTO
+ * check's key handling grows with (quadratic in class-transformer).
+ */
+export const JSON_BODY_LIMITS = { maxValues: 1_500_000, maxDepth: 64, maxObjectMembers: 1_000 };
+
+/** How a JSON text goes past JSON_BODY_LIMITS: named; `tooLarge` when by its count of values (413 rather than 400). */
+export interface JsonShapeProblem {
+  reason: string;
+  tooLarge: boolean;
+}
+
+/**
+ * How many values `text` (JSON, or what will be refused as not JSON) holds, and the first way it goes
+ * past `limits` (null: none). One scan of its brackets, commas and strings (skipped with indexOf),
+ * with a turn of the event loop every few milliseconds of it; what is not valid JSON is left to the
+ * parser to refuse. A worker admits a message by its values as well as its bytes (`jsonValues`).
+ */
+export async function inspectJson(
+  text: string,
+  limits = JSON_BODY_LIMITS,
+  turn: () => Promise<void> = nextTurn,
+): Promise<{ values: number; problem: JsonShapeProblem | null }> {
+  const tooMany = {
+    reason: `the JSON body holds more than ${limits.maxValues} values: send them in several messages`,
+    tooLarge: true,
+  };
+  const structural = /["[\]{},]/g;
+  // Per open container: its commas so far, whether it is an object, where it opened.
+  const members: number[] = [];
+  const objects: boolean[] = [];
+  const opened: number[] = [];
+  let values = 1;
+  const found = (problem: JsonShapeProblem | null) => ({ values, problem });
+  let since = performance.now();
+  for (let look = SCAN_STEP; structural.test(text);) {
+    const i = structural.lastIndex - 1;
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = quoteEnd(text, i);
+      if (end === -1) {
+        return found(null);
+      }
+      structural.lastIndex = end;
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (members.length >= limits.maxDepth) {
+        return found({
+          reason: `the JSON body nests deeper than ${limits.maxDepth} levels (at position ${i})`,
+          tooLarge: false,
+        });
+      }
+      members.push(0);
+      objects.push(c === OPEN_OBJECT);
+      opened.push(i);
+    } else if (c === COMMA) {
+      const depth = members.length - 1;
+      if (depth >= 0 && ++members[depth] >= limits.maxObjectMembers && objects[depth]) {
+        return found({
+          reason: `an object in the JSON body has more than ${limits.maxObjectMembers} members (at position ${i})`,
+          tooLarge: false,
+        });
+      }
+      if (++values > limits.maxValues) {
+        return found(tooMany);
+      }
+    } else if (members.length > 0) {
+      // A closing bracket: a container that held anything holds one more member than its commas.
+      const depth = members.length;
+      const commas = members.pop()!;
+      const from = opened.pop()!;
+      objects.pop();
+      if (commas > 0 || !isOpenBracket(text.charCodeAt(lastNonBlank(text, i - 1)))) {
+        values++;
+      }
+      if (depth > MAX_CUT_DEPTH && i - from > JSON_CUT_CHARS) {
+        // parseJsonInTurns parses it in one piece, holding the event loop for as long.
+        return found({
+          reason: `an array or object of over ${JSON_CUT_CHARS} characters is nested deeper than ${MAX_CUT_DEPTH} levels (at position ${from}): put large lists nearer the top`,
+          tooLarge: false,
+        });
+      }
+    }
+    if (i >= look) {
+      look = i + SCAN_STEP;
+      if (performance.now() - since >= TURN_MS) {
+        await turn();
+        since = performance.now();
+      }
+    }
+  }
+  return found(values > limits.maxValues ? tooMany : null);
+}
+
+const isOpenBracket = (c: number) => c === OPEN_ARRAY || c === OPEN_OBJECT;
+
+function lastNonBlank(text: string, from: number): number {
+  while (from > 0 && isBlank(text.charCodeAt(from))) {
+    from--;
+  }
+  return from;
+}
+
+/** Just after the closing quote of the string opened at `from`; -1 when it does not end. */
+function quoteEnd(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) {
+      backslashes++;
+    }
+    if (backslashes % 2 === 0) {
+      return quote + 1;
+    }
+  }
+  return -1;
 }

@@ -29,7 +29,7 @@ import { MessageQueries, ReceiveApiMessage } from '@dockbridge/pipeline';
 import { CurrentPartner, PartnerApiKeyGuard } from '../auth/partner-api-key.guard';
 import { operationPage } from '../admin/operation-page';
 import { BadInput, ErrorBody } from '../http-error.filter';
-import { jsonTextOf } from '../json-body';
+import { jsonTextOf, jsonValuesOf } from '../json-body';
 import { ApiErrors } from '../openapi/error.schemas';
 import { CanonicalMessageSchema, CanonicalOperationSchema } from '../openapi/ingress.schemas';
 import { AcceptedSchema, PartnerMessageStatusSchema } from '../openapi/message.schemas';
@@ -100,7 +100,13 @@ export class MessagesController {
       );
     }
     const raw = jsonTextOf(request) ?? request.rawBody?.toString('utf8') ?? JSON.stringify(request.body ?? null);
-    const received = await this.receive.execute(partner, request.body, raw, idempotencyKeyOf(request));
+    const received = await this.receive.execute(
+      partner,
+      request.body,
+      raw,
+      idempotencyKeyOf(request),
+      jsonValuesOf(request),
+    );
     if (received.repeat) {
       reply.status(200);
     }

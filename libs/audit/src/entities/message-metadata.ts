@@ -47,6 +47,8 @@ export interface MessageMetadata {
   platformAccount?: string | null;
   /** Operations in a canonical (`POST /v1/messages`) body. */
   operations?: number;
+  /** JSON values in the body (`inspectJson`): a worker admits a message read whole by them as well as its bytes. */
+  jsonValues?: number;
   webhookId?: string | null;
   /** The partner's idempotency key, added by the ingest statement from its own column. */
   idempotencyKey?: string;

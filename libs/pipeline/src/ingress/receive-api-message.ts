@@ -34,7 +34,14 @@ export class ReceiveApiMessage {
   ) {}
 
   /** `body` is the parsed JSON and `raw` its text as sent (what is stored); `key` the partner's Idempotency-Key. */
-  async execute(partner: PartnerProfile, body: unknown, raw: string, key?: string): Promise<ApiMessageReceived> {
+  /** `jsonValues`: the values of `raw` (inspectJson), when the body parser counted them. */
+  async execute(
+    partner: PartnerProfile,
+    body: unknown,
+    raw: string,
+    key?: string,
+    jsonValues?: number,
+  ): Promise<ApiMessageReceived> {
     const check = await checkCanonicalMessageInTurns(body, undefined, raw);
     if (!check.ok) {
       throw new ApiMessageRefused('invalid', 'Invalid message', check.problems);
@@ -52,7 +59,11 @@ export class ReceiveApiMessage {
       channel: 'api',
       rawPayload: raw,
       contentType: CANONICAL_CONTENT_TYPE,
-      metadata: { operations: check.operations.length, platformAccount: partner.platformAccount },
+      metadata: {
+        operations: check.operations.length,
+        platformAccount: partner.platformAccount,
+        ...(jsonValues !== undefined && { jsonValues }),
+      },
       // Its own namespace: a partner's webhook ids (the same column) cannot collide with its API keys.
       idempotencyKey: key === undefined ? undefined : `api:${key}`,
     });

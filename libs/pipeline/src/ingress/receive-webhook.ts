@@ -8,6 +8,7 @@ import {
   PartnerWebhookSettings,
   verifyWebhook,
 } from '@dockbridge/partners';
+import { inspectJson } from '../json-in-turns';
 import { WEBHOOK_CONTENT_TYPE } from '../translate/translators';
 import { AcceptMessage } from './accept-message';
 import { RefusalLog, secretHeadersOf } from './refusal-log';
@@ -110,6 +111,17 @@ export class ReceiveWebhook {
       ]);
     }
     const text = storableText(body.toString('utf8'));
+    const { values, problem: shape } = await inspectJson(text);
+    if (shape) {
+      // Signed and within its bytes, but more values, nesting or width than a worker maps (docs/security.md).
+      await this.refusals.record({ ...refusal, kind: shape.tooLarge ? 'too large' : 'invalid', reason: shape.reason });
+      throw new WebhookRefused(
+        shape.tooLarge ? 'too-large' : 'invalid',
+        shape.reason,
+        shape.tooLarge ? 'Payload too large' : 'Webhook body refused',
+        [shape.reason],
+      );
+    }
     const key = await idempotencyKey(settings, headers, text);
     const accepted = await this.accept.execute({
       partnerId,
@@ -120,6 +132,7 @@ export class ReceiveWebhook {
         mappingVersion: endpoint.mappingVersion,
         webhookId: header(headers, 'webhook-id') ?? null,
         size: body.length,
+        jsonValues: values,
       },
       idempotencyKey: key,
     });

@@ -112,12 +112,17 @@ describe('TranslateMessage: payloads read whole', () => {
     c: 6 * MiB,
     huge: 40 * MiB,
     tiny: 1024,
+    dense1: 3 * MiB,
+    dense2: 3 * MiB,
     done: 40 * MiB,
     queuing: 40 * MiB,
   };
   const statusOf: Record<string, string> = { done: 'delivered', queuing: 'delivering' };
 
-  /** A translator whose translateOne only records how much is held while it runs (10 ms each). */
+  /** JSON values of the messages whose body counted them: a million `{}` in 3 MiB. */
+  const values: Record<string, number> = { dense1: 1_000_000, dense2: 1_000_000, a: 300_000 };
+
+  /** A translator whose translateOne only records what runs at once (10 ms each). */
   function translator() {
     const messages = {
       payloadSize: async (id: string) => ({
@@ -125,15 +130,25 @@ describe('TranslateMessage: payloads read whole', () => {
         contentType: 'application/json',
         textBytes: sizes[id],
         fileBytes: null,
+        jsonValues: values[id] ?? null,
       }),
     };
     const translate = translateOver({ textBytesAtOnce: 16 * MiB }, messages);
-    const seen = { held: 0, most: 0, alone: [] as string[], heldAtStart: {} as Record<string, number> };
+    const seen = {
+      held: 0,
+      most: 0,
+      alone: [] as string[],
+      heldAtStart: {} as Record<string, number>,
+      running: new Set<string>(),
+      together: [] as string[][],
+    };
     const spy = jest.spyOn(translate as never, 'translateOne') as unknown as jest.SpyInstance;
     spy.mockImplementation(async (...args: unknown[]) => {
       const id = args[0] as string;
       const holds = statusOf[id] ? 0 : sizes[id];
       seen.heldAtStart[id] = seen.held;
+      seen.running.add(id);
+      seen.together.push([...seen.running].sort());
       seen.held += holds;
       seen.most = Math.max(seen.most, seen.held);
       if (seen.held === sizes.huge) {
@@ -141,6 +156,7 @@ describe('TranslateMessage: payloads read whole', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
       seen.held -= holds;
+      seen.running.delete(id);
       return 'queued';
     });
     return { translate, spy, seen };
@@ -154,6 +170,20 @@ describe('TranslateMessage: payloads read whole', () => {
     expect(spy).toHaveBeenCalledTimes(5);
     expect(seen.most).toBe(sizes.huge); // 12 MiB + 1 KiB at most otherwise, never 18 MiB
     expect(seen.alone).toEqual(['huge']);
+  });
+
+  // Five 3 MB bodies of a million `{}` each were 15 MB together, within the 16 MiB, and ~300 MB of
+  // heap: a 128 MiB worker died of them. Their values weigh 22 MB each: each is translated alone.
+  it('weighs a body by its JSON values when they weigh more than its bytes', async () => {
+    const { translate, seen } = translator();
+    await Promise.all([translate.executeMany(['dense1', 'tiny']), translate.executeMany(['dense2', 'a', 'b'])]);
+
+    expect(seen.together.filter((ids) => ids.includes('dense1') || ids.includes('dense2'))).toEqual([
+      ['dense1'],
+      ['dense2'],
+    ]);
+    // Bodies whose bytes weigh more (6 MiB of 300,000 values) share the budget as before.
+    expect(seen.together).toContainEqual(['a', 'b']);
   });
 
   it('does not hold a message with nothing left to translate behind the budget', async () => {

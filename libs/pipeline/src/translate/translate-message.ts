@@ -74,6 +74,18 @@ const LARGE_FILE_BYTES = 16 * 1024 * 1024;
  * worker far past its heap; a payload larger than this is translated alone.
  */
 const TEXT_BYTES_AT_ONCE = 16 * 1024 * 1024;
+/**
+ * What one JSON value takes of textBytesAtOnce: ~110 bytes of heap a value, at the budget's ~5x
+ * (the 25,000-document message holds 900,000 values in 15 MB: its bytes and values agree).
+ */
+export const BUDGET_BYTES_PER_VALUE = 22;
+
+/**
+ * What a payload read whole takes of textBytesAtOnce: its bytes, or its JSON values when they weigh
+ * more (`{},` is 3 bytes and ~60 of heap: a body of small values holds more than its bytes tell).
+ */
+export const textBudgetOf = (size: { textBytes: number; fileBytes: number | null; jsonValues: number | null }) =>
+  Math.max(size.fileBytes ?? size.textBytes, (size.jsonValues ?? 0) * BUDGET_BYTES_PER_VALUE);
 
 /** Whether a translation refuses its message or any interchange of it (nothing of those is delivered). */
 const refusesAny = (translation: StreamedTranslation): boolean =>
@@ -230,7 +242,7 @@ export class TranslateMessage {
     if (size.fileBytes !== null && size.contentType === X12_CONTENT_TYPE) {
       return size.fileBytes > LARGE_FILE_BYTES ? this.largeFiles.take() : () => undefined;
     }
-    return this.texts.take(size.fileBytes ?? size.textBytes);
+    return this.texts.take(textBudgetOf(size));
   }
 
   private async translateOne(
