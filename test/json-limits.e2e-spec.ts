@@ -54,6 +54,18 @@ describe('JSON bodies bounded by their shape, not only their bytes', () => {
     ]);
   });
 
+  it('refuses one operation of more than 150,000 values, which a worker parses whole to deliver (16 at once)', async () => {
+    const heavy = booking(new Array(150_000).fill({}));
+    const answer = await post(JSON.stringify({ operations: [booking(0), heavy] }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.details).toEqual(['operations[1] holds more than 150000 JSON values: split it']);
+    // Many operations each under it are a message as any other (up to the body's 1,500,000).
+    const many = await post(
+      JSON.stringify({ operations: Array.from({ length: 10 }, () => booking(new Array(100_000).fill(0))) }),
+    );
+    expect(many.status).toBe(202);
+  });
+
   it('refuses an object wider than 1,000 members before the schema check, whose key handling is quadratic', async () => {
     const attributes = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i]));
     const started = performance.now();

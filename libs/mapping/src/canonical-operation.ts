@@ -168,6 +168,12 @@ class CanonicalOperationDto {
 }
 
 export const MAX_OPERATIONS_PER_MESSAGE = 100_000;
+/**
+ * JSON values one operation may hold (a document of 25,000 loads holds ~100,000): a worker parses
+ * each operation's payload to deliver it, 16 at once, so one of a million `{}` (~60 MB of heap)
+ * could take it out of heap however its message was admitted; at this limit 16 take ~150 MB at worst.
+ */
+export const MAX_OPERATION_VALUES = 150_000;
 
 /** `{"operations": [...]}`: the body of `POST /v1/messages` and of a stored API message. */
 export class CanonicalMessageDto {
@@ -306,6 +312,12 @@ export function checkCanonicalMessage(plain: unknown): CanonicalMessageCheck {
   if (notObjects) {
     return notObjects;
   }
+  const list = (plain as { operations?: unknown } | null)?.operations;
+  const oversized =
+    Array.isArray(list) && list.length <= MAX_OPERATIONS_PER_MESSAGE ? oversizedOperation(list) : undefined;
+  if (oversized) {
+    return { ok: false, problems: [oversized] };
+  }
   if (!compiledAcceptsBody(plain)) {
     const result = validatePlain(CanonicalMessageDto, plain);
     if (!result.ok) {
@@ -325,6 +337,28 @@ function listed(problems: string[]): string[] {
   return problems.length <= MAX_LISTED_PROBLEMS
     ? problems
     : [...problems.slice(0, MAX_LISTED_PROBLEMS), `…and ${problems.length - MAX_LISTED_PROBLEMS} more problems`];
+}
+
+/** The first of `operations` holding more than MAX_OPERATION_VALUES values, named (`from`: the first one's index). */
+function oversizedOperation(operations: readonly unknown[], from = 0): string | undefined {
+  for (let i = 0; i < operations.length; i++) {
+    // Counted down an explicit stack, stopping past the limit: the cost is bounded whatever the operation.
+    const stack: unknown[] = [operations[i]];
+    let values = 0;
+    while (stack.length > 0 && values <= MAX_OPERATION_VALUES) {
+      const value = stack.pop();
+      values++;
+      if (value !== null && typeof value === 'object') {
+        for (const member of Array.isArray(value) ? value : Object.values(value)) {
+          stack.push(member);
+        }
+      }
+    }
+    if (values > MAX_OPERATION_VALUES) {
+      return `operations[${from + i}] holds more than ${MAX_OPERATION_VALUES} JSON values: split it`;
+    }
+  }
+  return undefined;
 }
 
 /** class-validator lets an array through where a nested object is expected (`[[]]`): refuse it by name. */
@@ -404,6 +438,10 @@ export async function checkCanonicalMessageInTurns(
       await turn();
     }
     const operations = list.slice(from, from + CHECK_SLICE);
+    const oversized = oversizedOperation(operations, from);
+    if (oversized) {
+      return { ok: false, problems: [oversized] };
+    }
     if (!operations.every(compiledAccepts) || (from === 0 && !onlyOperations)) {
       // The body's other fields (refused by name) are checked with the first slice only: copied into
       // every slice, a body of many fields and many operations would cost their product.
