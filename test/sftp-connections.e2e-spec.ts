@@ -27,13 +27,15 @@ describe('SFTP connections a gateway holds at once', () => {
       c.on('close', () => reject(new Error('connection closed')));
       c.connect({ host: '127.0.0.1', port: server.port!, username, password: PASSWORD, readyTimeout: 5_000 });
     });
-  /** A connection that says it speaks SSH and then never logs in; resolves once the server counts it. */
-  const lurker = async (): Promise<Socket> => {
+  /** A connection that never logs in (`banner`: it says it speaks SSH, else nothing at all); resolves once the server counts it. */
+  const lurker = async (banner = true): Promise<Socket> => {
     const before = server.connectionCounts.unauthenticated;
     const socket = tcpConnect(server.port!, '127.0.0.1');
     open.push(socket);
     socket.on('error', () => undefined);
-    socket.write('SSH-2.0-lurker\r\n');
+    if (banner) {
+      socket.write('SSH-2.0-lurker\r\n');
+    }
     await until(() => server.connectionCounts.unauthenticated > before || socket.destroyed);
     return socket;
   };
@@ -58,6 +60,7 @@ describe('SFTP connections a gateway holds at once', () => {
       'sftp.maxConnections': 5,
       'sftp.maxUnauthenticatedPerAddress': 3,
       'sftp.maxConnectionsPerPartner': 2,
+      'sftp.loginTimeoutMs': 1500,
     });
     server = spine.app.get(SftpServer);
     await spine.app
@@ -97,6 +100,18 @@ describe('SFTP connections a gateway holds at once', () => {
     connection.end();
   });
 
+  // ssh2 sees a connection only once it sends its banner: counted from there, silent ones held a socket each for ever.
+  it('counts connections that never say a word, and cuts any not logged in after sftp.loginTimeoutMs', async () => {
+    const silent = [await lurker(false), await lurker(false), await lurker(false)];
+    expect(server.connectionCounts).toEqual({ open: 3, unauthenticated: 3 });
+    await expect(login('first')).rejects.toThrow();
+    expect((await Promise.all(silent.map(closedByServer))).every(Boolean)).toBe(true);
+    await until(() => server.connectionCounts.open === 0);
+    expect(server.connectionCounts).toEqual({ open: 0, unauthenticated: 0 });
+    const { connection } = await login('first');
+    connection.end();
+  });
+
   it("ends a partner's connection at login past sftp.maxConnectionsPerPartner, not another partner's", async () => {
     await login('first');
     await login('first');
@@ -125,16 +140,21 @@ describe('SFTP connections a gateway holds at once', () => {
     await healthy();
   });
 
-  it('refuses an eleventh session on one connection (each may hold 64 handles)', async () => {
+  it('refuses an eleventh session open at once on one connection (each may hold 64 handles)', async () => {
     const { connection } = await login('first');
     const channel = () =>
       new Promise<SFTPWrapper>((resolve, reject) =>
         connection.sftp((error, sftp) => (error ? reject(error) : resolve(sftp))),
       );
+    const channels = [];
     for (let i = 1; i < 10; i++) {
-      await channel();
+      channels.push(await channel());
     }
     await expect(channel()).rejects.toThrow();
+    // Sessions open at once, as OpenSSH's MaxSessions: one closed makes room for the next.
+    channels[0].end();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await channel();
     await healthy();
   });
 });

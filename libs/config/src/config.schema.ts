@@ -206,6 +206,8 @@ export class SftpConfig {
   @IsInt() @Min(1) @Max(10_000) maxUnauthenticatedPerAddress = 10;
   /** Logged-in connections of one partner at once: one more is ended as it logs in. */
   @IsInt() @Min(1) @Max(10_000) maxConnectionsPerPartner = 16;
+  /** How long a connection may take from its TCP accept to its login; then it is cut (and its slot freed). */
+  @IsInt() @Min(1000) @Max(600_000) loginTimeoutMs = 60_000;
   /** Failed logins of one user name, or from one address, after which it is locked out for `lockoutMs`. */
   @IsInt() @Min(1) @Max(1000) maxLoginFailures = 5;
   @IsInt() @Min(1000) lockoutMs = 15 * 60_000;
@@ -311,6 +313,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   SFTP_MAX_CONNECTIONS: 'sftp.maxConnections',
   SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS: 'sftp.maxUnauthenticatedPerAddress',
   SFTP_MAX_CONNECTIONS_PER_PARTNER: 'sftp.maxConnectionsPerPartner',
+  SFTP_LOGIN_TIMEOUT_MS: 'sftp.loginTimeoutMs',
   SFTP_MAX_LOGIN_FAILURES: 'sftp.maxLoginFailures',
   SFTP_LOCKOUT_MS: 'sftp.lockoutMs',
   WORKER_HEALTH_PORT: 'worker.healthPort',

@@ -6,8 +6,8 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import type { AddressInfo } from 'node:net';
-import { AuthContext, Connection, Server } from 'ssh2';
+import { AddressInfo, createServer, Server as TcpServer, Socket } from 'node:net';
+import { AuthContext, ClientInfo, Connection, Server } from 'ssh2';
 import { AppConfig } from '@dockbridge/config';
 import { PartnerFileRepository, PartnerProfile, SftpCredentialRepository } from '@dockbridge/partners';
 import { ReceiveUpload } from '@dockbridge/pipeline';
@@ -17,14 +17,23 @@ import { SftpSession } from './sftp-session';
 
 /** Failed login attempts one connection may make before it is dropped. */
 export const MAX_AUTH_FAILURES = 6;
-/** How long a connection may take to log in. */
-export const LOGIN_TIMEOUT_MS = 60_000;
 /** How long shutdown waits for uploads being recorded. */
 const DRAIN_TIMEOUT_MS = 15_000;
 /** SSH sessions (channels) one connection may open, as OpenSSH's MaxSessions: each may hold 64 handles. */
 export const MAX_SESSIONS_PER_CONNECTION = 10;
 /** A refused connection is logged at most this often per reason (a flood would fill the log), with the count. */
 const REFUSAL_LOG_EVERY_MS = 10_000;
+/** How long a connection ended by the server may take to close its side before it is cut. */
+const END_GRACE_MS = 1_000;
+
+/** A TCP connection of the SFTP port, from its accept to its close: what it counts against the limits. */
+interface Accepted {
+  socket: Socket;
+  ip: string;
+  client: Connection | null;
+  loggedIn: boolean;
+  partnerId: string | null;
+}
 
 /**
  * The partners' SFTP server (ssh2), on `sftp.host`:`sftp.port` when `sftp.enabled`. Each partner
@@ -34,8 +43,9 @@ const REFUSAL_LOG_EVERY_MS = 10_000;
 @Injectable()
 export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('Sftp');
-  private server: Server | null = null;
-  private readonly connections = new Set<Connection>();
+  private server: TcpServer | null = null;
+  /** Every open connection, counted from its TCP accept (a client that never says a word included), by address and port. */
+  private readonly accepted = new Map<string, Accepted>();
   /** Connections not logged in yet, by address; logged-in connections, by partner. */
   private readonly unauthenticated = new Map<string, number>();
   private readonly byPartner = new Map<string, number>();
@@ -64,7 +74,7 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     for (const n of this.unauthenticated.values()) {
       unauthenticated += n;
     }
-    return { open: this.connections.size, unauthenticated };
+    return { open: this.accepted.size, unauthenticated };
   }
 
   /** The host key's `SHA256:` fingerprint once started. */
@@ -80,9 +90,13 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
       this.logger.warn({ msg: 'generated a new SFTP host key', path: hostKeyPath, fingerprint: hostKey.fingerprint });
     }
     this.hostKeyFingerprint = hostKey.fingerprint;
-    const server = new Server({ hostKeys: [hostKey.privateKey], ident: 'dockbridge' }, (client, info) =>
-      this.onConnection(client, info.ip),
+    // ssh2 sees a connection only once the client sends its banner: the limits and the login
+    // timeout start at the TCP accept, and each socket is handed to ssh2 from there.
+    const ssh = new Server({ hostKeys: [hostKey.privateKey], ident: 'dockbridge' }, (client, info) =>
+      this.onConnection(client, info),
     );
+    ssh.on('error', (error: Error) => this.logger.error({ msg: 'sftp server error', error: error.message }));
+    const server = createServer((socket) => this.accept(socket, ssh));
     server.on('error', (error: Error) => this.logger.error({ msg: 'sftp server error', error: error.message }));
     await new Promise<void>((resolve, reject) => {
       const fail = (error: Error) =>
@@ -125,15 +139,15 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     const server = this.server;
     this.server = null;
     this.boundPort = null;
-    for (const client of this.connections) {
-      client.end();
+    for (const connection of this.accepted.values()) {
+      connection.client?.end();
     }
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       // Clients that do not answer the disconnect are cut after a moment.
       setTimeout(() => {
-        for (const client of this.connections) {
-          socketOf(client)?.destroy();
+        for (const connection of this.accepted.values()) {
+          connection.socket.destroy();
         }
         resolve();
       }, 2000).unref();
@@ -147,57 +161,67 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     return work;
   };
 
-  private onConnection(client: Connection, ip: string): void {
-    let partner: PartnerProfile | null = null;
-    client.on('error', (error: Error) =>
-      this.logger.debug({ msg: 'sftp connection error', ip, partnerId: partner?.id, error: error.message }),
-    );
-    const { maxConnections, maxUnauthenticatedPerAddress } = this.config.sftp;
-    const waiting = this.unauthenticated.get(ip) ?? 0;
-    if (this.connections.size >= maxConnections || waiting >= maxUnauthenticatedPerAddress) {
+  /** A new TCP connection: counted, or dropped at once past a limit; cut if not logged in within sftp.loginTimeoutMs. */
+  private accept(socket: Socket, ssh: Server): void {
+    socket.on('error', () => undefined); // ssh2 reports a connection's errors once it has it
+    const ip = socket.remoteAddress ?? '';
+    const { maxConnections, maxUnauthenticatedPerAddress, loginTimeoutMs } = this.config.sftp;
+    if (this.accepted.size >= maxConnections || (this.unauthenticated.get(ip) ?? 0) >= maxUnauthenticatedPerAddress) {
       this.logRefusal(
-        this.connections.size >= maxConnections
+        this.accepted.size >= maxConnections
           ? `sftp connection refused: ${maxConnections} connections open (sftp.maxConnections)`
           : `sftp connection refused: ${maxUnauthenticatedPerAddress} connections from this address not logged in yet (sftp.maxUnauthenticatedPerAddress)`,
         ip,
       );
-      // Dropped, not ended: end() leaves the socket half open, and a client that keeps it so keeps its slot.
-      socketOf(client)?.destroy();
+      socket.destroy();
       return;
     }
-    this.connections.add(client);
-    this.unauthenticated.set(ip, waiting + 1);
-    let unauthenticated = true;
-    const loggedInOrGone = () => {
-      if (unauthenticated) {
-        unauthenticated = false;
+    const key = `${ip}|${socket.remotePort}`;
+    const connection: Accepted = { socket, ip, client: null, loggedIn: false, partnerId: null };
+    this.accepted.set(key, connection);
+    count(this.unauthenticated, ip, +1);
+    // Destroyed, not ended: a client that never closes its side would keep its slot.
+    const loginTimer = setTimeout(() => connection.loggedIn || socket.destroy(), loginTimeoutMs).unref();
+    socket.once('close', () => {
+      clearTimeout(loginTimer);
+      this.accepted.delete(key);
+      if (!connection.loggedIn) {
         count(this.unauthenticated, ip, -1);
       }
-    };
-    let counted: string | null = null;
-    let username = '';
-    let failures = 0;
-    const loginTimer = setTimeout(() => {
-      if (!partner) {
-        client.end();
-      }
-    }, LOGIN_TIMEOUT_MS).unref();
-
-    client.on('close', () => {
-      clearTimeout(loginTimer);
-      this.connections.delete(client);
-      loggedInOrGone();
-      if (counted) {
-        count(this.byPartner, counted, -1);
+      if (connection.partnerId) {
+        count(this.byPartner, connection.partnerId, -1);
       }
     });
+    ssh.injectSocket(socket);
+  }
+
+  /** Ends a connection, and cuts it should the client not close its side. */
+  private drop(connection: Accepted): void {
+    connection.client?.end();
+    setTimeout(() => connection.socket.destroy(), END_GRACE_MS).unref();
+  }
+
+  private onConnection(client: Connection, info: ClientInfo): void {
+    const ip = info.ip;
+    let partner: PartnerProfile | null = null;
+    client.on('error', (error: Error) =>
+      this.logger.debug({ msg: 'sftp connection error', ip, partnerId: partner?.id, error: error.message }),
+    );
+    const connection = this.accepted.get(`${ip}|${info.port}`);
+    if (!connection) {
+      client.end(); // closed meanwhile
+      return;
+    }
+    connection.client = client;
+    let username = '';
+    let failures = 0;
 
     client.on('authentication', (ctx: AuthContext) => {
       // Cut to 64 characters for the log and the throttle's keys: a client chooses its length.
       const name = ctx.username.slice(0, 64);
       const refuse = () => {
         if (++failures >= MAX_AUTH_FAILURES) {
-          return client.end();
+          return this.drop(connection);
         }
         ctx.reject(['publickey', 'password']);
       };
@@ -258,11 +282,11 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
 
     client.on('ready', () => {
       const profile = partner;
-      loggedInOrGone();
       if (!profile) {
-        return client.end();
+        return this.drop(connection);
       }
-      clearTimeout(loginTimer);
+      connection.loggedIn = true;
+      count(this.unauthenticated, ip, -1);
       const { maxConnectionsPerPartner } = this.config.sftp;
       if ((this.byPartner.get(profile.id) ?? 0) >= maxConnectionsPerPartner) {
         this.logRefusal(
@@ -270,16 +294,18 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
           ip,
           profile.id,
         );
-        return client.end();
+        return this.drop(connection);
       }
-      counted = profile.id;
+      connection.partnerId = profile.id;
       count(this.byPartner, profile.id, +1);
       let sessions = 0;
       client.on('session', (accept, reject) => {
-        if (++sessions > MAX_SESSIONS_PER_CONNECTION) {
+        if (sessions >= MAX_SESSIONS_PER_CONNECTION) {
           return reject();
         }
+        sessions++;
         const session = accept();
+        session.once('close', () => sessions--);
         session.on('sftp', (acceptSftp) => {
           new SftpSession(acceptSftp(), {
             partnerId: profile.id,
@@ -289,7 +315,7 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
             maxFileBytes: this.config.sftp.maxFileBytes,
             track: this.track,
             stillAllowed: () => this.credentials.stillAllowed(username, profile.id),
-            disconnect: () => client.end(),
+            disconnect: () => this.drop(connection),
           });
         });
         // No shell, exec, pty or forwarding: without listeners ssh2 refuses them.
@@ -343,6 +369,3 @@ function count(counts: Map<string, number>, key: string, by: number): void {
     counts.delete(key);
   }
 }
-
-/** The connection's socket (ssh2 keeps it private; it has no method that drops a connection at once). */
-const socketOf = (client: Connection) => (client as unknown as { _sock?: { destroy(): void } })._sock;

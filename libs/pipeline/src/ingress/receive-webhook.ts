@@ -8,7 +8,7 @@ import {
   PartnerWebhookSettings,
   verifyWebhook,
 } from '@dockbridge/partners';
-import { inspectJson } from '../json-in-turns';
+import { inspectJson, parseJsonInTurns } from '../json-in-turns';
 import { WEBHOOK_CONTENT_TYPE } from '../translate/translators';
 import { AcceptMessage } from './accept-message';
 import { RefusalLog, secretHeadersOf } from './refusal-log';
@@ -160,8 +160,9 @@ async function idempotencyKey(
 ): Promise<string | undefined> {
   if (settings.idempotencyPath) {
     try {
+      // In turns: a partner's limit may be raised to 64 MiB, whose JSON.parse alone held the loop ~0.5 s.
       const value = await boundedJsonata(settings.idempotencyPath, IDEMPOTENCY_PATH_TIMEOUT_MS).evaluate(
-        JSON.parse(text),
+        await parseJsonInTurns(text),
       );
       return value === undefined || value === null ? undefined : String(value);
     } catch {

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Message, MessageRepository, MessageSearch, NewMessage, OperationRepository } from '@dockbridge/audit';
 import type { PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues, TranslateJob } from '../message-queues';
+import { inspectJson } from '../json-in-turns';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
 import { BULK_REPLAY_LIMIT, ReplayError, ReplayMessage, ReplayRequest } from './replay-message';
 
@@ -235,6 +236,29 @@ describe('ReplayMessage: edit and replay', () => {
     expect(invalid).toMatchObject({ code: 'invalid-payload', message: 'the edited payload is not a valid message' });
     expect(invalid.details.length).toBeGreaterThan(0);
     expect(recorded).toEqual([]);
+  });
+
+  it('holds an edited JSON payload to the limits of any JSON body, and weighs it anew', async () => {
+    const counted = message('m-1', {
+      contentType: CANONICAL_CONTENT_TYPE,
+      rawPayload: canonical([upsert(ORG)]),
+      metadata: { jsonValues: 14 },
+    });
+    const { replay, recorded } = replays([counted]);
+    const deep = canonical([
+      { ...upsert(ORG), document: { id: 'PO-1', x: JSON.parse('{"a":'.repeat(70) + '0' + '}'.repeat(70)) } },
+    ]);
+    expect(await refusal(replay.replay('m-1', { ...rerun, payload: deep }))).toMatchObject({
+      code: 'invalid-payload',
+      message: 'the edited payload is refused',
+      details: [expect.stringMatching(/^the JSON body nests deeper than 64 levels/)],
+    });
+    expect(recorded).toEqual([]);
+    // Resent as it was, it keeps its count; edited, it is counted anew (the original's would be wrong).
+    await replay.replay('m-1', rerun);
+    const payload = canonical([upsert(ORG, 'PO-9'), upsert(ORG, 'PO-10')]);
+    await replay.replay('m-1', { ...rerun, payload });
+    expect(recorded.map((m) => m.metadata?.jsonValues)).toEqual([14, (await inspectJson(payload)).values]);
   });
 
   it("refuses an edit acting outside the partner's organisations unless overridden, which is recorded and logged", async () => {

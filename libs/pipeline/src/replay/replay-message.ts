@@ -14,7 +14,8 @@ import {
 import { checkCanonicalMessageInTurns, organisationScopeProblems } from '@dockbridge/mapping';
 import { organisationsOf, PartnerRepository } from '@dockbridge/partners';
 import { MessageQueues, translateJobOf } from '../message-queues';
-import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
+import { inspectJson } from '../json-in-turns';
+import { CANONICAL_CONTENT_TYPE, WEBHOOK_CONTENT_TYPE } from '../translate/translators';
 
 export type ReplayMode = ReplayFacts['mode'];
 
@@ -23,6 +24,8 @@ interface ReplayPayload {
   rawPayload: string;
   contentType: string;
   payloadFile?: string;
+  /** An edited JSON payload's values (inspectJson), recorded as the replay's `jsonValues`. */
+  jsonValues?: number;
 }
 
 export interface ReplayRequest {
@@ -119,6 +122,14 @@ export class ReplayMessage {
       );
     }
     const prepared = await this.payloadFor(original, request);
+    if (request.payload !== undefined && JSON_CONTENT_TYPES.has(prepared.contentType)) {
+      // Held to the limits of any JSON body, and weighed anew for the worker's admission.
+      const { values, problem } = await inspectJson(prepared.rawPayload);
+      if (problem) {
+        throw new ReplayError('invalid-payload', 'the edited payload is refused', [problem.reason]);
+      }
+      prepared.jsonValues = values;
+    }
     if (request.payload !== undefined && prepared.contentType === CANONICAL_CONTENT_TYPE) {
       await this.checkEdited(original, prepared.rawPayload, request.overrideOrganisations === true);
     }
@@ -126,7 +137,10 @@ export class ReplayMessage {
   }
 
   private async replayOf(original: Message, request: ReplayRequest, runId?: string): Promise<Message> {
-    const { rawPayload, contentType, payloadFile } = await this.prepare(original, request);
+    const { rawPayload, contentType, payloadFile, jsonValues } = await this.prepare(original, request);
+    // The original's count is the replay's when it resends the same payload; an edited one was counted anew.
+    const { jsonValues: originalValues, ...facts } = ownFactsOnly(original.metadata);
+    const values = request.payload === undefined ? originalValues : jsonValues;
     const replay = await this.messages.record({
       partnerId: original.partnerId,
       channel: 'replay',
@@ -136,7 +150,8 @@ export class ReplayMessage {
       contentType,
       replayOf: original.id,
       metadata: {
-        ...ownFactsOnly(original.metadata),
+        ...facts,
+        ...(values !== undefined && { jsonValues: values }),
         ...(payloadFile && { payloadFile }),
         ...(request.mapping === 'current' && { mappingVersion: 'current' }),
         ...(!request.force && { orderArrival: await this.messages.orderArrivalOf(original.id) }),
@@ -306,6 +321,8 @@ export class ReplayMessage {
  * its translation went (a replay is translated, and verified, anew); its
  * payload file is the replay's only when the replay resends it unchanged (`payloadFor`).
  */
+const JSON_CONTENT_TYPES = new Set([CANONICAL_CONTENT_TYPE, WEBHOOK_CONTENT_TYPE]);
+
 function ownFactsOnly({
   idempotencyKey: _key,
   payloadFile: _file,
