@@ -3,6 +3,7 @@ import { validatePlain } from '@dockbridge/platform';
 import {
   CanonicalMessageDto,
   CHECK_SLICE,
+  MAX_LISTED_PROBLEMS,
   checkCanonicalMessage,
   checkCanonicalMessageInTurns,
   compiledAccepts,
@@ -249,10 +250,18 @@ describe('the compiled check of an operation against the DTOs (class-validator)'
           const inTurns = await checkCanonicalMessageInTurns(body, () => Promise.resolve());
           const sorted = (check: typeof whole) =>
             check.ok ? check : { ok: false, problems: [...check.problems].sort() };
-          expect(sorted(inTurns)).toEqual(sorted(whole));
+          // Past MAX_LISTED_PROBLEMS both list that many and say there are more (the slices stop checking).
+          const capped = (check: typeof whole) => !check.ok && check.problems.length > MAX_LISTED_PROBLEMS;
+          if (capped(whole) || capped(inTurns)) {
+            expect([capped(whole), capped(inTurns)]).toEqual([true, true]);
+            expect(inTurns.ok ? [] : inTurns.problems.at(-1)).toMatch(/^…and more problems|^…and \d+ more problems$/);
+          } else {
+            expect(sorted(inTurns)).toEqual(sorted(whole));
+          }
         },
       ),
-      { numRuns: 40 },
+      // No shrinking: a counterexample of 300 operations shrinks for tens of minutes (CI hung on one).
+      { numRuns: 40, endOnFailure: true },
     );
   });
 });

@@ -224,6 +224,24 @@ describe('checkCanonicalMessageInTurns', () => {
     expect(problems(inTurns).filter((p) => p.includes('extra'))).toHaveLength(1);
   });
 
+  it('lists 100 problems and says there are more; in turns, stops checking past them', async () => {
+    const operations = many(300).map((op) => ({ ...op, first: 1, second: 2 }));
+    const whole = checkCanonicalMessage({ operations });
+    const inTurns = await checkCanonicalMessageInTurns({ operations });
+    expect(whole.ok ? [] : whole.problems.slice(100)).toEqual(['…and 500 more problems']);
+    expect(inTurns.ok ? [] : inTurns.problems.slice(100)).toEqual([
+      `…and more problems, not checked past operations[${CHECK_SLICE - 1}]`,
+    ]);
+    // Exactly 100 are listed whole, either way (no slice stops short of a message with no more).
+    const hundred = many(300).map((op, i) => (i < 50 ? { ...op, first: 1, second: 2 } : op));
+    for (const check of [
+      checkCanonicalMessage({ operations: hundred }),
+      await checkCanonicalMessageInTurns({ operations: hundred }),
+    ]) {
+      expect(check.ok ? [] : check.problems).toHaveLength(100);
+    }
+  });
+
   it('answers the valid operations themselves, after the checks that follow validation', async () => {
     const operations = many(600);
     const valid = await checkCanonicalMessageInTurns({ operations });

@@ -426,7 +426,7 @@ export async function checkCanonicalMessageInTurns(
   // The first operation whose text cannot be stored, as unstorableText of the body would name it.
   let unstorable: string | null = null;
   for (let from = 0; from < list.length; from += CHECK_SLICE) {
-    if (problems.size >= MAX_LISTED_PROBLEMS) {
+    if (problems.size > MAX_LISTED_PROBLEMS) {
       // Enough to tell the sender what is wrong: the rest is not checked (nor listed).
       const listedProblems = [...problems].slice(0, MAX_LISTED_PROBLEMS);
       return {
