@@ -27,15 +27,20 @@ describe('SFTP connections a gateway holds at once', () => {
       c.on('close', () => reject(new Error('connection closed')));
       c.connect({ host: '127.0.0.1', port: server.port!, username, password: PASSWORD, readyTimeout: 5_000 });
     });
-  /** A connection that never logs in (`banner`: it says it speaks SSH, else nothing at all); resolves once the server counts it. */
-  const lurker = async (banner = true): Promise<Socket> => {
-    const before = server.connectionCounts.unauthenticated;
+  /** A raw connection that says it speaks SSH (`speaks`), or nothing at all, and never logs in. */
+  const banner = (speaks = true): Socket => {
     const socket = tcpConnect(server.port!, '127.0.0.1');
     open.push(socket);
     socket.on('error', () => undefined);
-    if (banner) {
+    if (speaks) {
       socket.write('SSH-2.0-lurker\r\n');
     }
+    return socket;
+  };
+  /** banner()'s connection, once the server counts it. */
+  const lurker = async (speaks = true): Promise<Socket> => {
+    const before = server.connectionCounts.unauthenticated;
+    const socket = banner(speaks);
     await until(() => server.connectionCounts.unauthenticated > before || socket.destroyed);
     return socket;
   };
@@ -85,11 +90,7 @@ describe('SFTP connections a gateway holds at once', () => {
   it('closes connections from one address that never log in past sftp.maxUnauthenticatedPerAddress', async () => {
     const lurkers = [await lurker(), await lurker(), await lurker()];
     expect(server.connectionCounts).toEqual({ open: 3, unauthenticated: 3 });
-    const fourth = tcpConnect(server.port!, '127.0.0.1');
-    open.push(fourth);
-    fourth.on('error', () => undefined);
-    fourth.write('SSH-2.0-lurker\r\n');
-    expect(await closedByServer(fourth)).toBe(true);
+    expect(await closedByServer(banner())).toBe(true);
     await expect(login('first')).rejects.toThrow();
     await healthy();
     // Once they go, the address logs in again.
@@ -131,11 +132,7 @@ describe('SFTP connections a gateway holds at once', () => {
     await login('second');
     await lurker();
     expect(server.connectionCounts).toEqual({ open: 5, unauthenticated: 1 });
-    const sixth = tcpConnect(server.port!, '127.0.0.1');
-    open.push(sixth);
-    sixth.on('error', () => undefined);
-    sixth.write('SSH-2.0-lurker\r\n');
-    expect(await closedByServer(sixth)).toBe(true);
+    expect(await closedByServer(banner())).toBe(true);
     expect(server.connectionCounts.open).toBe(5);
     await healthy();
   });
