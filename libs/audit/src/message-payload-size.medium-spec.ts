@@ -13,13 +13,14 @@ describe('MessageRepository.payloadSize (medium: real Postgres)', () => {
   }, 60_000);
   afterAll(() => database?.close());
 
-  it('gives the bytes of a text payload, or of the stored file a message points to', async () => {
+  it('gives the bytes of a text payload, or of the stored file a message points to, and its JSON values', async () => {
     const text = JSON.stringify({ operations: [{ name: 'Müller' }] }); // ü is two bytes
     const json = await messages.record({
       partnerId: 'p',
       channel: 'api',
       rawPayload: text,
       contentType: 'application/json',
+      metadata: { jsonValues: 5 },
     });
     const upload = await messages.record({
       partnerId: 'p',
@@ -34,12 +35,14 @@ describe('MessageRepository.payloadSize (medium: real Postgres)', () => {
       contentType: 'application/json',
       textBytes: Buffer.byteLength(text),
       fileBytes: null,
+      jsonValues: 5,
     });
     expect(await messages.payloadSize(upload.id)).toEqual({
       status: 'received',
       contentType: 'application/edi-x12',
       textBytes: 0,
       fileBytes: 104_857_600,
+      jsonValues: null,
     });
     expect(await messages.payloadSize('00000000-0000-4000-8000-000000000000')).toBeNull();
     expect(await messages.payloadSize('not-a-uuid')).toBeNull();
