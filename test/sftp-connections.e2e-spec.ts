@@ -49,14 +49,15 @@ describe('SFTP connections a gateway holds at once', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
-  const closedByServer = (socket: Socket) =>
+  /** Whether the server closes `socket` within `ms` (refusals: well within the 1.5 s login timeout). */
+  const closedByServer = (socket: Socket, ms = 500) =>
     new Promise<boolean>((resolve) => {
       if (socket.destroyed) {
         return resolve(true);
       }
       socket.once('close', () => resolve(true));
       socket.resume(); // read on, or its end is never seen
-      setTimeout(() => resolve(false), 3_000).unref();
+      setTimeout(() => resolve(false), ms).unref();
     });
   const healthy = async () => expect((await fetch(`${spine.url}/health`)).status).toBe(200);
 
@@ -106,7 +107,7 @@ describe('SFTP connections a gateway holds at once', () => {
     const silent = [await lurker(false), await lurker(false), await lurker(false)];
     expect(server.connectionCounts).toEqual({ open: 3, unauthenticated: 3 });
     await expect(login('first')).rejects.toThrow();
-    expect((await Promise.all(silent.map(closedByServer))).every(Boolean)).toBe(true);
+    expect((await Promise.all(silent.map((s) => closedByServer(s, 3_000)))).every(Boolean)).toBe(true);
     await until(() => server.connectionCounts.open === 0);
     expect(server.connectionCounts).toEqual({ open: 0, unauthenticated: 0 });
     const { connection } = await login('first');
@@ -149,9 +150,27 @@ describe('SFTP connections a gateway holds at once', () => {
     }
     await expect(channel()).rejects.toThrow();
     // Sessions open at once, as OpenSSH's MaxSessions: one closed makes room for the next.
-    channels[0].end();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => {
+      channels[0].once('close', resolve);
+      channels[0].end();
+    });
     await channel();
+    await healthy();
+  });
+
+  // ssh2 keeps a session closed before it starts a subsystem: such sessions stay counted.
+  it('counts sessions that never start SFTP for the life of the connection', async () => {
+    const { connection } = await login('second'); // one SFTP session, then nine refused an exec and closed
+    for (let i = 1; i < 10; i++) {
+      await expect(
+        new Promise((resolve, reject) =>
+          connection.exec('ls', (error, stream) => (error ? reject(error) : resolve(stream))),
+        ),
+      ).rejects.toThrow();
+    }
+    await expect(
+      new Promise((resolve, reject) => connection.sftp((error, sftp) => (error ? reject(error) : resolve(sftp)))),
+    ).rejects.toThrow();
     await healthy();
   });
 });

@@ -44,8 +44,8 @@ interface Accepted {
 export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('Sftp');
   private server: TcpServer | null = null;
-  /** Every open connection, counted from its TCP accept (a client that never says a word included), by address and port. */
-  private readonly accepted = new Map<string, Accepted>();
+  /** Every open connection, counted from its TCP accept (a client that never says a word included), by its socket. */
+  private readonly accepted = new Map<Socket, Accepted>();
   /** Connections not logged in yet, by address; logged-in connections, by partner. */
   private readonly unauthenticated = new Map<string, number>();
   private readonly byPartner = new Map<string, number>();
@@ -176,15 +176,14 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
       socket.destroy();
       return;
     }
-    const key = `${ip}|${socket.remotePort}`;
     const connection: Accepted = { socket, ip, client: null, loggedIn: false, partnerId: null };
-    this.accepted.set(key, connection);
+    this.accepted.set(socket, connection);
     count(this.unauthenticated, ip, +1);
     // Destroyed, not ended: a client that never closes its side would keep its slot.
     const loginTimer = setTimeout(() => connection.loggedIn || socket.destroy(), loginTimeoutMs).unref();
     socket.once('close', () => {
       clearTimeout(loginTimer);
-      this.accepted.delete(key);
+      this.accepted.delete(socket);
       if (!connection.loggedIn) {
         count(this.unauthenticated, ip, -1);
       }
@@ -207,9 +206,10 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
     client.on('error', (error: Error) =>
       this.logger.debug({ msg: 'sftp connection error', ip, partnerId: partner?.id, error: error.message }),
     );
-    const connection = this.accepted.get(`${ip}|${info.port}`);
+    const socket = socketOf(client);
+    const connection = socket && this.accepted.get(socket);
     if (!connection) {
-      client.end(); // closed meanwhile
+      socket?.destroy(); // closed meanwhile
       return;
     }
     connection.client = client;
@@ -303,11 +303,13 @@ export class SftpServer implements OnApplicationBootstrap, BeforeApplicationShut
         if (sessions >= MAX_SESSIONS_PER_CONNECTION) {
           return reject();
         }
+        // Freed when its SFTP channel closes: ssh2 keeps a session closed before any subsystem.
         sessions++;
         const session = accept();
-        session.once('close', () => sessions--);
         session.on('sftp', (acceptSftp) => {
-          new SftpSession(acceptSftp(), {
+          const channel = acceptSftp();
+          channel.once('close', () => sessions--);
+          new SftpSession(channel, {
             partnerId: profile.id,
             username,
             files: this.files,
@@ -369,3 +371,6 @@ function count(counts: Map<string, number>, key: string, by: number): void {
     counts.delete(key);
   }
 }
+
+/** The socket ssh2 reads a connection from (its own property: the one link from a Connection to its accept). */
+const socketOf = (client: Connection) => (client as unknown as { _sock?: Socket })._sock;

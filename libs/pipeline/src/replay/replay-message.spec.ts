@@ -154,11 +154,15 @@ describe('ReplayMessage: what a replay resends', () => {
 
   it('resends only the failed operations, as a canonical message, leaving out refused EDI sets', async () => {
     const failed = [upsert(ORG, 'PO-1'), { refused: true, reason: 'bad set' }, upsert(ORG, 'PO-3')];
-    const { replay, recorded } = replays([message('m-1')], { failed: { 'm-1': failed } });
+    const { replay, recorded } = replays([message('m-1', { metadata: { jsonValues: 9_999 } })], {
+      failed: { 'm-1': failed },
+    });
     await replay.replay('m-1', { mode: 'failed-only', actor: 'operator:ann' });
     expect(recorded[0]).toMatchObject({ contentType: CANONICAL_CONTENT_TYPE, replayOf: 'm-1' });
     expect(JSON.parse(recorded[0].rawPayload)).toEqual({ operations: [upsert(ORG, 'PO-1'), upsert(ORG, 'PO-3')] });
     expect(recorded[0].metadata?.replay).toMatchObject({ mode: 'failed-only', edited: false });
+    // A payload of its own, counted as such (not the original's count).
+    expect(recorded[0].metadata?.jsonValues).toBe((await inspectJson(recorded[0].rawPayload)).values);
   });
 
   it('refuses a failed-only replay with nothing failed, saying how to rerun refused EDI sets', async () => {

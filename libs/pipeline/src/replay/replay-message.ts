@@ -122,8 +122,8 @@ export class ReplayMessage {
       );
     }
     const prepared = await this.payloadFor(original, request);
-    if (request.payload !== undefined && JSON_CONTENT_TYPES.has(prepared.contentType)) {
-      // Held to the limits of any JSON body, and weighed anew for the worker's admission.
+    if (!resendsAsIs(request) && JSON_CONTENT_TYPES.has(prepared.contentType)) {
+      // An edited or rebuilt payload: held to the limits of any JSON body, weighed anew for admission.
       const { values, problem } = await inspectJson(prepared.rawPayload);
       if (problem) {
         throw new ReplayError('invalid-payload', 'the edited payload is refused', [problem.reason]);
@@ -138,9 +138,9 @@ export class ReplayMessage {
 
   private async replayOf(original: Message, request: ReplayRequest, runId?: string): Promise<Message> {
     const { rawPayload, contentType, payloadFile, jsonValues } = await this.prepare(original, request);
-    // The original's count is the replay's when it resends the same payload; an edited one was counted anew.
+    // The original's count is the replay's when it resends the same payload; another was counted anew.
     const { jsonValues: originalValues, ...facts } = ownFactsOnly(original.metadata);
-    const values = request.payload === undefined ? originalValues : jsonValues;
+    const values = resendsAsIs(request) ? originalValues : jsonValues;
     const replay = await this.messages.record({
       partnerId: original.partnerId,
       channel: 'replay',
@@ -313,6 +313,11 @@ export class ReplayMessage {
   }
 }
 
+const JSON_CONTENT_TYPES = new Set([CANONICAL_CONTENT_TYPE, WEBHOOK_CONTENT_TYPE]);
+
+/** A rerun without an edit sends the original's payload (its bytes, its count); the others build or take a new one. */
+const resendsAsIs = (request: ReplayRequest) => request.payload === undefined && request.mode === 'rerun';
+
 /**
  * The original's metadata without what belonged to its receipt alone: its idempotency key (a replay
  * is not the partner's request again), its ingress job, its interchanges (the replay's own
@@ -321,8 +326,6 @@ export class ReplayMessage {
  * its translation went (a replay is translated, and verified, anew); its
  * payload file is the replay's only when the replay resends it unchanged (`payloadFor`).
  */
-const JSON_CONTENT_TYPES = new Set([CANONICAL_CONTENT_TYPE, WEBHOOK_CONTENT_TYPE]);
-
 function ownFactsOnly({
   idempotencyKey: _key,
   payloadFile: _file,
