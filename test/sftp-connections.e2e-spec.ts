@@ -144,7 +144,7 @@ describe('SFTP connections a gateway holds at once', () => {
       new Promise<SFTPWrapper>((resolve, reject) =>
         connection.sftp((error, sftp) => (error ? reject(error) : resolve(sftp))),
       );
-    const channels = [];
+    const channels: SFTPWrapper[] = [];
     for (let i = 1; i < 10; i++) {
       channels.push(await channel());
     }
