@@ -293,7 +293,9 @@ function formatDiagnostic(d: Diagnostic): string {
 }
 
 export function formatPreview(preview: EdiPreview): string[] {
-  const lines = [`Interchanges (${preview.interchanges.length})`];
+  const listed = preview.interchanges.length;
+  const total = preview.summary.interchanges;
+  const lines = [`Interchanges (${listed < total ? `the first ${listed} of ${total}` : total})`];
   for (const i of preview.interchanges) {
     const verdict = i.refused ? 'refused' : i.duplicate ? 'duplicate in this file' : 'accepted';
     lines.push(`  sender ${i.senderId} control ${i.control}: ${verdict}${i.reason ? ` (${i.reason})` : ''}`);

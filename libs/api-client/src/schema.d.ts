@@ -910,11 +910,13 @@ export interface components {
       mode?: 'Free' | 'Fixed' | 'Flexible';
     };
     EdiPreviewSchema: {
+      /** @description The acknowledgments of the interchanges listed */
       acknowledgments: components['schemas']['AcknowledgmentSchema'][];
       /** @description The canonical operations of the sets shown */
       documents: {
         [key: string]: unknown;
       }[];
+      /** @description The first 100 interchanges, in file order (summary.interchanges counts them all; full=1 streams every one) */
       interchanges: components['schemas']['InterchangeOutcomeSchema'][];
       /** @description Pass as `setsAfter` for the next page; null on the last */
       nextSetsAfter: number | null;

@@ -109,6 +109,12 @@ export function EdiPreviewPage() {
                 </li>
               ))}
             </ul>
+            {preview.interchanges.length < preview.summary.interchanges && (
+              <p className="muted">
+                The first {preview.interchanges.length} of {preview.summary.interchanges} interchanges, with their
+                acknowledgments.
+              </p>
+            )}
           </Panel>
           <Panel title="Transaction sets">
             <table>

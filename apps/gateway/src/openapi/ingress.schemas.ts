@@ -92,14 +92,20 @@ export class AcknowledgmentSchema implements Acknowledgment {
 export class EdiPreviewSchema implements Preview {
   @ApiProperty({ type: () => EdiPreviewSummarySchema, description: 'The whole file counted' })
   summary!: PreviewSummary;
-  @ApiProperty({ type: () => [InterchangeOutcomeSchema] }) interchanges!: Interchange[];
+  @ApiProperty({
+    type: () => [InterchangeOutcomeSchema],
+    description:
+      'The first 100 interchanges, in file order (summary.interchanges counts them all; full=1 streams every one)',
+  })
+  interchanges!: Interchange[];
   @ApiProperty({ type: () => [TransactionSetSchema], description: 'One page of the sets, in file order' })
   transactionSets!: PreviewSet[];
   @ApiProperty({ type: Number, nullable: true, description: 'Pass as `setsAfter` for the next page; null on the last' })
   nextSetsAfter!: number | null;
   @ApiProperty({ type: 'array', items: FREE_FORM, description: 'The canonical operations of the sets shown' })
   documents!: Preview['documents'];
-  @ApiProperty({ type: () => [AcknowledgmentSchema] }) acknowledgments!: Acknowledgment[];
+  @ApiProperty({ type: () => [AcknowledgmentSchema], description: 'The acknowledgments of the interchanges listed' })
+  acknowledgments!: Acknowledgment[];
   @ApiProperty({ type: [String], description: 'Problems outside any interchange (not X12 at all, ...)' })
   problems!: string[];
 }

@@ -96,6 +96,22 @@ describe('EdiPreviewBuilder', () => {
     }
   });
 
+  it('lists the first 100 interchanges with their acknowledgments, and counts them all', async () => {
+    const many = Array.from({ length: 150 }, (_, i) => interchange('KETTLE', i + 1, [po('0001', `PO-${i}`)])).join(
+      '~\n',
+    );
+    const preview = new EdiPreviewBuilder({ after: 0, limit: 10 });
+    for await (const event of translateEdiEvents({ ...input(), raw: `${many}~\n` })) {
+      preview.add(event);
+    }
+    const view = preview.result();
+    expect(view.summary).toEqual({ interchanges: 150, sets: 150, accepted: 150, rejected: 0, documents: 150 });
+    expect(view.interchanges.map((i) => i.control)).toEqual(
+      Array.from({ length: 100 }, (_, i) => String(i + 1).padStart(9, '0')),
+    );
+    expect(view.acknowledgments.map((a) => a.acknowledges)).toEqual(view.interchanges.map((i) => i.control));
+  });
+
   it('shows a payload refused whole (too many interchanges) as the translation answers it: nothing goes out', async () => {
     let read: EdiEvent[] = [];
     for await (const event of translateEdiEvents({ ...input(), maxInterchanges: 1 })) {

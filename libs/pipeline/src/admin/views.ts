@@ -237,6 +237,7 @@ export type PartnerWithKeysView = PartnerView & { apiKeys: ApiKeyView[] };
 export interface EdiPreviewView {
   /** The whole file counted, whatever page of its sets is shown. */
   summary: { interchanges: number; sets: number; accepted: number; rejected: number; documents: number };
+  /** The first PREVIEW_INTERCHANGES_LISTED interchanges (summary.interchanges counts them all). */
   interchanges: EdiTranslation['interchanges'];
   /** One page of the sets, in file order (`setsLimit`, default 100); `setsAfter` = nextSetsAfter for the next. */
   transactionSets: (Omit<EdiTranslation['sets'][number], 'operation'> & {
@@ -245,6 +246,7 @@ export interface EdiPreviewView {
   nextSetsAfter: number | null;
   /** The documents of the sets shown. */
   documents: EdiTranslation['operations'][number]['operation'][];
+  /** Those of the interchanges listed. */
   acknowledgments: EdiTranslation['acknowledgments'];
   problems: string[];
 }
@@ -256,6 +258,11 @@ export interface SetPage {
 }
 export const PREVIEW_SETS_DEFAULT = 100;
 export const PREVIEW_SETS_MAX = 1000;
+/**
+ * Interchanges a preview lists, with their acknowledgments (the summary counts them all; `full=1`
+ * streams every one): a file may hold 10,000, a few MB of outcomes and 997s in every page.
+ */
+export const PREVIEW_INTERCHANGES_LISTED = 100;
 
 export function messageSummaryView(m: MessageSummary): MessageSummaryView {
   return {
@@ -436,9 +443,11 @@ export class EdiPreviewBuilder {
         this.view.documents.push(shown.operation);
       }
     }
-    this.view.interchanges.push(outcome);
-    if (event.acknowledgment) {
-      this.view.acknowledgments.push(event.acknowledgment);
+    if (summary.interchanges <= PREVIEW_INTERCHANGES_LISTED) {
+      this.view.interchanges.push(outcome);
+      if (event.acknowledgment) {
+        this.view.acknowledgments.push(event.acknowledgment);
+      }
     }
     this.open = { shown: [], sets: 0, rejected: 0, documents: 0 };
   }
