@@ -5,22 +5,26 @@
  * statistics (`/proc/thread-self/schedstat`: nanoseconds on a core, nanoseconds waiting for one)
  * split the gap into time it ran (its own work: JavaScript, GC, a request) and time it waited for a
  * core other processes held. monitorEventLoopDelay sees only the gap; on a machine whose cores are
- * all busy a loop that runs 5 ms can be 100 ms late. Every second one JSON line is appended: the
+ * all busy a loop that runs 5 ms can be 100 ms late. Every WINDOW_MS one JSON line is appended: the
  * longest gap's delay and its split, and the most time the thread ran between two ticks.
  */
 import { appendFileSync, openSync, readSync } from 'node:fs';
 
 const TICK_MS = 10;
+/** A line per quarter second: a process's start-up stays in its own window, apart from a run's gaps. */
+const WINDOW_MS = 250;
 const file = process.env.LOOP_HOLDING_FILE;
 
 interface Second {
   at: number;
-  /** The tick gap beyond TICK_MS that was longest this second, and how it splits. */
+  /** The tick gap beyond TICK_MS that was longest in this window, how it splits, and when it ended. */
   delayMs: number;
   delayRanMs: number;
   delayWaitedMs: number;
-  /** The most the thread ran between two ticks: one loop iteration's own work at most. */
+  delayAt: number;
+  /** The most the thread ran between two ticks (one loop iteration's own work at most), and when. */
   ranMs: number;
+  ranAt: number;
 }
 
 if (file) {
@@ -33,20 +37,37 @@ if (file) {
   };
   let [ran, waited] = stat();
   let last = performance.now();
-  let second: Second = { at: Date.now(), delayMs: 0, delayRanMs: 0, delayWaitedMs: 0, ranMs: 0 };
+  const fresh = (): Second => ({
+    at: Date.now(),
+    delayMs: 0,
+    delayRanMs: 0,
+    delayWaitedMs: 0,
+    delayAt: 0,
+    ranMs: 0,
+    ranAt: 0,
+  });
+  let second = fresh();
   setInterval(() => {
     const now = performance.now();
     const [ranNow, waitedNow] = stat();
     const delay = now - last - TICK_MS;
     const ranGap = ranNow - ran;
     if (delay > second.delayMs) {
-      second = { ...second, delayMs: delay, delayRanMs: ranGap, delayWaitedMs: waitedNow - waited };
+      second = {
+        ...second,
+        delayMs: delay,
+        delayRanMs: ranGap,
+        delayWaitedMs: waitedNow - waited,
+        delayAt: Date.now(),
+      };
     }
-    second.ranMs = Math.max(second.ranMs, ranGap);
+    if (ranGap > second.ranMs) {
+      second = { ...second, ranMs: ranGap, ranAt: Date.now() };
+    }
     [ran, waited, last] = [ranNow, waitedNow, now];
-    if (Date.now() - second.at >= 1000) {
+    if (Date.now() - second.at >= WINDOW_MS) {
       appendFileSync(file, `${JSON.stringify(second)}\n`);
-      second = { at: Date.now(), delayMs: 0, delayRanMs: 0, delayWaitedMs: 0, ranMs: 0 };
+      second = fresh();
     }
   }, TICK_MS).unref();
 }

@@ -53,9 +53,10 @@ export function loopHoldingFor(file: string): { nodeArgs: string[]; env: Record<
 }
 
 /**
- * From a child's loop-holding file, the seconds that overlap [from, to): the most its thread ran
+ * From a child's loop-holding file, the gaps that ended in [from, to): the most its thread ran
  * between two loop ticks (its own holding of the loop), and its longest loop delay with how much of
- * it the thread ran and how much it waited for a core.
+ * it the thread ran and how much it waited for a core. By each gap's own time: the process's
+ * start-up (~600 ms of a worker's, which its preload sees) is not a run's.
  */
 export function loopHolding(file: string, from: number, to: number): { ranMs: number; delay: string } {
   const seconds = existsSync(file)
@@ -65,22 +66,21 @@ export function loopHolding(file: string, from: number, to: number): { ranMs: nu
         .map(
           (line) =>
             JSON.parse(line) as {
-              at: number;
               delayMs: number;
               delayRanMs: number;
               delayWaitedMs: number;
+              delayAt: number;
               ranMs: number;
+              ranAt: number;
             },
         )
-        .filter((s) => s.at > from - 1000 && s.at < to)
     : [];
-  const worst = seconds.reduce((a, b) => (b.delayMs > a.delayMs ? b : a), {
-    delayMs: 0,
-    delayRanMs: 0,
-    delayWaitedMs: 0,
-  });
+  const within = (at: number) => at >= from && at < to;
+  const worst = seconds
+    .filter((s) => within(s.delayAt))
+    .reduce((a, b) => (b.delayMs > a.delayMs ? b : a), { delayMs: 0, delayRanMs: 0, delayWaitedMs: 0 });
   return {
-    ranMs: Math.round(Math.max(0, ...seconds.map((s) => s.ranMs))),
+    ranMs: Math.round(Math.max(0, ...seconds.filter((s) => within(s.ranAt)).map((s) => s.ranMs))),
     delay: `${Math.round(worst.delayMs)} (${Math.round(worst.delayRanMs)} ran, ${Math.round(worst.delayWaitedMs)} waited)`,
   };
 }
