@@ -14,6 +14,15 @@ describe('resolveVirtualPath', () => {
     ['inbound/po.edi', { kind: 'file', path: '/inbound/po.edi', folder: 'inbound', name: 'po.edi' }],
     ['/outbound/../inbound/x.edi', { kind: 'file', path: '/inbound/x.edi', folder: 'inbound', name: 'x.edi' }],
     ['/../inbound/x', { kind: 'file', path: '/inbound/x', folder: 'inbound', name: 'x' }],
+    [
+      '/inbound/Lieferschein-Müller_東京.edi',
+      {
+        kind: 'file',
+        path: '/inbound/Lieferschein-Müller_東京.edi',
+        folder: 'inbound',
+        name: 'Lieferschein-Müller_東京.edi',
+      },
+    ],
   ])('%j resolves inside the tree', (input, expected) => {
     expect(resolveVirtualPath(input)).toEqual(expected);
   });
@@ -29,6 +38,10 @@ describe('resolveVirtualPath', () => {
     '/inbound/a\\b',
     '/inbound/a\u0000b',
     '/inbound/a\nb',
+    // A C1 control (a terminal's CSI), a right-to-left override ("997_gpj.exe" read backwards), a zero-width space.
+    '/inbound/a\u009bb',
+    '/inbound/997_\u202egpj.x12',
+    '/inbound/a\u200bb',
   ])('%j is denied', (input) => {
     expect(resolveVirtualPath(input).kind).toBe('denied');
   });
@@ -37,7 +50,10 @@ describe('resolveVirtualPath', () => {
     ['/etc/passwd', 'outside your folders (inbound/ and outbound/, no subfolders): "/etc/passwd"'],
     ['/inbound/a/b', 'outside your folders (inbound/ and outbound/, no subfolders): "/inbound/a/b"'],
     ['/inbound/a\u0000b', 'path holds a NUL character: "/inbound/a\\u0000b"'],
-    ['/inbound/a\u0007b', 'file name holds a control character or a backslash: "/inbound/a\\u0007b"'],
+    [
+      '/inbound/a\u0007b',
+      'file name holds a control character, an invisible or reordering one, or a backslash: "/inbound/a\\u0007b"',
+    ],
     [`/inbound/${'x'.repeat(256)}`, `file name longer than 255 characters: "/inbound/${'x'.repeat(191)}"`],
     [`/inbound/${'x'.repeat(5000)}`, `path longer than 4096 characters: "/inbound/${'x'.repeat(191)}"`],
   ])('%j is denied, saying why', (input, reason) => {

@@ -52,7 +52,7 @@ export function resolveVirtualPath(input: string): VirtualPath {
     return denied(path, `file name longer than ${PARTNER_FILE_NAME_MAX} characters`);
   }
   if (!isPartnerFileName(name)) {
-    return denied(path, 'file name holds a control character or a backslash');
+    return denied(path, 'file name holds a control character, an invisible or reordering one, or a backslash');
   }
   return { kind: 'file', path, folder, name };
 }

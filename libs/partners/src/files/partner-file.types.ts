@@ -16,8 +16,9 @@ export function isPartnerFileName(name: unknown): name is string {
     name.length <= PARTNER_FILE_NAME_MAX &&
     name !== '.' &&
     name !== '..' &&
+    // Control characters (C0, C1), and the invisible or reordering ones that make a name read as another.
     // eslint-disable-next-line no-control-regex -- control characters are what it refuses
-    !/[/\\\u0000-\u001f\u007f]/.test(name)
+    !/[/\\\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/.test(name)
   );
 }
 

@@ -147,6 +147,23 @@ describe('acknowledgments stored as they are written (medium: real Postgres)', (
     expect(listed.files.every((f) => f.kind === '997')).toBe(true);
   }, 60_000);
 
+  // ISA13 is the sender's: one with a '/' (refused, with a TA1) made the TA1's file name invalid and
+  // failed the whole translation, the other interchanges' 997s with it.
+  it('are named safely whatever the ISA13 they acknowledge', async () => {
+    const message = await messages.record({
+      partnerId: 'kettle',
+      channel: 'http-edi',
+      rawPayload: interchangesOf(1, 300_000_000) + interchangesOf(1, 400_000_000).replaceAll('400000000', '40/000000'),
+      contentType: X12_CONTENT_TYPE,
+    });
+    expect(await translatorOf().execute(message.id)).toBe('queued');
+    const names = (await files.listByMessage(message.id, 10)).files.map((f) => f.name).sort();
+    expect(names).toEqual([
+      expect.stringMatching(/^997_300000000_[0-9a-f]{12}_1\.x12$/),
+      expect.stringMatching(/^TA1_invalid_[0-9a-f]{12}_2\.x12$/),
+    ]);
+  });
+
   it('written together replace live files of their names, the later of two of one name kept', async () => {
     await files.put('kettle', 'outbound', '997_a.x12', Buffer.from('old a'));
     const written = await files.putMany('kettle', 'outbound', [

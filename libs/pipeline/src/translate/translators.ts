@@ -282,7 +282,7 @@ export async function streamX12(
         // Named by the message id's random tail (its head is a timestamp: two messages acknowledging the same
         // ISA13 within a minute would share a name and the later 997 would replace the earlier).
         const ack = event.acknowledgment;
-        const name = `${ack.kind}_${ack.acknowledges}_${message.id.slice(-12)}_${acknowledgments.length + 1}.x12`;
+        const name = `${ack.kind}_${fileNamePart(ack.acknowledges)}_${message.id.slice(-12)}_${acknowledgments.length + 1}.x12`;
         // With a draft, the event's content is only what follows the parts stored.
         acknowledgments.push(
           draft
@@ -448,3 +448,9 @@ export const TRANSLATORS: Readonly<Record<string, Translator>> = {
   [X12_CONTENT_TYPE]: translateX12,
   [WEBHOOK_CONTENT_TYPE]: translateWebhook,
 };
+
+/**
+ * An ISA13 as part of a file name: the sender writes it, and one with a '/', a control character or
+ * 300 characters (refused, with a TA1) made the file name invalid and failed the whole translation.
+ */
+export const fileNamePart = (control: string): string => (/^[0-9A-Za-z]{1,20}$/.test(control) ? control : 'invalid');
