@@ -134,14 +134,28 @@ interface NewFileRow {
   kind?: string | null;
 }
 
+/**
+ * The bytes of removed versions that no message reads: an inbound upload replaced (a resumed upload
+ * is a copy), removed or undone before it was recorded. The row stays, marked removed; its chunks
+ * go now, or a partner re-opening a 256 MiB upload without writing kept a copy a round trip.
+ */
+async function dropUnrecordedBytes(manager: EntityManager, removed: FileRow[]): Promise<void> {
+  const ids = removed.filter((row) => row.folder === 'inbound' && row.message_id == null).map((row) => row.id);
+  if (ids.length > 0) {
+    await exec(manager, `DELETE FROM partner_file_chunk WHERE file_id = ANY($1::uuid[])`, [ids]);
+  }
+}
+
 /** Inserts a live file in place of any live file of its name, which is kept marked removed at `now`. */
 async function replaceLive(manager: EntityManager, file: NewFileRow, now: Date): Promise<PartnerFileInfo> {
-  await exec(
+  const { rows: replaced } = await exec(
     manager,
     `UPDATE partner_file SET removed_at = $4
-      WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL`,
+      WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL
+      RETURNING id, folder, message_id`,
     [file.partnerId, file.folder, file.name, now],
   );
+  await dropUnrecordedBytes(manager, replaced);
   const { rows } = await exec(
     manager,
     `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
@@ -546,14 +560,17 @@ export class PartnerFileRepository {
     if (!this.validPath(partnerId, folder, name)) {
       return false;
     }
-    const { affected } = await exec(
-      this.dataSource.manager,
-      `UPDATE partner_file SET removed_at = $4
-        WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL
-        RETURNING id`,
-      [partnerId, folder, name, this.now()],
-    );
-    return affected > 0;
+    return this.dataSource.transaction(async (manager) => {
+      const { rows } = await exec(
+        manager,
+        `UPDATE partner_file SET removed_at = $4
+          WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL
+          RETURNING id, folder, message_id`,
+        [partnerId, folder, name, this.now()],
+      );
+      await dropUnrecordedBytes(manager, rows);
+      return rows.length > 0;
+    });
   }
 
   /**
@@ -661,12 +678,16 @@ export class PartnerFileRepository {
     if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) {
       return false;
     }
-    const { affected } = await exec(
-      this.dataSource.manager,
-      `UPDATE partner_file SET removed_at = $3 WHERE id = $1 AND partner_id = $2 AND removed_at IS NULL RETURNING id`,
-      [fileId, partnerId, this.now()],
-    );
-    return affected > 0;
+    return this.dataSource.transaction(async (manager) => {
+      const { rows } = await exec(
+        manager,
+        `UPDATE partner_file SET removed_at = $3 WHERE id = $1 AND partner_id = $2 AND removed_at IS NULL
+          RETURNING id, folder, message_id`,
+        [fileId, partnerId, this.now()],
+      );
+      await dropUnrecordedBytes(manager, rows);
+      return rows.length > 0;
+    });
   }
 
   private validPath(partnerId: string, folder: PartnerFolder, name: string): boolean {
