@@ -15,7 +15,8 @@ const TICK_MS = 10;
 const WINDOW_MS = 250;
 const file = process.env.LOOP_HOLDING_FILE;
 
-interface Second {
+/** One line of the file: the worst of one window. */
+export interface LoopWindow {
   at: number;
   /** The tick gap beyond TICK_MS that was longest in this window, how it splits, and when it ended. */
   delayMs: number;
@@ -37,7 +38,7 @@ if (file) {
   };
   let [ran, waited] = stat();
   let last = performance.now();
-  const fresh = (): Second => ({
+  const fresh = (): LoopWindow => ({
     at: Date.now(),
     delayMs: 0,
     delayRanMs: 0,

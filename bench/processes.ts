@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { LoopWindow } from './loop-holding';
 
 /** A TCP port free on 127.0.0.1 right now. */
 export const freePort = () =>
@@ -63,17 +64,7 @@ export function loopHolding(file: string, from: number, to: number): { ranMs: nu
     ? readFileSync(file, 'utf8')
         .split('\n')
         .filter(Boolean)
-        .map(
-          (line) =>
-            JSON.parse(line) as {
-              delayMs: number;
-              delayRanMs: number;
-              delayWaitedMs: number;
-              delayAt: number;
-              ranMs: number;
-              ranAt: number;
-            },
-        )
+        .map((line) => JSON.parse(line) as LoopWindow)
     : [];
   const within = (at: number) => at >= from && at < to;
   const worst = seconds
