@@ -56,6 +56,28 @@ describe('PartnerFileRepository: the bytes of removed versions', () => {
     expect(Number(rows[0].n)).toBe(3); // the rows stay, for the record
   });
 
+  // The second insert of a live name is refused by the partial unique index: it failed that upload.
+  it('completes uploads of one name finishing at once, the last to commit live', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const id = randomUUID();
+        await files.appendChunk(id, 0, Buffer.from('ISA*00*'));
+        return id;
+      }),
+    );
+    const done = await Promise.allSettled(
+      ids.map((id) =>
+        files.completeUpload({ id, partnerId: 'kettle', name: 'same.edi', size: 7, sha256: 'd'.repeat(64) }),
+      ),
+    );
+    expect(done.map((d) => d.status)).toEqual(ids.map(() => 'fulfilled'));
+    const live = (await database.dataSource.query(
+      `SELECT id FROM partner_file WHERE partner_id = 'kettle' AND name = 'same.edi' AND removed_at IS NULL`,
+    )) as { id: string }[];
+    expect(live).toHaveLength(1);
+    expect(await chunksOf(live[0].id)).toBe(1);
+  });
+
   it('keeps the bytes a message reads, inbound or outbound', async () => {
     const recorded = randomUUID();
     await files.appendChunk(recorded, 0, Buffer.from('ISA*'));

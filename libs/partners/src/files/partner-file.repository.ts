@@ -146,6 +146,26 @@ async function dropUnrecordedBytes(manager: EntityManager, removed: FileRow[]): 
   }
 }
 
+/**
+ * `work` (a transaction writing live files), run again when another writer of the same name
+ * committed first: the partial unique index refuses the second insert, and the retry replaces the
+ * first writer's file, as if it had come second. Two uploads of one name finishing at once failed
+ * the second otherwise.
+ */
+async function nameTakenRetried<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      // Each round one of the writers commits: a few more tries than uploads of one partner at once.
+      if (pgCode(error) !== UNIQUE_VIOLATION || pgConstraint(error) !== LIVE_NAME_INDEX || attempt >= 10) {
+        throw error;
+      }
+    }
+  }
+}
+const LIVE_NAME_INDEX = 'partner_file_live_name_idx';
+
 /** Inserts a live file in place of any live file of its name, which is kept marked removed at `now`. */
 async function replaceLive(manager: EntityManager, file: NewFileRow, now: Date): Promise<PartnerFileInfo> {
   const { rows: replaced } = await exec(
@@ -233,18 +253,18 @@ export class PartnerFileRepository {
       }
     }
     const rows = [...new Map(files.map((file) => [file.name, file])).values()];
-    // Two writers of the same name at once: the partial unique index refuses the second insert;
-    // its retry then replaces the first writer's file, as if it had come second.
-    for (let attempt = 1; ; attempt++) {
-      const now = this.now();
-      try {
-        return await this.dataSource.transaction(async (manager) => {
-          await exec(
+    try {
+      return await nameTakenRetried(() => {
+        const now = this.now();
+        return this.dataSource.transaction(async (manager) => {
+          const { rows: replaced } = await exec(
             manager,
             `UPDATE partner_file SET removed_at = $4
-              WHERE partner_id = $1 AND folder = $2 AND name = ANY($3::text[]) AND removed_at IS NULL`,
+              WHERE partner_id = $1 AND folder = $2 AND name = ANY($3::text[]) AND removed_at IS NULL
+              RETURNING id, folder, message_id`,
             [partnerId, folder, rows.map((row) => row.name), now],
           );
+          await dropUnrecordedBytes(manager, replaced);
           const { rows: inserted } = await exec(
             manager,
             `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
@@ -266,16 +286,12 @@ export class PartnerFileRepository {
           );
           return inserted.map(toInfo);
         });
-      } catch (error) {
-        const code = pgCode(error);
-        if (code === FOREIGN_KEY_VIOLATION && pgConstraint(error) === 'partner_file_partner_id_fkey') {
-          throw new PartnerNotFoundError(partnerId);
-        }
-        if (code === UNIQUE_VIOLATION && attempt < 3) {
-          continue;
-        }
-        throw error;
+      });
+    } catch (error) {
+      if (pgCode(error) === FOREIGN_KEY_VIOLATION && pgConstraint(error) === 'partner_file_partner_id_fkey') {
+        throw new PartnerNotFoundError(partnerId);
       }
+      throw error;
     }
   }
 
@@ -429,15 +445,17 @@ export class PartnerFileRepository {
    */
   async completeUpload(upload: StoredUpload, becomes?: FileBecomes): Promise<PartnerFileInfo> {
     this.checkPath('inbound', upload.name);
-    return this.dataSource.transaction(async (manager) => {
-      const file = await replaceLive(manager, { ...upload, folder: 'inbound', content: null }, this.now());
-      if (!becomes) {
-        return file;
-      }
-      const messageId = await becomes(manager, file);
-      await exec(manager, `UPDATE partner_file SET message_id = $2 WHERE id = $1`, [file.id, messageId]);
-      return { ...file, messageId };
-    });
+    return nameTakenRetried(() =>
+      this.dataSource.transaction(async (manager) => {
+        const file = await replaceLive(manager, { ...upload, folder: 'inbound', content: null }, this.now());
+        if (!becomes) {
+          return file;
+        }
+        const messageId = await becomes(manager, file);
+        await exec(manager, `UPDATE partner_file SET message_id = $2 WHERE id = $1`, [file.id, messageId]);
+        return { ...file, messageId };
+      }),
+    );
   }
 
   /**
@@ -449,8 +467,10 @@ export class PartnerFileRepository {
     if (options.messageId != null && !UUID.test(options.messageId)) {
       throw new RangeError(`messageId is not a uuid: ${options.messageId}`);
     }
-    return this.dataSource.transaction((manager) =>
-      replaceLive(manager, { ...file, folder: 'outbound', content: null, ...options }, this.now()),
+    return nameTakenRetried(() =>
+      this.dataSource.transaction((manager) =>
+        replaceLive(manager, { ...file, folder: 'outbound', content: null, ...options }, this.now()),
+      ),
     );
   }
 
