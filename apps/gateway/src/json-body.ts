@@ -5,15 +5,17 @@ import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 
 type Done = (error: Error | null, value?: unknown) => void;
 
-/** The text each JSON body was decoded to, for the routes that store it as sent (decoding 14.4 MiB again took ~45 ms). */
-const decoded = new WeakMap<FastifyRequest, string>();
+/**
+ * The text each JSON body was decoded to, for the routes that store it as sent (decoding 14.4 MiB
+ * again took ~45 ms), and its count of values (inspectJson), which a worker admits it by.
+ */
+const decoded = new WeakMap<FastifyRequest, { text: string; values?: number }>();
 
 /** The JSON body of this request as text, as the parser decoded it (UTF-8); undefined when it had none. */
-export const jsonTextOf = (request: FastifyRequest): string | undefined => decoded.get(request);
+export const jsonTextOf = (request: FastifyRequest): string | undefined => decoded.get(request)?.text;
 
-/** How many JSON values the body of this request holds (inspectJson); undefined when it had none. */
-const valuesOf = new WeakMap<FastifyRequest, number>();
-export const jsonValuesOf = (request: FastifyRequest): number | undefined => valuesOf.get(request);
+/** How many JSON values the body of this request holds; undefined when it had none. */
+export const jsonValuesOf = (request: FastifyRequest): number | undefined => decoded.get(request)?.values;
 
 /**
  * JSON bodies as Fastify parses them (prototype poisoning refused), first held to JSON_BODY_LIMITS
@@ -24,13 +26,12 @@ export const jsonValuesOf = (request: FastifyRequest): number | undefined => val
 export function jsonBodyParser(fastify: FastifyInstance) {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   const parseText = async (request: FastifyRequest, text: string, done: Done): Promise<void> => {
-    decoded.set(request, text);
     const { values, problem } = await inspectJson(text);
+    decoded.set(request, { text, values });
     if (problem) {
       done(Object.assign(new Error(problem.reason), { statusCode: problem.tooLarge ? 413 : 400 }));
       return;
     }
-    valuesOf.set(request, values);
     if (text.length <= JSON_CUT_CHARS) {
       void parseJson(request, text, done);
       return;

@@ -39,7 +39,7 @@ describe('PartnerFileRepository: the bytes of removed versions', () => {
     return id;
   };
 
-  it('drops the bytes of an upload replaced, removed or undone before it became a message', async () => {
+  it('drops the bytes of an upload replaced, removed, undone or renamed over before it became a message', async () => {
     const first = await upload('x.tmp');
     const second = await upload('x.tmp'); // a resumed upload: a new version in place of the first
     expect([await chunksOf(first), await chunksOf(second)]).toEqual([0, 1]);
@@ -49,11 +49,15 @@ describe('PartnerFileRepository: the bytes of removed versions', () => {
     const undone = await upload('y.tmp');
     expect(await files.removeById('kettle', undone)).toBe(true);
     expect(await chunksOf(undone)).toBe(0);
+    const renamedOver = await upload('z.tmp');
+    const renamed = await upload('w.tmp');
+    await files.rename('kettle', 'inbound', 'w.tmp', 'z.tmp', { overwrite: true });
+    expect([await chunksOf(renamedOver), await chunksOf(renamed)]).toEqual([0, 1]);
     const rows = (await database.dataSource.query(
       `SELECT count(*) AS n FROM partner_file WHERE id = ANY($1::uuid[]) AND removed_at IS NOT NULL`,
-      [[first, second, undone]],
+      [[first, second, undone, renamedOver]],
     )) as { n: string }[];
-    expect(Number(rows[0].n)).toBe(3); // the rows stay, for the record
+    expect(Number(rows[0].n)).toBe(4); // the rows stay, for the record
   });
 
   // The second insert of a live name is refused by the partial unique index: it failed that upload.

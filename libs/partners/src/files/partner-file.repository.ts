@@ -135,15 +135,22 @@ interface NewFileRow {
 }
 
 /**
- * The bytes of removed versions that no message reads: an inbound upload replaced (a resumed upload
- * is a copy), removed or undone before it was recorded. The row stays, marked removed; its chunks
- * go now, or a partner re-opening a 256 MiB upload without writing kept a copy a round trip.
+ * Marks removed at `now` the live versions `where` (its parameters from $2) picks; answers how many.
+ * The bytes of those no message reads (an inbound upload replaced, e.g. resumed, which copies it;
+ * removed; undone; renamed over) go too, the row staying for the record: a partner re-opening a
+ * 256 MiB upload without writing kept a copy a round trip.
  */
-async function dropUnrecordedBytes(manager: EntityManager, removed: FileRow[]): Promise<void> {
-  const ids = removed.filter((row) => row.folder === 'inbound' && row.message_id == null).map((row) => row.id);
+async function removeVersions(manager: EntityManager, now: Date, where: string, params: unknown[]): Promise<number> {
+  const { rows } = await exec(
+    manager,
+    `UPDATE partner_file SET removed_at = $1 WHERE ${where} AND removed_at IS NULL RETURNING id, folder, message_id`,
+    [now, ...params],
+  );
+  const ids = rows.filter((row) => row.folder === 'inbound' && row.message_id == null).map((row) => row.id);
   if (ids.length > 0) {
     await exec(manager, `DELETE FROM partner_file_chunk WHERE file_id = ANY($1::uuid[])`, [ids]);
   }
+  return rows.length;
 }
 
 /**
@@ -168,14 +175,11 @@ const LIVE_NAME_INDEX = 'partner_file_live_name_idx';
 
 /** Inserts a live file in place of any live file of its name, which is kept marked removed at `now`. */
 async function replaceLive(manager: EntityManager, file: NewFileRow, now: Date): Promise<PartnerFileInfo> {
-  const { rows: replaced } = await exec(
-    manager,
-    `UPDATE partner_file SET removed_at = $4
-      WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL
-      RETURNING id, folder, message_id`,
-    [file.partnerId, file.folder, file.name, now],
-  );
-  await dropUnrecordedBytes(manager, replaced);
+  await removeVersions(manager, now, `partner_id = $2 AND folder = $3 AND name = $4`, [
+    file.partnerId,
+    file.folder,
+    file.name,
+  ]);
   const { rows } = await exec(
     manager,
     `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
@@ -257,14 +261,11 @@ export class PartnerFileRepository {
       return await nameTakenRetried(() => {
         const now = this.now();
         return this.dataSource.transaction(async (manager) => {
-          const { rows: replaced } = await exec(
-            manager,
-            `UPDATE partner_file SET removed_at = $4
-              WHERE partner_id = $1 AND folder = $2 AND name = ANY($3::text[]) AND removed_at IS NULL
-              RETURNING id, folder, message_id`,
-            [partnerId, folder, rows.map((row) => row.name), now],
-          );
-          await dropUnrecordedBytes(manager, replaced);
+          await removeVersions(manager, now, `partner_id = $2 AND folder = $3 AND name = ANY($4::text[])`, [
+            partnerId,
+            folder,
+            rows.map((row) => row.name),
+          ]);
           const { rows: inserted } = await exec(
             manager,
             `INSERT INTO partner_file (id, partner_id, folder, name, content, size, sha256, created_at, message_id, kind)
@@ -580,17 +581,14 @@ export class PartnerFileRepository {
     if (!this.validPath(partnerId, folder, name)) {
       return false;
     }
-    return this.dataSource.transaction(async (manager) => {
-      const { rows } = await exec(
-        manager,
-        `UPDATE partner_file SET removed_at = $4
-          WHERE partner_id = $1 AND folder = $2 AND name = $3 AND removed_at IS NULL
-          RETURNING id, folder, message_id`,
-        [partnerId, folder, name, this.now()],
-      );
-      await dropUnrecordedBytes(manager, rows);
-      return rows.length > 0;
-    });
+    return this.dataSource.transaction(
+      async (manager) =>
+        (await removeVersions(manager, this.now(), `partner_id = $2 AND folder = $3 AND name = $4`, [
+          partnerId,
+          folder,
+          name,
+        ])) > 0,
+    );
   }
 
   /**
@@ -633,7 +631,7 @@ export class PartnerFileRepository {
           if (!options.overwrite) {
             throw new PartnerFileExistsError(partnerId, folder, to);
           }
-          await exec(manager, `UPDATE partner_file SET removed_at = $2 WHERE id = $1`, [target[0].id, this.now()]);
+          await removeVersions(manager, this.now(), `id = $2`, [target[0].id]);
         }
         const { rows } = await exec(
           manager,
@@ -698,16 +696,10 @@ export class PartnerFileRepository {
     if (!PARTNER_ID_PATTERN.test(partnerId) || !UUID.test(fileId)) {
       return false;
     }
-    return this.dataSource.transaction(async (manager) => {
-      const { rows } = await exec(
-        manager,
-        `UPDATE partner_file SET removed_at = $3 WHERE id = $1 AND partner_id = $2 AND removed_at IS NULL
-          RETURNING id, folder, message_id`,
-        [fileId, partnerId, this.now()],
-      );
-      await dropUnrecordedBytes(manager, rows);
-      return rows.length > 0;
-    });
+    return this.dataSource.transaction(
+      async (manager) =>
+        (await removeVersions(manager, this.now(), `id = $2 AND partner_id = $3`, [fileId, partnerId])) > 0,
+    );
   }
 
   private validPath(partnerId: string, folder: PartnerFolder, name: string): boolean {
