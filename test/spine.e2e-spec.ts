@@ -38,7 +38,12 @@ describe('delivery spine: gateway, queue, worker, sandbox', () => {
   let spine: Spine;
   // At 50% injected 502s an operation fails all of n tries with probability 2^-n: 25 tries make a
   // flaky run (20 operations) about one in a million, where the default 8 would be one in thirteen.
-  beforeAll(async () => (spine = await startSpine({ 'delivery.attempts': 25 })), 60_000);
+  // The breaker stays shut: once the last operation alone failed 5 times in a row it paused it 1, 2,
+  // 4, … s per failed probe, past the test's minute one run in ~64 (test/outage covers the breaker).
+  beforeAll(
+    async () => (spine = await startSpine({ 'delivery.attempts': 25, 'delivery.breakerThreshold': 1_000 })),
+    60_000,
+  );
   afterAll(() => spine?.close());
   beforeEach(() => spine.sandbox.reset());
 
