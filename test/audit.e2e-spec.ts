@@ -6,6 +6,7 @@ import {
   AuditRecordNotFoundError,
   createAuditDataSource,
   DocumentOperation,
+  type GateVerdict,
   InterchangeRepository,
   Message,
   MessageEvent,
@@ -438,9 +439,12 @@ describe('audit store on Postgres', () => {
     it('records attempts, counts them, and settles the operation', async () => {
       const message = await record(partner());
       const [op] = await operations.addMany(message.id, [upsert('PO-1')]);
-      expect(await operations.gate([op.id], 10_000)).toMatchObject([
-        { id: op.id, verdict: 'go', messageId: message.id },
-      ]);
+      const [claimed] = await operations.gate([op.id], 10_000);
+      expect(claimed).toMatchObject({ id: op.id, verdict: 'go', messageId: message.id });
+      // Its payload as stored, parsed when asked: the worker weighs the text before it parses.
+      const { payload } = claimed as Extract<GateVerdict, { verdict: 'go' }>;
+      expect(payload.text).toContain('"PO-1"');
+      expect(payload.parse()).toEqual(upsert('PO-1').payload);
       expect((await operations.findById(op.id))?.status).toBe('delivering');
 
       const startedAt = new Date('2026-01-01T12:00:00.123Z');

@@ -13,7 +13,7 @@ import {
   PartnerMappingRepository,
   PartnerRepository,
 } from '@dockbridge/partners';
-import { MessagePayloads, TranslateMessage } from '@dockbridge/pipeline';
+import { MessagePayloads, PayloadBudget, TEXT_BYTES_AT_ONCE, TranslateMessage } from '@dockbridge/pipeline';
 import type {
   AcknowledgmentOutbox,
   MessageQueues,
@@ -68,6 +68,7 @@ export function mediumTranslator(
     parts.outbox ?? null,
     parts.options ?? { batchThreshold: 1_000, batchSize: 100 },
     new MessagePayloads(new PartnerFileRepository(dataSource), messages),
+    new PayloadBudget(TEXT_BYTES_AT_ONCE),
   );
 }
 

@@ -22,7 +22,7 @@ import {
   type EncodedBlock,
   insertBlocks,
   insertBlocksSql,
-  payloadsAt,
+  payloadOfLine,
   payloadTexts,
 } from './payload-blocks';
 import { NamedStatement, queryPrepared } from './prepared';
@@ -69,10 +69,23 @@ export interface AttemptRecord extends NewDeliveryAttempt {
  * settled without a call, `supersededBy` names it), `settled` (nothing to do), `missing`.
  */
 export type GateVerdict =
-  | { id: string; verdict: 'go'; messageId: string; payload: JsonObject }
+  | { id: string; verdict: 'go'; messageId: string; payload: StoredPayload }
   | { id: string; verdict: 'superseded'; messageId: string; supersededBy: string }
   | { id: string; verdict: 'settled'; messageId: string }
   | { id: string; verdict: 'wait' | 'missing' };
+
+/**
+ * An operation's payload as the gate read it: its stored text, which tells what parsing it will
+ * hold, and `parse` for when its reader is ready to hold that (a payload of 150,000 values is ~10 MB
+ * of objects).
+ */
+export interface StoredPayload {
+  text: string;
+  parse(): JsonObject;
+}
+
+const storedPayload = (text: string | undefined): StoredPayload =>
+  text === undefined ? { text: '{}', parse: () => ({}) } : { text, parse: () => payloadOfLine(text) };
 
 /** The gate's verdict on an operation of a batch chunk: as GateVerdict, without the payload (the body is read as it is sent). */
 export type ChunkVerdict = Exclude<GateVerdict, { verdict: 'go' }> | { id: string; verdict: 'go'; messageId: string };
@@ -795,22 +808,29 @@ export class OperationRepository {
         OWN_JOB,
       ]);
       if (alone) {
-        const payloads = await payloadsAt(this.dataSource.manager, [{ messageId: alone.message_id, seq: alone.seq }]);
-        return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: payloads[0] }];
+        const address = { messageId: alone.message_id, seq: alone.seq };
+        const texts = await payloadTexts(this.dataSource.manager, [address]);
+        return [
+          {
+            id: valid[0],
+            verdict: 'go',
+            messageId: alone.message_id,
+            payload: storedPayload(texts.get(`${address.messageId}:${address.seq}`)),
+          },
+        ];
       }
     }
     const found = valid.length === 0 ? [] : await this.runGate(valid, leaseMs, OWN_JOB);
-    const claimed = found.filter((row) => row.verdict === 'go');
-    const payloads = await payloadsAt(
+    const texts = await payloadTexts(
       this.dataSource.manager,
-      claimed.map((row) => ({ messageId: row.message_id, seq: row.seq! })),
+      found.filter((row) => row.verdict === 'go').map((row) => ({ messageId: row.message_id, seq: row.seq! })),
     );
     const byId = new Map(found.map((row) => [row.id, row]));
-    const payloadOf = new Map(claimed.map((row, i) => [row.id, payloads[i]]));
     return ids.map((id): GateVerdict => {
       const row = byId.get(id);
       if (row?.verdict === 'go') {
-        return { id, verdict: 'go', messageId: row.message_id, payload: payloadOf.get(id)! };
+        const payload = storedPayload(texts.get(`${row.message_id}:${row.seq}`));
+        return { id, verdict: 'go', messageId: row.message_id, payload };
       }
       return verdictOf(id, row);
     });

@@ -225,9 +225,10 @@ export class WorkerConfig {
    */
   @IsInt() @Min(1) @Max(64) largeFilesAtOnce = 1;
   /**
-   * Bytes of payloads read whole (JSON messages, stored uploads other than X12) one process
-   * translates at once; more wait their turn, and one larger than this is translated alone. A JSON
-   * message holds ~5x its text while it is translated: the worker's heap must hold this 5 times over.
+   * Bytes of payload text one process holds parsed at once: payloads read whole to be translated
+   * (JSON messages, stored uploads other than X12) and operations being delivered; more wait their
+   * turn, and one larger than this goes alone. JSON holds ~5x its text as objects (more for small
+   * values, weighed by their count): the worker's heap must hold this 5 times over.
    */
   @IsInt() @Min(1024 * 1024) textBytesAtOnce = 16 * 1024 * 1024;
   /**

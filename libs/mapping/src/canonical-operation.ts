@@ -170,8 +170,9 @@ class CanonicalOperationDto {
 export const MAX_OPERATIONS_PER_MESSAGE = 100_000;
 /**
  * JSON values one operation may hold (a document of 25,000 loads holds ~100,000): a worker parses
- * each operation's payload to deliver it, 16 at once, so one of a million `{}` (~60 MB of heap)
- * could take it out of heap however its message was admitted; at this limit 16 take ~150 MB at worst.
+ * an operation's payload whole to deliver it, so one of a million `{}` (~60 MB of heap) could take
+ * it out of heap alone; at this limit one is ~10 MB, and the worker's payload budget bounds how many
+ * it holds at once.
  */
 export const MAX_OPERATION_VALUES = 150_000;
 

@@ -38,3 +38,4 @@ export * from './admin/operator-access';
 export * from './admin/dry-runs';
 export * from './admin/dashboard-stats';
 export * from './json-in-turns';
+export * from './payload-budget';

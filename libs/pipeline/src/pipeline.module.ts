@@ -37,11 +37,17 @@ import { PipelineMetrics } from './pipeline-metrics';
 import { MessagePayloads } from './translate/message-payloads';
 import { outboundFolder } from './translate/acknowledgment-outbox';
 import { TranslateMessage } from './translate/translate-message';
+import { PayloadBudget } from './payload-budget';
 
 /** Longest wait for one platform document job. */
 const BATCH_MAX_WAIT_MS = 10 * 60_000;
-/** A single call's lease on its target: its timeout with room for a retry of the connection and the bookkeeping around it. */
-const deliveryLeaseMs = (timeoutMs: number) => 2 * timeoutMs + 5_000;
+/** How long a claimed delivery waits for the payload budget before it gives its claim back and asks again later. */
+const PAYLOAD_BUDGET_WAIT_MS = 5_000;
+/**
+ * A single call's lease on its target: its wait for the payload budget and its timeout, with room
+ * for a retry of the connection and the bookkeeping around it.
+ */
+const deliveryLeaseMs = (timeoutMs: number) => PAYLOAD_BUDGET_WAIT_MS + 2 * timeoutMs + 5_000;
 
 /** Closes the queue and platform connections when the application stops (after the last ingress commit). */
 @Injectable()
@@ -122,8 +128,12 @@ const SERVICES = [
         batchSize: config.delivery.batchSize,
         batchMaxBytes: config.delivery.batchMaxBytes,
         largeFilesAtOnce: config.worker.largeFilesAtOnce,
-        textBytesAtOnce: config.worker.textBytesAtOnce,
       }),
+    },
+    {
+      provide: PayloadBudget,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new PayloadBudget(config.worker.textBytesAtOnce),
     },
     { provide: ACKNOWLEDGMENT_OUTBOX, inject: [PartnerFileRepository], useFactory: outboundFolder },
     {
@@ -140,6 +150,7 @@ const SERVICES = [
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         leaseMs: deliveryLeaseMs(config.platform.timeoutMs),
+        budgetWaitMs: PAYLOAD_BUDGET_WAIT_MS,
         breakerThreshold: config.delivery.breakerThreshold,
       }),
     },

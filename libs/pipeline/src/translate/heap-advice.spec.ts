@@ -19,7 +19,7 @@ describe('workerHeapAdvice', () => {
 
   it('names what outgrows the limit: a body limit larger than the budget is translated alone', () => {
     expect(workerHeapAdvice({ ...defaults, bodyLimitBytes: 64 * MiB }, 240 * MiB, true)).toBe(
-      "the worker's heap limit (240 MiB) is below the ~400 MiB it may hold: 64 MiB of JSON translated at once " +
+      "the worker's heap limit (240 MiB) is below the ~400 MiB it may hold: 64 MiB of JSON held parsed at once (translated, delivered) " +
         '(worker.textBytesAtOnce, gateway.bodyLimitBytes) and 1 large file(s) (worker.largeFilesAtOnce); ' +
         'raise --max-old-space-size or lower those (docs/operations.md)',
     );

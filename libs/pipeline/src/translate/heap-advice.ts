@@ -13,7 +13,7 @@ export function heapLimitGiven(execArgv: readonly string[], nodeOptions = ''): b
 
 /**
  * What a worker should say at start about its heap limit (`v8.getHeapStatistics().heap_size_limit`,
- * `limitGiven`: heapLimitGiven) given what it admits into translation at once (TranslateMessage's admission), or null when the
+ * `limitGiven`: heapLimitGiven) given what it admits at once (the PayloadBudget of translation and delivery, largeFilesAtOnce), or null when the
  * limit suits it. A payload larger than `textBytesAtOnce` (up to the gateway's body limit) is
  * translated alone, so the larger of the two counts.
  */
@@ -35,7 +35,7 @@ export function workerHeapAdvice(
   }
   return (
     `the worker's heap limit (${mib(heapLimitBytes)} MiB) is below the ~${mib(needed)} MiB it may hold: ` +
-    `${mib(Math.max(settings.textBytesAtOnce, settings.bodyLimitBytes))} MiB of JSON translated at once ` +
+    `${mib(Math.max(settings.textBytesAtOnce, settings.bodyLimitBytes))} MiB of JSON held parsed at once (translated, delivered) ` +
     `(worker.textBytesAtOnce, gateway.bodyLimitBytes) and ${settings.largeFilesAtOnce} large file(s) ` +
     `(worker.largeFilesAtOnce); raise --max-old-space-size or lower those (docs/operations.md)`
   );

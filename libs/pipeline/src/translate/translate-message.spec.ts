@@ -1,3 +1,4 @@
+import { PayloadBudget, TEXT_BYTES_AT_ONCE } from '../payload-budget';
 import { TranslateMessage, type TranslateOptions } from './translate-message';
 
 /** A TranslateMessage over fakes of its message and partner repositories only: what these tests reach. */
@@ -8,7 +9,19 @@ function translateOver(
 ) {
   const none = null as never;
   const settings = { batchThreshold: 100, batchSize: 1000, ...options };
-  return new TranslateMessage(messages as never, none, none, partners as never, none, none, null, settings, none);
+  const budget = new PayloadBudget(TEXT_BYTES_AT_ONCE);
+  return new TranslateMessage(
+    messages as never,
+    none,
+    none,
+    partners as never,
+    none,
+    none,
+    null,
+    settings,
+    none,
+    budget,
+  );
 }
 
 /** executeMany's fan-out alone: `execute` (the database work) is replaced per test. */
@@ -133,7 +146,7 @@ describe('TranslateMessage: payloads read whole', () => {
         jsonValues: values[id] ?? null,
       }),
     };
-    const translate = translateOver({ textBytesAtOnce: 16 * MiB }, messages);
+    const translate = translateOver({}, messages);
     const seen = {
       held: 0,
       most: 0,
@@ -162,7 +175,7 @@ describe('TranslateMessage: payloads read whole', () => {
     return { translate, spy, seen };
   }
 
-  it('holds at most textBytesAtOnce of them at once, and one larger than that alone', async () => {
+  it('holds at most the payload budget (16 MiB) of them at once, and one larger than that alone', async () => {
     const { translate, spy, seen } = translator();
     // Two jobs at once, as two of the worker's translate lanes would run them.
     await Promise.all([translate.executeMany(['a', 'b', 'huge']), translate.executeMany(['c', 'tiny'])]);

@@ -24,6 +24,7 @@ import { DeliveryPlan, DeliveryPlanner, dropSupersededWrites } from './delivery-
 import { PipelineMetrics } from '../pipeline-metrics';
 import { MessagePayloads } from './message-payloads';
 import { Slots } from './slots';
+import { PayloadBudget, textBudgetOf } from '../payload-budget';
 import { STREAM_BATCH, STREAM_BATCH_WEIGHT, StoredOperations } from './stored-operations';
 import {
   Acknowledgment,
@@ -45,8 +46,6 @@ export interface TranslateOptions {
   batchMaxBytes?: number;
   /** Stored files over LARGE_FILE_BYTES this process translates at once (worker.largeFilesAtOnce). */
   largeFilesAtOnce?: number;
-  /** Bytes of payloads read whole (JSON, stored non-X12 uploads) this process translates at once (worker.textBytesAtOnce). */
-  textBytesAtOnce?: number;
   /** X12 payloads over this many bytes are verified by a first read, then delivered as they are translated (default LARGE_FILE_BYTES). */
   deliverWhileTranslatingOver?: number;
 }
@@ -68,25 +67,6 @@ const TRANSLATE_PARALLEL = 4;
  */
 const LARGE_FILES_AT_ONCE = 1;
 const LARGE_FILE_BYTES = 16 * 1024 * 1024;
-/**
- * Default of TranslateOptions.textBytesAtOnce: a JSON message translated holds ~5x its text as objects
- * (a 14.7 MiB message of 25,000 documents: ~100 MB live), so four lanes of them at once could take a
- * worker far past its heap; a payload larger than this is translated alone.
- */
-const TEXT_BYTES_AT_ONCE = 16 * 1024 * 1024;
-/**
- * What one JSON value takes of textBytesAtOnce: ~110 bytes of heap a value, at the budget's ~5x
- * (the 25,000-document message holds 900,000 values in 15 MB: its bytes and values agree).
- */
-export const BUDGET_BYTES_PER_VALUE = 22;
-
-/**
- * What a payload read whole takes of textBytesAtOnce: its bytes, or its JSON values when they weigh
- * more (`{},` is 3 bytes and ~60 of heap: a body of small values holds more than its bytes tell).
- */
-export const textBudgetOf = (size: { textBytes: number; fileBytes: number | null; jsonValues: number | null }) =>
-  Math.max(size.fileBytes ?? size.textBytes, (size.jsonValues ?? 0) * BUDGET_BYTES_PER_VALUE);
-
 /** Whether a translation refuses its message or any interchange of it (nothing of those is delivered). */
 const refusesAny = (translation: StreamedTranslation): boolean =>
   Boolean(translation.rejection) || translation.interchanges.some((i) => i.refused);
@@ -125,14 +105,13 @@ export class TranslateMessage {
     @Optional() @Inject(ACKNOWLEDGMENT_OUTBOX) private readonly outbox: AcknowledgmentOutbox | null,
     @Inject(TRANSLATE_OPTIONS) private readonly options: TranslateOptions,
     private readonly payloads: MessagePayloads,
+    private readonly texts: PayloadBudget,
     @Optional() private readonly metrics?: PipelineMetrics,
   ) {
     this.largeFiles = new Slots(options.largeFilesAtOnce ?? LARGE_FILES_AT_ONCE);
-    this.texts = new Slots(options.textBytesAtOnce ?? TEXT_BYTES_AT_ONCE);
   }
 
   private readonly largeFiles: Slots;
-  private readonly texts: Slots;
 
   /**
    * Translates the messages of one job, TRANSLATE_PARALLEL at a time. One message failing (the
@@ -230,7 +209,7 @@ export class TranslateMessage {
   /**
    * Waits until this process may hold what translating the message reads: a stored X12 file over
    * LARGE_FILE_BYTES takes one of largeFilesAtOnce (it is streamed: ~10 MiB each), a payload read
-   * whole takes its bytes of textBytesAtOnce; a smaller stored X12 file is streamed and waits for
+   * whole takes its weight of the worker's PayloadBudget; a smaller stored X12 file is streamed and waits for
    * nothing, and so does a message with nothing left to translate (settled, or delivering: a retry
    * only queues what is stored).
    */
