@@ -1,3 +1,4 @@
+import { dropRedisKeys } from './support/redis-keys';
 import { createTestDatabase, TestDatabase } from './support/database';
 import { AppProcess, freePort, getJson, processEnv, startSandboxProcess } from './support/processes';
 import { DEMO } from './support/sandbox';
@@ -6,8 +7,9 @@ import { DEMO } from './support/sandbox';
  * Operations as dense as a message may carry (MAX_OPERATION_VALUES of `{}`, ~10 MB of heap each
  * parsed) delivered by a worker whose heap is capped as deployed, while the platform is slow to
  * answer: the worker holds each payload parsed until its call ends, 16 calls at once. It admits
- * them within its payload budget (worker.textBytesAtOnce, shared with translation) instead of
- * parsing as many as its concurrency lets in. Without that budget (WORKER_TEXT_BYTES_AT_ONCE set
+ * them within its payload budget (worker.textBytesAtOnce, shared with translation), by the weight
+ * stored with each, before it claims or reads one, instead of parsing as many as its concurrency
+ * lets in. Without that budget (WORKER_TEXT_BYTES_AT_ONCE set
  * past them all) the worker runs out of heap and dies on this test.
  */
 const HEAP_MIB = 192;
@@ -23,6 +25,7 @@ describe(`${MESSAGES * OPERATIONS} operations of ${VALUES} values delivered by a
   let gatewayUrl: string;
   let sandboxUrl: string;
   let worker: AppProcess;
+  let redisPrefix = '';
 
   const call = (method: string, path: string, headers: Record<string, string>, body?: string) =>
     fetch(gatewayUrl + path, { method, headers: { 'content-type': 'application/json', ...headers }, body });
@@ -38,6 +41,7 @@ describe(`${MESSAGES * OPERATIONS} operations of ${VALUES} values delivered by a
     processes.push(sandbox.process);
     sandboxUrl = sandbox.url;
     const common = processEnv(database.url, sandboxUrl, 'delivery-budget', ADMIN_TOKEN);
+    redisPrefix = common.REDIS_PREFIX;
     gatewayUrl = `http://127.0.0.1:${await freePort()}`;
     const gateway = new AppProcess('gateway', {
       ...common,
@@ -68,6 +72,7 @@ describe(`${MESSAGES * OPERATIONS} operations of ${VALUES} values delivered by a
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.kill()));
     await database?.drop();
+    await dropRedisKeys(redisPrefix);
   });
 
   it("settles every one on the platform's answer to its one call, the worker never out of heap", async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import SftpClient from 'ssh2-sftp-client';
+import { dropRedisKeys } from './support/redis-keys';
 import { createTestDatabase, TestDatabase } from './support/database';
 import { AppProcess, freePort, getJson, processEnv, startSandboxProcess } from './support/processes';
 import { DEMO } from './support/sandbox';
@@ -128,6 +129,7 @@ describe(`a ${FILE_MIB} MiB 856 through processes with a ${HEAP_MIB} MiB heap, t
     await db?.end();
     await Promise.all(processes.map((p) => p.kill()));
     await database?.drop();
+    await dropRedisKeys(common?.REDIS_PREFIX ?? '{kill-never-started}');
     rmSync(dir, { recursive: true, force: true });
   });
 

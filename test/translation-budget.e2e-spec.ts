@@ -1,3 +1,4 @@
+import { dropRedisKeys } from './support/redis-keys';
 import { createTestDatabase, TestDatabase } from './support/database';
 import { AppProcess, freePort, getJson, processEnv, startSandboxProcess } from './support/processes';
 import { DEMO } from './support/sandbox';
@@ -33,6 +34,7 @@ describe(`${MESSAGES} JSON messages of ${DOCUMENTS} documents at once, the worke
   let gatewayUrl: string;
   let sandboxUrl: string;
   let worker: AppProcess;
+  let redisPrefix = '';
 
   const call = async (method: string, path: string, headers: Record<string, string>, body?: string) =>
     fetch(gatewayUrl + path, { method, headers: { 'content-type': 'application/json', ...headers }, body });
@@ -47,10 +49,9 @@ describe(`${MESSAGES} JSON messages of ${DOCUMENTS} documents at once, the worke
     const sandbox = await startSandboxProcess();
     processes.push(sandbox.process);
     sandboxUrl = sandbox.url;
-    const common = {
-      ...processEnv(database.url, sandboxUrl, 'budget', ADMIN_TOKEN),
-      GATEWAY_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
-    };
+    const env = processEnv(database.url, sandboxUrl, 'budget', ADMIN_TOKEN);
+    redisPrefix = env.REDIS_PREFIX;
+    const common = { ...env, GATEWAY_BODY_LIMIT_BYTES: String(16 * 1024 * 1024) };
     gatewayUrl = `http://127.0.0.1:${await freePort()}`;
     const gateway = new AppProcess('gateway', {
       ...common,
@@ -81,6 +82,7 @@ describe(`${MESSAGES} JSON messages of ${DOCUMENTS} documents at once, the worke
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.kill()));
     await database?.drop();
+    await dropRedisKeys(redisPrefix);
   });
 
   it('translates them in turn and delivers every document once, the worker never out of heap', async () => {

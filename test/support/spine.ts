@@ -7,6 +7,7 @@ import { MessageRepository } from '@dockbridge/audit';
 import { AppConfig, loadConfig } from '@dockbridge/config';
 import { PartnerRepository } from '@dockbridge/partners';
 import { createTestDatabase, TestDatabase } from './database';
+import { dropRedisKeys } from './redis-keys';
 import { DEMO, RunningSandbox, startSandbox, TestResponse } from './sandbox';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -108,6 +109,7 @@ export async function startSpine(
     },
     async close() {
       await app.close().catch(() => undefined); // may be closed already by the test
+      await dropRedisKeys(config.redis.prefix, config.redis.url);
 
       if (!options.sandbox) {
         await sandbox.close();

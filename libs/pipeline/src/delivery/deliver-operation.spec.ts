@@ -2,14 +2,11 @@ import { Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import type { MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { PlatformCallError, type PlatformAccounts, type PlatformClient } from '@dockbridge/platform';
-import { PayloadBudget } from '../payload-budget';
 import { RetryPolicy } from '../retry-policy';
 import { DeliverOperation, orderWaitMs } from './deliver-operation';
 
 const organisationId = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const payload = { kind: 'document.upsert', organisationId, document: { id: 'PO-1', direction: 'Inbound' } };
-/** A payload as the gate reads it. */
-const stored = (operation: object) => ({ text: JSON.stringify(operation), parse: () => operation });
 
 /** DeliverOperation over recording fakes: the platform answers `answer` (an error is thrown). */
 function delivery(answer: PlatformCallError | 'created') {
@@ -17,8 +14,7 @@ function delivery(answer: PlatformCallError | 'created') {
   const settled: string[] = [];
   let unsettled = true;
   const operations = {
-    gate: async (ids: string[]) =>
-      ids.map((id) => ({ id, verdict: 'go', messageId: 'message-1', payload: stored(payload) })),
+    gate: async (ids: string[]) => ids.map((id) => ({ id, verdict: 'go', messageId: 'message-1', payload })),
     recordAttempt: async (
       _id: string,
       _attempt: unknown,
@@ -45,14 +41,10 @@ function delivery(answer: PlatformCallError | 'created') {
   const accounts = { clientFor: () => client } as unknown as PlatformAccounts;
   const policy = new RetryPolicy({ retryHorizonMs: 3600_000, attempts: 0, backoffBaseMs: 100, backoffMaxMs: 1000 });
   // A breaker that never opens here: one failure per test.
-  const deliver = new DeliverOperation(
-    messages,
-    operations,
-    accounts,
-    policy,
-    { leaseMs: 10_000, budgetWaitMs: 1_000, breakerThreshold: 100 },
-    new PayloadBudget(1024 * 1024),
-  );
+  const deliver = new DeliverOperation(messages, operations, accounts, policy, {
+    leaseMs: 10_000,
+    breakerThreshold: 100,
+  });
   return { deliver, recorded, settled };
 }
 
@@ -115,7 +107,6 @@ function scene(options: {
   noAccount?: boolean;
   unsettledAfter?: boolean;
   breakerThreshold?: number;
-  budget?: PayloadBudget;
 }) {
   const calls: unknown[][] = [];
   const operation = options.operation ?? payload;
@@ -123,7 +114,7 @@ function scene(options: {
     gate: async (ids: string[], leaseMs: number) => {
       calls.push(['gate', ids, leaseMs]);
       const verdict = options.verdict ?? 'go';
-      return ids.map((id) => ({ id, verdict, messageId: 'message-1', payload: stored(operation) }));
+      return ids.map((id) => ({ id, verdict, messageId: 'message-1', payload: operation }));
     },
     recordAttempt: async (...args: unknown[]) => void calls.push(['recordAttempt', ...args]),
     releaseClaim: async (...args: unknown[]) => void calls.push(['releaseClaim', ...args]),
@@ -146,14 +137,10 @@ function scene(options: {
   ) as PlatformClient;
   const accounts = { clientFor: () => (options.noAccount ? undefined : client) } as unknown as PlatformAccounts;
   const policy = new RetryPolicy({ retryHorizonMs: 3600_000, attempts: 0, backoffBaseMs: 100, backoffMaxMs: 1000 });
-  const deliver = new DeliverOperation(
-    messages,
-    operations,
-    accounts,
-    policy,
-    { leaseMs: 10_000, budgetWaitMs: 20, breakerThreshold: options.breakerThreshold ?? 100 },
-    options.budget ?? new PayloadBudget(1024 * 1024),
-  );
+  const deliver = new DeliverOperation(messages, operations, accounts, policy, {
+    leaseMs: 10_000,
+    breakerThreshold: options.breakerThreshold ?? 100,
+  });
   return { deliver, calls, of: (name: string) => calls.filter((c) => c[0] === name) };
 }
 
@@ -191,52 +178,6 @@ describe('DeliverOperation: what the gate decides', () => {
     const { deliver, of } = scene({ verdict: 'settled', unsettledAfter: true });
     await deliver.execute('op-1', { attempt: 1, isLast: false });
     expect(of('settleMessage')).toEqual([]);
-  });
-});
-
-describe("DeliverOperation: the worker's payload budget", () => {
-  // 150,000 values in 450 KB of text: ~10 MB of objects parsed, weighed by its values, not its bytes.
-  const dense = {
-    kind: 'booking.create',
-    organisationId,
-    booking: { extra: Array.from({ length: 150_000 }, () => ({})) },
-  };
-
-  it('gives its claim back without a call or a try when the budget stays held past its wait', async () => {
-    const budget = new PayloadBudget(4 * 1024 * 1024);
-    const holder = (await budget.take(1))!;
-    const { deliver, of } = scene({ operation: dense, budget, platform: () => 'id-1' });
-    const before = Date.now();
-    const result = (await deliver.execute('op-1', { attempt: 1, isLast: false })) as { deferMs: number };
-
-    expect(Date.now() - before).toBeGreaterThanOrEqual(15); // it waited its 20 ms for the budget first
-    expect(result.deferMs).toBeGreaterThanOrEqual(1_000);
-    expect(result.deferMs).toBeLessThanOrEqual(2_000);
-    expect(of('platform')).toEqual([]);
-    expect(of('recordAttempt')).toEqual([]);
-    const [[, id, release]] = of('releaseClaim') as [[string, string, { reason: string }]];
-    expect(id).toBe('op-1');
-    expect(release.reason).toMatch(/payload budget \(worker\.textBytesAtOnce\)/);
-
-    holder();
-    await expect(deliver.execute('op-1', { attempt: 1, isLast: false })).resolves.toBe('delivered');
-  });
-
-  it('lets small payloads in beside a held budget, and gives back what it took whatever the outcome', async () => {
-    const budget = new PayloadBudget(4 * 1024 * 1024);
-    const holder = (await budget.take(3 * 1024 * 1024))!;
-    const { deliver } = scene({ budget, platform: () => 'created' });
-    await expect(deliver.execute('op-1', { attempt: 1, isLast: false })).resolves.toBe('delivered');
-    const failing = scene({
-      budget,
-      platform: () => {
-        throw new PlatformCallError('retryable', 'upsert document', 'Bad gateway', 502);
-      },
-    });
-    await caught(failing.deliver.execute('op-2', { attempt: 1, isLast: false }));
-    holder();
-    // All of it free again: a holder of the whole budget gets in at once.
-    expect(await budget.takeWithin(4 * 1024 * 1024, 0)).toEqual(expect.any(Function));
   });
 });
 

@@ -7,13 +7,10 @@ import { CircuitBreakers } from './circuit-breaker';
 import { CallOutcome, callPlatform, summaryOf } from './platform-call';
 import { DELIVERY_OPTIONS } from '../pipeline.options';
 import { PipelineMetrics } from '../pipeline-metrics';
-import { deliveryBudgetOf, PayloadBudget } from '../payload-budget';
 
 export interface DeliveryOptions {
   /** How long a claimed call may take before another write to its target may go (longer than the platform timeout). */
   leaseMs: number;
-  /** How long a claimed operation waits for the payload budget before it gives its claim back and asks again later. */
-  budgetWaitMs: number;
   /** Retryable failures in a row to one account that pause its deliveries. */
   breakerThreshold: number;
 }
@@ -37,8 +34,6 @@ export type DeliveryResult =
 
 const seconds = (since: Date) => (Date.now() - since.getTime()) / 1000;
 
-/** How long an operation that found the payload budget held waits before asking again: 1–2 s. */
-const BUDGET_RETRY_MS = 1_000;
 /** How long a write waits for an older one to the same target before asking again, at first. */
 const ORDER_WAIT_MS = 200;
 /** The longest it waits between two asks: a write held behind a large file's translation asked 5 times a second. */
@@ -64,7 +59,6 @@ export class DeliverOperation {
     private readonly accounts: PlatformAccounts,
     private readonly policy: RetryPolicy,
     @Inject(DELIVERY_OPTIONS) private readonly options: DeliveryOptions,
-    private readonly budget: PayloadBudget,
     @Optional() private readonly metrics?: PipelineMetrics,
   ) {
     this.breakers = new CircuitBreakers(options.breakerThreshold);
@@ -87,34 +81,7 @@ export class DeliverOperation {
       case 'go':
         break;
     }
-    // Parsed only within the worker's payload budget: a payload of 150,000 values is ~10 MB of objects, held until its call ends.
-    const release = await this.budget.takeWithin(deliveryBudgetOf(operation.payload.text), this.options.budgetWaitMs);
-    if (!release) {
-      const deferMs = BUDGET_RETRY_MS + Math.round(Math.random() * BUDGET_RETRY_MS);
-      await this.operations.releaseClaim(operationId, {
-        at: new Date(Date.now() + deferMs),
-        reason: `waiting for this worker's payload budget (worker.textBytesAtOnce): others hold it`,
-      });
-      return { deferMs };
-    }
-    try {
-      return await this.deliver(
-        operationId,
-        operation.messageId,
-        operation.payload.parse() as CanonicalOperation,
-        attempt,
-      );
-    } finally {
-      release();
-    }
-  }
-
-  private async deliver(
-    operationId: string,
-    messageId: string,
-    payload: CanonicalOperation,
-    attempt: DeliveryTry,
-  ): Promise<DeliveryResult> {
+    const payload = operation.payload as CanonicalOperation;
     const client = this.accounts.clientFor(payload.organisationId);
     const breaker = client && this.breakers.for(client);
     const pausedFor = breaker?.admit() ?? 0;
@@ -163,7 +130,7 @@ export class DeliverOperation {
         retryInMs === undefined ? undefined : { at: new Date(Date.now() + retryInMs), error: failure.reason },
       );
       if (final) {
-        await this.settleMessage(messageId);
+        await this.settleMessage(operation.messageId);
       }
       // The queue waits what the attempt row says.
       throw Object.assign(RetryPolicy.toJobError(failure, final), { retryInMs } satisfies TimedRetry);
@@ -186,7 +153,7 @@ export class DeliverOperation {
       },
       { status: 'delivered' },
     );
-    await this.settleMessage(messageId);
+    await this.settleMessage(operation.messageId);
     return 'delivered';
   }
 

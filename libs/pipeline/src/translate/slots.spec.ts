@@ -62,32 +62,3 @@ describe('Slots as a budget of bytes', () => {
     expect(again).toHaveLength(2);
   });
 });
-
-describe('Slots.takeWithin', () => {
-  it('gives up after its wait, and those waiting behind it get in as they fit', async () => {
-    const budget = new Slots(10);
-    const first = (await budget.takeWithin(8, 1_000))!; // free: in at once
-    const big = budget.takeWithin(5, 20);
-    let small: (() => void) | null | undefined;
-    const smallTaken = budget.takeWithin(2, 5_000).then((release) => (small = release));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(small).toBeUndefined(); // 2 would fit, but it waits its turn behind big
-
-    expect(await big).toBeNull(); // big gave up after 20 ms...
-    await smallTaken;
-    expect(small).toEqual(expect.any(Function)); // ...and the small one behind it got in
-    first();
-    small!();
-  });
-
-  it('answers with the release once let in within its wait', async () => {
-    const budget = new Slots(1);
-    const first = (await budget.takeWithin(1, 0))!;
-    const second = budget.takeWithin(1, 5_000);
-    first();
-    const release = await second;
-    expect(release).toEqual(expect.any(Function));
-    release!();
-    expect(await budget.takeWithin(1, 0)).toEqual(expect.any(Function)); // given back: free again
-  });
-});

@@ -11,37 +11,11 @@ export class Slots {
 
   /** Resolves once `amount` is free, with the function that gives it back (call it once). */
   async take(amount = 1): Promise<() => void> {
-    return (await this.takeWithin(amount, Infinity))!;
-  }
-
-  /** As take, but gives up after `waitMs` (null): for a holder that has something better to do than wait longer. */
-  async takeWithin(amount: number, waitMs: number): Promise<(() => void) | null> {
     if (this.waiting.length === 0 && this.fits(amount)) {
       this.held += amount;
-      return this.releaser(amount);
+    } else {
+      await new Promise<void>((admit) => this.waiting.push({ amount, admit })); // let in by a release
     }
-    const admitted = await new Promise<boolean>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const entry = {
-        amount,
-        admit: () => {
-          clearTimeout(timer);
-          resolve(true);
-        },
-      };
-      this.waiting.push(entry); // let in by a release
-      if (Number.isFinite(waitMs)) {
-        timer = setTimeout(() => {
-          this.waiting.splice(this.waiting.indexOf(entry), 1);
-          this.admitWaiting(); // those behind it may fit now
-          resolve(false);
-        }, waitMs).unref();
-      }
-    });
-    return admitted ? this.releaser(amount) : null;
-  }
-
-  private releaser(amount: number): () => void {
     let released = false;
     return () => {
       if (released) {
