@@ -101,6 +101,7 @@ describe('partner store on Postgres', () => {
         'OperationClaimedBy1769400000000',
         'UntranslatedMessagesIndex1769500000000',
         'AbandoningMessagesIndex1769600000000',
+        'OperationPayloadWeight1769700000000',
       ]);
     });
 

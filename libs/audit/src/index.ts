@@ -15,3 +15,4 @@ export { migrate } from './migrate';
 export * from './interchange.repository';
 export * from './domain-error';
 export * from './operators';
+export * from './payload-weight';

@@ -22,7 +22,8 @@ import {
   type EncodedBlock,
   insertBlocks,
   insertBlocksSql,
-  payloadOfLine,
+  type LineMeasures,
+  payloadsAt,
   payloadTexts,
 } from './payload-blocks';
 import { NamedStatement, queryPrepared } from './prepared';
@@ -69,23 +70,10 @@ export interface AttemptRecord extends NewDeliveryAttempt {
  * settled without a call, `supersededBy` names it), `settled` (nothing to do), `missing`.
  */
 export type GateVerdict =
-  | { id: string; verdict: 'go'; messageId: string; payload: StoredPayload }
+  | { id: string; verdict: 'go'; messageId: string; payload: JsonObject }
   | { id: string; verdict: 'superseded'; messageId: string; supersededBy: string }
   | { id: string; verdict: 'settled'; messageId: string }
   | { id: string; verdict: 'wait' | 'missing' };
-
-/**
- * An operation's payload as the gate read it: its stored text, which tells what parsing it will
- * hold, and `parse` for when its reader is ready to hold that (a payload of 150,000 values is ~10 MB
- * of objects).
- */
-export interface StoredPayload {
-  text: string;
-  parse(): JsonObject;
-}
-
-const storedPayload = (text: string | undefined): StoredPayload =>
-  text === undefined ? { text: '{}', parse: () => ({}) } : { text, parse: () => payloadOfLine(text) };
 
 /** The gate's verdict on an operation of a batch chunk: as GateVerdict, without the payload (the body is read as it is sent). */
 export type ChunkVerdict = Exclude<GateVerdict, { verdict: 'go' }> | { id: string; verdict: 'go'; messageId: string };
@@ -312,10 +300,10 @@ const INSERT_CHUNK = 1000;
  * each in arrival order `arrival`; `from` names what else the SELECT reads (a CTE, with its comma).
  */
 const insertOperationRows = (arrival: string, rows: string, from = '') => `
-  INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, options, body_bytes, status, last_error, error_class)
-  SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, ${arrival}, r.options, r.body_bytes, r.status, r.last_error, r.error_class
+  INSERT INTO operation (id, message_id, seq, kind, organisation_id, target_id, order_key, order_arrival, options, body_bytes, payload_weight, status, last_error, error_class)
+  SELECT r.id, $1::uuid, r.seq, r.kind, r.organisation_id, r.target_id, r.order_key, ${arrival}, r.options, r.body_bytes, r.payload_weight, r.status, r.last_error, r.error_class
     FROM ${from}jsonb_to_recordset(${rows}::jsonb) AS r(id uuid, seq integer, kind text, organisation_id text, target_id text,
-      order_key uuid, options jsonb, body_bytes integer, status text, last_error text, error_class text)`;
+      order_key uuid, options jsonb, body_bytes integer, payload_weight integer, status text, last_error text, error_class text)`;
 
 /**
  * Operation rows as one JSON array ($3) of a message ($1) in one arrival order ($2); their payloads
@@ -346,8 +334,8 @@ const APPEND_STREAMED = `
 export const PLAN_PAGE = `SELECT id, status, kind, organisation_id AS "organisationId", options, body_bytes AS bytes
   FROM operation WHERE message_id = $1 AND ${seqWindow('seq', '$2', '$3')} ORDER BY seq`;
 
-/** A new operation row; `bodyBytes`: of its part of a batch body, as lineOf measured it. */
-function newRow(messageId: string, seq: number, op: NewOperation, bodyBytes: number) {
+/** A new operation row, with what it records of its payload's line (BlockWriter.add). */
+function newRow(messageId: string, seq: number, op: NewOperation, { bodyBytes, weight }: LineMeasures) {
   return {
     id: newId(),
     messageId,
@@ -361,6 +349,7 @@ function newRow(messageId: string, seq: number, op: NewOperation, bodyBytes: num
     supersededBy: null,
     options: (op.payload.options as JsonObject | undefined) ?? null,
     bodyBytes,
+    payloadWeight: weight,
     status: op.failed ? ('failed' as const) : ('pending' as const),
     lastError: op.failed ? excerpt(op.failed.lastError) : null,
     errorClass: op.failed ? ('permanent' as const) : null,
@@ -377,6 +366,7 @@ function recordOf(row: {
   orderKey: string | null;
   options: JsonObject | null;
   bodyBytes: number;
+  payloadWeight: number;
   status: OperationStatus;
   lastError: string | null;
   errorClass: DeliveryErrorClass | null;
@@ -390,6 +380,7 @@ function recordOf(row: {
     order_key: row.orderKey,
     options: row.options,
     body_bytes: row.bodyBytes,
+    payload_weight: row.payloadWeight,
     status: row.status,
     last_error: row.lastError,
     error_class: row.errorClass,
@@ -508,8 +499,8 @@ export class StreamedBatch {
   }
 
   add(op: NewOperation): void {
-    const bodyBytes = this.blocks.add(op.payload);
-    this.rows.push(recordOf(newRow(this.messageId, this.firstSeq + this.rows.length, op, bodyBytes)));
+    const measures = this.blocks.add(op.payload);
+    this.rows.push(recordOf(newRow(this.messageId, this.firstSeq + this.rows.length, op, measures)));
   }
 
   get size(): number {
@@ -565,12 +556,12 @@ export class OperationRepository {
       // at once held the worker's event loop ~200 ms, then ~130 (bench/README.md).
       for (let from = 0; from < operations.length; from += INSERT_CHUNK) {
         const chunk = operations.slice(from, from + INSERT_CHUNK);
-        const { blocks, bodyBytes } = await encodeBlocks(
+        const { blocks, measures } = await encodeBlocks(
           from + 1,
           chunk.map((op) => op.payload),
         );
         await insertBlocks(manager, messageId, blocks);
-        const rows = chunk.map((op, i) => newRow(messageId, from + i + 1, op, bodyBytes[i]));
+        const rows = chunk.map((op, i) => newRow(messageId, from + i + 1, op, measures[i]));
         // One JSON parameter a chunk, not TypeORM's insert: building its statements took the worker ~1 s
         // of CPU for a 25,000-document message (the same held a streamed translation's batches).
         const returned: { id: string; attemptCount: number; createdAt: Date; updatedAt: Date }[] = await manager.query(
@@ -579,7 +570,8 @@ export class OperationRepository {
         );
         const filled = new Map(returned.map(({ id, ...columns }) => [id, columns]));
         // Every column is given: TypeORM's create (metadata walked per row) took ~140 ms for 25,000.
-        rows.forEach((row, i) =>
+        // As a read gives them back: payload_weight is read only by the delivery that asks for it.
+        rows.forEach(({ payloadWeight: _weight, ...row }, i) =>
           stored.push(Object.assign(new DocumentOperation(), row, filled.get(row.id), { payload: chunk[i].payload })),
         );
       }
@@ -808,29 +800,22 @@ export class OperationRepository {
         OWN_JOB,
       ]);
       if (alone) {
-        const address = { messageId: alone.message_id, seq: alone.seq };
-        const texts = await payloadTexts(this.dataSource.manager, [address]);
-        return [
-          {
-            id: valid[0],
-            verdict: 'go',
-            messageId: alone.message_id,
-            payload: storedPayload(texts.get(`${address.messageId}:${address.seq}`)),
-          },
-        ];
+        const payloads = await payloadsAt(this.dataSource.manager, [{ messageId: alone.message_id, seq: alone.seq }]);
+        return [{ id: valid[0], verdict: 'go', messageId: alone.message_id, payload: payloads[0] }];
       }
     }
     const found = valid.length === 0 ? [] : await this.runGate(valid, leaseMs, OWN_JOB);
-    const texts = await payloadTexts(
+    const claimed = found.filter((row) => row.verdict === 'go');
+    const payloads = await payloadsAt(
       this.dataSource.manager,
-      found.filter((row) => row.verdict === 'go').map((row) => ({ messageId: row.message_id, seq: row.seq! })),
+      claimed.map((row) => ({ messageId: row.message_id, seq: row.seq! })),
     );
     const byId = new Map(found.map((row) => [row.id, row]));
+    const payloadOf = new Map(claimed.map((row, i) => [row.id, payloads[i]]));
     return ids.map((id): GateVerdict => {
       const row = byId.get(id);
       if (row?.verdict === 'go') {
-        const payload = storedPayload(texts.get(`${row.message_id}:${row.seq}`));
-        return { id, verdict: 'go', messageId: row.message_id, payload };
+        return { id, verdict: 'go', messageId: row.message_id, payload: payloadOf.get(id)! };
       }
       return verdictOf(id, row);
     });
@@ -851,6 +836,21 @@ export class OperationRepository {
       [messageId],
     );
     return row?.behind ?? false;
+  }
+
+  /**
+   * What delivering the operation takes of a worker's payload budget (payload_weight, measured when it
+   * was stored): asked before its claim. 0 when not known (a row stored before it was measured, or none).
+   */
+  async payloadWeightOf(id: string): Promise<number> {
+    if (!isUuid(id)) {
+      return 0;
+    }
+    const [row] = await this.rows<{ weight: number | null }>(
+      `SELECT payload_weight AS weight FROM operation WHERE id = $1`,
+      [id],
+    );
+    return row?.weight ?? 0;
   }
 
   /**

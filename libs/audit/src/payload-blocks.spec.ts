@@ -1,4 +1,5 @@
 import { BLOCK_MAX_CHARS, BlockWriter, bodyOfLine, decodeBlock, encodeBlocks, payloadOfLine } from './payload-blocks';
+import { parsedWeightOf } from './payload-weight';
 
 const upsert = (id: string) => ({
   kind: 'document.upsert',
@@ -12,7 +13,7 @@ const booking = { kind: 'booking.status', targetId: 'B-1', status: 'arrived' };
 describe('payload blocks', () => {
   it('give back every payload, and each body field as the JSON a batch body sends', async () => {
     const payloads = [...Array.from({ length: 110 }, (_, i) => upsert(`PO-${i}`)), remove('PO-9'), booking];
-    const { blocks, bodyBytes } = await encodeBlocks(5, payloads);
+    const { blocks, measures } = await encodeBlocks(5, payloads);
 
     expect(blocks.map((b) => [b.firstSeq, b.lines])).toEqual([
       [5, 100],
@@ -26,13 +27,15 @@ describe('payload blocks', () => {
       'null',
     ]);
     expect(bodyOfLine(lines[110], 'documentId')).toBe('"PO-9"');
-    expect(bodyBytes).toEqual([
+    expect(measures.map((m) => m.bodyBytes)).toEqual([
       ...payloads
         .slice(0, 110)
         .map((p) => Buffer.byteLength(JSON.stringify((p as ReturnType<typeof upsert>).document))),
       Buffer.byteLength('"PO-9"'),
       0,
     ]);
+    // What each weighs parsed is its line's, as a worker's payload budget counts it.
+    expect(measures.map((m) => m.weight)).toEqual(lines.map(parsedWeightOf));
   });
 
   it('end a block at a MiB of text, so that reading one large document never inflates a hundred', async () => {

@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { EntityManager } from 'typeorm';
 import type { JsonObject } from './audit.types';
+import { parsedWeightOf } from './payload-weight';
 
 const deflate = promisify(deflateRaw);
 const inflate = promisify(inflateRaw);
@@ -83,10 +84,16 @@ export function bodyOfLine(line: string, field: BodyField): string {
 export async function encodeBlocks(
   firstSeq: number,
   payloads: readonly JsonObject[],
-): Promise<{ blocks: EncodedBlock[]; bodyBytes: number[] }> {
+): Promise<{ blocks: EncodedBlock[]; measures: LineMeasures[] }> {
   const writer = new BlockWriter(firstSeq);
-  const bodyBytes = payloads.map((payload) => writer.add(payload));
-  return { blocks: await writer.finish(), bodyBytes };
+  const measures = payloads.map((payload) => writer.add(payload));
+  return { blocks: await writer.finish(), measures };
+}
+
+/** What a row records of its payload's line: the bytes of its body field (lineOf), and what it weighs parsed. */
+export interface LineMeasures {
+  bodyBytes: number;
+  weight: number;
 }
 
 /**
@@ -111,8 +118,8 @@ export class BlockWriter {
     return this.closed + this.lines.length;
   }
 
-  /** Adds the next payload; returns the bytes of its body field (lineOf). */
-  add(payload: JsonObject): number {
+  /** Adds the next payload; returns what its row records of it. */
+  add(payload: JsonObject): LineMeasures {
     const { line, bodyBytes } = lineOf(payload);
     if (this.lines.length > 0 && this.chars + line.length > BLOCK_MAX_CHARS) {
       this.close();
@@ -122,7 +129,7 @@ export class BlockWriter {
     if (this.lines.length === BLOCK_OPERATIONS) {
       this.close();
     }
-    return bodyBytes;
+    return { bodyBytes, weight: parsedWeightOf(line) };
   }
 
   /** Keeps the first `count` payloads; false (nothing changed) when some after them are compressed already. */

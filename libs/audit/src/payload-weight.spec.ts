@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BUDGET_BYTES_PER_VALUE, deliveryBudgetOf, valuesAtMost } from './payload-budget';
+import { BUDGET_BYTES_PER_VALUE, parsedWeightOf, valuesAtMost } from './payload-weight';
 
 /** The JSON values in `value`, itself included: what parsing it makes. */
 const valuesIn = (value: unknown): number =>
@@ -26,11 +26,11 @@ describe('valuesAtMost', () => {
   });
 });
 
-describe('deliveryBudgetOf', () => {
-  it('weighs a payload of small values by them, a payload of long strings by its bytes', () => {
+describe('parsedWeightOf', () => {
+  it('weighs a text of small values by them, a text of long strings by its length', () => {
     const dense = JSON.stringify({ extra: Array.from({ length: 150_000 }, () => ({})) });
-    expect(deliveryBudgetOf(dense)).toBeGreaterThanOrEqual(150_000 * BUDGET_BYTES_PER_VALUE);
+    expect(parsedWeightOf(dense)).toBeGreaterThanOrEqual(150_000 * BUDGET_BYTES_PER_VALUE);
     const prose = JSON.stringify({ description: 'x'.repeat(100_000) });
-    expect(deliveryBudgetOf(prose)).toBe(prose.length);
+    expect(parsedWeightOf(prose)).toBe(prose.length);
   });
 });

@@ -41,13 +41,8 @@ import { PayloadBudget } from './payload-budget';
 
 /** Longest wait for one platform document job. */
 const BATCH_MAX_WAIT_MS = 10 * 60_000;
-/** How long a claimed delivery waits for the payload budget before it gives its claim back and asks again later. */
-const PAYLOAD_BUDGET_WAIT_MS = 5_000;
-/**
- * A single call's lease on its target: its wait for the payload budget and its timeout, with room
- * for a retry of the connection and the bookkeeping around it.
- */
-const deliveryLeaseMs = (timeoutMs: number) => PAYLOAD_BUDGET_WAIT_MS + 2 * timeoutMs + 5_000;
+/** A single call's lease on its target: its timeout with room for a retry of the connection and the bookkeeping around it. */
+const deliveryLeaseMs = (timeoutMs: number) => 2 * timeoutMs + 5_000;
 
 /** Closes the queue and platform connections when the application stops (after the last ingress commit). */
 @Injectable()
@@ -150,7 +145,6 @@ const SERVICES = [
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         leaseMs: deliveryLeaseMs(config.platform.timeoutMs),
-        budgetWaitMs: PAYLOAD_BUDGET_WAIT_MS,
         breakerThreshold: config.delivery.breakerThreshold,
       }),
     },

@@ -70,6 +70,10 @@ export class DocumentOperation {
   @Column({ name: 'body_bytes', type: 'integer', default: 0 })
   bodyBytes: number;
 
+  /** What its payload weighs parsed (parsedWeightOf): what delivering it takes of a worker's payload budget; null before it was measured. */
+  @Column({ name: 'payload_weight', type: 'integer', nullable: true, select: false })
+  payloadWeight?: number | null;
+
   /**
    * What the operation writes, for ordering: the MD5 (as a uuid) of its key (orderKeyOf, e.g.
    * `document|<organisation>|<id>`), compared for equality only; null when nothing is ordered (a new booking).

@@ -19,6 +19,7 @@ import { CompactDeliveryKeys1769300000000 } from './1769300000000-compact-delive
 import { OperationClaimedBy1769400000000 } from './1769400000000-operation-claimed-by';
 import { UntranslatedMessagesIndex1769500000000 } from './1769500000000-untranslated-messages-index';
 import { AbandoningMessagesIndex1769600000000 } from './1769600000000-abandoning-messages-index';
+import { OperationPayloadWeight1769700000000 } from './1769700000000-operation-payload-weight';
 
 /** Every audit migration, oldest first. Append; never edit one that has shipped. */
 export const AUDIT_MIGRATIONS = [
@@ -43,4 +44,5 @@ export const AUDIT_MIGRATIONS = [
   OperationClaimedBy1769400000000,
   UntranslatedMessagesIndex1769500000000,
   AbandoningMessagesIndex1769600000000,
+  OperationPayloadWeight1769700000000,
 ];

@@ -4,6 +4,7 @@ import { createAuditDataSource, MessageRepository, OperationRepository, runMigra
 import { orderKeyOf, type CanonicalOperation } from '@dockbridge/mapping';
 import { PlatformCallError, type PlatformAccounts, type PlatformClient } from '@dockbridge/platform';
 import { createTestDatabase, TestDatabase } from '../../../../test/support/database';
+import { PayloadBudget, TEXT_BYTES_AT_ONCE } from '../payload-budget';
 import { RetryPolicy } from '../retry-policy';
 import { DeliverOperation } from './deliver-operation';
 
@@ -51,7 +52,14 @@ describe('DeliverOperation (medium: real Postgres, scripted platform)', () => {
     const accounts = { clientFor: () => client } as unknown as PlatformAccounts;
     return {
       calls,
-      deliver: new DeliverOperation(messages, operations, accounts, policy, { leaseMs: 60_000, breakerThreshold }),
+      deliver: new DeliverOperation(
+        messages,
+        operations,
+        accounts,
+        policy,
+        { leaseMs: 60_000, breakerThreshold },
+        new PayloadBudget(TEXT_BYTES_AT_ONCE),
+      ),
     };
   };
   /** A message of one upsert of `documentId`, recorded now (later calls arrive later). */

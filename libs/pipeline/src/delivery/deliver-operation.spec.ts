@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import type { MessageRepository, OperationRepository } from '@dockbridge/audit';
 import { PlatformCallError, type PlatformAccounts, type PlatformClient } from '@dockbridge/platform';
+import { PayloadBudget } from '../payload-budget';
 import { RetryPolicy } from '../retry-policy';
 import { DeliverOperation, orderWaitMs } from './deliver-operation';
 
@@ -14,6 +15,7 @@ function delivery(answer: PlatformCallError | 'created') {
   const settled: string[] = [];
   let unsettled = true;
   const operations = {
+    payloadWeightOf: async () => 100,
     gate: async (ids: string[]) => ids.map((id) => ({ id, verdict: 'go', messageId: 'message-1', payload })),
     recordAttempt: async (
       _id: string,
@@ -41,10 +43,14 @@ function delivery(answer: PlatformCallError | 'created') {
   const accounts = { clientFor: () => client } as unknown as PlatformAccounts;
   const policy = new RetryPolicy({ retryHorizonMs: 3600_000, attempts: 0, backoffBaseMs: 100, backoffMaxMs: 1000 });
   // A breaker that never opens here: one failure per test.
-  const deliver = new DeliverOperation(messages, operations, accounts, policy, {
-    leaseMs: 10_000,
-    breakerThreshold: 100,
-  });
+  const deliver = new DeliverOperation(
+    messages,
+    operations,
+    accounts,
+    policy,
+    { leaseMs: 10_000, breakerThreshold: 100 },
+    new PayloadBudget(1024 * 1024),
+  );
   return { deliver, recorded, settled };
 }
 
@@ -107,10 +113,16 @@ function scene(options: {
   noAccount?: boolean;
   unsettledAfter?: boolean;
   breakerThreshold?: number;
+  budget?: PayloadBudget;
+  weight?: number;
 }) {
   const calls: unknown[][] = [];
   const operation = options.operation ?? payload;
   const operations = {
+    payloadWeightOf: async (id: string) => {
+      calls.push(['payloadWeightOf', id]);
+      return options.weight ?? 100;
+    },
     gate: async (ids: string[], leaseMs: number) => {
       calls.push(['gate', ids, leaseMs]);
       const verdict = options.verdict ?? 'go';
@@ -137,10 +149,14 @@ function scene(options: {
   ) as PlatformClient;
   const accounts = { clientFor: () => (options.noAccount ? undefined : client) } as unknown as PlatformAccounts;
   const policy = new RetryPolicy({ retryHorizonMs: 3600_000, attempts: 0, backoffBaseMs: 100, backoffMaxMs: 1000 });
-  const deliver = new DeliverOperation(messages, operations, accounts, policy, {
-    leaseMs: 10_000,
-    breakerThreshold: options.breakerThreshold ?? 100,
-  });
+  const deliver = new DeliverOperation(
+    messages,
+    operations,
+    accounts,
+    policy,
+    { leaseMs: 10_000, breakerThreshold: options.breakerThreshold ?? 100 },
+    options.budget ?? new PayloadBudget(1024 * 1024),
+  );
   return { deliver, calls, of: (name: string) => calls.filter((c) => c[0] === name) };
 }
 
@@ -157,7 +173,10 @@ describe('DeliverOperation: what the gate decides', () => {
   ] as const)('%s: %j, nothing sent', async (verdict, result, settled) => {
     const { deliver, calls, of } = scene({ verdict });
     await expect(deliver.execute('op-1', { attempt: 1, isLast: false })).resolves.toEqual(result);
-    expect(calls[0]).toEqual(['gate', ['op-1'], 10_000]);
+    expect(calls.slice(0, 2)).toEqual([
+      ['payloadWeightOf', 'op-1'],
+      ['gate', ['op-1'], 10_000],
+    ]);
     expect(of('platform')).toEqual([]);
     expect(of('settleMessage')).toEqual(settled);
   });
@@ -181,12 +200,54 @@ describe('DeliverOperation: what the gate decides', () => {
   });
 });
 
+describe("DeliverOperation: the worker's payload budget", () => {
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('takes its stored weight of the budget before it claims: while the budget is held, nothing is claimed or read', async () => {
+    const budget = new PayloadBudget(1_000);
+    const holder = await budget.take(1_000);
+    const { deliver, calls, of } = scene({ budget, weight: 600, platform: () => 'created' });
+    let result: unknown;
+    const delivering = deliver.execute('op-1', { attempt: 1, isLast: false }).then((r) => (result = r));
+    await settle();
+    expect(calls).toEqual([['payloadWeightOf', 'op-1']]);
+    expect(result).toBeUndefined();
+
+    holder();
+    await delivering;
+    expect(result).toBe('delivered');
+    expect(of('gate')).toHaveLength(1);
+  });
+
+  it('gives back what it took whatever the outcome', async () => {
+    const budget = new PayloadBudget(1_000);
+    const failing = scene({
+      budget,
+      weight: 1_000,
+      platform: () => {
+        throw new PlatformCallError('retryable', 'upsert document', 'Bad gateway', 502);
+      },
+    });
+    await caught(failing.deliver.execute('op-1', { attempt: 1, isLast: false }));
+    await expect(
+      scene({ budget, verdict: 'wait' }).deliver.execute('op-2', { attempt: 1, isLast: false }),
+    ).resolves.toEqual({
+      deferMs: 200,
+    });
+    // All of it free: a holder of the whole budget is let in at once.
+    let taken = false;
+    void budget.take(1_000).then(() => (taken = true));
+    await settle();
+    expect(taken).toBe(true);
+  });
+});
+
 describe('DeliverOperation: the attempt row', () => {
   it('records a success with its HTTP status and request, then the delivered operation and its message', async () => {
     const { deliver, calls } = scene({ platform: () => 'created' });
     const before = Date.now();
     await expect(deliver.execute('op-1', { attempt: 1, isLast: false })).resolves.toBe('delivered');
-    expect(calls.slice(1)).toEqual([
+    expect(calls.slice(2)).toEqual([
       ['platform', 'upsertDocument'],
       [
         'recordAttempt',
@@ -202,7 +263,7 @@ describe('DeliverOperation: the attempt row', () => {
       ],
       ['settleMessage', 'message-1', 'worker'],
     ]);
-    const attempt = calls[2][2] as { startedAt: Date; durationMs: number };
+    const attempt = calls[3][2] as { startedAt: Date; durationMs: number };
     expect(attempt.startedAt.getTime()).toBeGreaterThanOrEqual(before);
     expect(attempt.durationMs).toBeGreaterThanOrEqual(0);
     expect(attempt.durationMs).toBeLessThan(5000);

@@ -7,6 +7,7 @@ import { CircuitBreakers } from './circuit-breaker';
 import { CallOutcome, callPlatform, summaryOf } from './platform-call';
 import { DELIVERY_OPTIONS } from '../pipeline.options';
 import { PipelineMetrics } from '../pipeline-metrics';
+import { PayloadBudget } from '../payload-budget';
 
 export interface DeliveryOptions {
   /** How long a claimed call may take before another write to its target may go (longer than the platform timeout). */
@@ -59,12 +60,24 @@ export class DeliverOperation {
     private readonly accounts: PlatformAccounts,
     private readonly policy: RetryPolicy,
     @Inject(DELIVERY_OPTIONS) private readonly options: DeliveryOptions,
+    private readonly budget: PayloadBudget,
     @Optional() private readonly metrics?: PipelineMetrics,
   ) {
     this.breakers = new CircuitBreakers(options.breakerThreshold);
   }
 
   async execute(operationId: string, attempt: DeliveryTry): Promise<DeliveryResult> {
+    // Within the worker's payload budget, by the weight measured when the payload was stored, taken
+    // before the claim: a waiting delivery holds neither its target nor its payload's text.
+    const release = await this.budget.take(await this.operations.payloadWeightOf(operationId));
+    try {
+      return await this.deliver(operationId, attempt);
+    } finally {
+      release();
+    }
+  }
+
+  private async deliver(operationId: string, attempt: DeliveryTry): Promise<DeliveryResult> {
     const [operation] = await this.operations.gate([operationId], this.options.leaseMs);
     switch (operation.verdict) {
       case 'missing':

@@ -456,6 +456,11 @@ describe('X12 translation stored batch by batch (medium: real Postgres, recorded
       await expect(translator.execute(message.id)).rejects.toThrow('the worker stopped');
       // One document is being sent when the translation is given up.
       const sending = watching.batches[0][0];
+      // Weighed as its streamed batch stored it: at least its document's text.
+      const operation = await operations.findById(sending);
+      expect(await operations.payloadWeightOf(sending)).toBeGreaterThan(
+        JSON.stringify(operation!.payload.document).length,
+      );
       expect(await operations.gate([sending], 60_000)).toMatchObject([{ verdict: 'go' }]);
 
       await translator.giveUp([message.id], new Error('the worker stopped'), 3);
