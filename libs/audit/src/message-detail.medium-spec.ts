@@ -56,6 +56,47 @@ describe('message detail pages (medium: real Postgres)', () => {
     expect(rest?.counts.total).toBe(total);
   });
 
+  it("answers a partner's status of its own message only, reading neither payloads nor attempts", async () => {
+    expect(
+      await messages.findDetail(messageId, { limit: 5 }, { partnerId: 'someone-else', statusOnly: true }),
+    ).toBeNull();
+    // A block that cannot be read: the full detail fails on it, the status never reads it.
+    const { dataSource } = database;
+    const saved: { first_seq: number; body: Buffer }[] = await dataSource.query(
+      `SELECT first_seq, body FROM payload_block WHERE message_id = $1`,
+      [messageId],
+    );
+    const restoreBlocks = () =>
+      Promise.all(
+        saved.map((block) =>
+          dataSource.query(`UPDATE payload_block SET body = $3 WHERE message_id = $1 AND first_seq = $2`, [
+            messageId,
+            block.first_seq,
+            block.body,
+          ]),
+        ),
+      );
+    await dataSource.query(`UPDATE payload_block SET body = '\\xdeadbeef'::bytea WHERE message_id = $1`, [messageId]);
+    try {
+      await expect(messages.findDetail(messageId, { limit: 5 })).rejects.toThrow();
+      const status = await messages.findDetail(messageId, { limit: 5 }, { partnerId: 'kettle', statusOnly: true });
+      expect(status?.operations.map((op) => [op.seq, op.targetId, op.status])).toEqual(
+        seqs.slice(0, 5).map((seq, i) => [seq, `ASN-${i}`, 'pending']),
+      );
+      expect(status?.operations.map((op) => op.payload)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(status?.counts.total).toBe(total);
+      expect(status?.events).toEqual([]);
+    } finally {
+      await restoreBlocks();
+    }
+  });
+
   it('says there is no next page when the page ends with the last operation', async () => {
     const all = await messages.findDetail(messageId, { limit: total });
     expect(all?.operations).toHaveLength(total);

@@ -76,8 +76,9 @@ export class MessageQueries {
 
   /** A partner's own message; null for another partner's, so that its existence is not revealed. */
   async ofPartner(partnerId: string, id: string, page?: OperationPage): Promise<PartnerMessageStatusView | null> {
-    const detail = await this.messages.findDetail(id, page);
-    return detail && detail.message.partnerId === partnerId ? partnerMessageStatusView(detail) : null;
+    // Only the partner's own message is read, and of it only what its status shows.
+    const detail = await this.messages.findDetail(id, page, { partnerId, statusOnly: true });
+    return detail && partnerMessageStatusView(detail);
   }
 
   async replayRuns(limit: number): Promise<ReplayRunView[]> {
