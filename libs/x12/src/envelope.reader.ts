@@ -36,6 +36,12 @@ import type {
  * 700,000 items ran a 192 MiB worker out of heap.
  */
 export const DEFAULT_MAX_SET_SEGMENTS = 100_000;
+/**
+ * Characters of segments a transaction set may hold by default (X12ReadOptions.maxSetChars): a
+ * kept segment holds the text it lies in, so 100,000 segments of 2.5 KB held 250 MB and a 192 MiB
+ * worker ran out of heap. An 856 of 10,000 items (the platform's most loads a document) is ~2 MB.
+ */
+export const DEFAULT_MAX_SET_CHARS = 16 * 1024 * 1024;
 
 export class EnvelopeReader implements TokenizerSink {
   private interchange?: Interchange;
@@ -49,6 +55,9 @@ export class EnvelopeReader implements TokenizerSink {
   private readonly retain: boolean;
   private readonly syntaxNotes: boolean;
   private readonly maxSetSegments: number;
+  private readonly maxSetChars: number;
+  /** Characters of the open set's segments so far (kept or not). */
+  private setChars = 0;
   /** The last segment the open set did not keep (past maxSetSegments): where a set cut off there ends. */
   private lastOmitted?: Segment;
 
@@ -59,6 +68,7 @@ export class EnvelopeReader implements TokenizerSink {
     this.retain = options.retainTransactionSets ?? false;
     this.syntaxNotes = options.checkSyntaxNotes ?? true;
     this.maxSetSegments = options.maxSetSegments ?? DEFAULT_MAX_SET_SEGMENTS;
+    this.maxSetChars = options.maxSetChars ?? DEFAULT_MAX_SET_CHARS;
   }
 
   problem(problem: Problem): void {
@@ -84,7 +94,8 @@ export class EnvelopeReader implements TokenizerSink {
     // which this is compiled into, back to slow code for a while.
     if (set && tag !== 'SE' && tag !== 'ST' && tag !== 'GE' && tag !== 'GS' && tag !== 'IEA' && tag !== 'ISA') {
       const segments = set.segments;
-      if (segments.length >= this.maxSetSegments) {
+      this.setChars += segment.end - segment.start;
+      if (segments.length >= this.maxSetSegments || this.setChars > this.maxSetChars) {
         return this.omit(set, segment);
       }
       segments.push(segment);
@@ -235,6 +246,7 @@ export class EnvelopeReader implements TokenizerSink {
       this.controlsInGroup.add(set.control);
     }
     this.set = set;
+    this.setChars = st.end - st.start;
     this.lastOmitted = undefined;
   }
 
@@ -255,17 +267,17 @@ export class EnvelopeReader implements TokenizerSink {
     this.emit({ type: 'transactionSet', interchange: this.interchange!, group, transactionSet: set });
   }
 
-  /** A segment past maxSetSegments: counted for SE01, not kept; the first one says why. */
+  /** A segment past maxSetSegments or maxSetChars: counted for SE01, not kept; the first one says why. */
   private omit(set: TransactionSet, segment: Segment): void {
     if (set.omitted === undefined) {
       set.omitted = 0;
+      const past =
+        set.segments.length >= this.maxSetSegments
+          ? `more than ${this.maxSetSegments} segments`
+          : `more than ${this.maxSetChars} characters of segments`;
       this.report(
         {
-          ...at(
-            segment,
-            'SET_TOO_LONG',
-            `transaction set ${set.id} ${set.control} has more than ${this.maxSetSegments} segments: not read past them`,
-          ),
+          ...at(segment, 'SET_TOO_LONG', `transaction set ${set.id} ${set.control} has ${past}: not read past them`),
           setPosition: set.segments.length + 1,
           segmentCode: SEGMENT_ERROR.segmentOverMaximumUse,
         },

@@ -5,7 +5,7 @@
  */
 export * from './x12.types';
 export { X12Tokenizer, DEFAULT_MAX_SEGMENT_LENGTH, printable, type TokenizerSink } from './tokenizer';
-export { DEFAULT_MAX_SET_SEGMENTS, EnvelopeReader, summaryOf } from './envelope.reader';
+export { DEFAULT_MAX_SET_CHARS, DEFAULT_MAX_SET_SEGMENTS, EnvelopeReader, summaryOf } from './envelope.reader';
 export {
   ISA_WIDTHS,
   interchangeKey,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseX12, readX12 } from './reader';
 import type { X12Event } from './x12.types';
-import { summaryOf } from './envelope.reader';
+import { DEFAULT_MAX_SET_CHARS, summaryOf } from './envelope.reader';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 
@@ -186,6 +186,27 @@ describe('the envelope around the segments', () => {
       ['INVALID_SEGMENT_TAG', 8, 'ref', 6],
       ['MISSING_SE', 9, 'REF', undefined],
     ]);
+  });
+
+  it('keeps a set up to maxSetChars of segments and refuses it past them, as past maxSetSegments', () => {
+    const lines = [ISA, GS, 'ST*856*0001~', 'BSN*00*1*20260105*0930~', 'REF*BM*1~', 'REF*BM*2~', 'REF*BM*3~'];
+    // ST*856*0001 (11) + BSN (23) + REF*BM*1 (8) = 42; the next REF goes past 45.
+    const doc = read([...lines, 'SE*6*0001~', 'GE*1*1~', 'IEA*1*000000101~'], { maxSetChars: 45 });
+    const set = doc.interchanges[0].groups[0].transactionSets[0];
+    expect(set.problems.map(where)).toEqual([['SET_TOO_LONG', 6, 'REF', 4]]);
+    expect(set.problems[0].message).toBe(
+      'transaction set 856 0001 has more than 45 characters of segments: not read past them',
+    );
+    expect(set.segments.map((s) => s.tag)).toEqual(['ST', 'BSN', 'REF', 'SE']);
+    expect(set.omitted).toBe(2);
+    expect(summaryOf(set).segmentCount).toBe(6);
+    // The next set starts its count anew.
+    const two = read(
+      [...lines, 'SE*6*0001~', 'ST*856*0002~', 'BSN*00*2*20260105*0930~', 'SE*3*0002~', 'GE*2*1~', 'IEA*1*000000101~'],
+      { maxSetChars: 45 },
+    );
+    expect(two.interchanges[0].groups[0].transactionSets[1].problems).toEqual([]);
+    expect(DEFAULT_MAX_SET_CHARS).toBe(16 * 1024 * 1024);
   });
 
   it('checks syntax notes unless asked not to', () => {

@@ -115,7 +115,7 @@ export function parseX12(text: string, options: X12ReadOptions = {}): X12Documen
       }
     },
     // The whole text is held anyway: its sets are kept whole, however long.
-    { retainTransactionSets: true, maxSetSegments: Infinity, ...options },
+    { retainTransactionSets: true, maxSetSegments: Infinity, maxSetChars: Infinity, ...options },
   );
   const tokenizer = new X12Tokenizer(envelope, options);
   tokenizer.write(text);

@@ -33,7 +33,7 @@ export type ProblemCode =
   | 'ISA_INVALID' // an ISA whose delimiters cannot be found
   | 'DELIMITERS_INVALID' // delimiters that clash or are letters/digits
   | 'SEGMENT_TOO_LONG' // no terminator within maxSegmentLength: discarded
-  | 'SET_TOO_LONG' // more segments than maxSetSegments: the rest are counted, not kept
+  | 'SET_TOO_LONG' // more segments than maxSetSegments (or characters than maxSetChars): the rest are counted, not kept
   | 'MISSING_TERMINATOR' // last segment has no terminator (accepted)
   | 'INVALID_SEGMENT_TAG'
   | 'EMPTY_SEGMENT'
@@ -121,7 +121,7 @@ export interface TransactionSet {
   /** GS06 of the group it belongs to. */
   groupControl: string;
   problems: Problem[];
-  /** Segments past `maxSetSegments`, counted (SE01's check) but not kept: the set is refused (SET_TOO_LONG). */
+  /** Segments past `maxSetSegments` or `maxSetChars`, counted (SE01's check) but not kept: the set is refused (SET_TOO_LONG). */
   omitted?: number;
 }
 
@@ -191,6 +191,8 @@ export interface X12ReadOptions {
    * not kept, and the set is refused (SET_TOO_LONG).
    */
   maxSetSegments?: number;
+  /** As maxSetSegments, in characters of its segments (DEFAULT_MAX_SET_CHARS when absent). */
+  maxSetChars?: number;
   /** Keep each group's full transaction sets (parseX12 does). Default false when streaming. */
   retainTransactionSets?: boolean;
   /** Check segment syntax notes (paired/conditional elements, see syntax-notes.ts). Default true. */
