@@ -1,6 +1,6 @@
 import type { Message } from '@dockbridge/audit';
 import { JSON_CUT_CHARS } from '../json-in-turns';
-import { NoteList, TranslationContext, translateCanonical, translateWebhook } from './translators';
+import { MAPPED_LIMITS, NoteList, TranslationContext, translateCanonical, translateWebhook } from './translators';
 
 /** A webhook message and a context whose current mapping is `expression` (version 3). */
 const translate = (expression: string, body: unknown = { orders: [{ id: 'PO-1' }] }) =>
@@ -25,6 +25,31 @@ describe('translateWebhook: partner mappings that do not end', () => {
     const result = await translate('$sum([1..9000000].($ * 2))');
     expect(result.rejection).toMatch(/^mapping v3 failed: Evaluation timeout after 2000 milliseconds/);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('rejects a mapping that copies more than a message may hold, naming it, without storing it', async () => {
+    const copy = (field: string) =>
+      `items.{ "kind": "document.upsert", "organisationId": "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f", ` +
+      `"document": { "id": id, "direction": "Inbound", "occupant": { "coreName": "ACME", "coreId": "DC01" }, ` +
+      `"attributes": { "note": $$.${field} } } }`;
+    const items = Array.from({ length: 50 }, (_, i) => ({ id: `PO-${i}` }));
+    // 50 copies of a 400,000-character note: 20 MB of text from a 400 KB body.
+    const long = await translate(copy('note'), { note: 'x'.repeat(400_000), items });
+    expect(long.rejection).toBe(
+      `mapping v3 produced more than ${MAPPED_LIMITS.maxChars} characters of text (what it copies counts each time)`,
+    );
+    expect(long.operations).toEqual([]);
+    // 50 copies of an object of 40,000 values: 2 million values.
+    const started = Date.now();
+    const wide = await translate(copy('wide'), { wide: Array.from({ length: 40_000 }, () => 1), items });
+    expect(wide.rejection).toBe(
+      `mapping v3 produced more than ${MAPPED_LIMITS.maxValues} JSON values (a message may hold no more)`,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Below both, the same copies map.
+    const small = await translate(copy('note'), { note: 'x'.repeat(1_000), items });
+    expect(small.rejection).toBeUndefined();
+    expect(small.operations).toHaveLength(50);
   });
 
   it('still maps what a normal mapping produces', async () => {

@@ -10,7 +10,7 @@ import {
 } from '@dockbridge/mapping';
 import type { OrgRef } from '@dockbridge/platform';
 import { boundedJsonata, type PartnerProfile } from '@dockbridge/partners';
-import { parseJsonInTurns } from '../json-in-turns';
+import { JSON_BODY_LIMITS, parseJsonInTurns } from '../json-in-turns';
 
 /** The content type of a canonical operations message (`POST /v1/messages`). */
 export const CANONICAL_CONTENT_TYPE = 'application/vnd.dockbridge.operations+json';
@@ -416,6 +416,46 @@ export interface MappingError {
 export type MappingRun = { operations: CanonicalOperation[] } | { stage: 'evaluate' | 'result'; error: MappingError };
 
 /**
+ * What a mapping may make at most: the values a partner could send as a message, and 16 MiB of text.
+ * JSONata shares what an expression copies (`$$.note` into every item): 50,000 items of a 700 KB
+ * note evaluated in 1.15 s, ~35 GB of operations to check and store.
+ */
+export const MAPPED_LIMITS = { maxValues: JSON_BODY_LIMITS.maxValues, maxChars: 16 * 1024 * 1024 };
+
+/**
+ * How a mapping's result goes past MAPPED_LIMITS, or null: counted as it would be stored, a shared
+ * value once per place it appears, and only up to the limits (the walk stops there).
+ */
+function oversizedResult(result: unknown): string | null {
+  const stack: unknown[] = [result];
+  let values = 0;
+  let chars = 0;
+  while (stack.length > 0) {
+    const value = stack.pop();
+    values++;
+    if (typeof value === 'string') {
+      chars += value.length;
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Array.isArray(value) ? [] : Object.keys(value);
+      const members = Array.isArray(value) ? value : Object.values(value);
+      if (values + stack.length + members.length > MAPPED_LIMITS.maxValues) {
+        return `produced more than ${MAPPED_LIMITS.maxValues} JSON values (a message may hold no more)`;
+      }
+      for (const key of keys) {
+        chars += key.length;
+      }
+      for (const member of members) {
+        stack.push(member);
+      }
+    }
+    if (chars > MAPPED_LIMITS.maxChars) {
+      return `produced more than ${MAPPED_LIMITS.maxChars} characters of text (what it copies counts each time)`;
+    }
+  }
+  return null;
+}
+
+/**
  * A partner's JSONata mapping over one webhook body: the canonical operations it yields, or why it
  * yields none (a failure at a position, no operations, invalid ones). Pure but for the clock of its
  * guardrail; the console's mapping editor runs the same function on a sample.
@@ -434,6 +474,10 @@ export async function runMapping(expression: string, body: unknown): Promise<Map
   const operations = result === undefined ? [] : Array.isArray(result) ? result : [result];
   if (operations.length === 0) {
     return { stage: 'result', error: { message: 'produced no operations for this payload' } };
+  }
+  const oversized = oversizedResult(operations);
+  if (oversized) {
+    return { stage: 'result', error: { message: oversized } };
   }
   const check = await checkCanonicalMessageInTurns({ operations });
   if (!check.ok) {
