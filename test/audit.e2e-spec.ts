@@ -503,14 +503,19 @@ describe('audit store on Postgres', () => {
       await operations.settle(a.id, { status: 'failed', lastError: 'unknown organisation', errorClass: 'permanent' });
       await operations.settle(c.id, { status: 'skipped' });
 
-      expect(await operations.findFailedByMessage(message.id)).toEqual([
-        expect.objectContaining({
-          id: a.id,
-          status: 'failed',
-          lastError: 'unknown organisation',
-          errorClass: 'permanent',
-        }),
+      expect(await operations.findById(a.id)).toMatchObject({
+        status: 'failed',
+        lastError: 'unknown organisation',
+        errorClass: 'permanent',
+      });
+      // What a replay of the failed ones reads: their payloads as JSON texts, and first their weight.
+      expect((await operations.failedPayloadTexts(message.id)).map((text) => JSON.parse(text))).toEqual([
+        upsert('PO-1').payload,
       ]);
+      expect(await operations.failedSize(message.id)).toEqual({
+        count: 1,
+        weight: parsedWeightOf(JSON.stringify(upsert('PO-1').payload)),
+      });
       expect(await operations.statusCounts(message.id)).toEqual({
         pending: 1,
         delivering: 0,

@@ -22,6 +22,7 @@ import {
   type EncodedBlock,
   insertBlocks,
   insertBlocksSql,
+  jsonOfLine,
   type LineMeasures,
   payloadsAt,
   payloadTexts,
@@ -291,6 +292,9 @@ export class StreamedWriteTakenOverError extends Error {
     this.name = 'StreamedWriteTakenOverError';
   }
 }
+
+/** Failed operations whose payloads a replay reads per statement (failedPayloadTexts). */
+const FAILED_PAGE = 1000;
 
 /** Rows per INSERT of addMany (~0.6 MB of JSON for documents with two loads). */
 const INSERT_CHUNK = 1000;
@@ -775,15 +779,52 @@ export class OperationRepository {
     return this.listWith(this.dataSource.manager, messageId);
   }
 
-  async findFailedByMessage(messageId: string): Promise<DocumentOperation[]> {
+  /**
+   * How many of the message's operations failed, and what their payloads weigh parsed (payload_weight
+   * summed; rows stored before it was measured count 0): what a replay of them would carry.
+   */
+  async failedSize(messageId: string): Promise<{ count: number; weight: number }> {
+    if (!isUuid(messageId)) {
+      return { count: 0, weight: 0 };
+    }
+    const [row] = await this.rows<{ count: number; weight: string }>(
+      `SELECT count(*)::int AS count, COALESCE(sum(payload_weight), 0)::bigint AS weight
+         FROM operation WHERE message_id = $1 AND status = 'failed'`,
+      [messageId],
+    );
+    return { count: row.count, weight: Number(row.weight) };
+  }
+
+  /**
+   * The payloads of the message's failed operations to retry, in order, as JSON texts: read a page
+   * of blocks at a time, documents never parsed (a refused EDI set's row has no operation: left out).
+   */
+  async failedPayloadTexts(messageId: string): Promise<string[]> {
     if (!isUuid(messageId)) {
       return [];
     }
-    const failed = await this.dataSource.manager.find(DocumentOperation, {
-      where: { messageId, status: 'failed' },
-      order: { seq: 'ASC' },
-    });
-    return attachPayloads(this.dataSource.manager, failed);
+    const seqs = (
+      await this.rows<{ seq: number }>(
+        `SELECT seq FROM operation WHERE message_id = $1 AND status = 'failed' ORDER BY seq`,
+        [messageId],
+      )
+    ).map((row) => row.seq);
+    const texts: string[] = [];
+    for (let from = 0; from < seqs.length; from += FAILED_PAGE) {
+      const page = seqs.slice(from, from + FAILED_PAGE);
+      const lines = await payloadTexts(
+        this.dataSource.manager,
+        page.map((seq) => ({ messageId, seq })),
+      );
+      for (const seq of page) {
+        const line = lines.get(`${messageId}:${seq}`);
+        const payload = line === undefined ? undefined : jsonOfLine(line);
+        if (payload && !payload.rest.refused) {
+          texts.push(payload.json);
+        }
+      }
+    }
+    return texts;
   }
 
   /**

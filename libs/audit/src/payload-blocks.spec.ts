@@ -1,4 +1,12 @@
-import { BLOCK_MAX_CHARS, BlockWriter, bodyOfLine, decodeBlock, encodeBlocks, payloadOfLine } from './payload-blocks';
+import {
+  BLOCK_MAX_CHARS,
+  BlockWriter,
+  bodyOfLine,
+  decodeBlock,
+  encodeBlocks,
+  jsonOfLine,
+  payloadOfLine,
+} from './payload-blocks';
 import { parsedWeightOf } from './payload-weight';
 
 const upsert = (id: string) => ({
@@ -36,6 +44,20 @@ describe('payload blocks', () => {
     ]);
     // What each weighs parsed is its line's, as a worker's payload budget counts it.
     expect(measures.map((m) => m.weight)).toEqual(lines.map(parsedWeightOf));
+  });
+
+  it('give back each payload as JSON text without parsing its body, and the rest of it parsed', async () => {
+    const payloads = [upsert('PO-1'), remove('PO-9'), booking, { document: { id: 'bare' } }];
+    const { blocks } = await encodeBlocks(1, payloads);
+    const lines = (await Promise.all(blocks.map((b) => decodeBlock(b.encoding, b.body)))).flat();
+    const texts = lines.map(jsonOfLine);
+    expect(texts.map((t) => JSON.parse(t.json))).toEqual(payloads);
+    expect(texts.map((t) => t.rest)).toEqual([
+      { kind: 'document.upsert', organisationId: 'org-1', options: { references: 'lenient' } },
+      { kind: 'document.delete', organisationId: 'org-1' },
+      booking,
+      {},
+    ]);
   });
 
   it('end a block at a MiB of text, so that reading one large document never inflates a hundred', async () => {

@@ -67,6 +67,22 @@ export function payloadOfLine(line: string): JsonObject {
   return { ...rest, [line.slice(tab + 1, second)]: JSON.parse(line.slice(second + 1)) };
 }
 
+/**
+ * A block line's payload as JSON text, its body field's text taken as it is (not parsed: a document
+ * can be large), and the rest of it parsed (kind, organisation, options: small).
+ */
+export function jsonOfLine(line: string): { json: string; rest: JsonObject } {
+  const tab = line.indexOf('\t');
+  if (tab < 0) {
+    return { json: line, rest: JSON.parse(line) as JsonObject };
+  }
+  const second = line.indexOf('\t', tab + 1);
+  const restText = line.slice(0, tab);
+  const member = `${JSON.stringify(line.slice(tab + 1, second))}:${line.slice(second + 1)}`;
+  const json = restText === '{}' ? `{${member}}` : `${restText.slice(0, -1)},${member}}`;
+  return { json, rest: JSON.parse(restText) as JsonObject };
+}
+
 /** The JSON text of a block line's `field` ('null' when it has none). */
 export function bodyOfLine(line: string, field: BodyField): string {
   const tab = line.indexOf('\t');

@@ -4,7 +4,7 @@ import type { PartnerRepository } from '@dockbridge/partners';
 import type { MessageQueues, TranslateJob } from '../message-queues';
 import { inspectJson } from '../json-in-turns';
 import { CANONICAL_CONTENT_TYPE } from '../translate/translators';
-import { BULK_REPLAY_LIMIT, ReplayError, ReplayMessage, ReplayRequest } from './replay-message';
+import { BULK_REPLAY_LIMIT, MAX_REPLAY_WEIGHT, ReplayError, ReplayMessage, ReplayRequest } from './replay-message';
 
 const PARTNER = 'partner-1';
 const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
@@ -36,6 +36,7 @@ function replays(
   originals: Message[],
   options: {
     failed?: Record<string, object[]>;
+    failedWeight?: number;
     latest?: Record<string, { id: string; status: string }>;
     partner?: { locationOrganisationId: string; settings: { organisations?: string[] } } | null;
     findById?: (id: string) => Promise<Message | null>;
@@ -65,7 +66,14 @@ function replays(
     },
   } as unknown as MessageRepository;
   const operations = {
-    findFailedByMessage: async (id: string) => (options.failed?.[id] ?? []).map((payload) => ({ payload })),
+    failedSize: async (id: string) => ({
+      count: (options.failed?.[id] ?? []).length,
+      weight: options.failedWeight ?? 0,
+    }),
+    failedPayloadTexts: async (id: string) =>
+      (options.failed?.[id] ?? [])
+        .filter((payload) => !('refused' in payload))
+        .map((payload) => JSON.stringify(payload)),
   } as unknown as OperationRepository;
   const queues = {
     tryEnqueueTranslate: async (jobs: TranslateJob[]) => {
@@ -163,6 +171,20 @@ describe('ReplayMessage: what a replay resends', () => {
     expect(recorded[0].metadata?.replay).toMatchObject({ mode: 'failed-only', edited: false });
     // A payload of its own, counted as such (not the original's count).
     expect(recorded[0].metadata?.jsonValues).toBe((await inspectJson(recorded[0].rawPayload)).values);
+  });
+
+  it('refuses, before reading them, failed operations weighing more than one replay may carry', async () => {
+    const { replay, recorded } = replays([message('m-1')], {
+      failed: { 'm-1': [upsert(ORG, 'PO-1'), upsert(ORG, 'PO-2')] },
+      failedWeight: 2 * MAX_REPLAY_WEIGHT,
+    });
+    const refused = await refusal(replay.replay('m-1', { mode: 'failed-only', actor: 'operator:ann' }));
+    expect(refused.code).toBe('not-replayable');
+    expect(refused.message).toBe(
+      'message m-1 has 2 failed operations, more than one replay may carry (~62.9 MiB of payload, at most 31.5 MiB): ' +
+        'rerun it (mode rerun), or replay an edited payload of some of them',
+    );
+    expect(recorded).toEqual([]);
   });
 
   it('refuses a failed-only replay with nothing failed, saying how to rerun refused EDI sets', async () => {

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
   Actor,
+  BUDGET_BYTES_PER_VALUE,
   DomainError,
   DomainErrorKind,
   Message,
@@ -14,7 +15,7 @@ import {
 import { checkCanonicalMessageInTurns, organisationScopeProblems } from '@dockbridge/mapping';
 import { organisationsOf, PartnerRepository } from '@dockbridge/partners';
 import { MessageQueues, translateJobOf } from '../message-queues';
-import { inspectJson } from '../json-in-turns';
+import { inspectJson, JSON_BODY_LIMITS } from '../json-in-turns';
 import { CANONICAL_CONTENT_TYPE, WEBHOOK_CONTENT_TYPE } from '../translate/translators';
 
 export type ReplayMode = ReplayFacts['mode'];
@@ -298,20 +299,35 @@ export class ReplayMessage {
         ...(payloadFile && { payloadFile }),
       };
     }
+    // Weighed before anything is read: the failed operations of a 100 MiB file are ~1 GB of objects parsed.
+    const size = await this.operations.failedSize(original.id);
+    if (size.weight > MAX_REPLAY_WEIGHT) {
+      throw new ReplayError(
+        'not-replayable',
+        `message ${original.id} has ${size.count} failed operations, more than one replay may carry ` +
+          `(~${mib(size.weight)} MiB of payload, at most ${mib(MAX_REPLAY_WEIGHT)} MiB): rerun it (mode rerun), or replay an edited payload of some of them`,
+      );
+    }
     // A refused EDI set has no operation to retry: the file itself must be re-run once the cause is fixed.
-    const failed = (await this.operations.findFailedByMessage(original.id)).filter((op) => !op.payload.refused);
+    const failed = await this.operations.failedPayloadTexts(original.id);
     if (failed.length === 0) {
       throw new ReplayError(
         'nothing-to-retry',
         `message ${original.id} has no failed operations to retry${original.contentType === CANONICAL_CONTENT_TYPE ? '' : ' (refused EDI sets are replayed with mode rerun)'}`,
       );
     }
-    return {
-      rawPayload: JSON.stringify({ operations: failed.map((op) => op.payload) }),
-      contentType: CANONICAL_CONTENT_TYPE,
-    };
+    // Built from the stored texts, none parsed: it is checked (inspectJson) and counted like any body.
+    return { rawPayload: `{"operations":[${failed.join(',')}]}`, contentType: CANONICAL_CONTENT_TYPE };
   }
 }
+
+/**
+ * What the failed operations a replay retries may weigh (payload_weight): a message of the most
+ * values a body may hold (JSON_BODY_LIMITS), weighed as the worker's payload budget weighs it.
+ */
+export const MAX_REPLAY_WEIGHT = JSON_BODY_LIMITS.maxValues * BUDGET_BYTES_PER_VALUE;
+
+const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 const JSON_CONTENT_TYPES = new Set([CANONICAL_CONTENT_TYPE, WEBHOOK_CONTENT_TYPE]);
 
