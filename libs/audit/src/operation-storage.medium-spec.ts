@@ -1,10 +1,16 @@
 import { DataSource } from 'typeorm';
 import { recordApiMessage, startMediumDatabase } from '../../../test/support/medium';
 import { MessageRepository } from './message.repository';
-import { OperationRepository, PLAN_PAGE, StreamedBatch } from './operation.repository';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { NewOperation, OperationRepository, PLAN_PAGE, StreamedBatch } from './operation.repository';
 
 const ORG = '8d0f6a4e-1c2b-4f3a-9e5d-0a1b2c3d4e01';
 const ROWS = 200;
+
+// A full collection on demand, to see what a read leaves held.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 /** An ASN's document of 40 loads, as the 856 mapping writes it: ~2.7 KB of JSON, ~1.1 KB compressed. */
 const asn = (n: number) => ({
@@ -100,6 +106,37 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     // One jsonb a row: ~1,100 bytes compressed (pglz), ~1,330 in TOAST pages. 100 to a block: ~220.
     expect((await size()) - before).toBeLessThan(640 * 400);
     expect((await operations.listByMessage(message.id)).map((op) => op.payload)).toEqual(rows.map((_, n) => asn(n)));
+  });
+
+  it('reads a batch of deletes without keeping the blocks of the large documents they were stored with', async () => {
+    // A 900 KB document and a delete share each block (a block ends at a MiB of text).
+    const message = await newMessage();
+    const pairs = Array.from({ length: 20 }, (_, n) => [
+      {
+        kind: 'document.upsert',
+        organisationId: ORG,
+        payload: { ...asn(n), document: { id: `BIG-${n}`, note: 'x'.repeat(900_000) } },
+      },
+      {
+        kind: 'document.delete',
+        organisationId: ORG,
+        payload: { kind: 'document.delete', organisationId: ORG, documentId: `SHIPMENT-CANCELLED-${n}` },
+      },
+    ]).flat() as NewOperation[];
+    const rows = await operations.addMany(message.id, pairs);
+    const deletes = rows.filter((row) => row.kind === 'document.delete').map((row) => row.id);
+
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const bodies: string[] = [];
+    for await (const body of operations.jsonOf(deletes, 'documentId')) {
+      bodies.push(body);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50)); // what the driver holds for a while goes
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    expect(bodies).toEqual(Array.from({ length: 20 }, (_, n) => `"SHIPMENT-CANCELLED-${n}"`));
+    expect(held).toBeLessThan(4_000_000); // slices of their lines kept the 20 blocks: ~18 MB
   });
 
   it('plans a large message a window of seqs at a time, whatever plan the statistics lead to', async () => {

@@ -1122,7 +1122,10 @@ export class OperationRepository {
       const byId = new Map(
         rows.map((row) => {
           const line = lines.get(`${row.message_id}:${row.seq}`);
-          return [row.id, line === undefined ? 'null' : bodyOfLine(line, field)];
+          const body = line === undefined ? 'null' : bodyOfLine(line, field);
+          // A document id is a few bytes of a line that may share its block with a large document: a
+          // slice of it would keep that block's whole text alive while the batch is sent.
+          return [row.id, field === 'documentId' ? Buffer.from(body).toString() : body];
         }),
       );
       for (const id of page) {
