@@ -204,6 +204,10 @@ describe('PlatformClient: REST batch jobs and the bookings export', () => {
     platform.seen.length = 0;
     await client.exportAllBookings({ layoutId: 'L1' }, 5000);
     expect(platform.seen.map((s) => s.url)).toEqual([`/api/v2/bookings?skip=0&count=${MAX_PAGE_SIZE}`]);
+    // Past maxRows it stops asking: the page that went past is the last one read.
+    platform.seen.length = 0;
+    await expect(client.exportAllBookings({ layoutId: 'L1' }, 2, 3)).resolves.toEqual(rows.slice(0, 4));
+    expect(platform.seen).toHaveLength(2);
   });
 });
 

@@ -225,17 +225,21 @@ export class PlatformClient {
       : (JSON.parse(response.text) as { data: Record<string, unknown>[] }).data;
   }
 
-  /** Every row of an export, paging with skip/count (at most 1000 a page) until a short page. */
+  /**
+   * Every row of an export, paging with skip/count (at most 1000 a page) until a short page; it stops
+   * reading once it has more than `maxRows` (the caller sees the export is longer than it holds).
+   */
   async exportAllBookings(
     request: BookingsExportRequest & { format?: 'json' },
     pageSize = MAX_PAGE_SIZE,
+    maxRows = Infinity,
   ): Promise<Record<string, unknown>[]> {
     const rows: Record<string, unknown>[] = [];
     const count = Math.min(pageSize, MAX_PAGE_SIZE);
     for (let skip = 0; ; skip += count) {
       const page = await this.exportBookings({ ...request, format: 'json' }, { skip, count });
       rows.push(...page);
-      if (page.length < count) {
+      if (page.length < count || rows.length > maxRows) {
         return rows;
       }
     }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { UnrecoverableError } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import { MessageMetadata, MessageRepository } from '@dockbridge/audit';
 import {
@@ -35,6 +36,18 @@ export function csvRecords(text: string): string[] {
   }
   return records;
 }
+
+/**
+ * Rows one export run holds: it is collected whole, to be stored and signed (~500 bytes a CSV row,
+ * several times that as JSON objects), by a worker of 192 MiB. A filter that matches more fails the
+ * run for good, saying so, rather than the worker.
+ */
+export const MAX_EXPORT_ROWS = 50_000;
+
+const tooManyRows = () =>
+  new UnrecoverableError(
+    `the export matches more than ${MAX_EXPORT_ROWS} bookings, more than one run holds: narrow its filter (settings.exports[].filter)`,
+  );
 
 /**
  * A scheduled bookings export: pages through the platform's export (skip/count ≤ 1000) to the end,
@@ -155,7 +168,10 @@ export class RunExport {
   ): Promise<{ content: string; rows: number; pages: number }> {
     const request = { layoutId: settings.layoutId, filter: settings.filter, viewAs: settings.viewAs ?? 'bookings' };
     if (settings.format === 'json') {
-      const data = await client.exportAllBookings(request);
+      const data = await client.exportAllBookings(request, MAX_PAGE_SIZE, MAX_EXPORT_ROWS);
+      if (data.length > MAX_EXPORT_ROWS) {
+        throw tooManyRows();
+      }
       return {
         content: JSON.stringify({ data }),
         rows: data.length,
@@ -170,6 +186,9 @@ export class RunExport {
       );
       header ??= first;
       lines.push(...records);
+      if (lines.length > MAX_EXPORT_ROWS) {
+        throw tooManyRows();
+      }
       if (records.length < MAX_PAGE_SIZE) {
         return { content: [header ?? '', ...lines].join('\r\n') + '\r\n', rows: lines.length, pages };
       }
