@@ -37,9 +37,10 @@ import type {
  */
 export const DEFAULT_MAX_SET_SEGMENTS = 100_000;
 /**
- * Characters of segments a transaction set may hold by default (X12ReadOptions.maxSetChars): a
- * kept segment holds the text it lies in, so 100,000 segments of 2.5 KB held 250 MB and a 192 MiB
- * worker ran out of heap. An 856 of 10,000 items (the platform's most loads a document) is ~2 MB.
+ * Characters of input a transaction set may hold by default (X12ReadOptions.maxSetChars): a kept
+ * segment holds the whole text it lies in (a chunk of the input), so 100,000 segments of 2.5 KB held
+ * 250 MB, as did a few hundred short ones each after 64 KiB of blank lines, and a 192 MiB worker ran
+ * out of heap. An 856 of 10,000 items (the platform's most loads a document) is ~2 MB.
  */
 export const DEFAULT_MAX_SET_CHARS = 16 * 1024 * 1024;
 
@@ -56,8 +57,10 @@ export class EnvelopeReader implements TokenizerSink {
   private readonly syntaxNotes: boolean;
   private readonly maxSetSegments: number;
   private readonly maxSetChars: number;
-  /** Characters of the open set's segments so far (kept or not). */
+  /** Characters of the texts the open set's segments lie in (each text once): what keeping them holds. */
   private setChars = 0;
+  /** The text charged to setChars last. */
+  private chargedText = '';
   /** The last segment the open set did not keep (past maxSetSegments): where a set cut off there ends. */
   private lastOmitted?: Segment;
 
@@ -94,7 +97,11 @@ export class EnvelopeReader implements TokenizerSink {
     // which this is compiled into, back to slow code for a while.
     if (set && tag !== 'SE' && tag !== 'ST' && tag !== 'GE' && tag !== 'GS' && tag !== 'IEA' && tag !== 'ISA') {
       const segments = set.segments;
-      this.setChars += segment.end - segment.start;
+      if (segment.text !== this.chargedText) {
+        // A kept segment keeps the whole text it lies in (a chunk of the input, blank lines and all).
+        this.chargedText = segment.text;
+        this.setChars += segment.text.length;
+      }
       if (segments.length >= this.maxSetSegments || this.setChars > this.maxSetChars) {
         return this.omit(set, segment);
       }
@@ -246,7 +253,8 @@ export class EnvelopeReader implements TokenizerSink {
       this.controlsInGroup.add(set.control);
     }
     this.set = set;
-    this.setChars = st.end - st.start;
+    this.chargedText = st.text;
+    this.setChars = st.text.length;
     this.lastOmitted = undefined;
   }
 
@@ -274,7 +282,7 @@ export class EnvelopeReader implements TokenizerSink {
       const past =
         set.segments.length >= this.maxSetSegments
           ? `more than ${this.maxSetSegments} segments`
-          : `more than ${this.maxSetChars} characters of segments`;
+          : `segments in more than ${this.maxSetChars} characters of text`;
       this.report(
         {
           ...at(segment, 'SET_TOO_LONG', `transaction set ${set.id} ${set.control} has ${past}: not read past them`),

@@ -188,24 +188,41 @@ describe('the envelope around the segments', () => {
     ]);
   });
 
-  it('keeps a set up to maxSetChars of segments and refuses it past them, as past maxSetSegments', () => {
+  it('keeps a set up to maxSetChars of the text its segments lie in, and refuses it past them', async () => {
+    // Each line a chunk of its own: a segment lies in its line's text.
+    const setOf = async (lines: string[], options: { maxSetChars: number }) => {
+      const events: X12Event[] = [];
+      for await (const e of readX12(
+        lines.map((line) => Buffer.from(line)),
+        options,
+      )) {
+        events.push(e);
+      }
+      return events.flatMap((e) => (e.type === 'transactionSet' ? [e.transactionSet] : []));
+    };
     const lines = [ISA, GS, 'ST*856*0001~', 'BSN*00*1*20260105*0930~', 'REF*BM*1~', 'REF*BM*2~', 'REF*BM*3~'];
-    // ST*856*0001 (11) + BSN (23) + REF*BM*1 (8) = 42; the next REF goes past 45.
-    const doc = read([...lines, 'SE*6*0001~', 'GE*1*1~', 'IEA*1*000000101~'], { maxSetChars: 45 });
-    const set = doc.interchanges[0].groups[0].transactionSets[0];
-    expect(set.problems.map(where)).toEqual([['SET_TOO_LONG', 6, 'REF', 4]]);
-    expect(set.problems[0].message).toBe(
-      'transaction set 856 0001 has more than 45 characters of segments: not read past them',
-    );
-    expect(set.segments.map((s) => s.tag)).toEqual(['ST', 'BSN', 'REF', 'SE']);
-    expect(set.omitted).toBe(2);
-    expect(summaryOf(set).segmentCount).toBe(6);
-    // The next set starts its count anew.
-    const two = read(
-      [...lines, 'SE*6*0001~', 'ST*856*0002~', 'BSN*00*2*20260105*0930~', 'SE*3*0002~', 'GE*2*1~', 'IEA*1*000000101~'],
-      { maxSetChars: 45 },
-    );
-    expect(two.interchanges[0].groups[0].transactionSets[1].problems).toEqual([]);
+    const end = ['SE*6*0001~', 'GE*1*1~', 'IEA*1*000000101~'];
+    // ST (12) + BSN (24) + REF (9) = 45: the next REF's text goes past.
+    const [cut] = await setOf([...lines, ...end], { maxSetChars: 45 });
+    expect(cut.problems.map((p) => [p.code, p.message, p.setPosition])).toEqual([
+      [
+        'SET_TOO_LONG',
+        'transaction set 856 0001 has segments in more than 45 characters of text: not read past them',
+        4,
+      ],
+    ]);
+    expect(cut.segments.map((s) => s.tag)).toEqual(['ST', 'BSN', 'REF', 'SE']);
+    expect(cut.omitted).toBe(2);
+    expect(summaryOf(cut).segmentCount).toBe(6);
+    const [whole] = await setOf([...lines, ...end], { maxSetChars: 63 }); // 12 + 24 + 3 x 9
+    expect(whole.problems).toEqual([]);
+
+    // Short segments each after 64 KiB of blank lines: what is held is the text they lie in, not their own length.
+    const padded = Array.from({ length: 40 }, (_, i) => `REF*BM*${i}~${'\n'.repeat(64 * 1024)}`);
+    const setEnd = [`SE*${padded.length + 3}*0001~`, 'GE*1*1~', 'IEA*1*000000101~'];
+    const [held] = await setOf([...lines.slice(0, 4), ...padded, ...setEnd], { maxSetChars: 1024 * 1024 });
+    expect(held.problems.map((p) => p.code)).toEqual(['SET_TOO_LONG']);
+    expect(held.segments.length).toBeLessThan(20);
     expect(DEFAULT_MAX_SET_CHARS).toBe(16 * 1024 * 1024);
   });
 

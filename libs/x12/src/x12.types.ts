@@ -191,7 +191,7 @@ export interface X12ReadOptions {
    * not kept, and the set is refused (SET_TOO_LONG).
    */
   maxSetSegments?: number;
-  /** As maxSetSegments, in characters of its segments (DEFAULT_MAX_SET_CHARS when absent). */
+  /** As maxSetSegments, in characters of the input its segments lie in (DEFAULT_MAX_SET_CHARS when absent). */
   maxSetChars?: number;
   /** Keep each group's full transaction sets (parseX12 does). Default false when streaming. */
   retainTransactionSets?: boolean;
