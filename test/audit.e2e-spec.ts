@@ -508,14 +508,15 @@ describe('audit store on Postgres', () => {
         lastError: 'unknown organisation',
         errorClass: 'permanent',
       });
-      // What a replay of the failed ones reads: their payloads as JSON texts, and first their weight.
-      expect((await operations.failedPayloadTexts(message.id)).map((text) => JSON.parse(text))).toEqual([
-        upsert('PO-1').payload,
-      ]);
-      expect(await operations.failedSize(message.id)).toEqual({
-        count: 1,
-        weight: parsedWeightOf(JSON.stringify(upsert('PO-1').payload)),
-      });
+      // What a replay of the failed ones reads: their payloads as one JSON array, read no further past a weight.
+      const { json, count } = (await operations.failedOperationsJson(message.id, 1_000_000)) as {
+        json: string;
+        count: number;
+      };
+      expect([JSON.parse(json), count]).toEqual([[upsert('PO-1').payload], 1]);
+      const weight = parsedWeightOf(JSON.stringify(upsert('PO-1').payload));
+      expect(await operations.failedOperationsJson(message.id, weight)).toEqual({ json: json, count: 1 });
+      expect(await operations.failedOperationsJson(message.id, weight - 1)).toEqual({ over: true, failed: 1 });
       expect(await operations.statusCounts(message.id)).toEqual({
         pending: 1,
         delivering: 0,

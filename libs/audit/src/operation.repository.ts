@@ -27,6 +27,7 @@ import {
   payloadsAt,
   payloadTexts,
 } from './payload-blocks';
+import { parsedWeightOf } from './payload-weight';
 import { NamedStatement, queryPrepared } from './prepared';
 import { lastSeqOf, seqWindow } from './seq-window';
 
@@ -293,7 +294,7 @@ export class StreamedWriteTakenOverError extends Error {
   }
 }
 
-/** Failed operations whose payloads a replay reads per statement (failedPayloadTexts). */
+/** Failed operations whose payloads a replay reads per statement (failedOperationsJson). */
 const FAILED_PAGE = 1000;
 
 /** Rows per INSERT of addMany (~0.6 MB of JSON for documents with two loads). */
@@ -780,28 +781,17 @@ export class OperationRepository {
   }
 
   /**
-   * How many of the message's operations failed, and what their payloads weigh parsed (payload_weight
-   * summed; rows stored before it was measured count 0): what a replay of them would carry.
+   * The payloads of the message's failed operations to retry (a refused EDI set's row has no
+   * operation: left out), as the text of one JSON array, read a page of blocks at a time and never
+   * parsed whole; or, once what it has read weighs parsed (parsedWeightOf) more than `maxWeight`,
+   * `over` with how many failed, and nothing more is read.
    */
-  async failedSize(messageId: string): Promise<{ count: number; weight: number }> {
+  async failedOperationsJson(
+    messageId: string,
+    maxWeight: number,
+  ): Promise<{ json: string; count: number } | { over: true; failed: number }> {
     if (!isUuid(messageId)) {
-      return { count: 0, weight: 0 };
-    }
-    const [row] = await this.rows<{ count: number; weight: string }>(
-      `SELECT count(*)::int AS count, COALESCE(sum(payload_weight), 0)::bigint AS weight
-         FROM operation WHERE message_id = $1 AND status = 'failed'`,
-      [messageId],
-    );
-    return { count: row.count, weight: Number(row.weight) };
-  }
-
-  /**
-   * The payloads of the message's failed operations to retry, in order, as JSON texts: read a page
-   * of blocks at a time, documents never parsed (a refused EDI set's row has no operation: left out).
-   */
-  async failedPayloadTexts(messageId: string): Promise<string[]> {
-    if (!isUuid(messageId)) {
-      return [];
+      return { json: '[]', count: 0 };
     }
     const seqs = (
       await this.rows<{ seq: number }>(
@@ -809,22 +799,34 @@ export class OperationRepository {
         [messageId],
       )
     ).map((row) => row.seq);
-    const texts: string[] = [];
+    const pages: string[] = [];
+    let count = 0;
+    let weight = 0;
     for (let from = 0; from < seqs.length; from += FAILED_PAGE) {
       const page = seqs.slice(from, from + FAILED_PAGE);
       const lines = await payloadTexts(
         this.dataSource.manager,
         page.map((seq) => ({ messageId, seq })),
       );
+      const texts: string[] = [];
       for (const seq of page) {
         const line = lines.get(`${messageId}:${seq}`);
         const payload = line === undefined ? undefined : jsonOfLine(line);
-        if (payload && !payload.rest.refused) {
+        if (line !== undefined && payload && !payload.rest.refused) {
+          weight += parsedWeightOf(line);
+          if (weight > maxWeight) {
+            return { over: true, failed: seqs.length };
+          }
           texts.push(payload.json);
         }
       }
+      count += texts.length;
+      // Joined a page at a time: a new string, where the texts are slices that keep their blocks alive.
+      if (texts.length > 0) {
+        pages.push(texts.join(','));
+      }
     }
-    return texts;
+    return { json: `[${pages.join(',')}]`, count };
   }
 
   /**
@@ -881,9 +883,10 @@ export class OperationRepository {
 
   /**
    * What delivering the operation takes of a worker's payload budget (payload_weight, measured when it
-   * was stored): asked before its claim. 0 when not known (a row stored before it was measured, or none).
+   * was stored): asked before its claim. Null when not known (a row stored before it was measured);
+   * 0 for no such operation (its gate says so).
    */
-  async payloadWeightOf(id: string): Promise<number> {
+  async payloadWeightOf(id: string): Promise<number | null> {
     if (!isUuid(id)) {
       return 0;
     }
@@ -891,7 +894,7 @@ export class OperationRepository {
       `SELECT payload_weight AS weight FROM operation WHERE id = $1`,
       [id],
     );
-    return row?.weight ?? 0;
+    return row ? row.weight : 0;
   }
 
   /**

@@ -114,14 +114,14 @@ function scene(options: {
   unsettledAfter?: boolean;
   breakerThreshold?: number;
   budget?: PayloadBudget;
-  weight?: number;
+  weight?: number | null;
 }) {
   const calls: unknown[][] = [];
   const operation = options.operation ?? payload;
   const operations = {
     payloadWeightOf: async (id: string) => {
       calls.push(['payloadWeightOf', id]);
-      return options.weight ?? 100;
+      return options.weight === undefined ? 100 : options.weight;
     },
     gate: async (ids: string[], leaseMs: number) => {
       calls.push(['gate', ids, leaseMs]);
@@ -217,6 +217,19 @@ describe("DeliverOperation: the worker's payload budget", () => {
     await delivering;
     expect(result).toBe('delivered');
     expect(of('gate')).toHaveLength(1);
+  });
+
+  it('takes the whole budget for a payload stored before weights were measured: it goes alone', async () => {
+    const budget = new PayloadBudget(1_000);
+    const holder = await budget.take(1);
+    const { deliver, calls } = scene({ budget, weight: null, platform: () => 'created' });
+    let result: unknown;
+    const delivering = deliver.execute('op-1', { attempt: 1, isLast: false }).then((r) => (result = r));
+    await settle();
+    expect(calls).toEqual([['payloadWeightOf', 'op-1']]); // 1 of 1,000 held is enough to wait for
+    holder();
+    await delivering;
+    expect(result).toBe('delivered');
   });
 
   it('gives back what it took whatever the outcome', async () => {

@@ -68,8 +68,10 @@ export class DeliverOperation {
 
   async execute(operationId: string, attempt: DeliveryTry): Promise<DeliveryResult> {
     // Within the worker's payload budget, by the weight measured when the payload was stored, taken
-    // before the claim: a waiting delivery holds neither its target nor its payload's text.
-    const release = await this.budget.take(await this.operations.payloadWeightOf(operationId));
+    // before the claim: a waiting delivery holds neither its target nor its payload's text. One stored
+    // before weights were measured goes alone.
+    const weight = await this.operations.payloadWeightOf(operationId);
+    const release = await this.budget.take(weight ?? this.budget.size);
     try {
       return await this.deliver(operationId, attempt);
     } finally {

@@ -66,14 +66,14 @@ function replays(
     },
   } as unknown as MessageRepository;
   const operations = {
-    failedSize: async (id: string) => ({
-      count: (options.failed?.[id] ?? []).length,
-      weight: options.failedWeight ?? 0,
-    }),
-    failedPayloadTexts: async (id: string) =>
-      (options.failed?.[id] ?? [])
-        .filter((payload) => !('refused' in payload))
-        .map((payload) => JSON.stringify(payload)),
+    failedOperationsJson: async (id: string, maxWeight: number) => {
+      const failed = options.failed?.[id] ?? [];
+      if ((options.failedWeight ?? 0) > maxWeight) {
+        return { over: true, failed: failed.length };
+      }
+      const retried = failed.filter((payload) => !('refused' in payload));
+      return { json: JSON.stringify(retried), count: retried.length };
+    },
   } as unknown as OperationRepository;
   const queues = {
     tryEnqueueTranslate: async (jobs: TranslateJob[]) => {
@@ -173,7 +173,7 @@ describe('ReplayMessage: what a replay resends', () => {
     expect(recorded[0].metadata?.jsonValues).toBe((await inspectJson(recorded[0].rawPayload)).values);
   });
 
-  it('refuses, before reading them, failed operations weighing more than one replay may carry', async () => {
+  it('refuses failed operations weighing more than one replay may carry, saying to rerun', async () => {
     const { replay, recorded } = replays([message('m-1')], {
       failed: { 'm-1': [upsert(ORG, 'PO-1'), upsert(ORG, 'PO-2')] },
       failedWeight: 2 * MAX_REPLAY_WEIGHT,
@@ -181,7 +181,7 @@ describe('ReplayMessage: what a replay resends', () => {
     const refused = await refusal(replay.replay('m-1', { mode: 'failed-only', actor: 'operator:ann' }));
     expect(refused.code).toBe('not-replayable');
     expect(refused.message).toBe(
-      'message m-1 has 2 failed operations, more than one replay may carry (~62.9 MiB of payload, at most 31.5 MiB): ' +
+      'message m-1 has 2 failed operations, more than one replay may carry (over 31.5 MiB of payload): ' +
         'rerun it (mode rerun), or replay an edited payload of some of them',
     );
     expect(recorded).toEqual([]);

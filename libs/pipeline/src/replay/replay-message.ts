@@ -299,30 +299,30 @@ export class ReplayMessage {
         ...(payloadFile && { payloadFile }),
       };
     }
-    // Weighed before anything is read: the failed operations of a 100 MiB file are ~1 GB of objects parsed.
-    const size = await this.operations.failedSize(original.id);
-    if (size.weight > MAX_REPLAY_WEIGHT) {
+    // Weighed as they are read, and read no further past what one replay may carry: the failed
+    // operations of a 100 MiB file are ~1 GB of objects parsed.
+    const failed = await this.operations.failedOperationsJson(original.id, MAX_REPLAY_WEIGHT);
+    if ('over' in failed) {
       throw new ReplayError(
         'not-replayable',
-        `message ${original.id} has ${size.count} failed operations, more than one replay may carry ` +
-          `(~${mib(size.weight)} MiB of payload, at most ${mib(MAX_REPLAY_WEIGHT)} MiB): rerun it (mode rerun), or replay an edited payload of some of them`,
+        `message ${original.id} has ${failed.failed} failed operations, more than one replay may carry ` +
+          `(over ${mib(MAX_REPLAY_WEIGHT)} MiB of payload): rerun it (mode rerun), or replay an edited payload of some of them`,
       );
     }
     // A refused EDI set has no operation to retry: the file itself must be re-run once the cause is fixed.
-    const failed = await this.operations.failedPayloadTexts(original.id);
-    if (failed.length === 0) {
+    if (failed.count === 0) {
       throw new ReplayError(
         'nothing-to-retry',
         `message ${original.id} has no failed operations to retry${original.contentType === CANONICAL_CONTENT_TYPE ? '' : ' (refused EDI sets are replayed with mode rerun)'}`,
       );
     }
     // Built from the stored texts, none parsed: it is checked (inspectJson) and counted like any body.
-    return { rawPayload: `{"operations":[${failed.join(',')}]}`, contentType: CANONICAL_CONTENT_TYPE };
+    return { rawPayload: `{"operations":${failed.json}}`, contentType: CANONICAL_CONTENT_TYPE };
   }
 }
 
 /**
- * What the failed operations a replay retries may weigh (payload_weight): a message of the most
+ * What the failed operations a replay retries may weigh (parsedWeightOf): a message of the most
  * values a body may hold (JSON_BODY_LIMITS), weighed as the worker's payload budget weighs it.
  */
 export const MAX_REPLAY_WEIGHT = JSON_BODY_LIMITS.maxValues * BUDGET_BYTES_PER_VALUE;

@@ -36,7 +36,7 @@ describe('translateWebhook: partner mappings that do not end', () => {
     // 50 copies of a 400,000-character note: 20 MB of text from a 400 KB body.
     const long = await translate(copy('note'), { note: 'x'.repeat(400_000), items });
     expect(long.rejection).toBe(
-      `mapping v3 produced more than ${MAPPED_LIMITS.maxChars} characters of text (what it copies counts each time)`,
+      `mapping v3 produced more than ${MAPPED_LIMITS.maxChars} characters of JSON (what it copies counts each time)`,
     );
     expect(long.operations).toEqual([]);
     // 50 copies of an object of 40,000 values: 2 million values.
@@ -46,6 +46,23 @@ describe('translateWebhook: partner mappings that do not end', () => {
       `mapping v3 produced more than ${MAPPED_LIMITS.maxValues} JSON values (a message may hold no more)`,
     );
     expect(Date.now() - started).toBeLessThan(5_000);
+    // An object as wide as a body may not hold, shared at many places: refused at once (the operation
+    // check's key handling took 249 s over ten copies of 139,000 keys).
+    const keys = Object.fromEntries(Array.from({ length: 139_000 }, (_, i) => [`k${i}`, 1]));
+    const shared = Date.now();
+    const many = await translate(copy('keys'), { keys, items: items.slice(0, 10) });
+    expect(many.rejection).toBe(
+      "mapping v3 produced an object of 139000 members, more than 1000 (a message's hold no more)",
+    );
+    expect(Date.now() - shared).toBeLessThan(2_000);
+    // A long array of small objects shared at many places is measured once: quick, counted at each place.
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({ n: i }));
+    const once = Date.now();
+    const tall = await translate(copy('rows'), { rows, items: items.slice(0, 8) });
+    expect(tall.rejection).toBe(
+      `mapping v3 produced more than ${MAPPED_LIMITS.maxValues} JSON values (a message may hold no more)`,
+    );
+    expect(Date.now() - once).toBeLessThan(2_000);
     // Below both, the same copies map.
     const small = await translate(copy('note'), { note: 'x'.repeat(1_000), items });
     expect(small.rejection).toBeUndefined();
