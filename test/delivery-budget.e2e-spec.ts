@@ -1,6 +1,4 @@
-import { dropRedisKeys } from './support/redis-keys';
-import { createTestDatabase, TestDatabase } from './support/database';
-import { AppProcess, freePort, getJson, processEnv, startSandboxProcess } from './support/processes';
+import { processPipeline, type ProcessPipeline } from './support/processes';
 import { DEMO } from './support/sandbox';
 
 /**
@@ -20,62 +18,14 @@ const SLOW_MS = 1_000;
 const ADMIN_TOKEN = 'delivery-budget-admin-token-0123456789';
 
 describe(`${MESSAGES * OPERATIONS} operations of ${VALUES} values delivered by a worker of ${HEAP_MIB} MiB`, () => {
-  let database: TestDatabase;
-  const processes: AppProcess[] = [];
-  let gatewayUrl: string;
-  let sandboxUrl: string;
-  let worker: AppProcess;
-  let redisPrefix = '';
-
-  const call = (method: string, path: string, headers: Record<string, string>, body?: string) =>
-    fetch(gatewayUrl + path, { method, headers: { 'content-type': 'application/json', ...headers }, body });
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await call(method, path, { authorization: `Bearer ${ADMIN_TOKEN}` }, JSON.stringify(body));
-    expect(response.ok).toBe(true);
-    return response.json();
-  };
-
+  let pipeline: ProcessPipeline;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const sandbox = await startSandboxProcess();
-    processes.push(sandbox.process);
-    sandboxUrl = sandbox.url;
-    const common = processEnv(database.url, sandboxUrl, 'delivery-budget', ADMIN_TOKEN);
-    redisPrefix = common.REDIS_PREFIX;
-    gatewayUrl = `http://127.0.0.1:${await freePort()}`;
-    const gateway = new AppProcess('gateway', {
-      ...common,
-      GATEWAY_HOST: '127.0.0.1',
-      GATEWAY_PORT: new URL(gatewayUrl).port,
-      GATEWAY_WITH_WORKER: 'off',
-      SFTP_ENABLED: 'off',
-    }).start();
-    processes.push(gateway);
-    await gateway.waitUntil(async () => (await getJson(`${gatewayUrl}/health`)).status === 200, 'gateway', 120_000);
-    const healthPort = await freePort();
-    worker = new AppProcess('worker', {
-      ...common,
-      NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}`,
-      WORKER_HEALTH_PORT: String(healthPort),
-      ...(process.env.WORKER_TEXT_BYTES_AT_ONCE && {
-        WORKER_TEXT_BYTES_AT_ONCE: process.env.WORKER_TEXT_BYTES_AT_ONCE,
-      }),
-    }).start();
-    processes.push(worker);
-    await worker.waitUntil(
-      async () => (await getJson(`http://127.0.0.1:${healthPort}/health`)).status === 200,
-      'worker',
-      120_000,
-    );
+    pipeline = await processPipeline('delivery-budget', ADMIN_TOKEN, { heapMiB: HEAP_MIB });
   }, 300_000);
-
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.kill()));
-    await database?.drop();
-    await dropRedisKeys(redisPrefix);
-  });
+  afterAll(() => pipeline?.stop());
 
   it("settles every one on the platform's answer to its one call, the worker never out of heap", async () => {
+    const { admin, call, sandboxUrl, worker } = pipeline;
     await admin('PUT', '/v1/admin/partners/acme-tms', { name: 'ACME TMS', locationOrganisationId: DEMO.mainDc });
     const { key } = (await admin('POST', '/v1/admin/partners/acme-tms/api-keys', { label: 'budget' })) as {
       key: string;

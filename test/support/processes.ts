@@ -2,6 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createTestDatabase } from './database';
+import { dropRedisKeys } from './redis-keys';
 import { DEMO, DEMO_SEED_PATH } from './sandbox';
 
 const ROOT = join(__dirname, '..', '..');
@@ -143,4 +145,83 @@ export function processEnv(
     PLATFORM_TOKEN: DEMO.tokens.location,
     ADMIN_TOKEN: adminToken,
   };
+}
+
+/** Sandbox, gateway and worker as processes of their own (processPipeline), and how to reach them. */
+export interface ProcessPipeline {
+  gatewayUrl: string;
+  sandboxUrl: string;
+  worker: AppProcess;
+  /** fetch against the gateway, as the admin (bearer `adminToken`) or with the headers given. */
+  call(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Response>;
+  /** An admin call that must succeed; its JSON. */
+  admin(method: string, path: string, body?: unknown): Promise<any>;
+  /** Kills them all and removes the database and Redis keys. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A fresh database, the sandbox, a gateway without a worker (SFTP off) and a worker with a heap
+ * limit, each its own process, as deployed; `env` is added to gateway's and worker's. The worker
+ * takes WORKER_TEXT_BYTES_AT_ONCE from this test's environment when set (to show what a budget saves).
+ */
+export async function processPipeline(
+  name: string,
+  adminToken: string,
+  options: { heapMiB: number; env?: Record<string, string> },
+): Promise<ProcessPipeline> {
+  const database = await createTestDatabase();
+  const processes: AppProcess[] = [];
+  let redisPrefix: string | undefined;
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.kill()));
+    await database.drop();
+    if (redisPrefix) {
+      await dropRedisKeys(redisPrefix);
+    }
+  };
+  try {
+    const sandbox = await startSandboxProcess();
+    processes.push(sandbox.process);
+    const common = { ...processEnv(database.url, sandbox.url, name, adminToken), ...options.env };
+    redisPrefix = common.REDIS_PREFIX;
+    const gatewayUrl = `http://127.0.0.1:${await freePort()}`;
+    const gateway = new AppProcess('gateway', {
+      ...common,
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_PORT: new URL(gatewayUrl).port,
+      GATEWAY_WITH_WORKER: 'off',
+      SFTP_ENABLED: 'off',
+    }).start();
+    processes.push(gateway);
+    await gateway.waitUntil(async () => (await getJson(`${gatewayUrl}/health`)).status === 200, 'gateway', 120_000);
+    const healthPort = await freePort();
+    const worker = new AppProcess('worker', {
+      ...common,
+      NODE_OPTIONS: `--max-old-space-size=${options.heapMiB}`,
+      WORKER_HEALTH_PORT: String(healthPort),
+      ...(process.env.WORKER_TEXT_BYTES_AT_ONCE && {
+        WORKER_TEXT_BYTES_AT_ONCE: process.env.WORKER_TEXT_BYTES_AT_ONCE,
+      }),
+    }).start();
+    processes.push(worker);
+    await worker.waitUntil(
+      async () => (await getJson(`http://127.0.0.1:${healthPort}/health`)).status === 200,
+      'worker',
+      120_000,
+    );
+    const call = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      fetch(gatewayUrl + path, { method, headers: { 'content-type': 'application/json', ...headers }, body });
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const response = await call(method, path, { authorization: `Bearer ${adminToken}` }, JSON.stringify(body));
+      if (!response.ok) {
+        throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      }
+      return response.json();
+    };
+    return { gatewayUrl, sandboxUrl: sandbox.url, worker, call, admin, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

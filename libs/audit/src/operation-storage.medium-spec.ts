@@ -66,6 +66,24 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
     return { message, rows };
   };
 
+  /** 20 deletes, each stored in one block with a 900 KB document (a block ends at a MiB of text). */
+  const deletesBesideLargeDocuments = async () => {
+    const message = await newMessage();
+    const pairs = Array.from({ length: 20 }, (_, n): NewOperation[] => [
+      {
+        kind: 'document.upsert',
+        organisationId: ORG,
+        payload: { ...asn(n), document: { id: `BIG-${n}`, note: 'x'.repeat(900_000) } },
+      },
+      {
+        kind: 'document.delete',
+        organisationId: ORG,
+        payload: { kind: 'document.delete', organisationId: ORG, documentId: `SHIPMENT-CANCELLED-${n}` },
+      },
+    ]).flat();
+    return { message, rows: await operations.addMany(message.id, pairs) };
+  };
+
   it('plans without JIT: compiling the gate of a 25,000-document chunk took longer than running it', async () => {
     expect(await database.dataSource.query('SHOW jit')).toEqual([{ jit: 'off' }]);
   });
@@ -109,21 +127,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   });
 
   it('reads a batch of deletes without keeping the blocks of the large documents they were stored with', async () => {
-    // A 900 KB document and a delete share each block (a block ends at a MiB of text).
-    const message = await newMessage();
-    const pairs = Array.from({ length: 20 }, (_, n) => [
-      {
-        kind: 'document.upsert',
-        organisationId: ORG,
-        payload: { ...asn(n), document: { id: `BIG-${n}`, note: 'x'.repeat(900_000) } },
-      },
-      {
-        kind: 'document.delete',
-        organisationId: ORG,
-        payload: { kind: 'document.delete', organisationId: ORG, documentId: `SHIPMENT-CANCELLED-${n}` },
-      },
-    ]).flat() as NewOperation[];
-    const rows = await operations.addMany(message.id, pairs);
+    const { rows } = await deletesBesideLargeDocuments();
     const deletes = rows.filter((row) => row.kind === 'document.delete').map((row) => row.id);
 
     gc();
@@ -140,20 +144,7 @@ describe('operation rows on their way to delivered (medium: real Postgres)', () 
   });
 
   it('reads the failed deletes a replay retries without keeping the blocks they were stored with', async () => {
-    const message = await newMessage();
-    const pairs = Array.from({ length: 20 }, (_, n) => [
-      {
-        kind: 'document.upsert',
-        organisationId: ORG,
-        payload: { ...asn(n), document: { id: `BIG-${n}`, note: 'x'.repeat(900_000) } },
-      },
-      {
-        kind: 'document.delete',
-        organisationId: ORG,
-        payload: { kind: 'document.delete', organisationId: ORG, documentId: `SHIPMENT-CANCELLED-${n}` },
-      },
-    ]).flat() as NewOperation[];
-    const rows = await operations.addMany(message.id, pairs);
+    const { message, rows } = await deletesBesideLargeDocuments();
     for (const row of rows.filter((r) => r.kind === 'document.delete')) {
       await operations.settle(row.id, { status: 'failed', lastError: 'refused', errorClass: 'permanent' });
     }

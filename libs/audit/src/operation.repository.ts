@@ -821,9 +821,10 @@ export class OperationRepository {
         }
       }
       count += texts.length;
-      // Joined a page at a time: a new string, where the texts are slices that keep their blocks alive.
+      // Joined a page at a time: a new string, where the texts are slices that keep their blocks alive
+      // (a join of one gives that one back: copied).
       if (texts.length > 0) {
-        pages.push(texts.join(','));
+        pages.push(texts.length === 1 ? Buffer.from(texts[0]).toString() : texts.join(','));
       }
     }
     return { json: `[${pages.join(',')}]`, count };

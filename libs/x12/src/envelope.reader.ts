@@ -43,6 +43,8 @@ export const DEFAULT_MAX_SET_SEGMENTS = 100_000;
  * out of heap. An 856 of 10,000 items (the platform's most loads a document) is ~2 MB.
  */
 export const DEFAULT_MAX_SET_CHARS = 16 * 1024 * 1024;
+/** A segment's own text may hold, besides it, its terminator and the line breaks before it. */
+const OWN_TEXT_SLACK = 64;
 
 export class EnvelopeReader implements TokenizerSink {
   private interchange?: Interchange;
@@ -97,10 +99,15 @@ export class EnvelopeReader implements TokenizerSink {
     // which this is compiled into, back to slow code for a while.
     if (set && tag !== 'SE' && tag !== 'ST' && tag !== 'GE' && tag !== 'GS' && tag !== 'IEA' && tag !== 'ISA') {
       const segments = set.segments;
-      if (segment.text !== this.chargedText) {
-        // A kept segment keeps the whole text it lies in (a chunk of the input, blank lines and all).
-        this.chargedText = segment.text;
-        this.setChars += segment.text.length;
+      const text = segment.text;
+      if (text !== this.chargedText) {
+        // A kept segment keeps the whole text it lies in: a chunk of the input (blank lines and all),
+        // charged once; or a text of its own (a wrapped segment, one joined across two chunks), charged
+        // alone, so that the chunk the next segment lies in is not charged again.
+        this.setChars += text.length;
+        if (text.length > segment.end - segment.start + OWN_TEXT_SLACK) {
+          this.chargedText = text;
+        }
       }
       if (segments.length >= this.maxSetSegments || this.setChars > this.maxSetChars) {
         return this.omit(set, segment);

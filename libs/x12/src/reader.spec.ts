@@ -226,6 +226,23 @@ describe('the envelope around the segments', () => {
     expect(DEFAULT_MAX_SET_CHARS).toBe(16 * 1024 * 1024);
   });
 
+  it('charges a wrapped file its text once, not a chunk again after each wrapped segment', async () => {
+    // One set of 3,000 segments, the file wrapped at 80 columns (a wrapped segment gets a text of its own).
+    const body = Array.from({ length: 3_000 }, (_, i) => `REF*BM*${String(i).padStart(6, '0')}~`);
+    const file = [ISA, GS, 'ST*856*0001~', ...body, `SE*${body.length + 2}*0001~`, 'GE*1*1~', 'IEA*1*000000101~'].join(
+      '',
+    );
+    const wrapped = file.replace(/.{80}/g, '$&\n');
+    const sets: { problems: unknown[]; segments: unknown[] }[] = [];
+    for await (const e of readX12([wrapped])) {
+      if (e.type === 'transactionSet') {
+        sets.push(e.transactionSet);
+      }
+    }
+    expect(sets[0].problems).toEqual([]);
+    expect(sets[0].segments).toHaveLength(3_002);
+  });
+
   it('checks syntax notes unless asked not to', () => {
     const lines = [ISA, GS, 'ST*850*0001~', 'N1*ST~', 'SE*3*0001~', 'GE*1*1~', 'IEA*1*000000101~'];
     expect(read(lines).problems.map((p) => p.code)).toEqual(['SYNTAX_NOTE']);

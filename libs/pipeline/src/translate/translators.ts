@@ -427,6 +427,8 @@ export const MAPPED_LIMITS = { maxValues: JSON_BODY_LIMITS.maxValues, maxChars: 
 interface Held {
   values: number;
   chars: number;
+  /** Levels of containers in it, itself included (0 for a scalar). */
+  height: number;
 }
 
 class PastMappedLimits extends Error {}
@@ -434,10 +436,11 @@ class PastMappedLimits extends Error {}
 /**
  * How a mapping's result goes past MAPPED_LIMITS, or null: counted as it would be stored, a shared
  * value at each place it appears, but measured once (a 139,000-key object shared ten times was 2.3 s
- * walked at each place), and only up to the limits. Its depth is JSONata's (500 calls at most).
+ * walked at each place), and only up to the limits, nesting included (a shared value is checked at
+ * each depth it sits at).
  */
 function oversizedResult(result: unknown): string | null {
-  const total: Held = { values: 0, chars: 0 };
+  const total = { values: 0, chars: 0 };
   const measured = new WeakMap<object, Held>();
   const add = (held: Held): Held => {
     total.values += held.values;
@@ -454,23 +457,29 @@ function oversizedResult(result: unknown): string | null {
     }
     return held;
   };
-  const measure = (value: unknown, depth: number): Held => {
+  const deeper = () =>
+    new PastMappedLimits(
+      `produced JSON nested deeper than ${JSON_BODY_LIMITS.maxDepth} levels (a message's is no deeper)`,
+    );
+  // `level`: where the value sits, counted as in the message its operations make (the body 1, operations 2).
+  const measure = (value: unknown, level: number): Held => {
     if (value === null || typeof value !== 'object') {
       // A string with its quotes, anything else as JSON writes it, and its comma.
       const chars = typeof value === 'string' ? value.length + 3 : String(value).length + 1;
-      return add({ values: 1, chars });
+      return add({ values: 1, chars, height: 0 });
     }
     const known = measured.get(value);
     if (known) {
+      // Met before, perhaps less deep: its depth here is checked anew.
+      if (level + known.height - 1 > JSON_BODY_LIMITS.maxDepth) {
+        throw deeper();
+      }
       return add(known);
     }
-    const own = { ...add({ values: 1, chars: 2 }) }; // its brackets
-
-    if (depth > JSON_BODY_LIMITS.maxDepth) {
-      throw new PastMappedLimits(
-        `produced JSON nested deeper than ${JSON_BODY_LIMITS.maxDepth} levels (a message's is no deeper)`,
-      );
+    if (level > JSON_BODY_LIMITS.maxDepth) {
+      throw deeper();
     }
+    const own = { ...add({ values: 1, chars: 2, height: 1 }) }; // its brackets
     const keys = Array.isArray(value) ? null : Object.keys(value);
     if (keys && keys.length > JSON_BODY_LIMITS.maxObjectMembers) {
       // As a body's: the operation check's key handling is quadratic in an object's width.
@@ -481,17 +490,18 @@ function oversizedResult(result: unknown): string | null {
     const members = keys ? keys.map((key) => (value as Record<string, unknown>)[key]) : (value as unknown[]);
     for (let i = 0; i < members.length; i++) {
       if (keys) {
-        own.chars += add({ values: 0, chars: keys[i].length + 3 }).chars; // its key, quoted, and colon
+        own.chars += add({ values: 0, chars: keys[i].length + 3, height: 0 }).chars; // its key, quoted, and colon
       }
-      const member = measure(members[i], depth + 1);
+      const member = measure(members[i], level + 1);
       own.values += member.values;
       own.chars += member.chars;
+      own.height = Math.max(own.height, member.height + 1);
     }
     measured.set(value, own);
     return own;
   };
   try {
-    measure(result, 0);
+    measure(result, 2);
     return null;
   } catch (error) {
     if (error instanceof PastMappedLimits) {
