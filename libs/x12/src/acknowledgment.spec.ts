@@ -96,10 +96,10 @@ describe('997 functional acknowledgment', () => {
     expect(rows(set.segments.slice(1, -1))).toEqual(['AK1*PO*14', 'AK2*850*000000010', 'AK5*R*4', 'AK9*R*1*1*0']);
   });
 
-  it('rejects a group without GE (AK9 R 3)', () => {
+  it('notes a group without GE (AK9 E 3) whose set is accepted', () => {
     const received = parseX12(fixture('broken-missing-ge-iea.edi')).interchanges[0];
     const set = readBack(build997(received, options)).groups[0].transactionSets[0];
-    expect(rows(set.segments).at(-2)).toBe('AK9*R*1*1*0*3');
+    expect(rows(set.segments).slice(-3, -1)).toEqual(['AK5*A', 'AK9*E*1*1*1*3']);
   });
 
   it('answers a 5010 interchange in 5010 (AK103 version, ISA11 ^)', () => {
@@ -211,10 +211,21 @@ describe('acknowledgment codes by problem (X12 tables 717, 716 and TA105)', () =
     ['GE01_SET_COUNT', {}, ['5']],
     ['GS_INVALID', { element: 6 }, ['6']],
     ['GS_INVALID', { element: 2 }, []],
-  ] as const)('AK9 rejects a group with %s %j: codes %j', (code, more, codes) => {
-    const ack = group([problem(code, more)]);
-    expect([ack.status, ack.codes, ack.accepted]).toEqual(['R', codes, 0]);
-  });
+  ] as const)(
+    'AK9 notes %s %j on a group whose sets are accepted (E, codes %j), and rejects none of them',
+    (code, more, codes) => {
+      // Each set is accepted or not by its own AK5 and delivered when accepted: an R here would have
+      // the partner send again sets that went out.
+      const ack = group([problem(code, more)]);
+      expect([ack.status, ack.codes, ack.accepted]).toEqual(['E', codes, 1]);
+      const ok = received.groups[0].summaries[0];
+      const bad = { ...ok, control: '0002', problems: [problem('MISSING_SE')] };
+      const some = acknowledgeGroup({ ...received.groups[0], problems: [problem(code, more)], summaries: [ok, bad] });
+      expect([some.status, some.codes, some.accepted]).toEqual(['P', codes, 1]);
+      const none = acknowledgeGroup({ ...received.groups[0], problems: [problem(code, more)], summaries: [bad] });
+      expect([none.status, none.codes, none.accepted]).toEqual(['R', codes, 0]);
+    },
+  );
 
   it('accepts with errors a group with segments between its sets, or with a warning', () => {
     expect(group([problem('SEGMENT_OUTSIDE_SET')])).toMatchObject({ status: 'E', codes: [], accepted: 1 });

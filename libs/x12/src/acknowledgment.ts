@@ -252,7 +252,6 @@ function countSet(tally: SetTally, status: SetStatus): void {
 /** A group's AK9 from its own problems and its sets counted (a streamed group keeps no summaries). */
 export function acknowledgeGroupOf(group: FunctionalGroup, tally: SetTally): Omit<GroupAcknowledgment, 'sets'> {
   const codes = new Set<string>();
-  let groupError = false;
   for (const p of group.problems) {
     if (p.severity !== 'error') {
       continue;
@@ -264,17 +263,14 @@ export function acknowledgeGroupOf(group: FunctionalGroup, tally: SetTally): Omi
     if (p.code === 'GS_INVALID' && p.element === 6) {
       codes.add('6');
     }
-    // Misplaced segments between sets taint the group but do not reject it.
-    if (p.code !== 'SEGMENT_OUTSIDE_SET') {
-      groupError = true;
-    }
   }
+  // The group's own errors (its GS, GE, counts) are noted, never a rejection: each set is
+  // accepted or not by its own AK5, and what is accepted is delivered. An AK9 R over sets that
+  // go out would have the partner send them again.
   const { received, accepted } = tally;
   const anyErrors = tally.withErrors > 0 || group.problems.length > 0;
   let status: GroupStatus;
-  if (groupError) {
-    status = 'R';
-  } else if (received > 0 && accepted === 0) {
+  if (received > 0 && accepted === 0) {
     status = 'R';
   } else if (accepted < received) {
     status = 'P';
@@ -290,7 +286,7 @@ export function acknowledgeGroupOf(group: FunctionalGroup, tally: SetTally): Omi
     codes: [...codes].slice(0, 5),
     included: Number.isNaN(declared) ? received : declared,
     received,
-    accepted: status === 'R' ? 0 : accepted,
+    accepted,
     problems: group.problems,
   };
 }

@@ -153,3 +153,21 @@ describe('translateEdi: a transaction set too long to hold', () => {
     expect(ack).toMatch(/AK9\*P\*2\*2\*1~/);
   });
 });
+
+describe('translateEdi: a group whose own envelope is wrong', () => {
+  const withTrailer = (trailer: string[]) =>
+    [isa('000000001'), ...groupOfOnePo(1).slice(0, -1), ...trailer, 'IEA*1*000000001'].join('~\n') + '~';
+
+  it.each([
+    ['GE01 counting 3 sets', ['GE*3*1'], '5'],
+    ['GE02 naming another group', ['GE*1*9'], '4'],
+    ['no GE', [], '3'],
+  ])('delivers its accepted set and says so: AK5 A, AK9 E with the group code (%s)', async (_what, trailer, code) => {
+    const result = await translate(withTrailer(trailer));
+    expect(result.operations.map((o) => o.operation.kind)).toEqual(['document.upsert']);
+    const ack = result.acknowledgments[0];
+    expect(ack.kind).toBe('997');
+    expect(ack.content).toContain('AK5*A~');
+    expect(ack.content).toContain(`AK9*E*${trailer.length ? trailer[0].split('*')[1] : '1'}*1*1*${code}~`);
+  });
+});
