@@ -57,6 +57,20 @@ describe('997 functional acknowledgment', () => {
     ]);
   });
 
+  it('leads with a TA1 when ISA14 asks for an interchange acknowledgment (table I13: 1)', () => {
+    const text = fixture('pipe-single-line-4-sets.x12');
+    const asked = parseX12(text.replace(/^(ISA(\|[^|]*){13})\|0\|/, '$1|1|')).interchanges[0];
+    expect(asked.fields.acknowledgmentRequested).toBe('1');
+    const f = asked.fields;
+    const lines = build997(asked, options).split('\n');
+    expect(lines[1]).toBe(`TA1*${f.controlNumber}*${f.date}*${f.time}*A*000~`);
+    expect(lines[2]).toMatch(/^GS\*FA\*/);
+    expect(readBack(lines.join('\n')).groups).toHaveLength(1);
+    const notAsked = parseX12(text).interchanges[0];
+    expect(notAsked.fields.acknowledgmentRequested).toBe('0');
+    expect(build997(notAsked, options)).not.toContain('TA1');
+  });
+
   it('writes one 997 per functional group; rejects a duplicate ST02 (AK5 R 23, AK9 P)', () => {
     const received = parseX12(fixture('plus-component-duplicate-st02.x12')).interchanges[0];
     const ack = readBack(build997(received, options));

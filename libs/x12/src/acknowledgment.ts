@@ -291,8 +291,12 @@ export function acknowledgeGroupOf(group: FunctionalGroup, tally: SetTally): Omi
   };
 }
 
+/** Acknowledgments are never acknowledged (X12 997 notes): a group of them (GS01 FA) gets no AK1. */
+export const answered = (group: FunctionalGroup): boolean => group.functionalId.trim() !== 'FA';
+
 /**
- * One interchange holding one 997 per functional group of `interchange` (in one GS*FA).
+ * One interchange holding one 997 per functional group of `interchange` (in one GS*FA), groups of
+ * acknowledgments (FA) left out.
  * Returns the X12 text. Throws only on bad options (control numbers out of range).
  */
 export function build997(interchange: Interchange, options: AcknowledgmentOptions): string {
@@ -358,6 +362,8 @@ export class FunctionalAcknowledgmentWriter {
   private groupControl = '';
   private groupSegments = 0;
   private tally: SetTally = { received: 0, accepted: 0, withErrors: 0 };
+  /** The open group is one of acknowledgments (GS01 FA): nothing of it is written. */
+  private skipping = false;
 
   constructor(
     private readonly kind: '997' | '999',
@@ -393,7 +399,7 @@ export class FunctionalAcknowledgmentWriter {
   begin(controlNumber: number): void {
     const options = { ...this.options, controlNumber };
     const interchange = this.interchange;
-    const first = interchange.groups[0];
+    const first = interchange.groups.find(answered) ?? interchange.groups[0];
     if (this.begun) {
       throw new Error('the acknowledgment has its ISA already');
     }
@@ -405,6 +411,11 @@ export class FunctionalAcknowledgmentWriter {
     this.held = [];
     this.heldChars = 0;
     this.segment('ISA', isaHeader(interchange, options, this.version));
+    if (interchange.fields.acknowledgmentRequested.trim() === '1') {
+      // ISA14 = 1 asks for an interchange acknowledgment (table I13): its TA1 leads the interchange.
+      const f = interchange.fields;
+      this.segment('TA1', [f.controlNumber.trim(), f.date.trim(), f.time.trim(), 'A', '000']);
+    }
     this.segment('GS', [
       'FA',
       first?.receiverCode.trim() || ourId(interchange, options),
@@ -423,8 +434,12 @@ export class FunctionalAcknowledgmentWriter {
     }
   }
 
-  /** A received group opened: its transaction set's ST and AK1. */
+  /** A received group opened: its transaction set's ST and AK1 (none for a group of acknowledgments). */
   openGroup(received: FunctionalGroup): void {
+    this.skipping = !answered(received);
+    if (this.skipping) {
+      return;
+    }
     this.groupControl = String(++this.groups).padStart(4, '0');
     this.groupSegments = 0;
     this.tally = { received: 0, accepted: 0, withErrors: 0 };
@@ -444,6 +459,9 @@ export class FunctionalAcknowledgmentWriter {
 
   /** A set of the open group ended, with all its problems found (the mapper's too). */
   set(summary: TransactionSetSummary): void {
+    if (this.skipping) {
+      return;
+    }
     const one = acknowledgeSet(summary, this.options);
     countSet(this.tally, one.status);
     const [segmentNote, elementNote, setTrailer] = this.notes;
@@ -468,6 +486,9 @@ export class FunctionalAcknowledgmentWriter {
 
   /** The open group closed (its GE read, or found missing): AK9 and SE. */
   closeGroup(received: FunctionalGroup): void {
+    if (this.skipping) {
+      return;
+    }
     const ack = acknowledgeGroupOf(received, this.tally);
     this.segment('AK9', [ack.status, String(ack.included), String(ack.received), String(ack.accepted), ...ack.codes]);
     this.segment('SE', [String(this.groupSegments + 1), this.groupControl]);

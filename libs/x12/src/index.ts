@@ -36,6 +36,7 @@ export {
   acknowledgeGroup,
   acknowledgeGroupOf,
   acknowledgeSet,
+  answered,
   FunctionalAcknowledgmentWriter,
   build997,
   build999,

@@ -171,3 +171,32 @@ describe('translateEdi: a group whose own envelope is wrong', () => {
     expect(ack.content).toContain(`AK9*E*${trailer.length ? trailer[0].split('*')[1] : '1'}*1*1*${code}~`);
   });
 });
+
+describe('translateEdi: the partner’s own acknowledgments', () => {
+  const acknowledgmentGroup = [
+    'GS*FA*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*2*X*004010',
+    'ST*997*0001',
+    'AK1*PO*77',
+    'AK9*A*1*1*1',
+    'SE*4*0001',
+    'GE*1*2',
+  ];
+
+  it('are never acknowledged: a group of 997s beside a group of orders gets no AK1 (X12 997 notes)', async () => {
+    const raw = [isa('000000001'), ...acknowledgmentGroup, ...groupOfOnePo(1), 'IEA*2*000000001'].join('~\n') + '~';
+    const { acknowledgments, operations } = await translate(raw);
+    expect(operations).toHaveLength(1);
+    const rows = acknowledgments[0].content.split('~\n');
+    // Answered to the application that sent the orders, with its one 997.
+    expect(rows.filter((r) => /^(GS|ST|AK1|AK2|AK5|AK9|SE|GE)\*/.test(r))).toEqual([
+      'GS*FA*DOCKBRIDGE*KETTLESUPPLY*20260106*1015*1*X*004010',
+      'ST*997*0001',
+      'AK1*PO*1',
+      'AK2*850*0001',
+      'AK5*A',
+      'AK9*A*1*1*1',
+      'SE*6*0001',
+      'GE*1*1',
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import {
   type AcknowledgmentOptions,
+  answered,
   buildTA1,
   forgetScannedSegment,
   type FunctionalGroup,
@@ -491,8 +492,7 @@ async function finish(
     refusedAtEnd = true;
   }
   // Acknowledgments are never acknowledged (X12 997 notes): an interchange of only 997s gets no answer.
-  const onlyAcknowledgments =
-    interchange.groups.length > 0 && interchange.groups.every((g) => g.functionalId.trim() === 'FA');
+  const onlyAcknowledgments = interchange.groups.length > 0 && !interchange.groups.some(answered);
   const answer997 = !outcome.refused && !onlyAcknowledgments;
   if (open.partsWritten && !answer997) {
     await input.acknowledgmentParts!.discard();
