@@ -127,6 +127,16 @@ function firstDate(
     }
     const date = el(found.segment, 2);
     const time = el(found.segment, 3);
+    const format = date === '' ? el(found.segment, 5) : '';
+    if (format !== '') {
+      // No DTM02: the date is a period (DTM05 its format, DTM06 the value), which R020305 allows.
+      const period = periodDate(format, el(found.segment, 6), endOfDay);
+      if (typeof period === 'string') {
+        return period;
+      }
+      problems.push({ position: found.position, ...period(qualifier) });
+      continue;
+    }
     const value = x12DateTime(date, time, endOfDay);
     if (value) {
       return value;
@@ -136,14 +146,60 @@ function firstDate(
   return undefined;
 }
 
+/** DTM05 formats a date is read from (table 1250): a day, a day and time, a range of days. */
+const PERIOD_FORMATS = ['D8', 'D6', 'DT', 'RD8'];
+
 /**
- * Why DTM02/DTM03 make no date, in the terms of X12 table 723: DTM02 is conditional (R020305),
+ * The date of DTM06 in the format DTM05 names (an end date: the range's last day, else the day's
+ * end), or what is wrong with them: a format not read here (table 723: 7), a value not in it (8).
+ */
+function periodDate(
+  format: string,
+  period: string,
+  endOfDay: boolean,
+): string | ((qualifier: string) => Omit<DateProblem, 'position'>) {
+  let value: string | undefined;
+  if (format === 'D8' || format === 'D6') {
+    value = period.length === (format === 'D8' ? 8 : 6) ? x12DateTime(period, '', endOfDay) : undefined;
+  } else if (format === 'DT') {
+    value = period.length >= 12 ? x12DateTime(period.slice(0, 8), period.slice(8), endOfDay) : undefined;
+  } else if (format === 'RD8') {
+    const [from, to, ...more] = period.split('-');
+    value =
+      more.length === 0 && from?.length === 8 && to?.length === 8 && x12DateTime(from) && x12DateTime(to) && from <= to
+        ? x12DateTime(endOfDay ? to : from, '', endOfDay)
+        : undefined;
+  } else {
+    return (qualifier) => ({
+      element: 5,
+      code: ELEMENT_ERROR.invalidCodeValue,
+      value: format,
+      message: `DTM*${qualifier} gives its date in format ${JSON.stringify(format)} (DTM05), which is not read: ${PERIOD_FORMATS.join(', ')} are`,
+    });
+  }
+  return (
+    value ??
+    ((qualifier) => ({
+      element: 6,
+      code: ELEMENT_ERROR.invalidDate,
+      value: period,
+      message: `DTM*${qualifier} has an invalid date period ${JSON.stringify(period)} (${format} expected)`,
+    }))
+  );
+}
+
+/**
+ * Why DTM02/DTM03 make no date, in the terms of X12 table 723: DTM02 is conditional (R020305, with DTM03 and DTM05),
  * CCYYMMDD (YYMMDD accepted); DTM03 is HHMM[SS[D[D]]].
  */
 function whatIsWrong(qualifier: string, date: string, time: string): Omit<DateProblem, 'position'> {
   const dtm = `DTM*${qualifier}`;
   if (date === '') {
-    return { element: 2, code: ELEMENT_ERROR.conditionalRequiredMissing, message: `${dtm} has no date (DTM02)` };
+    return {
+      element: 2,
+      code: ELEMENT_ERROR.conditionalRequiredMissing,
+      message: `${dtm} has no date (DTM02, or DTM05 and DTM06)`,
+    };
   }
   const onlyDigits = /^\d+$/;
   const badDate = (code: ElementErrorCode, why: string) => ({

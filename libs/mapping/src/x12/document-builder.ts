@@ -294,11 +294,15 @@ function mantissaDigits(raw: string): number {
 
 /**
  * Table 723's word for a value that is no quantity: missing (1), more digits than R 1/15 allows
- * (5), else a character a non-negative decimal does not have (6: letters, a sign, a comma).
+ * (5), a negative number (7: a valid R value, but not one a quantity may take), else a character
+ * no decimal has (6: letters, a comma, a sign in the wrong place).
  */
 export function quantityErrorCode(raw: string): ElementErrorCode {
   if (raw === '') {
     return ELEMENT_ERROR.mandatoryMissing;
+  }
+  if (raw.charCodeAt(0) === 45 && X12_QUANTITY.test(raw.slice(1))) {
+    return ELEMENT_ERROR.invalidCodeValue;
   }
   return X12_QUANTITY.test(raw) ? ELEMENT_ERROR.tooLong : ELEMENT_ERROR.invalidCharacter;
 }

@@ -59,7 +59,9 @@ describe('850: the AK4 code of each element problem', () => {
     ],
     ['PO102 missing: 1', po('BEG*00*SA*PO-1', 'PO1*1**EA'), ['AK3*PO1*5**8', 'AK4*2**1']],
     ['PO102 not a number: 6', po('BEG*00*SA*PO-1', 'PO1*1*three*EA'), ['AK3*PO1*5**8', 'AK4*2**6*three']],
-    ['PO102 with a sign: 6', po('BEG*00*SA*PO-1', 'PO1*1*-3*EA'), ['AK3*PO1*5**8', 'AK4*2**6*-3']],
+    // A minus sign is valid in an R element: -3 is a number, but not a quantity (7), unlike 3- (6).
+    ['PO102 negative: 7', po('BEG*00*SA*PO-1', 'PO1*1*-3*EA'), ['AK3*PO1*5**8', 'AK4*2**7*-3']],
+    ['PO102 with a sign in the wrong place: 6', po('BEG*00*SA*PO-1', 'PO1*1*3-*EA'), ['AK3*PO1*5**8', 'AK4*2**6*3-']],
     [
       'PO102 over R 1/15: 5',
       po('BEG*00*SA*PO-1', 'PO1*1*1234567890123456*EA'),
@@ -109,6 +111,44 @@ describe('dates (DTM): 2, 4, 5, 8 and 9', () => {
     expect(notes).toEqual(['AK3*DTM*4**8', 'AK4*2**8*20261201', 'AK5*R*5']);
   });
 
+  it.each([
+    ['D8', ['DTM*037****D8*20261130', 'DTM*038****D8*20261201'], '2026-11-30T00:00:00Z', '2026-12-01T23:59:59Z'],
+    ['D6', ['DTM*037****D6*261130', 'DTM*038****D6*261201'], '2026-11-30T00:00:00Z', '2026-12-01T23:59:59Z'],
+    [
+      'DT',
+      ['DTM*037****DT*202611300815', 'DTM*038****DT*202612011730'],
+      '2026-11-30T08:15:00Z',
+      '2026-12-01T17:30:00Z',
+    ],
+    [
+      'RD8',
+      ['DTM*037****RD8*20261130-20261202', 'DTM*038****RD8*20261130-20261201'],
+      '2026-11-30T00:00:00Z',
+      '2026-12-01T23:59:59Z',
+    ],
+  ])(
+    'reads a date sent as a period (DTM05 %s, DTM06), which R020305 allows in place of DTM02',
+    async (_f, dtms, begin, end) => {
+      const { notes, set } = await acknowledge('850', ['BEG*00*SA*PO-1', ...dtms, ...PO_PARTIES]);
+      expect(notes).toEqual(['AK5*A']);
+      const document = (set.operation as { document: { validDates: unknown } }).document;
+      expect(document.validDates).toEqual({ begin, end });
+    },
+  );
+
+  it.each([
+    ['a period format not read: 7 on DTM05', 'DTM*038****TM*1730', ['AK3*DTM*4**8', 'AK4*5**7*TM']],
+    ['a D8 period that is no date: 8 on DTM06', 'DTM*038****D8*20261332', ['AK3*DTM*4**8', 'AK4*6**8*20261332']],
+    [
+      'an RD8 range ending before it begins: 8',
+      'DTM*038****RD8*20261203-20261201',
+      ['AK3*DTM*4**8', 'AK4*6**8*20261203-20261201'],
+    ],
+  ])('%s', async (_name, dtm, expected) => {
+    const { notes } = await acknowledge('850', ['BEG*00*SA*PO-1', 'DTM*037*20261130', dtm, ...PO_PARTIES]);
+    expect(notes).toEqual([...expected, 'AK5*R*5']);
+  });
+
   it('takes HHMMSS and HHMMSSDD as times', async () => {
     const { notes, set } = await acknowledge('850', [
       'BEG*00*SA*PO-1',
@@ -146,7 +186,9 @@ describe('parties and carriers', () => {
   it.each([
     ['TD503 of one character: 4', 'TD5*B*2*F', ['AK3*TD5*3**8', 'AK4*3**4*F']],
     ['TD503 of five: 5', 'TD5*B*2*FFRTX', ['AK3*TD5*3**8', 'AK4*3**5*FFRTX']],
-    ['N1*CA SCAC (N103 = 2) of five: 5', 'N1*CA*Fast Freight*2*FFRTX', ['AK3*N1*3**8', 'AK4*4**5*FFRTX']],
+    // N104 is AN 2/80: five characters fit the element, they are only no SCAC (7).
+    ['N1*CA SCAC (N103 = 2) of five: 7', 'N1*CA*Fast Freight*2*FFRTX', ['AK3*N1*3**8', 'AK4*4**7*FFRTX']],
+    ['N1*CA SCAC (N103 = 2) of one character: 4', 'N1*CA*Fast Freight*2*F', ['AK3*N1*3**8', 'AK4*4**4*F']],
   ])('a SCAC is 2 to 4 characters: %s', async (_name, carrier, expected) => {
     const { notes } = await acknowledge('850', ['BEG*00*SA*PO-1', carrier, ...PO_PARTIES, 'PO1*1*12*EA']);
     expect(notes).toEqual([...expected, 'AK5*R*5']);

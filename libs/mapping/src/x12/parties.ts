@@ -81,7 +81,11 @@ function scacSegmentOf(
   return undefined;
 }
 
-/** A SCAC is 2 to 4 characters (element 140, ID 2/4): anything else names no carrier. */
+/**
+ * A SCAC is 2 to 4 characters: anything else names no carrier. In TD503 (element 140, ID 2/4) the
+ * element itself is too short or too long; N104 (AN 2/80) may hold 5 characters, so there the value
+ * is a code that is no SCAC (table 723: 7), and one character is too short for N104 as well.
+ */
 function scacProblem(scac: string, position: number, element: number, where: string): PartyProblem | undefined {
   if (scac.length >= 2 && scac.length <= 4) {
     return undefined;
@@ -91,7 +95,7 @@ function scacProblem(scac: string, position: number, element: number, where: str
     message: `${where} SCAC ${JSON.stringify(scac)} is too ${short ? 'short' : 'long'} (2 to 4 characters)`,
     position,
     element,
-    code: short ? ELEMENT_ERROR.tooShort : ELEMENT_ERROR.tooLong,
+    code: short ? ELEMENT_ERROR.tooShort : where === 'TD503' ? ELEMENT_ERROR.tooLong : ELEMENT_ERROR.invalidCodeValue,
     value: scac,
   };
 }
