@@ -20,6 +20,7 @@ import {
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
+import { withUsualSeparators } from './support/x12-text';
 
 /**
  * The project's own X12 files (test/fixtures/edi-paths, see its README), one per behaviour the
@@ -273,7 +274,8 @@ describe('the X12 paths of test/fixtures/edi-paths: read, then over SFTP to the 
 
     it.each(files)('%s', async (file) => {
       const expected = EXPECTED[file];
-      await client.put(readFileSync(path.join(FIXTURES, file)), `/inbound/${file}`);
+      const raw = readFileSync(path.join(FIXTURES, file));
+      await client.put(raw, `/inbound/${file}`);
       const upload = (await partnerFiles.list(PARTNER, 'inbound')).find((f) => f.name === file);
       expect(upload?.messageId).toBeTruthy();
       const messageId = upload!.messageId!;
@@ -322,8 +324,13 @@ describe('the X12 paths of test/fixtures/edi-paths: read, then over SFTP to the 
       expect(Object.fromEntries(Object.entries(acks).map(([k, v]) => [k, v.length]))).toEqual(
         Object.fromEntries(Object.entries(expected.acks).map(([k, v]) => [k, v.files])),
       );
+      // Answered in the partner's own element separator (that of its first ISA).
+      const separator = String.fromCharCode(raw[raw.indexOf('ISA') + 3]);
+      expect(Object.values(acks).flatMap((texts) => texts.map((t) => `${t.slice(0, 3)}${t[3]}`))).toEqual(
+        Object.values(acks).flatMap((texts) => texts.map(() => `ISA${separator}`)),
+      );
       for (const [kind, want] of Object.entries(expected.acks)) {
-        const text = acks[kind].join('\n');
+        const text = acks[kind].map(withUsualSeparators).join('\n');
         for (const line of want.holds) {
           expect(text).toMatch(line);
         }

@@ -10,6 +10,7 @@ import {
 import { SftpServer } from '../apps/gateway/src/sftp/sftp.server';
 import { DEMO } from './support/sandbox';
 import { Spine, startSpine } from './support/spine';
+import { withUsualSeparators } from './support/x12-text';
 
 /**
  * Issue 4, "Done when": every public sample in ../shared/x12-samples goes through the whole path —
@@ -524,7 +525,7 @@ if (!present) {
       Object.fromEntries(Object.entries(expected.acks).map(([k, v]) => [k, v.files])),
     );
     for (const [kind, want] of Object.entries(expected.acks)) {
-      const text = acks[kind].join('\n');
+      const text = acks[kind].map(withUsualSeparators).join('\n');
       for (const line of want.holds) {
         expect(text).toMatch(line);
       }

@@ -36,7 +36,10 @@ export interface AcknowledgmentOptions {
   version?: '00401' | '00501';
   /** ISA15; default: the received one. */
   usage?: 'P' | 'T' | 'I';
-  /** Separators of the acknowledgment; default `*`, `>`, `~` (and `^` for 5010). A line break follows each segment. */
+  /**
+   * Separators of the acknowledgment; default `*`, `>`, `~` (and `^` for 5010). Translation answers with
+   * the received interchange's own, which no value echoed from it can hold. A line break follows each segment.
+   */
   delimiters?: Partial<Delimiters>;
   /** Reject (AK5 R) sets with segment/element errors instead of accepting them with errors (E). */
   rejectSetsWithSegmentErrors?: boolean;
@@ -616,7 +619,15 @@ function defaultDelimiters(version: string): Delimiters {
 }
 
 function delimitersOf(version: string, delimiters: Partial<Delimiters> = {}): Delimiters {
-  return { ...defaultDelimiters(version), ...delimiters };
+  const d = { ...defaultDelimiters(version), ...delimiters };
+  if (version !== '00501') {
+    // Before 5010 ISA11 is the standards id "U": a repetition separator given for a 5010 input has no place.
+    delete d.repetition;
+  } else if (!d.repetition || [d.element, d.component, d.segment].includes(d.repetition)) {
+    // A 5010 answer needs one (ISA11), distinct from the others: the first free of a few usual ones.
+    d.repetition = ['^', '{', '}', '!', '|'].find((c) => ![d.element, d.component, d.segment].includes(c));
+  }
+  return d;
 }
 
 function checkedControlNumber(n: number): number {

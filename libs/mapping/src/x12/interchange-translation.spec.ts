@@ -200,3 +200,36 @@ describe('translateEdi: the partner’s own acknowledgments', () => {
     ]);
   });
 });
+
+describe('translateEdi: the acknowledgment’s separators', () => {
+  it('are the partner’s own, so what it echoes (ids holding `*` and `~`) stays whole', async () => {
+    const raw =
+      [
+        isa('000000001').replace(/\*/g, '|').replace(/>$/, ':'),
+        'GS|PO|KETTLE*SUP|DOCK~BRIDGE|20260106|1015|1|X|004010',
+        'ST|850|0001',
+        'BEG|00|SA|PO-1||20260106',
+        'N1|ST|ACME DC 01|92|DC01',
+        'PO1|1|12|CA|9.50||SK|SKU-100',
+        'SE|5|0001',
+        'GE|1|1',
+        'IEA|1|000000001',
+      ].join('!\n') + '!';
+    const { acknowledgments, operations } = await translate(raw);
+    expect(operations).toHaveLength(1);
+    const text = acknowledgments[0].content;
+    expect(text.split('\n')[0]).toMatch(/^ISA\|00\|.*\|:!$/);
+    const read = await translate(text);
+    expect(read.problems).toEqual([]);
+    const lines = text.split('\n');
+    expect(lines[1]).toBe('GS|FA|DOCK~BRIDGE|KETTLE*SUP|20260106|1015|1|X|004010!');
+    expect(lines.slice(2, 8)).toEqual([
+      'ST|997|0001!',
+      'AK1|PO|1!',
+      'AK2|850|0001!',
+      'AK5|A!',
+      'AK9|A|1|1|1!',
+      'SE|6|0001!',
+    ]);
+  });
+});

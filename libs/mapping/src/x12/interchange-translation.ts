@@ -530,6 +530,9 @@ function acknowledgmentOptions(
     senderQualifier: ourId?.qualifier ?? (interchange.fields.receiverQualifier.trim() || 'ZZ'),
     senderId: ourId?.id ?? (interchange.fields.receiverId.trim() || 'DOCKBRIDGE'),
     date: input.now,
+    // The partner's own separators: what the acknowledgment echoes of its interchange (ids, control
+    // numbers, tags) cannot hold them, where it could hold ours (`KETTLE*SUP` sent with `|`).
+    delimiters: interchange.delimiters,
     rejectSetsWithSegmentErrors: settings.rejectSetsWithSegmentErrors ?? false,
   };
 }
