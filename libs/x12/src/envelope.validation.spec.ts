@@ -192,12 +192,23 @@ describe('envelope checks, problem by problem', () => {
     [9, '26010A', 'a YYMMDD date'],
     [9, 'A26010', 'a YYMMDD date'],
     [10, 'x930', 'an HHMM time'],
-    [12, 'V0401', 'a 5-digit version'],
+    [12, 'V0401', 'an interchange version (00200 to 00899)'],
     [10, '09:3', 'an HHMM time'],
-    [12, '0040A', 'a 5-digit version'],
+    [12, '0040A', 'an interchange version (00200 to 00899)'],
     [13, '00000000A', '9 digits'],
     [14, '2', '0 or 1'],
     [15, 'X', 'P, T or I'],
+    // Codes and values a strict translator checks (tables I01, I03, I05, I11; TA1 notes 010, 012, 005/007, 014, 015, 017).
+    [1, '07', 'an authorization qualifier (00 to 06)'],
+    [3, '02', 'a security qualifier (00 or 01)'],
+    [5, '99', 'an interchange id qualifier (01 to 38, AM, NR, SA, SN or ZZ)'],
+    [7, 'zz', 'an interchange id qualifier (01 to 38, AM, NR, SA, SN or ZZ)'],
+    [9, '261306', 'a YYMMDD date'],
+    [9, '261131', 'a YYMMDD date'],
+    [9, '270229', 'a YYMMDD date'],
+    [10, '2575', 'an HHMM time'],
+    [10, '2400', 'an HHMM time'],
+    [12, '99999', 'an interchange version (00200 to 00899)'],
   ])('ISA%s "%s" must be %s', (n, value, what) => {
     const elements = [...good];
     elements[n - 1] = value;

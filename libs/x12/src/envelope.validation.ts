@@ -16,14 +16,21 @@ import type {
 /** Fixed widths of ISA01..ISA16. */
 export const ISA_WIDTHS = [2, 10, 2, 10, 2, 15, 2, 15, 6, 4, 1, 5, 9, 1, 1, 1] as const;
 
-/** What ISA fields of their width (checked first) must hold. */
+/**
+ * What ISA fields of their width (checked first) must hold: the codes of tables I01, I03, I05, I11
+ * (a version this reader knows the envelope of), I13 and I14, and a real date and time.
+ */
 const ISA_FORMATS: Record<number, [RegExp, string]> = {
-  9: [/^\d+$/, 'a YYMMDD date'],
-  10: [/^\d+$/, 'an HHMM time'],
-  12: [/^\d+$/, 'a 5-digit version'],
+  1: [/^0[0-6]$/, 'an authorization qualifier (00 to 06)'],
+  3: [/^0[01]$/, 'a security qualifier (00 or 01)'],
+  5: [/^(0[1-9]|[1-3]\d|AM|NR|SA|SN|ZZ)$/, 'an interchange id qualifier (01 to 38, AM, NR, SA, SN or ZZ)'],
+  7: [/^(0[1-9]|[1-3]\d|AM|NR|SA|SN|ZZ)$/, 'an interchange id qualifier (01 to 38, AM, NR, SA, SN or ZZ)'],
+  9: [/^\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/, 'a YYMMDD date'],
+  10: [/^([01]\d|2[0-3])[0-5]\d$/, 'an HHMM time'],
+  12: [/^00[2-8]\d\d$/, 'an interchange version (00200 to 00899)'],
   13: [/^\d+$/, '9 digits'],
-  14: [/[01]/, '0 or 1'],
-  15: [/[PTI]/, 'P, T or I'],
+  14: [/^[01]$/, '0 or 1'],
+  15: [/^[PTI]$/, 'P, T or I'],
 };
 
 export function isaFields(isa: Pick<Segment, 'elements'>): IsaFields {
@@ -69,11 +76,19 @@ export function validateIsa(isa: Located & Pick<Segment, 'elements'>): Problem[]
       return;
     }
     const format = ISA_FORMATS[n];
-    if (format && !format[0].test(value)) {
+    if ((format && !format[0].test(value)) || (n === 9 && !realDay(value))) {
       problems.push({ ...at(isa, 'ISA_FIELD_INVALID', `ISA${pad2(n)} "${value}" must be ${format[1]}`), element: n });
     }
   });
   return problems;
+}
+
+/** YYMMDD names a day of its month (no 31 November, 29 February only in a leap year; YY read as 20YY). */
+function realDay(yymmdd: string): boolean {
+  const year = 2000 + Number(yymmdd.slice(0, 2));
+  const month = Number(yymmdd.slice(2, 4));
+  const day = Number(yymmdd.slice(4, 6));
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /** IEA (or its absence) against the interchange it closes. */

@@ -233,3 +233,24 @@ describe('translateEdi: the acknowledgment’s separators', () => {
     ]);
   });
 });
+
+describe('translateEdi: ISA values a strict translator refuses', () => {
+  it.each([
+    ['a date that is no day (ISA09 261306)', (s: string) => s.replace('*260106*', '*261306*'), '014'],
+    ['a time that is none (ISA10 2575)', (s: string) => s.replace('*1015*U', '*2575*U'), '015'],
+    ['an unknown id qualifier (ISA05 99)', (s: string) => s.replace('*ZZ*KETTLESUPPLY', '*99*KETTLESUPPLY'), '005'],
+    ['a version no X12 has (ISA12 99999)', (s: string) => s.replace('*00401*', '*99999*'), '017'],
+  ])('refuses %s with its TA1 note, delivering nothing', async (_what, change, note) => {
+    const raw = [change(isa('000000001')), ...groupOfOnePo(1), 'IEA*1*000000001'].join('~\n') + '~';
+    const { acknowledgments, operations } = await translate(raw);
+    expect(operations).toEqual([]);
+    expect(acknowledgments.map((a) => a.kind)).toEqual(['TA1']);
+    expect(acknowledgments[0].content).toMatch(new RegExp(`^TA1\\*000000001\\*\\d{6}\\*\\d{4}\\*R\\*${note}~$`, 'm'));
+  });
+
+  it('takes a leap day', async () => {
+    const raw =
+      [isa('000000001').replace('*260106*', '*280229*'), ...groupOfOnePo(1), 'IEA*1*000000001'].join('~\n') + '~';
+    expect((await translate(raw)).operations).toHaveLength(1);
+  });
+});
