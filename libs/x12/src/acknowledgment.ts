@@ -294,6 +294,14 @@ export function acknowledgeGroupOf(group: FunctionalGroup, tally: SetTally): Omi
   };
 }
 
+/**
+ * What an AK2 and an AK3 can echo: ST01 (ID 3/3), ST02 (AN 4/9, though one shorter is still echoed:
+ * it names the set, and partners send `1`), a segment tag (ID 2/3).
+ */
+const SET_ID = /^[A-Z0-9]{3}$/;
+const SET_CONTROL = /^[!-~]{1,9}$/;
+const SEGMENT_TAG = /^[A-Z0-9]{2,3}$/;
+
 /** Acknowledgments are never acknowledged (X12 997 notes): a group of them (GS01 FA) gets no AK1. */
 export const answered = (group: FunctionalGroup): boolean => group.functionalId.trim() !== 'FA';
 
@@ -468,6 +476,11 @@ export class FunctionalAcknowledgmentWriter {
     const one = acknowledgeSet(summary, this.options);
     countSet(this.tally, one.status);
     const [segmentNote, elementNote, setTrailer] = this.notes;
+    if (!SET_ID.test(one.id) || !SET_CONTROL.test(one.control)) {
+      // An AK2 names the set by ST01 and ST02: one without them (or with no ST01 X12 has) is counted
+      // by the AK9 (received, not accepted) without an AK2 that a strict translator would refuse.
+      return;
+    }
     this.segment(
       'AK2',
       this.version === '00501' && one.implementationReference
@@ -475,6 +488,9 @@ export class FunctionalAcknowledgmentWriter {
         : [one.id, one.control],
     );
     for (const seg of one.segmentErrors) {
+      if (!SEGMENT_TAG.test(seg.tag)) {
+        continue; // AK301 is ID 2/3: a tag that is none is told by the AK5 (code 5) alone
+      }
       this.segment(segmentNote, [seg.tag, String(seg.position), '', seg.code]);
       for (const el of seg.elements) {
         const copy = copyOfBadData(el.value, this.separators);
@@ -520,6 +536,13 @@ export class FunctionalAcknowledgmentWriter {
   /** `tag*e1*e2~`, a line break after each terminator (unless it is one) but the last. */
   private segment(tag: string, elements: readonly string[], last = false): void {
     const d = this.d;
+    let count = elements.length;
+    while (count > 0 && elements[count - 1] === '') {
+      count--; // X12 ends a segment at its last value: no trailing separators (AK1*PO*1, not AK1*PO*1*)
+    }
+    if (count < elements.length) {
+      elements = elements.slice(0, count);
+    }
     const text = `${tag}${d.element}${elements.join(d.element)}${d.segment}${last ? '' : this.lineBreak}`;
     this.held.push(text);
     this.heldChars += text.length;

@@ -254,3 +254,37 @@ describe('translateEdi: ISA values a strict translator refuses', () => {
     expect((await translate(raw)).operations).toHaveLength(1);
   });
 });
+
+describe('translateEdi: a 997 that a strict translator reads', () => {
+  const one = (set: string[]) =>
+    [
+      isa('000000001'),
+      'GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*1*X*004010',
+      ...set,
+      'GE*1*1',
+      'IEA*1*000000001',
+    ].join('~\n') + '~';
+  const body = ['BEG*00*SA*PO-1**20260106', 'N1*ST*ACME DC 01*92*DC01', 'PO1*1*12*CA*9.50**SK*SKU-100'];
+  const lines = async (raw: string) =>
+    (await translate(raw)).acknowledgments[0].content.split('~\n').filter((l) => /^(AK[1-9])\*/.test(l));
+
+  it.each([
+    ['no ST02', ['ST*850', ...body, 'SE*5']],
+    ['an ST01 of two characters', ['ST*85*0001', ...body, 'SE*5*0001']],
+  ])('counts a set it cannot name (%s) in AK9 without an AK2', async (_what, set) => {
+    expect(await lines(one(set))).toEqual(['AK1*PO*1', 'AK9*R*1*1*0']);
+  });
+
+  it('names no segment by a tag that is none (AK301 is ID 2/3): the AK5 says it', async () => {
+    const found = await lines(one(['ST*850*0001', 'BEG*00*SA*PO-1**20260106', 'X*1', ...body.slice(1), 'SE*6*0001']));
+    expect(found.filter((l) => l.startsWith('AK3'))).toEqual([]);
+    expect(found).toContainEqual(expect.stringMatching(/^AK5\*R\*5/));
+  });
+
+  it('ends a segment at its last value: a 5010 group without GS08 is AK1*PO*1, not AK1*PO*1*', async () => {
+    const raw = one(['ST*850*0001', ...body, 'SE*5*0001'])
+      .replace('*00401*', '*00501*')
+      .replace('*1*X*004010', '*1*X');
+    expect((await lines(raw))[0]).toBe('AK1*PO*1');
+  });
+});
