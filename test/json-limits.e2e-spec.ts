@@ -119,3 +119,34 @@ describe('JSON bodies bounded by their shape, not only their bytes', () => {
     expect(few.body.details![100]).toMatch(/^…and \d+ more problems$/);
   });
 });
+
+describe('JSON values named like what every object inherits', () => {
+  let spine: Spine;
+
+  beforeAll(async () => {
+    spine = await startSpine();
+  }, 60_000);
+  afterAll(() => spine?.close());
+
+  it.each([
+    [
+      '{"constructor":{}} as a document id (it was a 500)',
+      '"id":{"constructor":{}}',
+      /^operations\[0\]\.document\.id: /,
+    ],
+    [
+      'a field named valueOf (it was taken and sent on)',
+      '"valueOf":1,"id":"PO-1"',
+      /^operations\[0\]\.document\.valueOf: unknown field$/,
+    ],
+  ])('refuses %s with a 400 naming the path', async (_what, fields, detail) => {
+    const body = `{"operations":[{"kind":"document.upsert","organisationId":"${DEMO.mainDc}","document":{${fields},"direction":"Inbound","occupant":{"id":"${DEMO.mainDc}"}}}]}`;
+    const response = await fetch(`${spine.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': spine.partnerKey, 'content-type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { details: string[] }).details).toEqual([expect.stringMatching(detail)]);
+  });
+});

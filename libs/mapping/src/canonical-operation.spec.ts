@@ -312,3 +312,45 @@ describe('checkCanonicalMessageInTurns', () => {
     expect(enumerations).toBeLessThanOrEqual(2);
   });
 });
+
+describe('checkCanonicalMessage: names every object inherits', () => {
+  const poison = JSON.parse('{"constructor":{}}') as object;
+  const documentWith = (patch: Record<string, unknown>) => ({ ...upsert, document: { ...upsert.document, ...patch } });
+
+  it.each([
+    ['document.id', documentWith({ id: poison }), /^operations\[0\]\.document\.id: /],
+    ['document.direction', documentWith({ direction: poison }), /^operations\[0\]\.document\.direction: /],
+    [
+      'a load name',
+      documentWith({ loads: [{ name: poison, quantity: 1 }] }),
+      /^operations\[0\]\.document\.loads\[0\]\.name: /,
+    ],
+    ['an attribute', documentWith({ attributes: poison }), /^operations\[0\]\.document\.attributes\.constructor: /],
+    [
+      'documentId',
+      { kind: 'document.delete', organisationId: location, documentId: poison },
+      /^operations\[0\]\.documentId: /,
+    ],
+  ])('refuses {"constructor":{}} as %s by its path, without throwing', async (_what, operation, problem) => {
+    const expected = { ok: false, problems: [expect.stringMatching(problem)] };
+    expect(checkCanonicalMessage({ operations: [operation] })).toEqual(expected);
+    expect(await checkCanonicalMessageInTurns({ operations: [operation] })).toEqual(expected);
+  });
+
+  it.each(['valueOf', 'toString', 'hasOwnProperty', '__proto__'])(
+    'refuses a field named %s as unknown, in a document and in the body',
+    async (name) => {
+      const inDocument = JSON.parse(JSON.stringify({ operations: [upsert] }).replace('"id":', `"${name}":1,"id":`));
+      const expected = { ok: false, problems: [`operations[0].document.${name}: unknown field`] };
+      expect(checkCanonicalMessage(inDocument)).toEqual(expected);
+      expect(await checkCanonicalMessageInTurns(inDocument)).toEqual(expected);
+      const inBody = JSON.parse(`{"${name}":1,"operations":[${JSON.stringify(upsert)}]}`);
+      expect(checkCanonicalMessage(inBody)).toEqual({ ok: false, problems: [`${name}: unknown field`] });
+    },
+  );
+
+  it('still takes such a name as an attribute key holding text (attributes are free-form)', () => {
+    const attributes = JSON.parse('{"constructor":"x","valueOf":"y"}');
+    expect(checkCanonicalMessage({ operations: [documentWith({ attributes })] })).toMatchObject({ ok: true });
+  });
+});

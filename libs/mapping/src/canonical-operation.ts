@@ -291,6 +291,42 @@ export function compiledAccepts(operation: unknown): boolean {
   return compiledOperation(operation);
 }
 
+/**
+ * Why the compiled schema refuses what the DTO let through or could not read: a field named like
+ * one of Object.prototype's (`valueOf`, `toString`: class-validator finds them on every object) or a
+ * `constructor` holding an object (class-transformer throws on it). The schema is the stricter of the
+ * two; its first error, worded with the message's paths.
+ */
+function compiledProblems(plain: unknown, from = 0): string[] {
+  const keys = typeof plain === 'object' && plain !== null && !Array.isArray(plain) ? Object.keys(plain) : [];
+  const extra = keys.filter((key) => key !== 'operations');
+  if (extra.length > 0) {
+    return extra.map((key) => `${key}: unknown field`);
+  }
+  const list = (plain as { operations?: unknown }).operations;
+  const problems: string[] = [];
+  for (let i = 0; Array.isArray(list) && i < list.length && problems.length < MAX_LISTED_PROBLEMS; i++) {
+    if (!compiledAccepts(list[i])) {
+      // The deepest error says most (`anyOf` also reports each branch it tried at the level above).
+      const error = compiledOperation!.errors?.reduce((a, b) =>
+        b.instancePath.length > a.instancePath.length ? b : a,
+      );
+      const at = `operations[${from + i}]${(error?.instancePath ?? '').replace(/\/([^/]*)/g, (_, part: string) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))}`;
+      const unknown = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : undefined;
+      problems.push(
+        unknown !== undefined ? `${at}.${unknown}: unknown field` : `${at}: ${error?.message ?? 'invalid'}`,
+      );
+    }
+  }
+  return problems.length > 0 ? problems : ['body: not a canonical message'];
+}
+
+/** The DTO's words for what the compiled schema refused; the schema's own where the DTO has none. */
+function problemsOf(plain: unknown, from = 0): string[] {
+  const result = validatePlain(CanonicalMessageDto, plain);
+  return result.ok || result.problems.length === 0 ? compiledProblems(plain, from) : result.problems;
+}
+
 /** Whether the compiled schema accepts a whole body: `{operations: [...]}` and nothing else. */
 function compiledAcceptsBody(plain: unknown): boolean {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
@@ -320,10 +356,7 @@ export function checkCanonicalMessage(plain: unknown): CanonicalMessageCheck {
     return { ok: false, problems: [oversized] };
   }
   if (!compiledAcceptsBody(plain)) {
-    const result = validatePlain(CanonicalMessageDto, plain);
-    if (!result.ok) {
-      return { ok: false, problems: listed(result.problems) };
-    }
+    return { ok: false, problems: listed(problemsOf(plain)) };
   }
   return checkValidated(plain, unstorableText(plain));
 }
@@ -447,11 +480,10 @@ export async function checkCanonicalMessageInTurns(
       // The body's other fields (refused by name) are checked with the first slice only: copied into
       // every slice, a body of many fields and many operations would cost their product.
       const slice = from === 0 ? { ...(plain as object), operations } : { operations };
-      const result = validatePlain(CanonicalMessageDto, slice);
-      if (!result.ok) {
+      if (!compiledAcceptsBody(slice)) {
         // A slice's operations[k] is the message's operations[from + k].
-        for (const problem of result.problems) {
-          problems.add(problem.replace(/operations\[(\d+)\]/, (_, k: string) => `operations[${from + Number(k)}]`));
+        for (const problem of problemsOf(slice)) {
+          problems.add(problem.replace(/^operations\[(\d+)\]/, (_, k: string) => `operations[${from + Number(k)}]`));
         }
       }
     }

@@ -190,6 +190,18 @@ describe('PartnerProfileDto', () => {
     expect(result.ok && result.value.enabled).toBeUndefined();
   });
 
+  it.each([
+    ['{"constructor":{}}', 'settings.constructor'],
+    ['{"edi":{"valueOf":1}}', 'settings.edi.valueOf'],
+    ['{"edi":{"senderIds":["X"],"toString":"x"}}', 'settings.edi.toString'],
+  ])('refuses settings %s by the name every object inherits, without throwing', (settings, field) => {
+    const plain = { id: 'ab', name: 'AB', locationOrganisationId: MAIN_DC, settings: JSON.parse(settings) };
+    expect(validateDto(PartnerProfileDto, plain)).toEqual({
+      ok: false,
+      problems: [{ field, message: 'is not a profile field' }],
+    });
+  });
+
   it.each(['a', '-ab', 'AB', 'a_b', 'a'.repeat(64)])('refuses the id %p', (id) => {
     const result = validateDto(PartnerProfileDto, { id, name: 'X', locationOrganisationId: MAIN_DC });
     expect(result.ok ? [] : result.problems.map((p) => p.field)).toEqual(['id']);

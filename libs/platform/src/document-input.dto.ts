@@ -266,13 +266,23 @@ function firstUnstorable(plain: unknown, path: string): string | null {
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
-/** Validates plain JSON against a DTO class: unknown fields are refused by name, nothing is coerced. */
+/**
+ * Validates plain JSON against a DTO class: unknown fields are refused by name, nothing is coerced.
+ * JSON class-transformer cannot read (it throws on a `constructor` holding an object) is refused
+ * without problems listed: the caller words them (its compiled schema refuses such JSON too).
+ */
 export function validatePlain<T extends object>(cls: new () => T, plain: unknown, prefix = ''): Validated<T> {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { ok: false, problems: [`${prefix || 'body'} must be a JSON object`] };
   }
-  const instance = plainToInstance(cls, plain);
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
+  let instance: T;
+  let errors: ValidationError[];
+  try {
+    instance = plainToInstance(cls, plain);
+    errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
+  } catch {
+    return { ok: false, problems: [] };
+  }
   return errors.length === 0
     ? { ok: true, value: instance }
     : { ok: false, problems: describeValidationErrors(errors, prefix) };
