@@ -354,3 +354,27 @@ describe('checkCanonicalMessage: names every object inherits', () => {
     expect(checkCanonicalMessage({ operations: [documentWith({ attributes })] })).toMatchObject({ ok: true });
   });
 });
+
+describe('checkCanonicalMessage: ids a URL path reads as dot segments', () => {
+  it.each(['.', '..'])('refuses %p as a document id, a deleted document id and a booking id', (id) => {
+    const operations = [
+      { ...upsert, document: { ...upsert.document, id } },
+      { kind: 'document.delete', organisationId: location, documentId: id },
+      { kind: 'booking.status', organisationId: location, bookingId: id, statusReference: { name: 'Arrived' } },
+    ];
+    const result = checkCanonicalMessage({ operations });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        'operations[0].document.id cannot be "." or "..": a URL path reads them as no id at all',
+        'operations[1].documentId cannot be "." or "..": a URL path reads them as no id at all',
+        'operations[2].bookingId cannot be "." or "..": a URL path reads them as no id at all',
+      ],
+    });
+  });
+
+  it('takes ids that only hold dots among other characters', () => {
+    const operations = ['...', '.a', 'PO-1.2'].map((id) => ({ ...upsert, document: { ...upsert.document, id } }));
+    expect(checkCanonicalMessage({ operations })).toMatchObject({ ok: true });
+  });
+});

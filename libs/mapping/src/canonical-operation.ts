@@ -27,7 +27,9 @@ import {
   documentInputSchema,
   DocumentInputDto,
   newDtoAjv,
+  NotADotSegment,
   objectSchema,
+  pathIdSchema,
   textSchema,
   unstorableText,
   uuidSchema,
@@ -128,6 +130,7 @@ class CanonicalOperationDto {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @NotADotSegment()
   documentId?: string;
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.create' && o.bookingEntityRef === undefined)
@@ -141,6 +144,7 @@ class CanonicalOperationDto {
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.status' || o.kind === 'booking.tasks')
   @IsString()
   @MinLength(1)
+  @NotADotSegment()
   bookingId?: string;
 
   @ValidateIf((o: CanonicalOperationDto) => o.kind === 'booking.status' && o.statusReference === undefined)
@@ -236,7 +240,7 @@ const canonicalOperationSchema = {
     },
     {
       if: kindIs('document.delete'),
-      then: { required: ['documentId'], properties: { documentId: textSchema(1, 100) } },
+      then: { required: ['documentId'], properties: { documentId: pathIdSchema(1, 100) } },
     },
     {
       if: kindIs('booking.create'),
@@ -251,7 +255,7 @@ const canonicalOperationSchema = {
       if: kindIs('booking.status'),
       then: {
         required: ['bookingId'],
-        properties: { bookingId: textSchema(1) },
+        properties: { bookingId: pathIdSchema(1) },
         if: { required: ['statusReference'] },
         then: { properties: { statusReference: { type: 'object' } } },
         else: { required: ['statusId'], properties: { statusId: uuidSchema() } },
@@ -262,7 +266,7 @@ const canonicalOperationSchema = {
       then: {
         required: ['bookingId', 'addTasks', 'deleteTasks', 'time'],
         properties: {
-          bookingId: textSchema(1),
+          bookingId: pathIdSchema(1),
           addTasks: { type: 'array' },
           deleteTasks: { type: 'array', items: { type: 'string' } },
           time: { type: 'string' },

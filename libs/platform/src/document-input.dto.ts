@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsIn,
+  IsNotIn,
   IsInt,
   IsISO8601,
   IsNumber,
@@ -62,9 +63,15 @@ export class NamedDto {
   @IsString() @MinLength(1) @MaxLength(100) name: string;
 }
 
+/** Ids that a URL path reads as a dot segment (`/documents/..` is the organisation): no document or booking is named so. */
+export const DOT_SEGMENTS = ['.', '..'];
+/** IsNotIn(DOT_SEGMENTS), worded. */
+export const NotADotSegment = () =>
+  IsNotIn(DOT_SEGMENTS, { message: '$property cannot be "." or "..": a URL path reads them as no id at all' });
+
 /** DocumentInput (platform-interface.md): validated field by field so every 400 names its field. */
 export class DocumentInputDto {
-  @IsString() @MinLength(1) @MaxLength(100) id: string;
+  @IsString() @MinLength(1) @MaxLength(100) @NotADotSegment() id: string;
   @IsIn(DIRECTIONS) direction: Direction;
 
   @ValidateIf((o: DocumentInputDto) => o.occupant !== undefined || (o.offsite === undefined && o.carrier === undefined))

@@ -50,6 +50,12 @@ export const textSchema = (min: number, max: number | null = null, nullable = fa
   textLength: [min, max],
 });
 
+/** A text id that is no dot segment (NotADotSegment): what names a document or booking in a URL path. */
+export const pathIdSchema = (min: number, max: number | null = null): SchemaObject => ({
+  ...textSchema(min, max),
+  not: { enum: ['.', '..'] },
+});
+
 /** IsUUID('all'). */
 export const uuidSchema = (nullable = false): SchemaObject => ({
   type: nullable ? ['string', 'null'] : 'string',
@@ -101,7 +107,7 @@ const named = objectSchema({ name: textSchema(1, 100) }, ['name']);
 export const documentInputSchema: SchemaObject = {
   ...objectSchema(
     {
-      id: textSchema(1, 100),
+      id: pathIdSchema(1, 100),
       direction: { enum: [...DIRECTIONS] },
       // Checked whenever given; required when neither offsite nor carrier is (anyOf below).
       occupant: orgRef,

@@ -57,6 +57,8 @@ describe('850: the AK4 code of each element problem', () => {
       po(`BEG*00*SA*${'P'.repeat(101)}`),
       ['AK3*BEG*2**8', `AK4*3**5*${'P'.repeat(99)}`],
     ],
+    // `..` would be DELETE /organisations/{id}/documents/.. = the organisation's own URL.
+    ['BEG03 a dot segment: 7', po('BEG*00*SA*..'), ['AK3*BEG*2**8', 'AK4*3**7*..']],
     ['PO102 missing: 1', po('BEG*00*SA*PO-1', 'PO1*1**EA'), ['AK3*PO1*5**8', 'AK4*2**1']],
     ['PO102 not a number: 6', po('BEG*00*SA*PO-1', 'PO1*1*three*EA'), ['AK3*PO1*5**8', 'AK4*2**6*three']],
     // A minus sign is valid in an R element: -3 is a number, but not a quantity (7), unlike 3- (6).
@@ -168,6 +170,7 @@ describe('856: the AK4 code of each element problem', () => {
     ['BSN01 missing: 1', ['BSN**ASN-1', ...ASN_HEAD.slice(1), ...items], ['AK3*BSN*2**8', 'AK4*1**1']],
     ['BSN01 not handled: 7', ['BSN*04*ASN-1', ...ASN_HEAD.slice(1), ...items], ['AK3*BSN*2**8', 'AK4*1**7*04']],
     ['BSN02 missing: 1', ['BSN*00**20260105', ...ASN_HEAD.slice(1), ...items], ['AK3*BSN*2**8', 'AK4*2**1']],
+    ['BSN02 a dot segment: 7', ['BSN*00*.*20260105', ...ASN_HEAD.slice(1), ...items], ['AK3*BSN*2**8', 'AK4*2**7*.']],
     ['SN102 not a number: 6', [...ASN_HEAD, 'HL*2*1*I', 'SN1**12X*EA'], ['AK3*SN1*7**8', 'AK4*2**6*12X']],
     ['HL02 naming no level: 7', [...ASN_HEAD, 'HL*2*9*I', 'SN1**1*EA'], ['AK3*HL*6**8', 'AK4*2**7*9']],
     ['an item without SN1: segment missing (3)', [...ASN_HEAD, 'HL*2*1*I', 'LIN**SK*A'], ['AK3*SN1*7**3']],

@@ -1,4 +1,4 @@
-import type { Load } from '@dockbridge/platform';
+import { DOT_SEGMENTS, type Load } from '@dockbridge/platform';
 import { ELEMENT_ERROR, type ElementErrorCode, SEGMENT_ERROR } from '@dockbridge/x12';
 import {
   buildMapping,
@@ -234,6 +234,17 @@ export function mapShipNotice(
       'BSN',
       2,
       ELEMENT_ERROR.tooLong,
+      documentId,
+    );
+  } else if (DOT_SEGMENTS.includes(documentId)) {
+    errorAt(
+      diagnostics,
+      control,
+      `the document id ${JSON.stringify(documentId)} names no document: a URL path reads it as none`,
+      bsnIndex + 1,
+      'BSN',
+      2,
+      ELEMENT_ERROR.invalidCodeValue,
       documentId,
     );
   }
