@@ -288,3 +288,39 @@ describe('translateEdi: a 997 that a strict translator reads', () => {
     expect((await lines(raw))[0]).toBe('AK1*PO*1');
   });
 });
+
+describe('translateEdi: a set of many problems', () => {
+  const setOf = (body: string[]) =>
+    [
+      isa('000000001'),
+      'GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*1*X*004010',
+      'ST*850*0001',
+      'BEG*00*SA*PO-1**20260106',
+      'N1*ST*ACME DC 01*92*DC01',
+      ...body,
+      `SE*${body.length + 4}*0001`,
+      'GE*1*1',
+      'IEA*1*000000001',
+    ].join('~\n') + '~';
+
+  it('lists the first 50 of its diagnostics and counts the rest; its 997 names every segment', async () => {
+    const { sets, acknowledgments } = await translate(setOf(Array.from({ length: 1_000 }, () => 'PO1*1*x*EA')));
+    const diagnostics = sets[0].diagnostics;
+    expect(sets[0].rejected).toBe(true);
+    expect(diagnostics).toHaveLength(51);
+    expect(diagnostics[50]).toMatchObject({
+      level: 'error',
+      message: 'and 950 more problem(s) in this set (its 997 names each)',
+    });
+    expect(acknowledgments[0].content.match(/^AK3\*PO1\*/gm)).toHaveLength(1_000);
+  });
+
+  it('lists the first 50 of its notes (segment syntax errors) and counts the rest', async () => {
+    const parties = Array.from({ length: 1_000 }, () => 'N1*BY'); // R0203: neither N102 nor N104
+    const { sets, acknowledgments } = await translate(setOf([...parties, 'PO1*1*12*EA']));
+    expect(sets[0].rejected).toBe(false);
+    expect(sets[0].notes).toHaveLength(51);
+    expect(sets[0].notes[50]).toBe('and 950 more notes');
+    expect(acknowledgments[0].content.match(/^AK3\*N1\*/gm)).toHaveLength(1_000);
+  });
+});

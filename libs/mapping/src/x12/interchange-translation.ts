@@ -360,12 +360,15 @@ function mapSet(
       interchangeRefused: false,
       interchangeKey: key,
       notes: [],
-      diagnostics: envelopeErrors.map((p) => ({
-        level: 'error' as const,
-        transactionControl: set.control,
-        message: describe(p),
-        ...(p.tag && { segmentTag: p.tag }),
-      })),
+      diagnostics: atMost(
+        envelopeErrors.map((p) => ({
+          level: 'error' as const,
+          transactionControl: set.control,
+          message: describe(p),
+          ...(p.tag && { segmentTag: p.tag }),
+        })),
+        set.control,
+      ),
     };
   }
   const mapping = mapTransaction(
@@ -417,16 +420,19 @@ function mapSet(
     return {
       ...refused,
       rejected: true,
-      diagnostics: [
-        ...mapping.diagnostics,
-        ...syntaxErrors.map((p) => ({
-          level: 'error' as const,
-          transactionControl: set.control,
-          message: `${describe(p)} (rejected: edi.rejectSetsWithSegmentErrors)`,
-          ...(p.setPosition && { segmentPosition: p.setPosition, segmentTag: p.tag }),
-          ...(p.element && { element: p.element }),
-        })),
-      ],
+      diagnostics: atMost(
+        [
+          ...mapping.diagnostics,
+          ...syntaxErrors.map((p) => ({
+            level: 'error' as const,
+            transactionControl: set.control,
+            message: `${describe(p)} (rejected: edi.rejectSetsWithSegmentErrors)`,
+            ...(p.setPosition && { segmentPosition: p.setPosition, segmentTag: p.tag }),
+            ...(p.element && { element: p.element }),
+          })),
+        ],
+        set.control,
+      ),
       envelopeRejected: false,
       interchangeRefused: false,
       interchangeKey: key,
@@ -439,8 +445,34 @@ function mapSet(
   outcome.envelopeRejected = false;
   outcome.interchangeRefused = false;
   outcome.interchangeKey = key;
-  outcome.notes = notes;
+  outcome.notes = notes.length > MAX_SET_DIAGNOSTICS ? listedNotes(notes) : notes;
+  if (outcome.diagnostics.length > MAX_SET_DIAGNOSTICS) {
+    outcome.diagnostics = atMost(outcome.diagnostics, set.control);
+  }
   return outcome;
+}
+
+/**
+ * Diagnostics (and notes) a set's outcome lists; the rest are counted. A set of 99,000 `N1*SF~`
+ * made as many, a 58 MB preview and 1 GB of the gateway's memory for a 3.5 MB body. Its 997
+ * still names every segment (AK3), written as it is read.
+ */
+export const MAX_SET_DIAGNOSTICS = 50;
+
+function atMost(diagnostics: SetOutcome['diagnostics'], control: string): SetOutcome['diagnostics'] {
+  if (diagnostics.length <= MAX_SET_DIAGNOSTICS) {
+    return diagnostics;
+  }
+  const more = diagnostics.length - MAX_SET_DIAGNOSTICS;
+  const level = diagnostics.slice(MAX_SET_DIAGNOSTICS).some((d) => d.level === 'error') ? 'error' : 'warning';
+  return [
+    ...diagnostics.slice(0, MAX_SET_DIAGNOSTICS),
+    { level, transactionControl: control, message: `and ${more} more problem(s) in this set (its 997 names each)` },
+  ];
+}
+
+function listedNotes(notes: string[]): string[] {
+  return [...notes.slice(0, MAX_SET_DIAGNOSTICS), `and ${notes.length - MAX_SET_DIAGNOSTICS} more notes`];
 }
 
 /** The syntax-note findings of a set, for the mapper to tell which loads they touched. */
