@@ -18,9 +18,25 @@ const MAX_STORING_CHUNKS = 2;
  */
 export const MAX_HELD_BYTES = MAX_WRITE_AHEAD_BYTES + 8 * 1024 * 1024;
 
-/** What this process's uploads hold in memory, not yet stored: their sum, for admission. */
+/** What this process's uploads hold in memory, not yet stored: their sum, and each partner's, for admission. */
 export class UploadMemory {
   held = 0;
+  private readonly byPartner = new Map<string, number>();
+
+  /** Counts `delta` more bytes held by an upload of `partnerId`. */
+  add(partnerId: string, delta: number): void {
+    this.held += delta;
+    const now = (this.byPartner.get(partnerId) ?? 0) + delta;
+    if (now > 0) {
+      this.byPartner.set(partnerId, now);
+    } else {
+      this.byPartner.delete(partnerId);
+    }
+  }
+
+  heldBy(partnerId: string): number {
+    return this.byPartner.get(partnerId) ?? 0;
+  }
 }
 
 /** A write that cannot be taken (the message says why); the upload can go on. */
@@ -173,7 +189,7 @@ export class InboundUpload {
   /** Brings the process's count up to date with what this upload holds now. */
   private count(): void {
     const now = this.ended ? 0 : this.heldBytes;
-    this.memory.held += now - this.counted;
+    this.memory.add(this.partnerId, now - this.counted);
     this.counted = now;
   }
 

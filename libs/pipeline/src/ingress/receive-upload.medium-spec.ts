@@ -322,15 +322,31 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     const first = limited.start('carrier', 'A.edi', 8 * MiB);
     // Held: written ahead of a gap, so not stored until the gap is filled.
     await first.write(1, Buffer.alloc(2 * MiB, 0x41));
-    expect(() => limited.start('other', 'B.edi', MiB)).toThrow(
+    expect(() => limited.start('carrier', 'B.edi', MiB)).toThrow(
       new UploadsBusy(
-        `the server's uploads hold ${2 * MiB} bytes not yet stored, its limit (sftp.maxHeldBytes); try again in a moment`,
+        `the server's uploads hold ${2 * MiB} bytes not yet stored, past its limit (sftp.maxHeldBytes ${2 * MiB}); try again in a moment`,
       ),
     );
     await first.write(0, Buffer.from('I'));
     await first.finish(); // stored: it holds nothing now
     await first.discard();
-    expect(() => limited.start('other', 'B.edi', MiB)).not.toThrow();
+    expect(() => limited.start('carrier', 'B.edi', MiB)).not.toThrow();
+  });
+
+  it("keeps room for other partners: one partner's held bytes do not shut them out, up to twice the limit", async () => {
+    const limited = new ReceiveUpload(files, messages, queues.asQueues(), limits({ maxHeldBytes: 2 * MiB }));
+    const hog = limited.start('carrier', 'A.edi', 8 * MiB);
+    await hog.write(1, Buffer.alloc(2 * MiB + 1, 0x41)); // past the limit, ahead of a gap it never fills
+    const other = limited.start('other', 'B.edi', 8 * MiB); // a partner holding nothing still gets in
+    await other.write(1, Buffer.alloc(2 * MiB, 0x41)); // now the two hold over twice the limit
+    expect(() => limited.start('third', 'C.edi', MiB)).toThrow(
+      new UploadsBusy(
+        `the server's uploads hold ${4 * MiB + 1} bytes not yet stored, past its limit (sftp.maxHeldBytes ${2 * MiB}, twice that for a partner holding none); try again in a moment`,
+      ),
+    );
+    await hog.discard();
+    await other.discard();
+    expect(() => limited.start('third', 'C.edi', MiB)).not.toThrow();
   });
 });
 

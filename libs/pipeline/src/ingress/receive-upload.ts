@@ -105,13 +105,16 @@ export class ReceiveUpload {
   start(partnerId: string, name: string, maxBytes: number, fileId?: string): InboundUpload {
     const { maxConcurrentUploads, maxUploadsPerPartner, maxHeldBytes } = this.options;
     const partnerActive = this.activeByPartner.get(partnerId) ?? 0;
+    // A partner holding nothing yet may start one upload while the others hold up to twice the limit:
+    // one partner's uploads (4 may each hold ~17 MiB) cannot shut every other partner out.
+    const heldLimit = this.memory.heldBy(partnerId) > 0 ? maxHeldBytes : 2 * maxHeldBytes;
     const busy =
       this.active >= maxConcurrentUploads
         ? `the server is receiving ${maxConcurrentUploads} uploads at once, its limit (sftp.maxConcurrentUploads)`
         : partnerActive >= maxUploadsPerPartner
           ? `the server is receiving ${maxUploadsPerPartner} uploads of yours at once, a partner's limit (sftp.maxUploadsPerPartner)`
-          : this.memory.held >= maxHeldBytes
-            ? `the server's uploads hold ${maxHeldBytes} bytes not yet stored, its limit (sftp.maxHeldBytes)`
+          : this.memory.held >= heldLimit
+            ? `the server's uploads hold ${this.memory.held} bytes not yet stored, past its limit (sftp.maxHeldBytes ${maxHeldBytes}${heldLimit > maxHeldBytes ? ', twice that for a partner holding none' : ''})`
             : undefined;
     if (busy) {
       this.logger.warn({
