@@ -157,6 +157,18 @@ describe('sandbox REST documents', () => {
       );
     });
 
+    it('takes free-form attributes named like what every object inherits (it answered 500)', async () => {
+      const attributes = JSON.parse('{"constructor":"x","valueOf":"y","toString":"z"}');
+      const created = await sandbox.call('POST', docs(), { body: { ...purchaseOrder('PO-11'), attributes } });
+      expect(created.status).toBe(201);
+      expect((await (await sandbox.call('GET', `${docs()}/PO-11`)).json()).attributes).toEqual(attributes);
+      const unknown = await sandbox.call('POST', docs(), {
+        raw: JSON.stringify(purchaseOrder('PO-12')).replace('{', '{"valueOf":1,'),
+      });
+      expect(unknown.status).toBe(400);
+      expect((await unknown.json()).details).toEqual(['valueOf: unknown field']);
+    });
+
     it('400 for a document without any party, and for malformed JSON', async () => {
       const { occupant, offsite, carrier, ...noParty } = purchaseOrder('PO-8');
       const response = await sandbox.call('POST', docs(), { body: noParty });
