@@ -25,6 +25,34 @@ const MAX_LISTED = 20;
 /** The longest document id the platform takes (DocumentInput.id). */
 export const MAX_DOCUMENT_ID = 100;
 
+/**
+ * What is wrong with the document id a set gives (`value`: the element it came from), in table 723's
+ * terms: longer than the platform takes (5), or "." / ".." (7), which a URL path reads as no id at all
+ * (`DELETE …/documents/..` is the organisation's own URL; the platform's DTO refuses them too).
+ */
+export function documentIdProblem(
+  documentId: string,
+  value: string,
+): { code: ElementErrorCode; value: string; message: string } | undefined {
+  if (documentId.length > MAX_DOCUMENT_ID) {
+    const start = JSON.stringify(documentId.slice(0, 20));
+    return {
+      code: ELEMENT_ERROR.tooLong,
+      value,
+      message: `the document id ${start}… is longer than ${MAX_DOCUMENT_ID} characters`,
+    };
+  }
+  if (documentId === '.' || documentId === '..') {
+    const id = JSON.stringify(documentId);
+    return {
+      code: ELEMENT_ERROR.invalidCodeValue,
+      value,
+      message: `the document id ${id} names no document: a URL path reads it as none`,
+    };
+  }
+  return undefined;
+}
+
 /** REF qualifiers copied into attributes: bill of lading, carrier reference (PRO), department, internal vendor number. */
 const REFERENCE_ATTRIBUTES: Record<string, string> = {
   BM: 'billOfLading',

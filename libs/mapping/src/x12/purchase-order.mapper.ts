@@ -1,8 +1,8 @@
-import { DOT_SEGMENTS, type Load } from '@dockbridge/platform';
+import type { Load } from '@dockbridge/platform';
 import { ELEMENT_ERROR, SEGMENT_ERROR } from '@dockbridge/x12';
 import {
   buildMapping,
-  MAX_DOCUMENT_ID,
+  documentIdProblem,
   Purpose,
   quantity,
   quantityValue,
@@ -78,28 +78,18 @@ export function mapPurchaseOrder(
       code: ELEMENT_ERROR.mandatoryMissing,
       message: 'BEG03 (purchase order number) is missing',
     });
-  } else if (documentId.length > MAX_DOCUMENT_ID) {
-    diagnostics.push({
-      level: 'error',
-      transactionControl: control,
-      segmentPosition: begIndex + 1,
-      segmentTag: 'BEG',
-      element: 3,
-      code: ELEMENT_ERROR.tooLong,
-      value: el(beg, 3),
-      message: `the document id ${JSON.stringify(documentId.slice(0, 20))}… is longer than ${MAX_DOCUMENT_ID} characters`,
-    });
-  } else if (DOT_SEGMENTS.includes(documentId)) {
-    diagnostics.push({
-      level: 'error',
-      transactionControl: control,
-      segmentPosition: begIndex + 1,
-      segmentTag: 'BEG',
-      element: 3,
-      code: ELEMENT_ERROR.invalidCodeValue,
-      value: documentId,
-      message: `the document id ${JSON.stringify(documentId)} names no document: a URL path reads it as none`,
-    });
+  } else {
+    const problem = documentIdProblem(documentId, el(beg, 3));
+    if (problem) {
+      diagnostics.push({
+        level: 'error',
+        transactionControl: control,
+        segmentPosition: begIndex + 1,
+        segmentTag: 'BEG',
+        element: 3,
+        ...problem,
+      });
+    }
   }
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
 

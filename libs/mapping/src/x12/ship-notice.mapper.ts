@@ -1,8 +1,8 @@
-import { DOT_SEGMENTS, type Load } from '@dockbridge/platform';
+import type { Load } from '@dockbridge/platform';
 import { ELEMENT_ERROR, type ElementErrorCode, SEGMENT_ERROR } from '@dockbridge/x12';
 import {
   buildMapping,
-  MAX_DOCUMENT_ID,
+  documentIdProblem,
   Purpose,
   quantity,
   quantityValue,
@@ -225,28 +225,11 @@ export function mapShipNotice(
       2,
       ELEMENT_ERROR.mandatoryMissing,
     );
-  } else if (documentId.length > MAX_DOCUMENT_ID) {
-    errorAt(
-      diagnostics,
-      control,
-      `the document id ${JSON.stringify(documentId.slice(0, 20))}… is longer than ${MAX_DOCUMENT_ID} characters`,
-      bsnIndex + 1,
-      'BSN',
-      2,
-      ELEMENT_ERROR.tooLong,
-      documentId,
-    );
-  } else if (DOT_SEGMENTS.includes(documentId)) {
-    errorAt(
-      diagnostics,
-      control,
-      `the document id ${JSON.stringify(documentId)} names no document: a URL path reads it as none`,
-      bsnIndex + 1,
-      'BSN',
-      2,
-      ELEMENT_ERROR.invalidCodeValue,
-      documentId,
-    );
+  } else {
+    const problem = documentIdProblem(documentId, documentId);
+    if (problem) {
+      errorAt(diagnostics, control, problem.message, bsnIndex + 1, 'BSN', 2, problem.code, problem.value);
+    }
   }
 
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
