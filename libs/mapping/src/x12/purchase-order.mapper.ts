@@ -68,28 +68,19 @@ export function mapPurchaseOrder(
   }
   // BEG03 is the purchase order number; a release number (BEG04) alone names nothing.
   const documentId = beg ? purchaseOrderId(beg) : '';
-  if (beg && !documentId) {
+  const problem =
+    beg && !documentId
+      ? { code: ELEMENT_ERROR.mandatoryMissing, message: 'BEG03 (purchase order number) is missing' }
+      : documentIdProblem(documentId, el(beg, 3));
+  if (problem) {
     diagnostics.push({
       level: 'error',
       transactionControl: control,
       segmentPosition: begIndex + 1,
       segmentTag: 'BEG',
       element: 3,
-      code: ELEMENT_ERROR.mandatoryMissing,
-      message: 'BEG03 (purchase order number) is missing',
+      ...problem,
     });
-  } else {
-    const problem = documentIdProblem(documentId, el(beg, 3));
-    if (problem) {
-      diagnostics.push({
-        level: 'error',
-        transactionControl: control,
-        segmentPosition: begIndex + 1,
-        segmentTag: 'BEG',
-        element: 3,
-        ...problem,
-      });
-    }
   }
   const priority = settings.loadTagQualifiers ?? DEFAULT_LOAD_TAG_QUALIFIERS;
 
