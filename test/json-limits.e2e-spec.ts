@@ -118,15 +118,6 @@ describe('JSON bodies bounded by their shape, not only their bytes', () => {
     expect(few.body.details).toHaveLength(101);
     expect(few.body.details![100]).toMatch(/^…and \d+ more problems$/);
   });
-});
-
-describe('JSON values named like what every object inherits', () => {
-  let spine: Spine;
-
-  beforeAll(async () => {
-    spine = await startSpine();
-  }, 60_000);
-  afterAll(() => spine?.close());
 
   it.each([
     [
