@@ -378,3 +378,23 @@ describe('checkCanonicalMessage: ids a URL path reads as dot segments', () => {
     expect(checkCanonicalMessage({ operations })).toMatchObject({ ok: true });
   });
 });
+
+describe('checkCanonicalMessage: the DTO’s problems and the schema’s together', () => {
+  it('lists an operation the DTO lets through beside one it words, whole or in turns', async () => {
+    const operations: object[] = Array.from({ length: 150 }, (_, i) => ({
+      ...upsert,
+      document: { ...upsert.document, id: `PO-${i}` },
+    }));
+    operations[0] = { ...upsert, document: { ...upsert.document, direction: 'Sideways' } };
+    operations[120] = JSON.parse(JSON.stringify(upsert).replace('"id":', '"valueOf":1,"id":'));
+    const expected = {
+      ok: false,
+      problems: [
+        expect.stringMatching(/^operations\[0\]\.document\.direction /),
+        'operations[120].document.valueOf: unknown field',
+      ],
+    };
+    expect(checkCanonicalMessage({ operations })).toEqual(expected);
+    expect(await checkCanonicalMessageInTurns({ operations })).toEqual(expected);
+  });
+});

@@ -301,34 +301,39 @@ export function compiledAccepts(operation: unknown): boolean {
  * `constructor` holding an object (class-transformer throws on it). The schema is the stricter of the
  * two; its first error, worded with the message's paths.
  */
-function compiledProblems(plain: unknown, from = 0): string[] {
+function compiledProblems(plain: unknown): string[] {
   const keys = typeof plain === 'object' && plain !== null && !Array.isArray(plain) ? Object.keys(plain) : [];
-  const extra = keys.filter((key) => key !== 'operations');
-  if (extra.length > 0) {
-    return extra.map((key) => `${key}: unknown field`);
-  }
-  const list = (plain as { operations?: unknown }).operations;
-  const problems: string[] = [];
+  const problems = keys.filter((key) => key !== 'operations').map((key) => `${key}: unknown field`);
+  const list = (plain as { operations?: unknown } | null)?.operations;
   for (let i = 0; Array.isArray(list) && i < list.length && problems.length < MAX_LISTED_PROBLEMS; i++) {
     if (!compiledAccepts(list[i])) {
       // The deepest error says most (`anyOf` also reports each branch it tried at the level above).
       const error = compiledOperation!.errors?.reduce((a, b) =>
         b.instancePath.length > a.instancePath.length ? b : a,
       );
-      const at = `operations[${from + i}]${(error?.instancePath ?? '').replace(/\/([^/]*)/g, (_, part: string) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))}`;
+      const at = `operations[${i}]${(error?.instancePath ?? '').replace(/\/([^/]*)/g, (_, part: string) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))}`;
       const unknown = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : undefined;
       problems.push(
         unknown !== undefined ? `${at}.${unknown}: unknown field` : `${at}: ${error?.message ?? 'invalid'}`,
       );
     }
   }
-  return problems.length > 0 ? problems : ['body: not a canonical message'];
+  return problems;
 }
 
-/** The DTO's words for what the compiled schema refused; the schema's own where the DTO has none. */
-function problemsOf(plain: unknown, from = 0): string[] {
+/**
+ * The DTO's words for what the compiled schema refused, and the schema's own for what the DTO did not
+ * word (an operation or a body field it let through, or JSON it could not read).
+ */
+function problemsOf(plain: unknown): string[] {
   const result = validatePlain(CanonicalMessageDto, plain);
-  return result.ok || result.problems.length === 0 ? compiledProblems(plain, from) : result.problems;
+  const worded = result.ok ? [] : result.problems;
+  // What a problem is about: an operation, or a field of the body.
+  const subject = (problem: string) => /^operations\[\d+\]|^[^:\s.[]+/.exec(problem)?.[0] ?? problem;
+  const covered = new Set(worded.map(subject));
+  const more = compiledProblems(plain).filter((problem) => !covered.has(subject(problem)));
+  const all = [...worded, ...more];
+  return all.length > 0 ? all : ['body: not a canonical message'];
 }
 
 /** Whether the compiled schema accepts a whole body: `{operations: [...]}` and nothing else. */
