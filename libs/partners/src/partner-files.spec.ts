@@ -202,6 +202,22 @@ describe('PartnerProfileDto', () => {
     });
   });
 
+  it.each([
+    [{ qualifier: '99', id: 'DOCKBRIDGE' }, ['settings.edi.interchangeId.qualifier']],
+    [{ qualifier: 'ZZ', id: 'ACME!DC' }, ['settings.edi.interchangeId.id']],
+    [{ qualifier: '01', id: '925133417' }, []],
+    [{ qualifier: 'ZZ', id: 'ACME-DC 1.2/3' }, []],
+  ])('takes our interchange id %j only as a strict partner reads it', (interchangeId, fields) => {
+    const edi = { senderIds: ['KETTLE'], coreName: 'ACME', interchangeId };
+    const result = validateDto(PartnerProfileDto, {
+      id: 'ab',
+      name: 'AB',
+      locationOrganisationId: MAIN_DC,
+      settings: { edi },
+    });
+    expect(result.ok ? [] : result.problems.map((p) => p.field)).toEqual(fields);
+  });
+
   it.each(['a', '-ab', 'AB', 'a_b', 'a'.repeat(64)])('refuses the id %p', (id) => {
     const result = validateDto(PartnerProfileDto, { id, name: 'X', locationOrganisationId: MAIN_DC });
     expect(result.ok ? [] : result.problems.map((p) => p.field)).toEqual(['id']);

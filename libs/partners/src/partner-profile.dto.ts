@@ -43,9 +43,15 @@ export class DocumentSettingsDto {
 /** An interchange id as ISA05/ISA06 hold it: a 2-character qualifier and an id of 1 to 15 characters. */
 export class InterchangeIdDto {
   @IsString()
-  @Matches(/^[0-9A-Z]{2}$/, { message: 'qualifier must be an ISA05 qualifier (2 letters or digits)' })
+  // Table I05 (envelope.validation.ts INTERCHANGE_ID_QUALIFIER): a strict partner refuses any other in our ISA05.
+  @Matches(/^(0[1-9]|[1-3]\d|AM|NR|SA|SN|ZZ)$/, {
+    message: 'qualifier must be an ISA05 qualifier of table I05 (01 to 38, AM, NR, SA, SN or ZZ)',
+  })
   qualifier: string;
-  @IsString() @Matches(/^[^*~|^>]{1,15}$/, { message: 'id must be an ISA06 id of 1 to 15 characters' }) id: string;
+  // Letters, digits, spaces and - . / only: acknowledgments use the partner's separators, which may be any other character.
+  @IsString()
+  @Matches(/^[A-Za-z0-9 ./-]{1,15}$/, { message: 'id must be an ISA06 id of 1 to 15 letters, digits, spaces or - . /' })
+  id: string;
 }
 
 export class PartnerEdiSettingsDto implements PartnerEdiSettings {

@@ -1,5 +1,5 @@
 import { ELEMENT_ERROR, SEGMENT_ERROR } from './acknowledgment-codes';
-import { parseCount } from './envelope.validation';
+import { INTERCHANGE_ID_QUALIFIER, parseCount } from './envelope.validation';
 import { ak4CodeForNote } from './syntax-notes';
 import type {
   Delimiters,
@@ -299,7 +299,7 @@ export function acknowledgeGroupOf(group: FunctionalGroup, tally: SetTally): Omi
  * it names the set, and partners send `1`), a segment tag (ID 2/3).
  */
 const SET_ID = /^[A-Z0-9]{3}$/;
-const SET_CONTROL = /^[!-~]{1,9}$/;
+const SET_CONTROL = /^(?=.*[!-~])[ -~]{1,9}$/;
 const SEGMENT_TAG = /^[A-Z0-9]{2,3}$/;
 
 /** Acknowledgments are never acknowledged (X12 997 notes): a group of them (GS01 FA) gets no AK1. */
@@ -609,6 +609,8 @@ export function buildTA1(
   ].join(d.segment === '\n' ? '' : '\n');
 }
 
+const qualifierOrZZ = (qualifier: string) => (INTERCHANGE_ID_QUALIFIER.test(qualifier) ? qualifier : 'ZZ');
+
 function isaHeader(interchange: Interchange, options: AcknowledgmentOptions, version: string): string[] {
   const f = interchange.fields;
   const d = delimitersOf(version, options.delimiters);
@@ -617,9 +619,10 @@ function isaHeader(interchange: Interchange, options: AcknowledgmentOptions, ver
     ' '.repeat(10),
     '00',
     ' '.repeat(10),
-    (options.senderQualifier ?? (f.receiverQualifier.trim() || 'ZZ')).padEnd(2),
+    // A qualifier the partner sent outside table I05 (the reason of a TA1, say) is not echoed.
+    qualifierOrZZ(options.senderQualifier ?? f.receiverQualifier.trim()),
     ourId(interchange, options).padEnd(15).slice(0, 15),
-    (options.receiverQualifier ?? (f.senderQualifier.trim() || 'ZZ')).padEnd(2),
+    qualifierOrZZ(options.receiverQualifier ?? f.senderQualifier.trim()),
     (options.receiverId ?? f.senderId.trim()).padEnd(15).slice(0, 15),
     yymmdd(options.date),
     hhmm(options.date),

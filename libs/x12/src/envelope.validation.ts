@@ -20,11 +20,14 @@ export const ISA_WIDTHS = [2, 10, 2, 10, 2, 15, 2, 15, 6, 4, 1, 5, 9, 1, 1, 1] a
  * What ISA fields of their width (checked first) must hold: the codes of tables I01, I03, I05, I11
  * (a version this reader knows the envelope of), I13 and I14, and a real date and time.
  */
+/** Interchange id qualifiers (table I05): ISA05, ISA07. */
+export const INTERCHANGE_ID_QUALIFIER = /^(0[1-9]|[1-3]\d|AM|NR|SA|SN|ZZ)$/;
+
 const ISA_FORMATS: Record<number, [RegExp, string]> = {
   1: [/^0[0-6]$/, 'an authorization qualifier (00 to 06)'],
   3: [/^0[01]$/, 'a security qualifier (00 or 01)'],
-  5: [/^(0[1-9]|[1-3]\d|AM|NR|SA|SN|ZZ)$/, 'an interchange id qualifier (01 to 38, AM, NR, SA, SN or ZZ)'],
-  7: [/^(0[1-9]|[1-3]\d|AM|NR|SA|SN|ZZ)$/, 'an interchange id qualifier (01 to 38, AM, NR, SA, SN or ZZ)'],
+  5: [INTERCHANGE_ID_QUALIFIER, 'an interchange id qualifier (01 to 38, AM, NR, SA, SN or ZZ)'],
+  7: [INTERCHANGE_ID_QUALIFIER, 'an interchange id qualifier (01 to 38, AM, NR, SA, SN or ZZ)'],
   9: [/^\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/, 'a YYMMDD date'],
   10: [/^([01]\d|2[0-3])[0-5]\d$/, 'an HHMM time'],
   12: [/^00[2-8]\d\d$/, 'an interchange version (00200 to 00899)'],

@@ -68,12 +68,14 @@ export function datesOf(segments: readonly EdiSegment[], rules: DateRules, at?: 
   }
   if (begin && end && end < begin) {
     const endDtm = byQualifier.get(rules.validEnd.find((q) => byQualifier.has(q))!)!;
-    // A real date, but not one the window can end on: the date is what is wrong (table 723: 8).
+    // A real date, but not one the window can end on: the date is what is wrong (table 723: 8), in
+    // DTM02 or, sent as a period, DTM06.
+    const element = el(endDtm.segment, 2) === '' ? 6 : 2;
     problems.push({
       position: endDtm.position,
-      element: 2,
+      element,
       code: ELEMENT_ERROR.invalidDate,
-      value: el(endDtm.segment, 2),
+      value: el(endDtm.segment, element),
       message: `the valid window ends (${end}) before it begins (${begin})`,
     });
   }

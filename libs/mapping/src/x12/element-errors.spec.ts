@@ -151,6 +151,16 @@ describe('dates (DTM): 2, 4, 5, 8 and 9', () => {
     expect(notes).toEqual([...expected, 'AK5*R*5']);
   });
 
+  it('an end before the begin, both sent as periods: DTM06 of the end is the invalid date (8)', async () => {
+    const { notes } = await acknowledge('850', [
+      'BEG*00*SA*PO-1',
+      'DTM*037****D8*20261202',
+      'DTM*038****D8*20261130',
+      ...PO_PARTIES,
+    ]);
+    expect(notes).toEqual(['AK3*DTM*4**8', 'AK4*6**8*20261130', 'AK5*R*5']);
+  });
+
   it('takes HHMMSS and HHMMSSDD as times', async () => {
     const { notes, set } = await acknowledge('850', [
       'BEG*00*SA*PO-1',

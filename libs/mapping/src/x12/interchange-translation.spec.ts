@@ -324,3 +324,40 @@ describe('translateEdi: a set of many problems', () => {
     expect(acknowledgments[0].content.match(/^AK3\*N1\*/gm)).toHaveLength(1_000);
   });
 });
+
+describe('translateEdi: from a review of the acknowledgments', () => {
+  const faGroup = [
+    'GS*FA*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*2*X*004010',
+    'ST*997*0001',
+    'AK1*PO*77',
+    'AK9*A*1*1*1',
+    'SE*4*0001',
+    'GE*1*2',
+  ];
+
+  it('answers an interchange of 997s whose ISA14 asks for a TA1 with that TA1 alone, and one that does not with nothing', async () => {
+    const asked = [isa('000000001').replace('*0*P*', '*1*P*'), ...faGroup, 'IEA*1*000000001'].join('~\n') + '~';
+    const { acknowledgments } = await translate(asked);
+    expect(acknowledgments.map((a) => a.kind)).toEqual(['TA1']);
+    expect(acknowledgments[0].content).toMatch(/^TA1\*000000001\*260106\*1015\*A\*000~$/m);
+    const notAsked = [isa('000000001'), ...faGroup, 'IEA*1*000000001'].join('~\n') + '~';
+    expect((await translate(notAsked)).acknowledgments).toEqual([]);
+  });
+
+  it('does not echo a qualifier outside table I05 in the TA1 that refuses it', async () => {
+    const raw =
+      [isa('000000001').replace('*ZZ*KETTLESUPPLY', '*99*KETTLESUPPLY'), ...groupOfOnePo(1), 'IEA*1*000000001'].join(
+        '~\n',
+      ) + '~';
+    const ta1 = (await translate(raw)).acknowledgments[0].content;
+    expect(ta1).toMatch(/^ISA\*00\* {10}\*00\* {10}\*ZZ\*DOCKBRIDGE {5}\*ZZ\*KETTLESUPPLY {3}\*/);
+    expect(ta1).toMatch(/^TA1\*000000001\*\d{6}\*\d{4}\*R\*005~$/m);
+  });
+
+  it('names a set whose ST02 holds a space (AN allows it) in its AK2', async () => {
+    const raw =
+      [isa('000000001'), ...groupOfOnePo(1).map((s) => s.replace('*0001', '*PO 1'))].join('~\n') +
+      '~\nIEA*1*000000001~';
+    expect((await translate(raw)).acknowledgments[0].content).toContain('AK2*850*PO 1~');
+  });
+});

@@ -523,17 +523,19 @@ async function finish(
     outcome.reason = envelopeErrorsOf(interchange, open).map(describe).join('; ');
     refusedAtEnd = true;
   }
-  // Acknowledgments are never acknowledged (X12 997 notes): an interchange of only 997s gets no answer.
+  // Acknowledgments are never acknowledged (X12 997 notes): an interchange of only 997s gets no 997.
   const onlyAcknowledgments = interchange.groups.length > 0 && !interchange.groups.some(answered);
   const answer997 = !outcome.refused && !onlyAcknowledgments;
   if (open.partsWritten && !answer997) {
     await input.acknowledgmentParts!.discard();
   }
-  if (onlyAcknowledgments && !outcome.refused) {
+  const ta1Asked = interchange.fields.acknowledgmentRequested.trim() === '1';
+  if (onlyAcknowledgments && !outcome.refused && !ta1Asked) {
     return { type: 'interchange', outcome, refusedAtEnd };
   }
   const controlNumber = open.controlNumber ?? (await input.nextControlNumber());
-  if (outcome.refused) {
+  if (outcome.refused || onlyAcknowledgments) {
+    // Refused, or 997s only, whose ISA14 asks for a TA1 (accepted: note 000) and gets nothing else.
     const acknowledgment: Acknowledgment = {
       kind: 'TA1',
       acknowledges: outcome.control,
