@@ -333,15 +333,22 @@ describe('ReceiveUpload (medium: real Postgres, recorded queues)', () => {
     expect(() => limited.start('carrier', 'B.edi', MiB)).not.toThrow();
   });
 
-  it("keeps room for other partners: one partner's held bytes do not shut them out, up to twice the limit", async () => {
-    const limited = new ReceiveUpload(files, messages, queues.asQueues(), limits({ maxHeldBytes: 2 * MiB }));
-    const hog = limited.start('carrier', 'A.edi', 8 * MiB);
-    await hog.write(1, Buffer.alloc(2 * MiB + 1, 0x41)); // past the limit, ahead of a gap it never fills
-    const other = limited.start('other', 'B.edi', 8 * MiB); // a partner holding nothing still gets in
-    await other.write(1, Buffer.alloc(2 * MiB, 0x41)); // now the two hold over twice the limit
+  it("keeps room for other partners: one partner's held bytes, however many, do not shut them out", async () => {
+    // One upload a partner: a partner holding none gets in until all hold 2 MiB + 1 x 24 MiB.
+    const limited = new ReceiveUpload(
+      files,
+      messages,
+      queues.asQueues(),
+      limits({ maxHeldBytes: 2 * MiB, maxUploadsPerPartner: 1 }),
+    );
+    const hog = limited.start('carrier', 'A.edi', 32 * MiB);
+    await hog.write(1, Buffer.alloc(16 * MiB - 1, 0x41)); // past the limit, ahead of a gap it never fills
+    expect(() => limited.start('carrier', 'B.edi', MiB)).toThrow(UploadsBusy); // its own slot is taken
+    const other = limited.start('other', 'B.edi', 32 * MiB); // a partner holding nothing still gets in
+    await other.write(1, Buffer.alloc(16 * MiB - 1, 0x41)); // now two partners hold past 26 MiB
     expect(() => limited.start('third', 'C.edi', MiB)).toThrow(
       new UploadsBusy(
-        `the server's uploads hold ${4 * MiB + 1} bytes not yet stored, past its limit (sftp.maxHeldBytes ${2 * MiB}, twice that for a partner holding none); try again in a moment`,
+        `the server's uploads hold ${32 * MiB - 2} bytes not yet stored, past its limit (sftp.maxHeldBytes ${2 * MiB}, ${26 * MiB} for a partner holding none); try again in a moment`,
       ),
     );
     await hog.discard();

@@ -12,7 +12,14 @@ import { MessageQueues, translateJobOf } from '../message-queues';
 import { PipelineMetrics } from '../pipeline-metrics';
 import { UPLOAD_OPTIONS } from '../pipeline.options';
 import { X12_CONTENT_TYPE } from '../translate/translators';
-import { FinishedUpload, InboundUpload, UploadMemory, UploadTextCheck, UploadTooLarge } from './inbound-upload';
+import {
+  FinishedUpload,
+  InboundUpload,
+  MAX_HELD_BYTES,
+  UploadMemory,
+  UploadTextCheck,
+  UploadTooLarge,
+} from './inbound-upload';
 
 export interface UploadOptions {
   /** Uploads received at once by this process; one more is refused until one ends. */
@@ -105,16 +112,17 @@ export class ReceiveUpload {
   start(partnerId: string, name: string, maxBytes: number, fileId?: string): InboundUpload {
     const { maxConcurrentUploads, maxUploadsPerPartner, maxHeldBytes } = this.options;
     const partnerActive = this.activeByPartner.get(partnerId) ?? 0;
-    // A partner holding nothing yet may start one upload while the others hold up to twice the limit:
-    // one partner's uploads (4 may each hold ~17 MiB) cannot shut every other partner out.
-    const heldLimit = this.memory.heldBy(partnerId) > 0 ? maxHeldBytes : 2 * maxHeldBytes;
+    // A partner holding nothing yet may start one upload past the limit by what one partner's uploads
+    // may hold at most (maxUploadsPerPartner x MAX_HELD_BYTES): one partner cannot shut the others out.
+    const heldLimit =
+      this.memory.heldBy(partnerId) > 0 ? maxHeldBytes : maxHeldBytes + maxUploadsPerPartner * MAX_HELD_BYTES;
     const busy =
       this.active >= maxConcurrentUploads
         ? `the server is receiving ${maxConcurrentUploads} uploads at once, its limit (sftp.maxConcurrentUploads)`
         : partnerActive >= maxUploadsPerPartner
           ? `the server is receiving ${maxUploadsPerPartner} uploads of yours at once, a partner's limit (sftp.maxUploadsPerPartner)`
           : this.memory.held >= heldLimit
-            ? `the server's uploads hold ${this.memory.held} bytes not yet stored, past its limit (sftp.maxHeldBytes ${maxHeldBytes}${heldLimit > maxHeldBytes ? ', twice that for a partner holding none' : ''})`
+            ? `the server's uploads hold ${this.memory.held} bytes not yet stored, past its limit (sftp.maxHeldBytes ${maxHeldBytes}${heldLimit > maxHeldBytes ? `, ${heldLimit} for a partner holding none` : ''})`
             : undefined;
     if (busy) {
       this.logger.warn({
