@@ -1,5 +1,5 @@
 import { plainToInstance, Type } from 'class-transformer';
-import { FieldProblem, fieldProblems } from '@dockbridge/platform';
+import { FieldProblem, fieldProblems, inheritedName } from '@dockbridge/platform';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -251,31 +251,13 @@ export function validateDto<T extends object>(cls: new () => T, plain: unknown):
   }
   // class-validator's whitelist finds Object.prototype's names (`toString`) on every object, and
   // class-transformer throws on a `constructor` holding an object: such a field is refused first.
-  const inherited = inheritedName(plain, '');
+  const inherited = inheritedName(plain);
   if (inherited !== undefined) {
     return { ok: false, problems: [{ field: inherited, message: 'is not a profile field' }] };
   }
   const instance = plainToInstance(cls, plain);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
   return errors.length === 0 ? { ok: true, value: instance } : { ok: false, problems: fieldProblems(errors) };
-}
-
-/** The path of the first field named like a property every object inherits (`constructor`, `valueOf`). */
-function inheritedName(value: unknown, path: string): string | undefined {
-  if (typeof value !== 'object' || value === null) {
-    return undefined;
-  }
-  for (const [key, inner] of Object.entries(value)) {
-    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    if (!Array.isArray(value) && key in Object.prototype) {
-      return at;
-    }
-    const found = inheritedName(inner, at);
-    if (found !== undefined) {
-      return found;
-    }
-  }
-  return undefined;
 }
 
 /** The repository's input from a validated DTO (drops class instances and absent fields). */

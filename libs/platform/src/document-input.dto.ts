@@ -274,6 +274,28 @@ function firstUnstorable(plain: unknown, path: string): string | null {
 export type Validated<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 /**
+ * The path of the first field named like a property every object inherits (`constructor`,
+ * `valueOf`), which class-validator's whitelist finds on every object and class-transformer may
+ * throw on; undefined when there is none.
+ */
+export function inheritedName(value: unknown, path = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) {
+    return undefined;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (!Array.isArray(value) && key in Object.prototype) {
+      return at;
+    }
+    const found = inheritedName(inner, at);
+    if (found !== undefined) {
+      return found;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Validates plain JSON against a DTO class: unknown fields are refused by name, nothing is coerced.
  * JSON class-transformer cannot read (it throws on a `constructor` holding an object) is refused
  * without problems listed: the caller words them (its compiled schema refuses such JSON too).

@@ -15,7 +15,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, MessageChannel, MessageFilter, MessageStatus } from '@dockbridge/audit';
-import { unstorableText, validatePlain } from '@dockbridge/platform';
+import { inheritedName, unstorableText, validatePlain } from '@dockbridge/platform';
 import { BadInput } from '../http-error.filter';
 
 /** `operator` of a change an operator makes (a replay, an end): the name it is recorded under. */
@@ -234,7 +234,9 @@ export class BulkReplayDto extends MessageFilterDto {
 export function parse<T extends object>(cls: new () => T, plain: unknown, what: string): T {
   const result = validatePlain(cls, plain ?? {}, '');
   if (!result.ok) {
-    throw new BadInput(`Invalid ${what}`, result.problems);
+    // No words from the DTO: class-transformer could not read a field named like what every object inherits.
+    const inherited = result.problems.length === 0 ? inheritedName(plain) : undefined;
+    throw new BadInput(`Invalid ${what}`, inherited ? [`${inherited}: unknown field`] : result.problems);
   }
   const unstorable = unstorableText(plain);
   if (unstorable) {
