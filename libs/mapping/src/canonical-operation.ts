@@ -30,6 +30,7 @@ import {
   NotADotSegment,
   objectSchema,
   pathIdSchema,
+  schemaProblem,
   textSchema,
   unstorableText,
   uuidSchema,
@@ -299,7 +300,7 @@ export function compiledAccepts(operation: unknown): boolean {
  * Why the compiled schema refuses what the DTO let through or could not read: a field named like
  * one of Object.prototype's (`valueOf`, `toString`: class-validator finds them on every object) or a
  * `constructor` holding an object (class-transformer throws on it). The schema is the stricter of the
- * two; its first error, worded with the message's paths.
+ * two; its deepest error, worded with the message's paths.
  */
 function compiledProblems(plain: unknown): string[] {
   const keys = typeof plain === 'object' && plain !== null && !Array.isArray(plain) ? Object.keys(plain) : [];
@@ -307,15 +308,7 @@ function compiledProblems(plain: unknown): string[] {
   const list = (plain as { operations?: unknown } | null)?.operations;
   for (let i = 0; Array.isArray(list) && i < list.length && problems.length < MAX_LISTED_PROBLEMS; i++) {
     if (!compiledAccepts(list[i])) {
-      // The deepest error says most (`anyOf` also reports each branch it tried at the level above).
-      const error = compiledOperation!.errors?.reduce((a, b) =>
-        b.instancePath.length > a.instancePath.length ? b : a,
-      );
-      const at = `operations[${i}]${(error?.instancePath ?? '').replace(/\/([^/]*)/g, (_, part: string) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))}`;
-      const unknown = error?.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : undefined;
-      problems.push(
-        unknown !== undefined ? `${at}.${unknown}: unknown field` : `${at}: ${error?.message ?? 'invalid'}`,
-      );
+      problems.push(schemaProblem(compiledOperation!.errors, `operations[${i}]`));
     }
   }
   return problems;

@@ -1,5 +1,6 @@
 import { plainToInstance, Type } from 'class-transformer';
 import { FieldProblem, fieldProblems, inheritedName } from '@dockbridge/platform';
+import { INTERCHANGE_ID_QUALIFIER } from '@dockbridge/x12';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -43,8 +44,8 @@ export class DocumentSettingsDto {
 /** An interchange id as ISA05/ISA06 hold it: a 2-character qualifier and an id of 1 to 15 characters. */
 export class InterchangeIdDto {
   @IsString()
-  // Table I05 (envelope.validation.ts INTERCHANGE_ID_QUALIFIER): a strict partner refuses any other in our ISA05.
-  @Matches(/^(0[1-9]|[1-3]\d|AM|NR|SA|SN|ZZ)$/, {
+  // Table I05: a strict partner refuses any other in our ISA05.
+  @Matches(INTERCHANGE_ID_QUALIFIER, {
     message: 'qualifier must be an ISA05 qualifier of table I05 (01 to 38, AM, NR, SA, SN or ZZ)',
   })
   qualifier: string;

@@ -1,4 +1,4 @@
-import Ajv, { type SchemaObject } from 'ajv';
+import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
 import { isISO8601, isUUID, maxLength, minLength } from 'class-validator';
 import { DIRECTIONS, DOCUMENT_MODES } from './document.types';
 
@@ -42,6 +42,23 @@ export function newDtoAjv(): Ajv {
       Date.parse(range.end) >= Date.parse(range.begin),
   });
   return ajv;
+}
+
+/**
+ * A compiled check's refusal in words, for what the DTO cannot word (a field named like what every
+ * object inherits): its deepest error (`anyOf` also reports each branch it tried, a level above) at
+ * `prefix` + its path (`operations[0].document.valueOf: unknown field`).
+ */
+export function schemaProblem(errors: readonly ErrorObject[] | null | undefined, prefix = ''): string {
+  const error = errors?.reduce((a, b) => (b.instancePath.length > a.instancePath.length ? b : a));
+  const path = (error?.instancePath ?? '').replace(/\/([^/]*)/g, (_, part: string) =>
+    /^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`,
+  );
+  const at = `${prefix}${path}`.replace(/^\./, '');
+  if (error?.keyword === 'additionalProperties') {
+    return `${at ? `${at}.` : ''}${String(error.params.additionalProperty)}: unknown field`;
+  }
+  return `${at || 'body'}: ${error?.message ?? 'invalid'}`;
 }
 
 /** A string whose length class-validator's MinLength/MaxLength would accept. */

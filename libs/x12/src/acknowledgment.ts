@@ -424,8 +424,7 @@ export class FunctionalAcknowledgmentWriter {
     this.segment('ISA', isaHeader(interchange, options, this.version));
     if (interchange.fields.acknowledgmentRequested.trim() === '1') {
       // ISA14 = 1 asks for an interchange acknowledgment (table I13): its TA1 leads the interchange.
-      const f = interchange.fields;
-      this.segment('TA1', [f.controlNumber.trim(), f.date.trim(), f.time.trim(), 'A', '000']);
+      this.segment('TA1', ta1Elements(interchange, 'A', '000'));
     }
     this.segment('GS', [
       'FA',
@@ -599,15 +598,23 @@ export function buildTA1(
   const code = options.acknowledgmentCode ?? (note === '000' ? 'A' : 'R');
   const version = options.version ?? (interchange.fields.version >= '00501' ? '00501' : '00401');
   const d = delimitersOf(version, options.delimiters);
-  const f = interchange.fields;
   const segment = (tag: string, elements: readonly string[]) =>
     `${tag}${d.element}${elements.join(d.element)}${d.segment}`;
   return [
     segment('ISA', isaHeader(interchange, options, version)),
-    segment('TA1', [f.controlNumber.trim(), f.date.trim(), f.time.trim(), code, note]),
+    segment('TA1', ta1Elements(interchange, code, note)),
     segment('IEA', ['0', String(checkedControlNumber(options.controlNumber)).padStart(9, '0')]),
   ].join(d.segment === '\n' ? '' : '\n');
 }
+
+/** TA101..TA105: the interchange answered (ISA13, ISA09, ISA10), its acknowledgment code and note. */
+const ta1Elements = ({ fields: f }: Interchange, code: string, note: string) => [
+  f.controlNumber.trim(),
+  f.date.trim(),
+  f.time.trim(),
+  code,
+  note,
+];
 
 const qualifierOrZZ = (qualifier: string) => (INTERCHANGE_ID_QUALIFIER.test(qualifier) ? qualifier : 'ZZ');
 

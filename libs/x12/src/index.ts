@@ -12,6 +12,7 @@ export {
   isaFields,
   parseCount,
   sameControl,
+  INTERCHANGE_ID_QUALIFIER,
   validateGroupHeader,
   validateGroupTrailer,
   validateInterchangeTrailer,

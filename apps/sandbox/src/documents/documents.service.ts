@@ -9,6 +9,7 @@ import {
   OrgRef,
   newDtoAjv,
   ResolvedOrgRef,
+  schemaProblem,
   validatePlain,
 } from '@dockbridge/platform';
 import { PlatformError } from '../http/platform-error';
@@ -115,7 +116,8 @@ export class DocumentsService {
       return body as DocumentInput;
     }
     const result = validatePlain(DocumentInputDto, body);
-    const problems = !result.ok && result.problems.length > 0 ? result.problems : compiledProblems(compiledDocument);
+    const problems =
+      !result.ok && result.problems.length > 0 ? result.problems : [schemaProblem(compiledDocument.errors)];
     throw PlatformError.badRequest('Invalid document', problems);
   }
 
@@ -206,15 +208,6 @@ export class DocumentsService {
 }
 
 let compiledDocument: ValidateFunction | undefined;
-
-/** The compiled schema's errors, where the DTO had no words (a field named like what every object inherits). */
-function compiledProblems(check: ValidateFunction): string[] {
-  return (check.errors ?? []).map((e) =>
-    e.keyword === 'additionalProperties'
-      ? `${e.instancePath.slice(1).replace(/\//g, '.')}${e.instancePath ? '.' : ''}${String(e.params.additionalProperty)}: unknown field`
-      : `${e.instancePath.slice(1).replace(/\//g, '.') || 'body'}: ${e.message ?? 'invalid'}`,
-  );
-}
 
 export function page<T>(all: T[], start: number, pageSize: number): DocumentQuery<T> {
   return {

@@ -31,6 +31,22 @@ const groupOfOnePo = (n: number) => [
 const isa = (control: string) =>
   `ISA*00*          *00*          *ZZ*KETTLESUPPLY   *ZZ*DOCKBRIDGE     *260106*1015*U*00401*${control}*0*P*>`;
 
+/** Interchange 000000001 of `lines` (its IEA01 counting their groups); `isaOf` may change its ISA. */
+const interchangeOf = (lines: string[], isaOf = (text: string) => text) =>
+  [isaOf(isa('000000001')), ...lines, `IEA*${lines.filter((l) => l.startsWith('GS*')).length}*000000001`].join('~\n') +
+  '~';
+/** A group of one 997: the partner's own acknowledgment. */
+const GROUP_OF_997S = [
+  'GS*FA*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*2*X*004010',
+  'ST*997*0001',
+  'AK1*PO*77',
+  'AK9*A*1*1*1',
+  'SE*4*0001',
+  'GE*1*2',
+];
+/** A group (GS06 1) holding the set `lines`. */
+const groupOf = (...lines: string[]) => ['GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*1*X*004010', ...lines, 'GE*1*1'];
+
 describe('translateEdi: payloads that open no interchange', () => {
   it.each([
     ['text that is not X12', 'hello', /^data outside any interchange/],
@@ -155,8 +171,7 @@ describe('translateEdi: a transaction set too long to hold', () => {
 });
 
 describe('translateEdi: a group whose own envelope is wrong', () => {
-  const withTrailer = (trailer: string[]) =>
-    [isa('000000001'), ...groupOfOnePo(1).slice(0, -1), ...trailer, 'IEA*1*000000001'].join('~\n') + '~';
+  const withTrailer = (trailer: string[]) => interchangeOf([...groupOfOnePo(1).slice(0, -1), ...trailer]);
 
   it.each([
     ['GE01 counting 3 sets', ['GE*3*1'], '5'],
@@ -173,17 +188,8 @@ describe('translateEdi: a group whose own envelope is wrong', () => {
 });
 
 describe('translateEdi: the partner’s own acknowledgments', () => {
-  const acknowledgmentGroup = [
-    'GS*FA*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*2*X*004010',
-    'ST*997*0001',
-    'AK1*PO*77',
-    'AK9*A*1*1*1',
-    'SE*4*0001',
-    'GE*1*2',
-  ];
-
   it('are never acknowledged: a group of 997s beside a group of orders gets no AK1 (X12 997 notes)', async () => {
-    const raw = [isa('000000001'), ...acknowledgmentGroup, ...groupOfOnePo(1), 'IEA*2*000000001'].join('~\n') + '~';
+    const raw = interchangeOf([...GROUP_OF_997S, ...groupOfOnePo(1)]);
     const { acknowledgments, operations } = await translate(raw);
     expect(operations).toHaveLength(1);
     const rows = acknowledgments[0].content.split('~\n');
@@ -241,7 +247,7 @@ describe('translateEdi: ISA values a strict translator refuses', () => {
     ['an unknown id qualifier (ISA05 99)', (s: string) => s.replace('*ZZ*KETTLESUPPLY', '*99*KETTLESUPPLY'), '005'],
     ['a version no X12 has (ISA12 99999)', (s: string) => s.replace('*00401*', '*99999*'), '017'],
   ])('refuses %s with its TA1 note, delivering nothing', async (_what, change, note) => {
-    const raw = [change(isa('000000001')), ...groupOfOnePo(1), 'IEA*1*000000001'].join('~\n') + '~';
+    const raw = interchangeOf(groupOfOnePo(1), change);
     const { acknowledgments, operations } = await translate(raw);
     expect(operations).toEqual([]);
     expect(acknowledgments.map((a) => a.kind)).toEqual(['TA1']);
@@ -249,21 +255,13 @@ describe('translateEdi: ISA values a strict translator refuses', () => {
   });
 
   it('takes a leap day', async () => {
-    const raw =
-      [isa('000000001').replace('*260106*', '*280229*'), ...groupOfOnePo(1), 'IEA*1*000000001'].join('~\n') + '~';
+    const raw = interchangeOf(groupOfOnePo(1), (text) => text.replace('*260106*', '*280229*'));
     expect((await translate(raw)).operations).toHaveLength(1);
   });
 });
 
 describe('translateEdi: a 997 that a strict translator reads', () => {
-  const one = (set: string[]) =>
-    [
-      isa('000000001'),
-      'GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*1*X*004010',
-      ...set,
-      'GE*1*1',
-      'IEA*1*000000001',
-    ].join('~\n') + '~';
+  const one = (set: string[]) => interchangeOf(groupOf(...set));
   const body = ['BEG*00*SA*PO-1**20260106', 'N1*ST*ACME DC 01*92*DC01', 'PO1*1*12*CA*9.50**SK*SKU-100'];
   const lines = async (raw: string) =>
     (await translate(raw)).acknowledgments[0].content.split('~\n').filter((l) => /^(AK[1-9])\*/.test(l));
@@ -291,17 +289,15 @@ describe('translateEdi: a 997 that a strict translator reads', () => {
 
 describe('translateEdi: a set of many problems', () => {
   const setOf = (body: string[]) =>
-    [
-      isa('000000001'),
-      'GS*PO*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*1*X*004010',
-      'ST*850*0001',
-      'BEG*00*SA*PO-1**20260106',
-      'N1*ST*ACME DC 01*92*DC01',
-      ...body,
-      `SE*${body.length + 4}*0001`,
-      'GE*1*1',
-      'IEA*1*000000001',
-    ].join('~\n') + '~';
+    interchangeOf(
+      groupOf(
+        'ST*850*0001',
+        'BEG*00*SA*PO-1**20260106',
+        'N1*ST*ACME DC 01*92*DC01',
+        ...body,
+        `SE*${body.length + 4}*0001`,
+      ),
+    );
 
   it('lists the first 50 of its diagnostics and counts the rest; its 997 names every segment', async () => {
     const { sets, acknowledgments } = await translate(setOf(Array.from({ length: 1_000 }, () => 'PO1*1*x*EA')));
@@ -326,38 +322,24 @@ describe('translateEdi: a set of many problems', () => {
 });
 
 describe('translateEdi: from a review of the acknowledgments', () => {
-  const faGroup = [
-    'GS*FA*KETTLESUPPLY*DOCKBRIDGE*20260106*1015*2*X*004010',
-    'ST*997*0001',
-    'AK1*PO*77',
-    'AK9*A*1*1*1',
-    'SE*4*0001',
-    'GE*1*2',
-  ];
-
   it('answers an interchange of 997s whose ISA14 asks for a TA1 with that TA1 alone, and one that does not with nothing', async () => {
-    const asked = [isa('000000001').replace('*0*P*', '*1*P*'), ...faGroup, 'IEA*1*000000001'].join('~\n') + '~';
+    const asked = interchangeOf(GROUP_OF_997S, (text) => text.replace('*0*P*', '*1*P*'));
     const { acknowledgments } = await translate(asked);
     expect(acknowledgments.map((a) => a.kind)).toEqual(['TA1']);
     expect(acknowledgments[0].content).toMatch(/^TA1\*000000001\*260106\*1015\*A\*000~$/m);
-    const notAsked = [isa('000000001'), ...faGroup, 'IEA*1*000000001'].join('~\n') + '~';
+    const notAsked = interchangeOf(GROUP_OF_997S);
     expect((await translate(notAsked)).acknowledgments).toEqual([]);
   });
 
   it('does not echo a qualifier outside table I05 in the TA1 that refuses it', async () => {
-    const raw =
-      [isa('000000001').replace('*ZZ*KETTLESUPPLY', '*99*KETTLESUPPLY'), ...groupOfOnePo(1), 'IEA*1*000000001'].join(
-        '~\n',
-      ) + '~';
+    const raw = interchangeOf(groupOfOnePo(1), (text) => text.replace('*ZZ*KETTLESUPPLY', '*99*KETTLESUPPLY'));
     const ta1 = (await translate(raw)).acknowledgments[0].content;
     expect(ta1).toMatch(/^ISA\*00\* {10}\*00\* {10}\*ZZ\*DOCKBRIDGE {5}\*ZZ\*KETTLESUPPLY {3}\*/);
     expect(ta1).toMatch(/^TA1\*000000001\*\d{6}\*\d{4}\*R\*005~$/m);
   });
 
   it('names a set whose ST02 holds a space (AN allows it) in its AK2', async () => {
-    const raw =
-      [isa('000000001'), ...groupOfOnePo(1).map((s) => s.replace('*0001', '*PO 1'))].join('~\n') +
-      '~\nIEA*1*000000001~';
+    const raw = interchangeOf(groupOfOnePo(1).map((line) => line.replace('*0001', '*PO 1')));
     expect((await translate(raw)).acknowledgments[0].content).toContain('AK2*850*PO 1~');
   });
 });
