@@ -98,36 +98,52 @@ describe('Segment.hasValue: an element that is there and not blank', () => {
   });
 });
 
-describe('Segment.wholeNumber: HL01/HL02 as written plainly', () => {
+describe('Segment.hierarchicalLevel: HL01/HL02 as written plainly, HL03 as one character', () => {
   const hl = (elements: string, after = '~LIN*1~') => inText('ST*856*0001~', `HL*${elements}`, after);
+  const read = (segment: Segment) => {
+    const into = new Int32Array([5, 5, 5]);
+    segment.hierarchicalLevel(into);
+    return [...into];
+  };
+  const I = 73;
+  const O = 79;
   it.each([
-    ['1*2*I', 1, 1],
-    ['1*2*I', 2, 2],
-    ['12*7*O*1', 1, 12],
-    ['123456789*1*I', 1, 123456789], // nine digits, HL01's maximum length
-    ['1234567890*1*I', 1, -1], // ten digits
-    ['1**S', 2, 0], // empty: no parent
-    ['1*2*I', 4, 0], // absent
-    ['1*2*I', 0, 0],
-    ['1*2*I', 3, -1], // a code, not a number
-    ['07*1*I', 1, -1], // leading zero: not written plainly
-    ['0*1*I', 1, -1],
-    [' 7*1*I', 1, -1],
-    ['7 *1*I', 1, -1],
-    ['7/*1*I', 1, -1], // '/' sorts just below '0'
-    ['7:*1*I', 1, -1], // ':' sorts just above '9'
-    ['3*10', 2, 10], // the segment's last element, a zero inside it
-  ])('HL*%s: element %s is %s', (elements, n, expected) => {
-    expect(hl(elements).wholeNumber(n)).toBe(expected);
+    ['1*2*I', [1, 2, I]],
+    ['12*7*O*1', [12, 7, O]],
+    ['123456789*1*I', [123456789, 1, I]], // nine digits, HL01's maximum length
+    ['1234567890*1*I', [-1, 1, I]], // ten digits
+    ['1**S', [1, 0, 83]], // HL02 empty: no parent
+    ['1', [1, 0, 0]], // HL02 and HL03 absent
+    ['1*2', [1, 2, 0]],
+    ['1*2*', [1, 2, 0]],
+    ['1*2*IT', [1, 2, 0]], // a longer code: read with elementOnce
+    ['1*2* I', [1, 2, 0]], // padded
+    ['1*2* ', [1, 2, 0]],
+    ['07*1*I', [-1, 1, I]], // leading zero: not written plainly
+    ['0*1*I', [-1, 1, I]],
+    [' 7*1*I', [-1, 1, I]],
+    ['7 *1*I', [-1, 1, I]],
+    ['7/*1*I', [-1, 1, I]], // '/' sorts just below '0'
+    ['7:*1*I', [-1, 1, I]], // ':' sorts just above '9'
+    ['A7*1*I', [-1, 1, I]],
+    ['3*10', [3, 10, 0]], // the segment's last element, a zero inside it
+    ['3*1X0*O', [3, -1, O]],
+  ])('HL*%s reads as %j', (elements, expected) => {
+    expect(read(hl(elements))).toEqual(expected);
+  });
+
+  it('reads an HL without elements as nothing', () => {
+    expect(read(inText('ST*856*0001~', 'HL', '~LIN*1~'))).toEqual([0, 0, 0]);
   });
 
   it("stops at the segment's end, not at the next separator in the text", () => {
-    expect(hl('3*10', '5~LIN*1~').wholeNumber(2)).toBe(10);
-    expect(hl('3*', '5~LIN*1~').wholeNumber(2)).toBe(0);
+    expect(read(hl('3*10', '5~LIN*1~'))).toEqual([3, 10, 0]);
+    expect(read(hl('3*', '5~LIN*1~'))).toEqual([3, 0, 0]);
+    expect(read(hl('3*1*I', 'X~LIN*1~'))).toEqual([3, 1, I]);
   });
 
   it('reads a segment with another separator than *', () => {
-    expect(Segment.of('HL', ['4', '3', 'O'], { separator: '|' }).wholeNumber(2)).toBe(3);
+    expect(read(Segment.of('HL', ['4', '3', 'O'], { separator: '|' }))).toEqual([4, 3, O]);
   });
 });
 

@@ -188,6 +188,21 @@ describe('856 ship notice mapping', () => {
     });
   });
 
+  it('reads a padded HL03 and HL numbers written otherwise than plainly as the same levels', () => {
+    const padded = ASN.replace('HL*3*2*I', 'HL*3*2* I ')
+      .replace('HL*2*1*O', 'HL*2*1*O ')
+      .replace('HL*4*2*I', 'HL*04*2*I');
+    const result = mapTransaction(transaction('856', padded), settings);
+    expect(result.diagnostics).toEqual([]);
+    expect(documentOf(result).loads).toEqual([
+      { name: 'Kettle chips 24x', quantity: 40, loadTag: 'SKU-100' },
+      { name: '012345678912', quantity: 2, loadTag: '012345678912' },
+    ]);
+    expect(documentOf(result).attributes).toMatchObject({ loadOrders: '1-2=PO-4711' });
+    const itemIsNoOrder = mapTransaction(transaction('856', ASN.replace('HL*2*1*O', 'HL*2*1*OI')), settings);
+    expect(documentOf(itemIsNoOrder).attributes).not.toHaveProperty('loadOrders');
+  });
+
   it('deletes on BSN01 03, and rejects broken hierarchies naming the HL', () => {
     expect(mapTransaction(transaction('856', ASN.replace('BSN*00', 'BSN*03')), settings).operation).toEqual({
       kind: 'document.delete',

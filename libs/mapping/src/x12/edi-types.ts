@@ -10,8 +10,11 @@ export interface EdiSegment {
   elementOnce(n: number): string;
   /** How many elements it has. */
   readonly elementCount: number;
-  /** Element n as a positive whole number written plainly ("7", not "07" or " 7"); 0 when empty or absent; -1 otherwise. */
-  wholeNumber(n: number): number;
+  /**
+   * An HL's HL01 and HL02 as positive whole numbers written plainly ("7", not "07" or " 7"; 0 when
+   * empty or absent, -1 otherwise) and HL03's character code when it is one character (else 0), into `into`.
+   */
+  hierarchicalLevel(into: Int32Array): void;
 }
 
 /** Envelope facts a mapper copies into document attributes and diagnostics. */

@@ -29,7 +29,7 @@ const ORDER = 2; // "O"
 /**
  * The HL levels of the set being mapped, by level number k (0-based, input order), in arrays
  * reused from set to set (no object per level): the HL's row, HL01 and HL02 as numbers
- * (wholeNumber: 0 empty, -1 not a plain number; the usual layout needs nothing else), its kind,
+ * (hierarchicalLevel: 0 empty, -1 not a plain number; the usual layout needs nothing else), its kind,
  * and what an item level's load is read from, found while the set is indexed (its loop is the
  * segments after its HL up to the next HL, SE and CTT excluded): the first LIN, the first SN1 and their
  * offsets in that loop, the description (PID05) of the first PID that has one; an order level's
@@ -89,6 +89,14 @@ class Levels {
 
 /** The mapper runs one set at a time, start to end (nothing in it waits): one Levels for all. */
 const LEVELS = new Levels();
+
+/** HL01, HL02 and HL03 of the HL read last (EdiSegment.hierarchicalLevel). */
+const HL = new Int32Array(3);
+
+/** A padded or unusual HL03 as hierarchicalLevel's code: " I" is I (73); anything longer is no level code (0). */
+function levelCode(code: string): number {
+  return code.length === 1 ? code.charCodeAt(0) : 0;
+}
 
 /** A level as the walks for unusual numberings read it (HL01 and HL02 as text, trimmed). */
 interface HierarchicalLevel {
@@ -156,9 +164,10 @@ export function mapShipNotice(
     const segment = segments[i];
     const tag = segment.tag;
     if (tag === 'HL') {
-      const level = elOnce(segment, 3);
-      kind = level === 'I' ? ITEM : level === 'O' ? ORDER : OTHER;
-      k = levels.add(i, segment.wholeNumber(1), segment.wholeNumber(2), kind);
+      segment.hierarchicalLevel(HL);
+      const code = HL[2] !== 0 ? HL[2] : levelCode(elOnce(segment, 3));
+      kind = code === 73 ? ITEM : code === 79 ? ORDER : OTHER;
+      k = levels.add(i, HL[0], HL[1], kind);
       offset = 0;
       continue;
     }
