@@ -24,11 +24,12 @@ import { BadInput } from '../http-error.filter';
 import { ApiErrors } from '../openapi/error.schemas';
 import { MappingTrialSchema } from '../openapi/partner.schemas';
 import { ChangesNothing } from './activity';
-import { parse } from './admin.dto';
+import { FreeFormJson, parse } from './admin.dto';
 
 class MappingTrialDto {
   @ApiProperty({ description: 'A webhook body as the partner would send it (any JSON)', example: { order: 'PO-1' } })
   @IsDefined({ message: 'sample is required: a webhook body as the partner would send it' })
+  @FreeFormJson()
   sample!: unknown;
   @ApiPropertyOptional({ description: 'The JSONata expression to try; absent: the published one' })
   @IsOptional()

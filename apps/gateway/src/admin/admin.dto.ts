@@ -18,6 +18,19 @@ import { MESSAGE_CHANNELS, MESSAGE_STATUSES, MessageChannel, MessageFilter, Mess
 import { inheritedName, unstorableText, validatePlain } from '@dockbridge/platform';
 import { BadInput } from '../http-error.filter';
 
+/** Fields of admin DTOs that hold any JSON (a sample webhook body, a corrected payload), by class. */
+const FREE_FORM = new WeakMap<object, string[]>();
+
+/**
+ * A field that holds any JSON as sent: parse() validates the DTO around it and hands it over
+ * untouched (class-transformer drops keys named like what every object inherits, `toString`).
+ */
+export function FreeFormJson(): PropertyDecorator {
+  return (target, property) => {
+    FREE_FORM.set(target.constructor, [...(FREE_FORM.get(target.constructor) ?? []), String(property)]);
+  };
+}
+
 /** `operator` of a change an operator makes (a replay, an end): the name it is recorded under. */
 const OperatorName = () =>
   applyDecorators(
@@ -163,6 +176,7 @@ export class ReplayDto {
     description: 'Edit-and-replay: the corrected payload, as text (EDI) or as JSON (stored as its JSON text)',
   })
   @IsOptional()
+  @FreeFormJson()
   payload?: unknown;
   @ApiPropertyOptional({ maxLength: 500, description: 'Why, recorded on the replay' })
   @IsOptional()
@@ -230,17 +244,37 @@ export class BulkReplayDto extends MessageFilterDto {
   operator?: string;
 }
 
-/** Validates an admin body or query; a problem is a 400 naming the field (text the store cannot hold included). */
+/**
+ * Validates an admin body or query; a problem is a 400 naming the field (text the store cannot hold
+ * included, and a field named like what every object inherits: the whitelist takes `valueOf` for a
+ * declared field, and class-transformer drops it without a word).
+ */
 export function parse<T extends object>(cls: new () => T, plain: unknown, what: string): T {
-  const result = validatePlain(cls, plain ?? {}, '');
+  const freeForm = FREE_FORM.get(cls) ?? [];
+  const sent = (typeof plain === 'object' && plain !== null ? plain : {}) as Record<string, unknown>;
+  // Free-form values are checked only for being there; what they hold is theirs.
+  const declared: Record<string, unknown> = { ...sent };
+  for (const field of freeForm) {
+    if (Object.hasOwn(sent, field) && typeof sent[field] === 'object' && sent[field] !== null) {
+      declared[field] = Array.isArray(sent[field]) ? [] : {};
+    }
+  }
+  const inherited = inheritedName(declared);
+  if (inherited !== undefined) {
+    throw new BadInput(`Invalid ${what}`, [`${inherited}: unknown field`]);
+  }
+  const result = validatePlain(cls, typeof plain === 'object' && plain !== null ? declared : (plain ?? {}), '');
   if (!result.ok) {
-    // No words from the DTO: class-transformer could not read a field named like what every object inherits.
-    const inherited = result.problems.length === 0 ? inheritedName(plain) : undefined;
-    throw new BadInput(`Invalid ${what}`, inherited ? [`${inherited}: unknown field`] : result.problems);
+    throw new BadInput(`Invalid ${what}`, result.problems);
   }
   const unstorable = unstorableText(plain);
   if (unstorable) {
     throw new BadInput(`Invalid ${what}`, [unstorable]);
+  }
+  for (const field of freeForm) {
+    if (Object.hasOwn(sent, field)) {
+      (result.value as Record<string, unknown>)[field] = sent[field];
+    }
   }
   return result.value;
 }
