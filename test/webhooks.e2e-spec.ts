@@ -226,6 +226,37 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(refusal.statusReason).toMatch(/not valid UTF-8/);
   });
 
+  it('refuses a correctly signed body holding a raw NUL byte, naming where, and records the refusal', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"event":"purchase_order.created","data":{"poNumber":"PO-'),
+      Buffer.from([0]),
+      Buffer.from('9101"}}'),
+    ]);
+    const id = `msg_${randomUUID()}`;
+    const at = Math.floor(Date.now() / 1000);
+    const key = Buffer.from(wmsSecret.slice('whsec_'.length), 'base64');
+    const signature = `v1,${createHmac('sha256', key).update(`${id}.${at}.`).update(body).digest('base64')}`;
+    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(at),
+        'webhook-signature': signature,
+      },
+      body,
+    });
+    expect(response.status).toBe(400);
+    const reason = 'the body holds a NUL byte at offset 57: JSON text has none (a NUL in a value is written \\u0000)';
+    expect(await response.json()).toMatchObject({ error: 'Webhook body refused', details: [reason] });
+    // The newest message of the partner is the refusal: nothing was accepted with the NUL changed.
+    const [latest] = (await spine.messages.search({ partnerId: 'acme-wms', limit: 1 })).items;
+    expect(latest).toMatchObject({
+      status: 'rejected',
+      statusReason: expect.stringContaining('NUL byte at offset 57'),
+    });
+  });
+
   it('refuses a signed body nested deeper than 64 levels, naming it, and records the refusal', async () => {
     const deep = (levels: number): unknown => (levels === 0 ? 'PO-9100' : { a: deep(levels - 1) });
     const response = await sendStandard({ ...purchaseOrder('PO-9100'), data: deep(100) });

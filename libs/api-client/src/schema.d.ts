@@ -4323,7 +4323,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceivedSchema'];
         };
       };
-      /** @description Verified, but the body is not UTF-8 text (recorded with the reason) */
+      /** @description Verified, but the body is not UTF-8 text, holds a NUL byte, or is shaped past the limits (recorded with the reason) */
       400: {
         headers: {
           [name: string]: unknown;

@@ -62,7 +62,10 @@ export class WebhooksController {
       'A repeat of an earlier webhook-id: {messageId} of the original, {duplicate: true}, not processed again',
   })
   @ApiErrors(
-    [400, 'Verified, but the body is not UTF-8 text (recorded with the reason)'],
+    [
+      400,
+      'Verified, but the body is not UTF-8 text, holds a NUL byte, or is shaped past the limits (recorded with the reason)',
+    ],
     [401, 'Verification failed (recorded with the reason)'],
     [404, 'No such partner, disabled, or without settings.webhook'],
     [413, 'Body over the partner limit (recorded as a rejected request)'],

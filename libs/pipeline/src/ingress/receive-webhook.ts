@@ -110,6 +110,13 @@ export class ReceiveWebhook {
         'the body is not valid UTF-8: webhook bodies are JSON, which is UTF-8 text',
       ]);
     }
+    const nul = body.indexOf(0);
+    if (nul !== -1) {
+      // Valid UTF-8, but no JSON (a NUL in a value is written \u0000), and stored it would have to be changed.
+      const reason = `the body holds a NUL byte at offset ${nul}: JSON text has none (a NUL in a value is written \\u0000)`;
+      await this.refusals.record({ ...refusal, kind: 'invalid', reason });
+      throw new WebhookRefused('invalid', reason, 'Webhook body refused', [reason]);
+    }
     const text = storableText(body.toString('utf8'));
     const { values, problem: shape } = await inspectJson(text);
     if (shape) {
