@@ -37,7 +37,8 @@ export interface Spine {
  */
 export async function startSpine(
   overrides: Record<string, unknown> = {},
-  options: { sandbox?: RunningSandbox } = {},
+  /** `host`: the address the gateway listens on (loopback unless given); calls go to loopback either way. */
+  options: { sandbox?: RunningSandbox; host?: string } = {},
 ): Promise<Spine> {
   const sandbox = options.sandbox ?? (await startSandbox());
   const database = await createTestDatabase();
@@ -65,7 +66,7 @@ export async function startSpine(
     },
   });
   const app = await createGatewayApp({ config, withWorker: true });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(0, options.host ?? '127.0.0.1');
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   const partners = app.get(PartnerRepository);
   await partners.upsert({ id: 'test-wms', name: 'Test WMS', locationOrganisationId: DEMO.mainDc }, 'api');

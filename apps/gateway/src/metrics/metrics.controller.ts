@@ -1,5 +1,5 @@
-import { Controller, Get, Headers, Res, UnauthorizedException } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, ForbiddenException, Get, Headers, Req, Res, UnauthorizedException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
@@ -22,7 +22,8 @@ interface Snapshot {
  * the same numbers whichever worker did the work. Those reads are whole-table counts: they run at
  * most once per `gateway.metricsCacheMs` whatever the scrape rate (concurrent scrapes share one
  * refresh), so scraping cannot load the database that deliveries need. With `gateway.metricsToken`
- * set, a scrape needs it as a bearer token.
+ * set, a scrape needs it as a bearer token; without one, only this machine may scrape (the series
+ * name every partner and its volumes, and the gateway's port is the one partners reach).
  */
 @ApiTags('operations')
 @Controller('metrics')
@@ -104,13 +105,22 @@ export class MetricsController {
     description: 'Prometheus text exposition format',
     content: { 'text/plain': { schema: { type: 'string' } } },
   })
-  @ApiErrors([401, 'gateway.metricsToken is set and the bearer token is missing or wrong'])
+  @ApiErrors(
+    [401, 'gateway.metricsToken is set and the bearer token is missing or wrong'],
+    [403, 'gateway.metricsToken is not set and the scrape comes from another machine'],
+  )
   async metrics(
     @Headers('authorization') authorization: string | undefined,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     if (this.token.enabled && !this.token.matches(/^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1])) {
       throw new UnauthorizedException('missing or invalid metrics token');
+    }
+    if (!this.token.enabled && !isLoopback(request.socket.remoteAddress)) {
+      throw new ForbiddenException(
+        'metrics name partners and their volumes: set METRICS_TOKEN (gateway.metricsToken) to scrape from another machine',
+      );
     }
     // What this process counted (ingress; deliveries and translations when it runs the worker too), then the store's counts.
     const text = `${await this.pipeline.registry.metrics()}\n${await this.registry.metrics()}`;
@@ -144,4 +154,13 @@ export class MetricsController {
     ]);
     return { messages, attempts, failed, queues, queueStates };
   }
+}
+
+/** A connection from this machine: 127.0.0.0/8, ::1, or IPv4 loopback as IPv6 sees it. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) {
+    return false;
+  }
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
 }
