@@ -197,17 +197,13 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
     expect(unsigned.status).toBe(401);
   });
 
-  it('says a correctly signed body that is not UTF-8 is not UTF-8 (its bytes verify), and records the refusal', async () => {
-    const body = Buffer.concat([
-      Buffer.from('{"event":"purchase_order.created","data":{"poNumber":"PO-'),
-      Buffer.from([0xff, 0xfe]),
-      Buffer.from('"}}'),
-    ]);
+  /** Sends `body` as it is, correctly signed for acme-wms (Standard Webhooks): its bytes verify, whatever they hold. */
+  const sendSignedBytes = (body: Buffer): Promise<TestResponse> => {
     const id = `msg_${randomUUID()}`;
     const at = Math.floor(Date.now() / 1000);
     const key = Buffer.from(wmsSecret.slice('whsec_'.length), 'base64');
     const signature = `v1,${createHmac('sha256', key).update(`${id}.${at}.`).update(body).digest('base64')}`;
-    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
+    return fetch(`${spine.url}/v1/webhooks/acme-wms`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -217,6 +213,15 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
       },
       body,
     });
+  };
+
+  it('says a correctly signed body that is not UTF-8 is not UTF-8 (its bytes verify), and records the refusal', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"event":"purchase_order.created","data":{"poNumber":"PO-'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}}'),
+    ]);
+    const response = await sendSignedBytes(body);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       error: 'Webhook body is not UTF-8',
@@ -232,20 +237,7 @@ describe('partner webhooks: verified, deduplicated, mapped with JSONata, deliver
       Buffer.from([0]),
       Buffer.from('9101"}}'),
     ]);
-    const id = `msg_${randomUUID()}`;
-    const at = Math.floor(Date.now() / 1000);
-    const key = Buffer.from(wmsSecret.slice('whsec_'.length), 'base64');
-    const signature = `v1,${createHmac('sha256', key).update(`${id}.${at}.`).update(body).digest('base64')}`;
-    const response: TestResponse = await fetch(`${spine.url}/v1/webhooks/acme-wms`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(at),
-        'webhook-signature': signature,
-      },
-      body,
-    });
+    const response = await sendSignedBytes(body);
     expect(response.status).toBe(400);
     const reason = 'the body holds a NUL byte at offset 57: JSON text has none (a NUL in a value is written \\u0000)';
     expect(await response.json()).toMatchObject({ error: 'Webhook body refused', details: [reason] });
