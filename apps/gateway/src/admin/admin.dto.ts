@@ -251,7 +251,8 @@ export class BulkReplayDto extends MessageFilterDto {
  */
 export function parse<T extends object>(cls: new () => T, plain: unknown, what: string): T {
   const freeForm = FREE_FORM.get(cls) ?? [];
-  const sent = (typeof plain === 'object' && plain !== null ? plain : {}) as Record<string, unknown>;
+  const isObject = typeof plain === 'object' && plain !== null;
+  const sent = (isObject ? plain : {}) as Record<string, unknown>;
   // Free-form values are checked only for being there; what they hold is theirs.
   const declared: Record<string, unknown> = { ...sent };
   for (const field of freeForm) {
@@ -263,7 +264,7 @@ export function parse<T extends object>(cls: new () => T, plain: unknown, what: 
   if (inherited !== undefined) {
     throw new BadInput(`Invalid ${what}`, [`${inherited}: unknown field`]);
   }
-  const result = validatePlain(cls, typeof plain === 'object' && plain !== null ? declared : (plain ?? {}), '');
+  const result = validatePlain(cls, isObject ? declared : (plain ?? {}), '');
   if (!result.ok) {
     throw new BadInput(`Invalid ${what}`, result.problems);
   }

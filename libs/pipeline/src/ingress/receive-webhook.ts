@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { DomainError, DomainErrorKind, MessageRepository, storableText } from '@dockbridge/audit';
+import { DomainError, DomainErrorKind, MessageRepository } from '@dockbridge/audit';
 import {
   boundedJsonata,
   DEFAULT_WEBHOOK_BODY_BYTES,
@@ -117,7 +117,8 @@ export class ReceiveWebhook {
       await this.refusals.record({ ...refusal, kind: 'invalid', reason });
       throw new WebhookRefused('invalid', reason, 'Webhook body refused', [reason]);
     }
-    const text = storableText(body.toString('utf8'));
+    // Valid UTF-8 without a NUL: stored as it is (storableText would find nothing to change).
+    const text = body.toString('utf8');
     const { values, problem: shape } = await inspectJson(text);
     if (shape) {
       // Signed and within its bytes, but more values, nesting or width than a worker maps (docs/security.md).
